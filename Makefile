@@ -1,0 +1,49 @@
+# Tableside: two commands on a fresh machine.
+#   make demo   virtualenv, install, migrate, seed a demo floor once, serve on 127.0.0.1:8000
+#   make test   virtualenv, install the dev requirements, run the whole pytest suite
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check -q
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: demo test lint run-worker clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.runtime-installed: requirements.txt | $(PY)
+	$(PIP) install -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(PY)
+	$(PIP) install -r requirements-dev.txt
+	touch $@ $(VENV)/.runtime-installed
+
+demo: $(VENV)/.runtime-installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	@echo ""
+	@echo "Tableside is starting at http://$(HOST):$(PORT)/"
+	@echo "  sign in:   http://$(HOST):$(PORT)/accounts/login/  (logins above, also in var/demo-logins.txt)"
+	@echo "  admin:     http://$(HOST):$(PORT)/admin/            (pitboss or admin)"
+	@echo "  API docs:  http://$(HOST):$(PORT)/api/docs/"
+	@echo ""
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.dev-installed
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev-installed
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy rules/games
+
+run-worker: $(VENV)/.runtime-installed
+	$(PY) -m celery -A casino worker --loglevel=INFO
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache

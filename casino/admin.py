@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from casino.models import AuditEvent, GamingDay, Pit, Shift
+
+
+@admin.register(Pit)
+class PitAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    search_fields = ["name"]
+
+
+@admin.register(GamingDay)
+class GamingDayAdmin(admin.ModelAdmin):
+    list_display = ["business_date", "opened_at", "opened_by", "closed_at", "closed_by"]
+    readonly_fields = ["opened_at", "opened_by", "closed_at", "closed_by"]
+
+
+@admin.register(Shift)
+class ShiftAdmin(admin.ModelAdmin):
+    list_display = ["gaming_day", "number", "name", "opened_at", "opened_by", "closed_at", "closed_by"]
+    list_filter = ["gaming_day"]
+    readonly_fields = ["opened_at", "opened_by", "closed_at", "closed_by"]
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    """Read-only: the audit log is append-only, not even a superuser edits it here."""
+
+    list_display = ["seq", "occurred_at", "actor_name", "event_type", "subject_type", "subject_id", "reason"]
+    list_filter = ["event_type", "subject_type"]
+    search_fields = ["event_type", "subject_id", "actor_name", "reason"]
+    ordering = ["-seq"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,74 @@
+"""System checks for unsafe production settings, with stable ids.
+
+With DEBUG on, development defaults only warn; with DEBUG off they are errors,
+so ``manage.py check --deploy`` (and every management command) refuses to run a
+production server on the development secret key, on SQLite, or without a
+Celery broker.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import CheckMessage, Error, Tags, Warning, register
+
+
+def _development_key_in_use() -> bool:
+    from casino.settings import DEVELOPMENT_SECRET_KEY
+
+    return bool(settings.SECRET_KEY == DEVELOPMENT_SECRET_KEY)
+
+
+@register(Tags.security)
+def check_secret_key(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    if settings.DEBUG or not _development_key_in_use():
+        return []
+    return [
+        Error(
+            "DEBUG is off but SECRET_KEY is the built-in development key.",
+            hint="Set SECRET_KEY to a long random value in the environment.",
+            id="casino.E001",
+        )
+    ]
+
+
+@register(Tags.security, deploy=True)
+def check_secret_key_deploy(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """With DEBUG on the development key only warns, and only under ``check --deploy``."""
+    if not settings.DEBUG or not _development_key_in_use():
+        return []
+    return [
+        Warning(
+            "Running on the built-in development SECRET_KEY.",
+            hint="Fine for a demo; set SECRET_KEY in the environment for anything real.",
+            id="casino.W001",
+        )
+    ]
+
+
+@register()
+def check_database(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if settings.DEBUG or engine != "django.db.backends.sqlite3":
+        return []
+    return [
+        Error(
+            "DEBUG is off but the database is the embedded SQLite file.",
+            hint="Set DATABASE_URL=postgres://USER@HOST:5432/NAME for production.",
+            id="casino.E002",
+        )
+    ]
+
+
+@register()
+def check_celery(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    if settings.DEBUG or not settings.CELERY_TASK_ALWAYS_EAGER:
+        return []
+    return [
+        Error(
+            "DEBUG is off but Celery runs tasks eagerly in the web process (no CELERY_BROKER_URL).",
+            hint="Set CELERY_BROKER_URL=redis://HOST:6379/0 and run a worker: celery -A casino worker.",
+            id="casino.E003",
+        )
+    ]

@@ -1,0 +1,71 @@
+"""The one application error, and the API exception handler that renders it.
+
+Services raise ``ApplicationError`` (or a subclass) with a message in the
+dealer's words; the API renders every error as ``{"message": ..., "extra": {...}}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+
+class ApplicationError(Exception):
+    """A request the system refuses, with a message a dealer can read."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+
+    def __init__(self, message: str, *, extra: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra = extra or {}
+
+
+class WrongState(ApplicationError):
+    """The thing exists but is not in a state that allows the action."""
+
+    status_code = status.HTTP_409_CONFLICT
+
+
+class NotAllowed(ApplicationError):
+    """The user's role does not allow the action."""
+
+    status_code = status.HTTP_403_FORBIDDEN
+
+
+def _first_message(detail: Any) -> str:
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0])
+    if isinstance(detail, dict) and detail:
+        key, value = next(iter(detail.items()))
+        inner = _first_message(value)
+        return inner if key == "non_field_errors" else f"{key}: {inner}"
+    return str(detail)
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Render every error as ``{"message": ..., "extra": {...}}`` with the right status."""
+    if isinstance(exc, ApplicationError):
+        return Response({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = {"message": _first_message(exc.detail), "extra": {"fields": exc.detail}}
+    else:
+        detail = getattr(exc, "detail", str(exc))
+        response.data = {"message": _first_message(detail), "extra": {}}
+    return response

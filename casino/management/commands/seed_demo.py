@@ -1,0 +1,101 @@
+"""``manage.py seed_demo``: a demo floor with one user per role.
+
+Two pits, at least one table of each game, an open gaming day and shift, and
+the users dealer, floor, pitboss and auditor (plus the superuser admin). The
+passwords are random unless ``--password`` is given; they are printed and kept
+in ``var/demo-logins.txt`` so a second run (``make demo`` again) prints them again.
+Running it on a seeded floor changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from casino.models import Pit
+from casino.roles import Role
+from casino.services import gaming_day_open, pit_create, shift_open
+from rules.models import Game
+from tables.services import table_create, table_open
+
+DEMO_USERS: list[tuple[str, Role | None]] = [
+    ("dealer", Role.DEALER),
+    ("floor", Role.FLOOR_SUPERVISOR),
+    ("pitboss", Role.PIT_BOSS),
+    ("auditor", Role.AUDITOR),
+    ("admin", None),
+]
+
+DEMO_PITS: dict[str, list[tuple[str, str, int, int, int]]] = {
+    "Pit 1 · Asian games": [
+        ("PG-1", Game.PAIGOW_TILES, 2500, 500000, 7),
+        ("PGP-1", Game.PAIGOW_POKER, 1000, 200000, 6),
+        ("PGP-2", Game.PAIGOW_POKER, 2500, 500000, 6),
+    ],
+    "Pit 2 · Poker room": [
+        ("CP-1", Game.CHINESE_POKER, 100, 10000, 4),
+        ("OFC-1", Game.OFC, 100, 10000, 3),
+    ],
+}
+
+
+class Command(BaseCommand):
+    help = "Create a demo floor (two pits, a table of each game) and one user per role."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--password", help="one password for every demo user (default: random ones)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        logins_file = settings.VAR_DIR / "demo-logins.txt"
+        if Pit.objects.filter(name__in=DEMO_PITS).exists():
+            self.stdout.write("The demo floor is already seeded.")
+            if logins_file.is_file():
+                self.stdout.write(logins_file.read_text())
+            return
+
+        User = get_user_model()
+        lines = ["Demo logins (username / password / role):"]
+        with transaction.atomic():
+            users = {}
+            for username, role in DEMO_USERS:
+                password = options["password"] or secrets.token_urlsafe(9)
+                user = User.objects.filter(username=username).first() or User(username=username)
+                user.set_password(password)
+                user.is_staff = role in (Role.PIT_BOSS, None)
+                user.is_superuser = role is None
+                user.save()
+                if role is not None:
+                    user.groups.add(Group.objects.get(name=role.value))
+                users[username] = user
+                lines.append(f"  {username:<8} {password:<14} {role.value if role else 'superuser'}")
+
+            boss = users["pitboss"]
+            for pit_name, tables in DEMO_PITS.items():
+                pit = pit_create(actor=boss, name=pit_name)
+                for name, game, min_cents, max_cents, seats in tables:
+                    table = table_create(
+                        actor=boss,
+                        pit=pit,
+                        name=name,
+                        game=game,
+                        min_wager_cents=min_cents,
+                        max_wager_cents=max_cents,
+                        seat_count=seats,
+                    )
+                    table_open(actor=boss, table=table)
+            gaming_day_open(actor=boss, business_date=timezone.localdate())
+            shift_open(actor=boss, name="Day")
+
+        text = "\n".join(lines) + "\n"
+        settings.VAR_DIR.mkdir(exist_ok=True)
+        logins_file.write_text(text)
+        logins_file.chmod(0o600)
+        self.stdout.write(self.style.SUCCESS("Demo floor seeded: 2 pits, 5 tables, an open Day shift."))
+        self.stdout.write(text)

@@ -1,0 +1,137 @@
+"""The floor: pits, gaming days, shifts, and the hash-chained audit log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.append_only import AppendOnlyModel
+
+GENESIS_HASH = "0" * 64
+
+
+class Pit(models.Model):
+    """A group of tables watched by one pit boss."""
+
+    name = models.CharField(_("name"), max_length=80, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("pit")
+        verbose_name_plural = _("pits")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GamingDay(models.Model):
+    """A casino's accounting day (it usually starts in the morning, not at midnight)."""
+
+    business_date = models.DateField(_("business date"), unique=True)
+    opened_at = models.DateTimeField(_("opened at"))
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("opened by")
+    )
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("closed by"),
+    )
+
+    class Meta:
+        ordering = ["-business_date"]
+        verbose_name = _("gaming day")
+        verbose_name_plural = _("gaming days")
+
+    def __str__(self) -> str:
+        return f"Gaming day {self.business_date.isoformat()}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class Shift(models.Model):
+    """A floor-wide shift inside a gaming day (day, swing, graveyard...)."""
+
+    gaming_day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="shifts")
+    number = models.PositiveSmallIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=40)
+    opened_at = models.DateTimeField(_("opened at"))
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("opened by")
+    )
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("closed by"),
+    )
+
+    class Meta:
+        ordering = ["-opened_at"]
+        verbose_name = _("shift")
+        verbose_name_plural = _("shifts")
+        constraints = [
+            models.UniqueConstraint(fields=["gaming_day", "number"], name="shift_number_unique_in_day"),
+            models.UniqueConstraint(
+                fields=["gaming_day"],
+                condition=models.Q(closed_at__isnull=True),
+                name="one_open_shift_per_gaming_day",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} shift, {self.gaming_day.business_date.isoformat()}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class AuditEvent(AppendOnlyModel):
+    """One state change: who, what, when, before, after, why.
+
+    Events form a chain: ``hash`` is SHA-256 over the previous event's hash
+    followed by this event's canonical JSON (see ``casino.audit``), so editing
+    or removing any stored event breaks every hash after it, and
+    ``manage.py verify_audit`` names the first broken one.
+    """
+
+    seq = models.PositiveBigIntegerField(_("sequence"), unique=True)
+    occurred_at = models.DateTimeField(_("occurred at (UTC)"))
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_events",
+        verbose_name=_("actor"),
+    )
+    actor_name = models.CharField(_("actor name"), max_length=150)
+    event_type = models.CharField(_("event type"), max_length=64, db_index=True)
+    subject_type = models.CharField(_("subject type"), max_length=64)
+    subject_id = models.CharField(_("subject id"), max_length=64)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    prev_hash = models.CharField(_("previous hash"), max_length=64)
+    hash = models.CharField(_("hash"), max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["seq"]
+        verbose_name = _("audit event")
+        verbose_name_plural = _("audit events")
+        indexes = [models.Index(fields=["subject_type", "subject_id"], name="audit_subject_idx")]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.event_type} {self.subject_type}:{self.subject_id}"

@@ -1,0 +1,44 @@
+"""Staff roles. Each is a Django group, created by a data migration."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+
+class Role(StrEnum):
+    DEALER = "Dealer"
+    FLOOR_SUPERVISOR = "Floor supervisor"
+    PIT_BOSS = "Pit boss"
+    AUDITOR = "Auditor"
+
+
+SUPERVISORS: tuple[Role, ...] = (Role.FLOOR_SUPERVISOR, Role.PIT_BOSS)
+
+
+def user_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[Role]:
+    """The roles a user holds (none for an anonymous user)."""
+    if not user.is_authenticated:
+        return frozenset()
+    names = set(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
+    return frozenset(role for role in Role if role.value in names)
+
+
+def user_has_role(user: AbstractBaseUser | AnonymousUser, *roles: Role) -> bool:
+    """Whether the user holds at least one of ``roles``."""
+    return bool(user_roles(user) & set(roles))
+
+
+def require_role(user: AbstractBaseUser | AnonymousUser | None, *roles: Role, action: str) -> None:
+    """Refuse ``action`` unless the user holds one of ``roles``.
+
+    ``None`` is the system itself (scheduled tasks) and may act; a superuser may too.
+    """
+    from casino.errors import NotAllowed
+
+    if user is None or getattr(user, "is_superuser", False):
+        return
+    if not user_has_role(user, *roles):
+        needed = " or ".join(role.value for role in roles)
+        raise NotAllowed(f"Only a {needed} may {action}.", extra={"required_roles": [r.value for r in roles]})

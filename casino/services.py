@@ -1,0 +1,120 @@
+"""Writes on the floor: pits, gaming days and shifts. Each write records its audit event."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino.audit import audit_event_record
+from casino.errors import ApplicationError, WrongState
+from casino.models import GamingDay, Pit, Shift
+from casino.roles import SUPERVISORS, require_role
+
+Actor = AbstractBaseUser | None
+
+
+def _shift_snapshot(shift: Shift) -> dict[str, object]:
+    return {
+        "gaming_day": shift.gaming_day.business_date,
+        "number": shift.number,
+        "name": shift.name,
+        "opened_at": shift.opened_at,
+        "closed_at": shift.closed_at,
+    }
+
+
+def pit_create(*, actor: Actor, name: str) -> Pit:
+    """Create a pit."""
+    require_role(actor, *SUPERVISORS, action="create a pit")
+    name = name.strip()
+    if not name:
+        raise ApplicationError("A pit needs a name.")
+    with transaction.atomic():
+        if Pit.objects.filter(name__iexact=name).exists():
+            raise ApplicationError(f"There is already a pit called {name!r}.")
+        pit = Pit.objects.create(name=name)
+        audit_event_record(actor=actor, event_type="pit.created", subject=pit, after={"name": pit.name})
+    return pit
+
+
+def gaming_day_open(*, actor: Actor, business_date: dt.date) -> GamingDay:
+    """Open the gaming day for ``business_date``. Only one gaming day is open at a time."""
+    require_role(actor, *SUPERVISORS, action="open a gaming day")
+    with transaction.atomic():
+        current = GamingDay.objects.select_for_update().filter(closed_at__isnull=True).first()
+        if current is not None:
+            raise WrongState(f"{current} is still open: close it before opening another.")
+        if GamingDay.objects.filter(business_date=business_date).exists():
+            raise WrongState(f"The gaming day {business_date.isoformat()} was already opened and closed.")
+        day = GamingDay.objects.create(business_date=business_date, opened_at=timezone.now(), opened_by=actor)
+        audit_event_record(
+            actor=actor, event_type="gaming_day.opened", subject=day, after={"business_date": business_date}
+        )
+    return day
+
+
+def gaming_day_close(*, actor: Actor, gaming_day: GamingDay) -> GamingDay:
+    """Close a gaming day once its last shift is closed."""
+    require_role(actor, *SUPERVISORS, action="close a gaming day")
+    with transaction.atomic():
+        day = GamingDay.objects.select_for_update().get(pk=gaming_day.pk)
+        if day.closed_at is not None:
+            raise WrongState(f"{day} is already closed.")
+        if day.shifts.filter(closed_at__isnull=True).exists():
+            raise WrongState(f"{day} still has an open shift: close it first.")
+        day.closed_at = timezone.now()
+        day.closed_by = actor
+        day.save(update_fields=["closed_at", "closed_by"])
+        audit_event_record(
+            actor=actor,
+            event_type="gaming_day.closed",
+            subject=day,
+            before={"closed_at": None},
+            after={"closed_at": day.closed_at},
+        )
+    return day
+
+
+def shift_open(*, actor: Actor, name: str) -> Shift:
+    """Open the next shift of the open gaming day."""
+    require_role(actor, *SUPERVISORS, action="open a shift")
+    name = name.strip()
+    if not name:
+        raise ApplicationError("A shift needs a name (for example Day, Swing or Graveyard).")
+    with transaction.atomic():
+        day = GamingDay.objects.select_for_update().filter(closed_at__isnull=True).first()
+        if day is None:
+            raise WrongState("No gaming day is open: open one before opening a shift.")
+        open_shift = day.shifts.filter(closed_at__isnull=True).first()
+        if open_shift is not None:
+            raise WrongState(f"The {open_shift.name} shift is still open: close it before opening another.")
+        number = day.shifts.count() + 1
+        try:
+            with transaction.atomic():
+                shift = Shift.objects.create(
+                    gaming_day=day, number=number, name=name, opened_at=timezone.now(), opened_by=actor
+                )
+        except IntegrityError as exc:  # a concurrent open won the race
+            raise WrongState("Another shift was opened at the same moment; reload and try again.") from exc
+        audit_event_record(actor=actor, event_type="shift.opened", subject=shift, after=_shift_snapshot(shift))
+    return shift
+
+
+def shift_close(*, actor: Actor, shift: Shift) -> Shift:
+    """Close a shift. A closed shift never reopens."""
+    require_role(actor, *SUPERVISORS, action="close a shift")
+    with transaction.atomic():
+        locked = Shift.objects.select_for_update().select_related("gaming_day").get(pk=shift.pk)
+        if locked.closed_at is not None:
+            raise WrongState(f"The {locked.name} shift is already closed.")
+        before = _shift_snapshot(locked)
+        locked.closed_at = timezone.now()
+        locked.closed_by = actor
+        locked.save(update_fields=["closed_at", "closed_by"])
+        audit_event_record(
+            actor=actor, event_type="shift.closed", subject=locked, before=before, after=_shift_snapshot(locked)
+        )
+    return locked

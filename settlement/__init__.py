@@ -1,0 +1,1 @@
+"""Wagers, settlement, commission, the double-entry ledger and the shift reports."""

@@ -1,0 +1,1 @@
+"""Tables, seats, rounds, banker rotation, dice and deal order, the dealer tablet."""

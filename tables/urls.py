@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from tables.apis import TableDetailApi, TableListApi
+
+api_urlpatterns = [
+    path("tables/", TableListApi.as_view(), name="api-table-list"),
+    path("tables/<int:table_id>/", TableDetailApi.as_view(), name="api-table-detail"),
+]

@@ -1,0 +1,157 @@
+"""The audit log: a SHA-256 chain, append-only, and verify_audit that names the first broken event."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+
+from casino.append_only import AppendOnlyError
+from casino.audit import audit_chain_verify, audit_event_record, canonical_json
+from casino.models import GENESIS_HASH, AuditEvent
+
+
+def record_three(actor: object = None) -> list[AuditEvent]:
+    return [
+        audit_event_record(
+            actor=actor, event_type="table.opened", subject=("tables.table", 1), after={"status": "open"}
+        ),
+        audit_event_record(
+            actor=actor,
+            event_type="round.voided",
+            subject=("tables.round", 7),
+            before={"state": "dealt"},
+            after={"state": "voided"},
+            reason="Card exposed in the shuffle",
+        ),
+        audit_event_record(
+            actor=actor, event_type="table.closed", subject=("tables.table", 1), after={"status": "closed"}
+        ),
+    ]
+
+
+@pytest.mark.django_db
+def test_the_first_event_chains_to_zeros_and_each_next_to_the_one_before(pit_boss) -> None:
+    first, second, third = record_three(pit_boss)
+    assert first.prev_hash == GENESIS_HASH
+    assert second.prev_hash == first.hash
+    assert third.prev_hash == second.hash
+    assert [e.seq for e in (first, second, third)] == [1, 2, 3]
+    assert first.actor_name == "paula_pitboss"
+
+
+@pytest.mark.django_db
+def test_the_hash_is_sha256_of_the_previous_hash_and_the_canonical_json() -> None:
+    event = audit_event_record(actor=None, event_type="shift.closed", subject=("casino.shift", 3), reason="end")
+    stored = AuditEvent.objects.get(pk=event.pk)
+    payload = {
+        "seq": 1,
+        "occurred_at": stored.occurred_at.isoformat(timespec="microseconds"),
+        "actor_id": None,
+        "actor_name": "system",
+        "event_type": "shift.closed",
+        "subject_type": "casino.shift",
+        "subject_id": "3",
+        "before": None,
+        "after": None,
+        "reason": "end",
+    }
+    expected = hashlib.sha256((GENESIS_HASH + canonical_json(payload)).encode()).hexdigest()
+    assert stored.hash == expected
+
+
+@pytest.mark.django_db
+def test_an_untouched_chain_verifies(capsys) -> None:
+    record_three()
+    assert audit_chain_verify().ok
+    call_command("verify_audit")
+    assert "3 events verified" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_editing_a_stored_row_by_sql_makes_verify_audit_fail_and_name_that_event() -> None:
+    events = record_three()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {AuditEvent._meta.db_table} SET reason = %s WHERE id = %s",
+            ["nothing happened here", events[1].pk],
+        )
+    with pytest.raises(CommandError) as failure:
+        call_command("verify_audit")
+    assert "event #2" in str(failure.value)
+    assert f"id {events[1].pk}" in str(failure.value)
+    assert "round.voided" in str(failure.value)
+    assert "altered" in str(failure.value)
+
+
+@pytest.mark.django_db
+def test_deleting_a_row_by_sql_is_caught_at_the_event_after_the_gap() -> None:
+    events = record_three()
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {AuditEvent._meta.db_table} WHERE id = %s", [events[1].pk])
+    report = audit_chain_verify()
+    assert not report.ok
+    assert report.broken_event is not None and report.broken_event.seq == 3
+    assert "sequence number 3 where 2 was expected" in report.problem
+
+
+@pytest.mark.django_db
+def test_rehashing_an_edited_row_still_breaks_the_link_to_the_next_event() -> None:
+    events = record_three()
+    forged = AuditEvent.objects.get(pk=events[0].pk)
+    forged.after = {"status": "closed"}
+    from casino.audit import event_hash
+
+    new_hash = event_hash(prev_hash=forged.prev_hash, event=forged)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {AuditEvent._meta.db_table} SET after = %s, hash = %s WHERE id = %s",
+            ['{"status": "closed"}', new_hash, forged.pk],
+        )
+    report = audit_chain_verify()
+    assert report.broken_event is not None and report.broken_event.seq == 2
+    assert "previous-hash link" in report.problem
+
+
+@pytest.mark.django_db
+def test_saving_an_existing_event_raises_and_changes_nothing() -> None:
+    event = record_three()[0]
+    event.reason = "rewritten"
+    with pytest.raises(AppendOnlyError, match="append-only"):
+        event.save()
+    assert AuditEvent.objects.get(pk=event.pk).reason == ""
+
+
+@pytest.mark.django_db
+def test_deleting_an_event_one_by_one_or_in_bulk_raises() -> None:
+    event = record_three()[0]
+    with pytest.raises(AppendOnlyError):
+        event.delete()
+    with pytest.raises(AppendOnlyError):
+        AuditEvent.objects.all().delete()
+    with pytest.raises(AppendOnlyError):
+        AuditEvent.objects.filter(pk=event.pk).update(reason="x")
+    assert AuditEvent.objects.count() == 3
+
+
+@pytest.mark.django_db
+def test_the_admin_offers_no_way_to_add_change_or_delete_an_event(admin_client) -> None:
+    event = record_three()[0]
+    assert admin_client.get("/admin/casino/auditevent/").status_code == 200
+    assert admin_client.get("/admin/casino/auditevent/add/").status_code == 403
+    response = admin_client.post(f"/admin/casino/auditevent/{event.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 403
+    assert AuditEvent.objects.count() == 3
+
+
+@pytest.mark.django_db
+def test_the_verify_task_reports_the_chain_for_an_auditor() -> None:
+    from casino.tasks import audit_chain_verify_task
+
+    record_three()
+    result = audit_chain_verify_task.apply().get()
+    assert result["ok"] is True
+    assert result["events_checked"] == 3

@@ -1,0 +1,88 @@
+"""The login page, the floor page, the admin and the API docs, as each persona sees them."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from rest_framework.authtoken.models import Token
+
+
+@pytest.fixture
+def demo_floor(db, settings, tmp_path) -> None:
+    settings.VAR_DIR = tmp_path
+    call_command("seed_demo", password="demo-pass-2026", stdout=io.StringIO())
+
+
+def test_an_anonymous_visitor_is_sent_to_the_login_page(client: Client, db) -> None:
+    response = client.get("/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    assert b"Sign in" in page.content
+
+
+def test_a_wrong_password_is_refused_with_a_plain_message(client: Client, demo_floor) -> None:
+    response = client.post("/accounts/login/", {"username": "dealer", "password": "nope"})
+    assert response.status_code == 200
+    assert b"do not match" in response.content
+
+
+def test_the_dealer_signs_in_and_sees_the_floor_with_the_open_shift_and_tables(
+    client: Client, demo_floor, django_assert_max_num_queries
+) -> None:
+    response = client.post("/accounts/login/", {"username": "dealer", "password": "demo-pass-2026"})
+    assert response.status_code == 302 and response["Location"] == "/"
+    with django_assert_max_num_queries(10):
+        page = client.get("/")
+    text = page.content.decode()
+    assert "Day shift" in text
+    for name in ("PG-1", "PGP-1", "CP-1", "OFC-1"):
+        assert name in text
+    assert "Pai Gow (tiles)" in text and "Open-Face Chinese Poker" in text
+    assert "25.00" in text  # the PG-1 minimum, shown in units not cents
+    assert "(Dealer)" in text
+
+
+def test_signing_out_ends_the_session(client: Client, demo_floor) -> None:
+    client.post("/accounts/login/", {"username": "auditor", "password": "demo-pass-2026"})
+    client.post("/accounts/logout/")
+    assert client.get("/").status_code == 302
+
+
+def test_the_pit_boss_reaches_the_admin_and_the_dealer_does_not(client: Client, demo_floor) -> None:
+    client.login(username="pitboss", password="demo-pass-2026")
+    assert client.get("/admin/").status_code == 200
+    client.logout()
+    client.login(username="dealer", password="demo-pass-2026")
+    assert client.get("/admin/").status_code == 302
+
+
+def test_the_api_lists_tables_for_a_token_holder_and_refuses_strangers(client: Client, demo_floor) -> None:
+    response = client.post("/api/auth/token/", {"username": "auditor", "password": "demo-pass-2026"})
+    token = response.json()["token"]
+    assert Token.objects.filter(key=token).exists()
+    tables = client.get("/api/tables/", HTTP_AUTHORIZATION=f"Token {token}").json()
+    assert {t["game"] for t in tables} == {"paigow_tiles", "paigow_poker", "chinese_poker", "ofc"}
+    one = client.get(f"/api/tables/{tables[0]['id']}/", HTTP_AUTHORIZATION=f"Token {token}").json()
+    assert one["name"] == tables[0]["name"]
+    stranger = client.get("/api/tables/")
+    assert stranger.status_code in (401, 403)
+    assert set(stranger.json()) == {"message", "extra"}
+    missing = client.get("/api/tables/999999/", HTTP_AUTHORIZATION=f"Token {token}")
+    assert missing.status_code == 404 and "message" in missing.json()
+
+
+def test_the_openapi_schema_and_swagger_ui_are_served_without_a_cdn(client: Client, demo_floor) -> None:
+    client.login(username="auditor", password="demo-pass-2026")
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert schema.status_code == 200
+    assert "/api/tables/" in schema.json()["paths"]
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200
+    html = docs.content.decode()
+    assert "swagger-ui" in html
+    assert "cdn.jsdelivr" not in html and "unpkg.com" not in html

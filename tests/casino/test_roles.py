@@ -1,0 +1,43 @@
+"""Roles exist as groups after migrate and gate supervisors' actions."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group
+
+from casino.errors import NotAllowed
+from casino.roles import Role, user_roles
+from casino.services import gaming_day_open, shift_open
+
+
+@pytest.mark.django_db
+def test_the_four_role_groups_exist_after_migrate() -> None:
+    assert set(Group.objects.values_list("name", flat=True)) >= {
+        "Dealer",
+        "Floor supervisor",
+        "Pit boss",
+        "Auditor",
+    }
+
+
+@pytest.mark.django_db
+def test_a_user_holds_the_roles_of_their_groups(dealer, pit_boss) -> None:
+    assert user_roles(dealer) == {Role.DEALER}
+    assert user_roles(pit_boss) == {Role.PIT_BOSS}
+
+
+@pytest.mark.django_db
+def test_a_dealer_cannot_open_a_shift_and_is_told_who_can(dealer, floor_supervisor) -> None:
+    import datetime as dt
+
+    gaming_day_open(actor=floor_supervisor, business_date=dt.date(2026, 11, 21))
+    with pytest.raises(NotAllowed, match="Only a Floor supervisor or Pit boss may open a shift"):
+        shift_open(actor=dealer, name="Day")
+
+
+@pytest.mark.django_db
+def test_an_auditor_cannot_open_a_gaming_day(auditor) -> None:
+    import datetime as dt
+
+    with pytest.raises(NotAllowed):
+        gaming_day_open(actor=auditor, business_date=dt.date(2026, 11, 21))

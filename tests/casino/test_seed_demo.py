@@ -1,0 +1,51 @@
+"""seed_demo builds a real floor once, with one user per role, and a second run changes nothing."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+
+from casino.audit import audit_chain_verify
+from casino.models import AuditEvent, Pit
+from casino.roles import Role, user_roles
+from rules.models import Game
+from tables.models import Table
+
+
+@pytest.mark.django_db
+def test_seed_demo_makes_two_pits_every_game_and_a_user_per_role(settings, tmp_path) -> None:
+    settings.VAR_DIR = tmp_path
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    assert Pit.objects.count() == 2
+    assert set(Table.objects.values_list("game", flat=True)) == set(Game.values)
+    assert not Table.objects.exclude(status=Table.Status.OPEN).exists()
+    for username, role in [
+        ("dealer", Role.DEALER),
+        ("floor", Role.FLOOR_SUPERVISOR),
+        ("pitboss", Role.PIT_BOSS),
+        ("auditor", Role.AUDITOR),
+    ]:
+        assert user_roles(User.objects.get(username=username)) == {role}
+        assert username in out.getvalue()
+    assert User.objects.get(username="admin").is_superuser
+    assert audit_chain_verify().ok
+    assert (tmp_path / "demo-logins.txt").read_text() in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_seed_demo_twice_keeps_one_floor_and_prints_the_same_logins(settings, tmp_path) -> None:
+    settings.VAR_DIR = tmp_path
+    first = io.StringIO()
+    call_command("seed_demo", stdout=first)
+    events = AuditEvent.objects.count()
+    second = io.StringIO()
+    call_command("seed_demo", stdout=second)
+    assert "already seeded" in second.getvalue()
+    assert Pit.objects.count() == 2
+    assert AuditEvent.objects.count() == events
+    dealer_line = next(line for line in first.getvalue().splitlines() if line.strip().startswith("dealer"))
+    assert dealer_line in second.getvalue()

@@ -1,0 +1,85 @@
+"""Shared fixtures: personas (one user per role) and the service-backed gate."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import Group, User
+
+from casino.roles import Role
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., User]:
+    """Make a user holding the given roles."""
+
+    def make(username: str, *roles: Role, **extra: object) -> User:
+        user = User.objects.create_user(username=username, password="s3cret-pass-word", **extra)
+        for role in roles:
+            user.groups.add(Group.objects.get(name=role.value))
+        return user
+
+    return make
+
+
+@pytest.fixture
+def dealer(make_user: Callable[..., User]) -> User:
+    return make_user("dana_dealer", Role.DEALER)
+
+
+@pytest.fixture
+def floor_supervisor(make_user: Callable[..., User]) -> User:
+    return make_user("fred_floor", Role.FLOOR_SUPERVISOR)
+
+
+@pytest.fixture
+def pit_boss(make_user: Callable[..., User]) -> User:
+    return make_user("paula_pitboss", Role.PIT_BOSS, is_staff=True)
+
+
+@pytest.fixture
+def auditor(make_user: Callable[..., User]) -> User:
+    return make_user("alex_auditor", Role.AUDITOR)
+
+
+def _answers(url: str, default_port: int) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def real_services() -> None:
+    """Gate for service-backed tests: PostgreSQL as the database and Redis as the broker.
+
+    Outside CI they skip with a one-line reason. When TABLESIDE_REQUIRE_SERVICES
+    is set (the second .ci/run pass) a missing service fails the test instead.
+    """
+    required = os.environ.get("TABLESIDE_REQUIRE_SERVICES") == "1"
+    problems = []
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        problems.append("DATABASE_URL is not PostgreSQL")
+    broker = settings.CELERY_BROKER_URL
+    if not broker:
+        problems.append("CELERY_BROKER_URL is not set")
+    elif not _answers(broker, 6379):
+        problems.append(f"Redis at {broker} does not answer")
+    if problems:
+        message = "needs PostgreSQL + Redis (.ci/run's second pass): " + "; ".join(problems)
+        if required:
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
+    """PBKDF2 is slow on purpose; tests only need hashing to work."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -10,7 +10,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint run-worker clean
+.PHONY: demo test lint bench run-worker clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -47,3 +47,11 @@ run-worker: $(VENV)/.runtime-installed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache
+
+$(VENV)/.bench-installed: requirements-bench.txt requirements-dev.txt requirements.txt | $(PY)
+	$(PIP) install -r requirements-bench.txt
+	touch $@ $(VENV)/.dev-installed $(VENV)/.runtime-installed
+
+bench: $(VENV)/.bench-installed
+	$(PY) bench/evaluators.py
+	$(PY) bench/pgp_hand_counts.py

@@ -74,7 +74,7 @@ class Card:
             "bit": 1 << index,
             # One additive key: the sum over a hand's cards packs the set of cards
             # (53 bits), the count of each suit (3 bits each) and a key that names
-            # the multiset of ranks (RANK_KEYS: every sum of up to seven is unique).
+            # the multiset of ranks (RANK_KEYS: unique sums among hands of one size).
             "key": (RANK_KEYS[rank] << (CARD_BITS + SUIT_BITS))
             | ((0 if is_joker else 1 << (3 * SUIT_CHARS.index(suit))) << CARD_BITS)
             | (1 << index),
@@ -104,8 +104,9 @@ class Card:
         return "Joker" if self.is_joker else RANK_CHARS[self.rank - 2] + SUIT_SYMBOLS[self.suit]
 
 
-# Additive rank keys: sums of up to seven ranks (each at most four times) are
-# unique (a test proves it); the joker's key is above any sum of seven others.
+# Additive rank keys: among multisets of one size, five to seven ranks (each at
+# most four times), the sums are unique (a test proves it; the deuce's key is 0,
+# so sizes must not be mixed); the joker's key is above any sum of seven others.
 RANK_KEYS = {
     **dict(zip(range(2, 15), (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181), strict=True)),
     JOKER_RANK: 7825760,

@@ -237,3 +237,14 @@ def test_best_hand_equals_the_best_of_all_its_five_card_subsets(
 @given(st.permutations(deck(joker=True)).map(lambda d: d[:5]))
 def test_the_hand_value_does_not_depend_on_the_order_of_the_cards(cards: tuple) -> None:  # type: ignore[type-arg]
     assert high_hand(cards) == high_hand(tuple(reversed(cards))) == high_hand(tuple(sorted(cards)))
+
+
+def test_the_per_card_rank_keys_name_every_multiset_of_one_size() -> None:
+    from rules.games.cards import RANK_KEYS
+    from rules.games.poker import _rank_key, _rank_multisets
+
+    for size in (5, 6, 7):
+        multisets = list(_rank_multisets(size, distinct=False))
+        assert len({_rank_key(m) for m in multisets}) == len(multisets)
+    joker = RANK_KEYS[15]
+    assert joker > 4 * RANK_KEYS[14] + 3 * RANK_KEYS[13]  # above any seven natural ranks

@@ -69,14 +69,15 @@ class Card:
             "is_joker": is_joker,
             "_text": text,
             # Lookup keys used by the evaluators in rules.games.poker.
-            "suit_bit": 0 if is_joker else 1 << SUIT_CHARS.index(suit),
+            "suit_bit": 0b1111 if is_joker else 1 << SUIT_CHARS.index(suit),  # the joker fits any suit
             "rank_bit": 1 << rank,
             "bit": 1 << index,
             # One additive key: the sum over a hand's cards packs the set of cards
-            # (53 bits), the count of each suit (3 bits each) and a key that names
+            # (53 bits), the count of each suit (4 bits each; the joker counts in
+            # every suit, so a suit reaching five makes a flush) and a key that names
             # the multiset of ranks (RANK_KEYS: unique sums among hands of one size).
             "key": (RANK_KEYS[rank] << (CARD_BITS + SUIT_BITS))
-            | ((0 if is_joker else 1 << (3 * SUIT_CHARS.index(suit))) << CARD_BITS)
+            | ((0x1111 if is_joker else 1 << (4 * SUIT_CHARS.index(suit))) << CARD_BITS)
             | (1 << index),
         }
         for name, value in values.items():
@@ -112,7 +113,7 @@ RANK_KEYS = {
     JOKER_RANK: 7825760,
 }
 CARD_BITS = 53
-SUIT_BITS = 12
+SUIT_BITS = 16
 
 CARDS: tuple[Card, ...] = tuple(
     Card._make(rank, suit, (rank - 2) * 4 + s) for rank in range(2, 15) for s, suit in enumerate(SUIT_CHARS)

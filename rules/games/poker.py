@@ -219,8 +219,11 @@ def _reference_value(
 
 _RANK_SHIFT = SUIT_BITS
 _CARD_MASK = (1 << CARD_BITS) - 1
-_SUIT_MASK = (1 << SUIT_BITS) - 1
-_FOUR_OR_MORE = 0b100_100_100_100  # the 4-bit of each 3-bit suit count
+# Adding 3 to each suit's 4-bit count (at most 7 + the joker) sets its 8-bit
+# exactly when the suit holds five cards or more: the flush test is one AND.
+_FLUSH_BIAS = 0x3333
+_FLUSH_BITS = 0x8888
+_SUIT_OF_FLUSH_BIT = {0x8: 0b0001, 0x80: 0b0010, 0x800: 0b0100, 0x8000: 0b1000}
 
 
 def _rank_key(ranks: Iterable[int]) -> int:
@@ -249,10 +252,6 @@ def _five_card_tables(wheel_second_highest: bool, joker_flush_as_ace: bool) -> t
     nonflush = {_rank_key(m): _reference_value(m, False, **options) for m in _rank_multisets(5, distinct=False)}
     flush = {_rank_key(m): _reference_value(m, True, **options) for m in _rank_multisets(5, distinct=True)}
     return nonflush, flush
-
-
-# Suit counts of five cards all of one suit, or four of one suit and the joker.
-_FLUSH5 = frozenset(n << (3 * s) for s in range(4) for n in (4, 5))
 
 
 # (value, ranks to drop as a rank-bit mask or -1 when only some cards of a rank go, the five ranks)
@@ -299,11 +298,12 @@ def _best_tables(wheel_second_highest: bool, joker_flush_as_ace: bool) -> BestTa
             by_size[size].append(best)
             smaller = best
     built = {size: (tables[0], tables[1]) for size, tables in by_size.items()}
-    _BEST[(wheel_second_highest, joker_flush_as_ace)] = built
+    if wheel_second_highest and not joker_flush_as_ace:
+        _BEST_DEFAULT.update(built)
     return built
 
 
-_BEST: dict[tuple[bool, bool], BestTables] = {}
+_BEST_DEFAULT: BestTables = {}  # the default options' tables, filled on first use
 
 
 _NF5, _FL5 = _five_card_tables(True, False)
@@ -340,7 +340,7 @@ def high_hand(
         nonflush, flush = _NF5, _FL5
     else:
         nonflush, flush = _five_card_tables(wheel_second_highest, joker_flush_as_ace)
-    if shape & _SUIT_MASK in _FLUSH5:
+    if (shape + _FLUSH_BIAS) & _FLUSH_BITS:
         return flush[shape >> _RANK_SHIFT]
     return nonflush[shape >> _RANK_SHIFT]
 
@@ -373,20 +373,19 @@ def best_hand(
         raise
     if (key & _CARD_MASK).bit_count() != n:
         check_distinct(cards)
-    tables = _BEST.get((wheel_second_highest, joker_flush_as_ace)) or _best_tables(
-        wheel_second_highest, joker_flush_as_ace
-    )
+    if wheel_second_highest and not joker_flush_as_ace and _BEST_DEFAULT:
+        tables = _BEST_DEFAULT
+    else:
+        tables = _best_tables(wheel_second_highest, joker_flush_as_ace)
     shape = key >> CARD_BITS
     value, drop, ranks = tables[n][0][shape >> _RANK_SHIFT]
-    if shape & _FOUR_OR_MORE:  # a suit holds four or more cards: maybe a flush
-        jokers = 1 if shape >> _RANK_SHIFT >= RANK_KEYS[JOKER_RANK] else 0
-        for s in range(4):
-            if ((shape >> (3 * s)) & 7) + jokers >= 5:
-                suited = [x for x in cards if x.suit_bit == 1 << s or x.is_joker]
-                flush_key = sum(x.key for x in suited) >> (CARD_BITS + SUIT_BITS)
-                flush_value, _, flush_ranks = tables[len(suited)][1][flush_key]
-                if flush_value > value:
-                    return flush_value, _pick(suited, flush_ranks)
+    flush_bit = (shape + _FLUSH_BIAS) & _FLUSH_BITS
+    if flush_bit:  # one suit (at most one, in seven cards) holds five with the joker
+        suit_bit = _SUIT_OF_FLUSH_BIT[flush_bit]
+        suited = [x for x in cards if x.suit_bit & suit_bit]
+        flush_value, _, flush_ranks = tables[len(suited)][1][sum(x.key for x in suited) >> (CARD_BITS + SUIT_BITS)]
+        if flush_value > value:
+            return flush_value, _pick(suited, flush_ranks)
     if drop >= 0:
         return value, tuple([x for x in cards if not x.rank_bit & drop])
     return value, _pick(cards, ranks)

@@ -223,6 +223,10 @@ _CARD_MASK = (1 << CARD_BITS) - 1
 # exactly when the suit holds five cards or more: the flush test is one AND.
 _FLUSH_BIAS = 0x3333
 _FLUSH_BITS = 0x8888
+# The same, applied to a whole hand key without shifting it down first.
+_KEY_FLUSH_BIAS = _FLUSH_BIAS << CARD_BITS
+_KEY_FLUSH_BITS = _FLUSH_BITS << CARD_BITS
+_KEY_RANK_SHIFT = CARD_BITS + SUIT_BITS
 _SUIT_OF_FLUSH_BIT = {0x8: 0b0001, 0x80: 0b0010, 0x800: 0b0100, 0x8000: 0b1000}
 
 
@@ -335,14 +339,13 @@ def high_hand(
         raise
     if (key & _CARD_MASK).bit_count() != 5:
         check_distinct(cards)
-    shape = key >> CARD_BITS
     if wheel_second_highest and not joker_flush_as_ace:
         nonflush, flush = _NF5, _FL5
     else:
         nonflush, flush = _five_card_tables(wheel_second_highest, joker_flush_as_ace)
-    if (shape + _FLUSH_BIAS) & _FLUSH_BITS:
-        return flush[shape >> _RANK_SHIFT]
-    return nonflush[shape >> _RANK_SHIFT]
+    if (key + _KEY_FLUSH_BIAS) & _KEY_FLUSH_BITS:
+        return flush[key >> _KEY_RANK_SHIFT]
+    return nonflush[key >> _KEY_RANK_SHIFT]
 
 
 def best_hand(
@@ -377,11 +380,10 @@ def best_hand(
         tables = _BEST_DEFAULT
     else:
         tables = _best_tables(wheel_second_highest, joker_flush_as_ace)
-    shape = key >> CARD_BITS
-    value, drop, ranks = tables[n][0][shape >> _RANK_SHIFT]
-    flush_bit = (shape + _FLUSH_BIAS) & _FLUSH_BITS
+    value, drop, ranks = tables[n][0][key >> _KEY_RANK_SHIFT]
+    flush_bit = (key + _KEY_FLUSH_BIAS) & _KEY_FLUSH_BITS
     if flush_bit:  # one suit (at most one, in seven cards) holds five with the joker
-        suit_bit = _SUIT_OF_FLUSH_BIT[flush_bit]
+        suit_bit = _SUIT_OF_FLUSH_BIT[flush_bit >> CARD_BITS]
         suited = [x for x in cards if x.suit_bit & suit_bit]
         flush_value, _, flush_ranks = tables[len(suited)][1][sum(x.key for x in suited) >> (CARD_BITS + SUIT_BITS)]
         if flush_value > value:

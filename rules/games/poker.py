@@ -406,6 +406,14 @@ def _pick(cards: Sequence[Card], ranks: tuple[int, ...]) -> tuple[Card, ...]:
     return tuple(chosen)
 
 
+def _grouped_small_hand(cards: Sequence[Card], size: int) -> HandValue:
+    """A two- or three-card hand: only its groups count (no straights, no flushes); the joker is an ace."""
+    if len(cards) != size:
+        _raise_bad_hand(cards, str(size))
+    check_distinct(cards)
+    return _grouped_value([14 if c.is_joker else c.rank for c in cards])
+
+
 def low_hand(cards: Sequence[Card]) -> HandValue:
     """The value of a two-card (low) hand: a pair, or two ranks; the joker is an ace (§2).
 
@@ -413,13 +421,7 @@ def low_hand(cards: Sequence[Card]) -> HandValue:
     >>> low_hand(parse_cards("Jk Ad")).describe()
     'pair of aces'
     """
-    if len(cards) != 2:
-        _raise_bad_hand(cards, "2")
-    check_distinct(cards)
-    a, b = sorted((14 if c.is_joker else c.rank for c in cards), reverse=True)
-    if a == b:
-        return HandValue.of(Category.ONE_PAIR, [a])
-    return HandValue.of(Category.HIGH_CARD, [a, b])
+    return _grouped_small_hand(cards, 2)
 
 
 def front_hand(cards: Sequence[Card]) -> HandValue:
@@ -429,7 +431,4 @@ def front_hand(cards: Sequence[Card]) -> HandValue:
     >>> front_hand(parse_cards("Qs Qd 5c")).describe()
     'pair of queens'
     """
-    if len(cards) != 3:
-        _raise_bad_hand(cards, "3")
-    check_distinct(cards)
-    return _grouped_value([14 if c.is_joker else c.rank for c in cards])
+    return _grouped_small_hand(cards, 3)

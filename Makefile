@@ -55,3 +55,4 @@ $(VENV)/.bench-installed: requirements-bench.txt requirements-dev.txt requiremen
 bench: $(VENV)/.bench-installed
 	$(PY) bench/evaluators.py
 	$(PY) bench/pgp_hand_counts.py
+	$(PY) bench/tiles.py

@@ -92,7 +92,8 @@ class Tile:
 
     def __new__(cls, a: int, b: int) -> Tile:
         """``Tile(6, 5)`` or ``Tile(5, 6)``: the one interned tile with those pips."""
-        tile = _BY_PIPS.get((a, b)) if isinstance(a, int) and isinstance(b, int) else None
+        whole = all(isinstance(n, int) and not isinstance(n, bool) for n in (a, b))
+        tile = _BY_PIPS.get((a, b)) if whole else None
         if tile is None:
             raise InvalidHand(f"no such tile: {a}-{b} (pips run from 1 to 6)")
         return tile
@@ -131,8 +132,19 @@ class Tile:
         return f"Tile({self._text!r})"
 
     def __lt__(self, other: Tile) -> bool:
-        """Order by ``index``: single-tile ranking order, highest first (Teen < Day < ... < 2-1)."""
+        """Order by ``index``: the order of the single-tile ranking list, so sorting puts
+        the highest-ranked tile first (Teen before Day before ... 2-1). This is a listing
+        order; strength lives in hand values, where stronger is greater."""
         return self.index < other.index
+
+    def __le__(self, other: Tile) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Tile) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Tile) -> bool:
+        return self.index >= other.index
 
     @property
     def label(self) -> str:

@@ -29,6 +29,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
 from tqdm import tqdm
@@ -165,6 +166,20 @@ class TilesSimulationResult:
         )
 
 
+def _play(hands: int, one_hand: Callable[[], Enum], progress: Callable[[int], object] | None) -> dict[str, int]:
+    """Play ``hands`` hands in chunks, reporting each chunk to ``progress``; count outcomes by name."""
+    tally = {"WIN": 0, "PUSH": 0, "LOSS": 0}
+    done = 0
+    while done < hands:
+        batch = min(CHUNK, hands - done)
+        for _ in range(batch):
+            tally[one_hand().name] += 1
+        done += batch
+        if progress is not None:
+            progress(batch)
+    return tally
+
+
 def simulate_paigow_poker(
     hands: int,
     *,
@@ -181,25 +196,19 @@ def simulate_paigow_poker(
         raise ValueError(f"unknown house way {way!r}: choose one of {', '.join(HOUSE_WAYS)}")
     cards = deck(joker=True)
     sample = rng.sample
-    tally = {Outcome.WIN: 0, Outcome.PUSH: 0, Outcome.LOSS: 0}
-    done = 0
-    while done < hands:
-        batch = min(CHUNK, hands - done)
-        for _ in range(batch):
-            fourteen = sample(cards, 14)  # a fresh shuffle: the two hands are its first fourteen cards
-            player = house_way(fourteen[:7], way)
-            bank = house_way(fourteen[7:], way)
-            tally[outcome(player, bank, way=way)] += 1
-        done += batch
-        if progress is not None:
-            progress(batch)
+
+    def one_hand() -> Outcome:
+        fourteen = sample(cards, 14)  # a fresh shuffle: the two hands are its first fourteen cards
+        return outcome(house_way(fourteen[:7], way), house_way(fourteen[7:], way), way=way)
+
+    tally = _play(hands, one_hand, progress)
     return SimulationResult(
         game="Pai Gow Poker",
         way=way,
         hands=hands,
-        wins=tally[Outcome.WIN],
-        pushes=tally[Outcome.PUSH],
-        losses=tally[Outcome.LOSS],
+        wins=tally["WIN"],
+        pushes=tally["PUSH"],
+        losses=tally["LOSS"],
         commission_bp=commission_bp,
         seed=seed,
     )
@@ -226,23 +235,19 @@ def simulate_paigow_tiles(
     if way not in HOUSE_WAYS:
         raise ValueError(f"unknown house way {way!r}: choose one of {', '.join(HOUSE_WAYS)}")
     sample = rng.sample
-    tally = {Outcome.WIN: 0, Outcome.PUSH: 0, Outcome.LOSS: 0}
-    done = 0
-    while done < hands:
-        batch = min(CHUNK, hands - done)
-        for _ in range(batch):
-            eight = sample(TILE_SET, 8)
-            tally[outcome(house_way(eight[:4], way), house_way(eight[4:], way))] += 1
-        done += batch
-        if progress is not None:
-            progress(batch)
+
+    def one_hand() -> Outcome:
+        eight = sample(TILE_SET, 8)  # a fresh shuffle: four tiles to the player, four to the bank
+        return outcome(house_way(eight[:4], way), house_way(eight[4:], way))
+
+    tally = _play(hands, one_hand, progress)
     return TilesSimulationResult(
         game="Pai Gow tiles",
         way=way,
         hands=hands,
-        wins=tally[Outcome.WIN],
-        pushes=tally[Outcome.PUSH],
-        losses=tally[Outcome.LOSS],
+        wins=tally["WIN"],
+        pushes=tally["PUSH"],
+        losses=tally["LOSS"],
         commission_bp=commission_bp,
         commission_on_player_wins=commission_on_player_wins,
         seed=seed,

@@ -406,12 +406,21 @@ def _pick(cards: Sequence[Card], ranks: tuple[int, ...]) -> tuple[Card, ...]:
     return tuple(chosen)
 
 
-def _grouped_small_hand(cards: Sequence[Card], size: int) -> HandValue:
-    """A two- or three-card hand: only its groups count (no straights, no flushes); the joker is an ace."""
-    if len(cards) != size:
-        _raise_bad_hand(cards, str(size))
-    check_distinct(cards)
-    return _grouped_value([14 if c.is_joker else c.rank for c in cards])
+@cache
+def _small_hand_table(size: int) -> dict[int, HandValue]:
+    """The value of every two- or three-card rank multiset, keyed by rank key.
+
+    Only groups count (no straights, no flushes) and the joker is an ace.
+    """
+    table: dict[int, HandValue] = {}
+    for jokers in (0, 1):
+        for combo in itertools.combinations_with_replacement(range(14, 1, -1), size - jokers):
+            ranks = combo + (JOKER_RANK,) * jokers
+            table[_rank_key(ranks)] = _grouped_value([14 if r == JOKER_RANK else r for r in ranks])
+    return table
+
+
+_LOW2, _FRONT3 = _small_hand_table(2), _small_hand_table(3)
 
 
 def low_hand(cards: Sequence[Card]) -> HandValue:
@@ -421,7 +430,15 @@ def low_hand(cards: Sequence[Card]) -> HandValue:
     >>> low_hand(parse_cards("Jk Ad")).describe()
     'pair of aces'
     """
-    return _grouped_small_hand(cards, 2)
+    try:
+        a, b = cards
+        key = a.key + b.key
+    except (ValueError, AttributeError, TypeError):
+        _raise_bad_hand(cards, "2")
+        raise
+    if (key & _CARD_MASK).bit_count() != 2:
+        check_distinct(cards)
+    return _LOW2[key >> _KEY_RANK_SHIFT]
 
 
 def front_hand(cards: Sequence[Card]) -> HandValue:
@@ -431,4 +448,12 @@ def front_hand(cards: Sequence[Card]) -> HandValue:
     >>> front_hand(parse_cards("Qs Qd 5c")).describe()
     'pair of queens'
     """
-    return _grouped_small_hand(cards, 3)
+    try:
+        a, b, c = cards
+        key = a.key + b.key + c.key
+    except (ValueError, AttributeError, TypeError):
+        _raise_bad_hand(cards, "3")
+        raise
+    if (key & _CARD_MASK).bit_count() != 3:
+        check_distinct(cards)
+    return _FRONT3[key >> _KEY_RANK_SHIFT]

@@ -248,3 +248,17 @@ def test_the_per_card_rank_keys_name_every_multiset_of_one_size() -> None:
         assert len({_rank_key(m) for m in multisets}) == len(multisets)
     joker = RANK_KEYS[15]
     assert joker > 4 * RANK_KEYS[14] + 3 * RANK_KEYS[13]  # above any seven natural ranks
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(deck(joker=True)).map(lambda d: d[:3]))
+def test_small_hands_come_from_their_groups_alone(cards: tuple) -> None:  # type: ignore[type-arg]
+    from collections import Counter
+
+    ranks = sorted((14 if c.is_joker else c.rank for c in cards), reverse=True)
+    counts = Counter(ranks)
+    expected_front = {3: Category.THREE_OF_A_KIND, 2: Category.ONE_PAIR, 1: Category.HIGH_CARD}[max(counts.values())]
+    assert front_hand(cards).category is expected_front
+    low_counts = Counter(14 if c.is_joker else c.rank for c in cards[:2])
+    assert low_hand(cards[:2]).category is (Category.ONE_PAIR if len(low_counts) == 1 else Category.HIGH_CARD)
+    assert low_hand(cards[:2]).ranks == tuple(sorted(low_counts, key=lambda r: (-low_counts[r], -r)))

@@ -78,18 +78,6 @@ _PAIR_BIT: Final = 2 * _ONE_OF_EACH_RANK  # set in a rank's field for two or thr
 _QUADS_BIT: Final = 4 * _ONE_OF_EACH_RANK  # set for four of it, which counts as two pairs
 
 
-def _front_values() -> dict[int, HandValue]:
-    """``front_hand`` of every three ranks, keyed by their summed rank fields (a front depends on ranks only)."""
-    table = {}
-    for ranks in itertools.combinations_with_replacement(range(2, 15), 3):
-        cards = [Card(r, SUIT_CHARS[ranks[:i].count(r)]) for i, r in enumerate(ranks)]
-        table[sum(map(_rank_field, ranks))] = front_hand(cards)
-    return table
-
-
-_FRONT: Final = _front_values()
-
-
 # --- arrangements and fouls (GAME_RULES.md §3) --------------------------------------------------------
 
 
@@ -145,7 +133,7 @@ class Arrangement:
         if (key & _CARD_MASK).bit_count() != 13:
             check_distinct(front + middle + back)
         values = (
-            _FRONT[(front_key >> _RANK_SHIFT) & _RANK_MASK],
+            front_hand(front),
             high_hand(middle, wheel_second_highest=False),
             high_hand(back, wheel_second_highest=False),
         )

@@ -51,6 +51,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Final, Literal
 
 import numpy as np
@@ -260,15 +261,14 @@ def _expected_points(
     return points, (wins[0], wins[1], wins[2])
 
 
-@cache
-def _opponent_tables(scoring: str, royalties: str) -> tuple[_RowTable, _RowTable, _RowTable]:
-    """Each row's distribution over seeded hands set by this objective: fictitious play.
+def _calibration_rows(scoring: str, royalties: str) -> tuple[IntArray, IntArray, IntArray]:
+    """Each row's values over seeded hands set by this objective: fictitious play.
 
     Round one sets ``CALIBRATION_HANDS`` hands by the random-hand tables; each
     later round sets as many fresh hands by the tables of every hand set so
     far, pooled. Tables of the last round alone swing between a weak and a
     strong front from round to round; the pooled ones settle within
-    ``CALIBRATION_ROUNDS`` rounds.
+    ``CALIBRATION_ROUNDS`` rounds. Deterministic: the generator is seeded.
     """
     rng = np.random.default_rng(CALIBRATION_SEED)
     system, table = points_system(scoring), royalty_table(royalties)
@@ -281,18 +281,34 @@ def _opponent_tables(scoring: str, royalties: str) -> tuple[_RowTable, _RowTable
             best = int(np.argmax(points))
             for row, values in zip(rows, (legal.front, legal.middle, legal.back), strict=True):
                 row.append(int(values[best]))
-        tables = (
-            _RowTable.of(np.array(rows[0], np.int64)),
-            _RowTable.of(np.array(rows[1], np.int64)),
-            _RowTable.of(np.array(rows[2], np.int64)),
-        )
-    return tables
+        tables = _tables_of(tuple(np.array(row, np.int64) for row in rows))  # type: ignore[arg-type]
+    return np.array(rows[0], np.int64), np.array(rows[1], np.int64), np.array(rows[2], np.int64)
 
 
+def _tables_of(rows: tuple[IntArray, IntArray, IntArray]) -> tuple[_RowTable, _RowTable, _RowTable]:
+    return _RowTable.of(rows[0]), _RowTable.of(rows[1]), _RowTable.of(rows[2])
+
+
+# The calibration under the defaults takes seconds, so it ships as data beside this
+# module; tests/rules/test_chinese_poker_suggest.py rebuilds it and compares.
+CALIBRATION_FILE: Final = Path(__file__).with_name("data") / "chinese_poker_calibration.npz"
+
+
+def write_calibration(path: Path = CALIBRATION_FILE) -> None:
+    """Rebuild the default calibration (2-4, seed royalties) and store it at ``path``."""
+    front, middle, back = _calibration_rows("2-4", "seed")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, front=front, middle=middle, back=back)
+
+
+@cache
 def _calibration() -> tuple[_RowTable, _RowTable, _RowTable]:
     """The opponent tables, calibrated once under the defaults (2-4, seed royalties) and used under every option:
-    how a typical opponent's rows fall barely depends on them, and each calibration costs seconds."""
-    return _opponent_tables("2-4", "seed")
+    how a typical opponent's rows fall barely depends on them. Read from the shipped data when present."""
+    if CALIBRATION_FILE.is_file():
+        with np.load(CALIBRATION_FILE) as data:
+            return _tables_of((data["front"], data["middle"], data["back"]))
+    return _tables_of(_calibration_rows("2-4", "seed"))
 
 
 # --- the simulation objective -----------------------------------------------------------------------
@@ -501,3 +517,8 @@ def _triple(suggestion: Suggestion) -> tuple[int, int, int]:
 def never_fouls(suggestions: Sequence[Suggestion]) -> bool:
     """Whether none of ``suggestions`` is fouled (what the tests hold ``suggest`` to)."""
     return not any(is_foul(s.arrangement) for s in suggestions)
+
+
+if __name__ == "__main__":  # python -m rules.games.chinese_poker_suggest: rebuild the shipped calibration
+    write_calibration()
+    print(f"wrote {CALIBRATION_FILE}")

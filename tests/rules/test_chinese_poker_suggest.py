@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -87,7 +88,7 @@ def test_suggestions_are_distinct_settings_best_first_of_the_very_cards_dealt() 
 def test_the_strength_score_is_the_expected_points_of_independent_rows_under_the_points_system() -> None:
     cards = parse_cards("2c 5d 7h 9s Jc 3d 6h 8s Tc 4d Qh Kc 3s")
     legal = cps._legal(cps._hand_indices(cards), royalty_table("seed"))
-    tables = cps._opponent_tables("2-4", "seed")
+    tables = cps._calibration()
     for name in ("2-4", "1-6", "1-4"):
         system = points_system(name)
         points, _ = cps._expected_points(legal, tables, system)
@@ -164,3 +165,12 @@ def test_suggest_never_returns_a_fouled_arrangement(cards: list[Card], scoring: 
     assert [s.score for s in found] == sorted((s.score for s in found), reverse=True)
     best_value = suggest(cards, top=1, scoring=scoring, royalties=table)[0]
     assert best_value == found[0] and isinstance(best_value.arrangement, Arrangement)
+
+
+def test_the_shipped_calibration_is_what_the_seeded_fictitious_play_rebuilds(tmp_path: Path) -> None:
+    assert cps.CALIBRATION_FILE.is_file(), "run python -m rules.games.chinese_poker_suggest to rebuild it"
+    rebuilt = tmp_path / "calibration.npz"
+    cps.write_calibration(rebuilt)
+    with np.load(cps.CALIBRATION_FILE) as shipped, np.load(rebuilt) as fresh:
+        for row in ("front", "middle", "back"):
+            assert np.array_equal(shipped[row], fresh[row]), row

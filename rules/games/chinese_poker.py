@@ -44,7 +44,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Generic, Literal, TypeVar
+from typing import Any, Final, Generic, Literal, TypeVar
 
 from rules.games.cards import CARDS, SUIT_CHARS, Card, cards_text, check_distinct, parse_cards
 from rules.games.errors import InvalidHand
@@ -709,3 +709,13 @@ def _cents(players: tuple[P, ...], raw: Mapping[tuple[P, P], _Raw], stakes: Stak
             cents[a] += amount
             cents[b] -= amount
     return cents
+
+
+def suggest(cards13: Sequence[Card], *, top: int = 3, **rules: Any) -> tuple[Any, ...]:
+    """The ``top`` best legal arrangements of 13 cards: ``rules.games.chinese_poker_suggest.suggest``.
+
+    Kept in its own module (it brings NumPy and its tables); imported on first use.
+    """
+    from rules.games.chinese_poker_suggest import suggest as _suggest
+
+    return _suggest(cards13, top=top, **rules)

@@ -174,3 +174,10 @@ def test_the_shipped_calibration_is_what_the_seeded_fictitious_play_rebuilds(tmp
     with np.load(cps.CALIBRATION_FILE) as shipped, np.load(rebuilt) as fresh:
         for row in ("front", "middle", "back"):
             assert np.array_equal(shipped[row], fresh[row]), row
+
+
+def test_suggest_is_reachable_from_the_chinese_poker_module() -> None:
+    from rules.games.chinese_poker import suggest as via_game
+
+    cards = parse_cards("As Ad Ks Kd Qh Qc 7s 6h 5d 4c 3s 9h 2d")
+    assert via_game(cards, top=2) == cps.suggest(cards, top=2)

@@ -111,6 +111,8 @@ class Board:
     middle: Cards = ()
     back: Cards = ()
     _bits: int = field(default=0, repr=False, compare=False)
+    # A finished board's row values and foul, worked out once when its last card is placed.
+    _values: RowValues | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         bits = 0
@@ -127,6 +129,8 @@ class Board:
         if 0 < count < FIRST_STREET:
             raise InvalidHand(f"the first street places {FIRST_STREET} cards, got {count}")
         object.__setattr__(self, "_bits", bits)
+        if count == BOARD_SIZE:
+            object.__setattr__(self, "_values", _row_values_of(self))
 
     @classmethod
     def empty(cls) -> Board:
@@ -239,10 +243,6 @@ def is_complete(board: Board) -> bool:
 # --- values, fouls and royalties (GAME_RULES.md §4, "Royalties", "Fouls") ----------------------
 
 
-def _front_value(cards: Cards) -> HandValue:
-    return front_hand(cards)
-
-
 @dataclass(frozen=True, slots=True)
 class RowValues:
     """A finished board's three row values on the one scale (wheel lowest) and whether the rows fail to ascend."""
@@ -267,7 +267,12 @@ def row_values(board: Board) -> RowValues:
     'two pair, jacks and sevens'
     """
     _require_complete(board)
-    front = _front_value(board.front)
+    assert board._values is not None  # set when the last card was placed
+    return board._values
+
+
+def _row_values_of(board: Board) -> RowValues:
+    front = front_hand(board.front)
     middle = high_hand(board.middle, wheel_second_highest=False)
     back = high_hand(board.back, wheel_second_highest=False)
     return RowValues(front, middle, back, front > middle or middle > back)

@@ -9,9 +9,10 @@ Rows, each with its target and PASS or BELOW:
 * ``chinese_poker_suggest.suggest`` (strength objective), milliseconds a hand,
   max and median over ``SUGGEST_HANDS`` seeded hands, each the best of
   ``SUGGEST_REPEATS`` calls (target: no hand above 20 ms). The process's first
-  call, which builds the opponent tables (seconds, once), is timed apart.
+  call, which loads the calibration and builds the lookup tables, is timed apart.
 * ``ofc.score`` of a three-player table of finished boards, tables a second
-  (target 20,000/s); the boards' rows are valued inside ``score``. Two boards in
+  (target 20,000/s); a finished board values its rows when its last card is
+  placed, so a second row shows building the three boards and scoring them. Two boards in
   three are set by ``suggest``, the third dealt into rows as they come (mostly
   fouled), so the foul path is timed too.
 * How close the strength objective is to the simulation objective

@@ -56,3 +56,4 @@ bench: $(VENV)/.bench-installed
 	$(PY) bench/evaluators.py
 	$(PY) bench/pgp_hand_counts.py
 	$(PY) bench/tiles.py
+	$(PY) bench/points_games.py

@@ -177,3 +177,17 @@ def deck(joker: bool) -> tuple[Card, ...]:
 def cards_text(cards: Iterable[Card]) -> str:
     """Cards in notation, space-separated: the inverse of ``parse_cards``."""
     return " ".join(str(c) for c in cards)
+
+
+def check_jokerless(items: Iterable[object], *, where: str, game: str) -> tuple[Card, ...]:
+    """The items as cards of the 52-card deck, or ``InvalidHand`` naming ``where`` and the game.
+
+    For the games played without the joker (Chinese Poker, Open-Face Chinese Poker).
+    """
+    cards = tuple(items)
+    for card in cards:
+        if not isinstance(card, Card):
+            raise InvalidHand(f"{where}: cards expected, got {card!r}")
+        if card.is_joker:
+            raise InvalidHand(f"{where}: {game} is played without the joker")
+    return cards  # type: ignore[return-value]

@@ -46,7 +46,7 @@ from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, Literal, TypeVar
 
-from rules.games.cards import CARDS, SUIT_CHARS, Card, cards_text, check_distinct, parse_cards
+from rules.games.cards import CARDS, SUIT_CHARS, Card, cards_text, check_distinct, check_jokerless, parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.poker import Category, HandValue, front_hand, high_hand
 
@@ -82,12 +82,7 @@ _QUADS_BIT: Final = 4 * _ONE_OF_EACH_RANK  # set for four of it, which counts as
 
 
 def _check_row(cards: Iterable[Card], name: str, size: int) -> Cards:
-    row = tuple(cards)
-    for card in row:
-        if not isinstance(card, Card):
-            raise InvalidHand(f"{name}: cards expected, got {card!r}")
-        if card.is_joker:
-            raise InvalidHand(f"{name}: Chinese Poker is played without the joker")
+    row = check_jokerless(cards, where=name, game="Chinese Poker")
     if len(row) != size:
         raise InvalidHand(f"{name}: {size} cards expected, got {len(row)}")
     return row

@@ -57,7 +57,7 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from rules.games.cards import CARDS, Card, check_distinct
+from rules.games.cards import CARDS, Card, check_distinct, check_jokerless
 from rules.games.chinese_poker import (
     Arrangement,
     PointsSystem,
@@ -133,12 +133,7 @@ def _front_table() -> npt.NDArray[np.int64]:
 
 
 def _hand_indices(cards13: Sequence[Card]) -> npt.NDArray[np.int64]:
-    cards = tuple(cards13)
-    for card in cards:
-        if not isinstance(card, Card):
-            raise InvalidHand(f"hand: cards expected, got {card!r}")
-        if card.is_joker:
-            raise InvalidHand("hand: Chinese Poker is played without the joker")
+    cards = check_jokerless(cards13, where="hand", game="Chinese Poker")
     if len(cards) != 13:
         raise InvalidHand(f"hand: 13 cards expected, got {len(cards)}")
     check_distinct(cards)

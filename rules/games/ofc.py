@@ -47,7 +47,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from rules.games.cards import CARD_BITS, CARDS, SUIT_BITS, Card, cards_text, check_distinct, parse_cards
+from rules.games.cards import (
+    CARD_BITS,
+    CARDS,
+    SUIT_BITS,
+    Card,
+    cards_text,
+    check_distinct,
+    check_jokerless,
+    parse_cards,
+)
 from rules.games.errors import InvalidHand
 from rules.games.poker import Category, HandValue, front_hand, high_hand
 
@@ -76,12 +85,7 @@ def _as_cards(cards: CardsLike, where: str) -> Cards:
         result = (cards,)
     else:
         result = tuple(cards)
-    for card in result:
-        if not isinstance(card, Card):
-            raise InvalidHand(f"{where}: cards expected, got {card!r}")
-        if card.is_joker:
-            raise InvalidHand("the joker is not used in Open-Face Chinese Poker")
-    return result
+    return check_jokerless(result, where=where, game="Open-Face Chinese Poker")
 
 
 def _check_row(row: object) -> Row:

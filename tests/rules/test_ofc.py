@@ -69,7 +69,7 @@ BAD_PLACEMENTS: list[tuple[Mapping[str, str] | None, object, str | None, str, st
     (FIRST_STREET, {"bottom": "Qs"}, None, "no such row: 'bottom'", "an unknown row in a mapping"),
     (FIRST_STREET, "Qs", None, "name the row the card goes to", "a card without its row"),
     (FIRST_STREET, {"back": "Qs"}, "back", "not both", "a mapping and a row"),
-    (FIRST_STREET, JOKER, "back", "the joker is not used in Open-Face Chinese Poker", "the joker"),
+    (FIRST_STREET, JOKER, "back", "back: Open-Face Chinese Poker is played without the joker", "the joker"),
     (FIRST_STREET, {"back": ["Qs"]}, None, "back: cards expected, got 'Qs'", "text inside a list"),
     (FIRST_STREET, "Qx", "back", "'Qx' is not a card", "a card that does not exist"),
 ]

@@ -191,6 +191,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Casino table management and dealer assist for the Pai Gow family of games.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The API description is for signed-in staff and integrators, not the public.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

@@ -86,3 +86,8 @@ def test_the_openapi_schema_and_swagger_ui_are_served_without_a_cdn(client: Clie
     html = docs.content.decode()
     assert "swagger-ui" in html
     assert "cdn.jsdelivr" not in html and "unpkg.com" not in html
+
+
+def test_a_stranger_gets_neither_the_schema_nor_the_docs(client: Client, db) -> None:
+    assert client.get("/api/schema/").status_code in (401, 403)
+    assert client.get("/api/docs/").status_code in (401, 403)

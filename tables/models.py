@@ -6,7 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.models import Pit
-from rules.models import Game
+from rules.models import Game, RuleSet
 
 
 class Table(models.Model):
@@ -20,6 +20,7 @@ class Table(models.Model):
     min_wager_cents = models.PositiveIntegerField(_("minimum wager (cents)"))
     max_wager_cents = models.PositiveIntegerField(_("maximum wager (cents)"))
     seat_count = models.PositiveSmallIntegerField(_("seats"))
+    rule_set = models.ForeignKey(RuleSet, on_delete=models.PROTECT, related_name="tables", verbose_name=_("rule set"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.CLOSED)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -49,3 +49,14 @@ def test_seed_demo_twice_keeps_one_floor_and_prints_the_same_logins(settings, tm
     assert AuditEvent.objects.count() == events
     dealer_line = next(line for line in first.getvalue().splitlines() if line.strip().startswith("dealer"))
     assert dealer_line in second.getvalue()
+
+
+@pytest.mark.django_db
+def test_seed_demo_tables_play_by_their_games_default_rule_set(settings, tmp_path) -> None:
+    from rules.options import DEFAULT_RULE_SET_NAMES
+
+    settings.VAR_DIR = tmp_path
+    call_command("seed_demo", stdout=io.StringIO())
+    for table in Table.objects.select_related("rule_set"):
+        assert table.rule_set.game == table.game
+        assert table.rule_set.name == DEFAULT_RULE_SET_NAMES[table.game]

@@ -1,6 +1,7 @@
 """``manage.py seed_demo``: a demo floor with one user per role.
 
-Two pits, at least one table of each game, an open gaming day and shift, and
+Two pits, at least one table of each game (each playing by its game's default
+rule set, the house rules at GAME_RULES.md's defaults), an open gaming day and shift, and
 the users dealer, floor, pitboss and auditor (plus the superuser admin). The
 passwords are random unless ``--password`` is given; they are printed and kept
 in ``var/demo-logins.txt`` so a second run (``make demo`` again) prints them again.
@@ -23,6 +24,7 @@ from casino.models import Pit
 from casino.roles import Role
 from casino.services import gaming_day_open, pit_create, shift_open
 from rules.models import Game
+from rules.services import rule_set_default
 from tables.services import table_create, table_open
 
 DEMO_USERS: list[tuple[str, Role | None]] = [
@@ -88,6 +90,7 @@ class Command(BaseCommand):
                         min_wager_cents=min_cents,
                         max_wager_cents=max_cents,
                         seat_count=seats,
+                        rule_set=rule_set_default(game=game),
                     )
                     table_open(actor=boss, table=table)
             gaming_day_open(actor=boss, business_date=timezone.localdate())

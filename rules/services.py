@@ -1,0 +1,124 @@
+"""Writes on rule sets. Each is validated by ``rules.options`` and records its audit event in the same transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from casino.audit import audit_event_record
+from casino.errors import ApplicationError, WrongState
+from casino.roles import SUPERVISORS, require_role
+from rules import options as rule_options
+from rules.models import RuleSet
+
+
+def _split(game: str, values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Common settings and the game's options from one flat set of keyword arguments.
+
+    ``options={...}`` may also be passed as one mapping; flat keys win over it.
+    """
+    values = dict(values)
+    nested = values.pop("options", None) or {}
+    if not isinstance(nested, dict):
+        raise rule_options.RuleSetInvalid(
+            f"The options are a set of names and values, not {nested!r}.", extra={"field": "options"}
+        )
+    common = {key: values.pop(key) for key in rule_options.COMMON_FIELDS if key in values}
+    return common, {**nested, **values}
+
+
+def _clean_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise rule_options.RuleSetInvalid("A rule set needs a name.", extra={"field": "name"})
+    name = name.strip()
+    if len(name) > RuleSet._meta.get_field("name").max_length:  # type: ignore[operator]
+        raise rule_options.RuleSetInvalid("A rule set's name is at most 80 characters.", extra={"field": "name"})
+    return name
+
+
+def _name_taken(name: str, *, other_than: int | None = None) -> None:
+    if RuleSet.objects.filter(name__iexact=name).exclude(pk=other_than).exists():
+        raise rule_options.RuleSetInvalid(f"There is already a rule set called {name!r}.", extra={"field": "name"})
+
+
+def _apply(rule_set: RuleSet, settings: dict[str, Any]) -> None:
+    for field in rule_options.COMMON_FIELDS:
+        setattr(rule_set, field, settings[field])
+    rule_set.options = settings["options"]
+
+
+def rule_set_create(*, actor: AbstractBaseUser | None, name: str, game: str, **options: Any) -> RuleSet:
+    """Create a rule set for ``game``; every setting not given takes GAME_RULES.md's default.
+
+    ``options`` are the common settings (``commission_rate_bp``, ``commission_rounding``,
+    ``commission_on_player_wins``, ``banking_mode``) and the game's own options, flat.
+    """
+    require_role(actor, *SUPERVISORS, action="create a rule set")
+    name = _clean_name(name)
+    game = rule_options.check_game(game)
+    common, own = _split(game, options)
+    settings = rule_options.rule_set_validate(game=game, common=common, options=own)
+    with transaction.atomic():
+        _name_taken(name)
+        rule_set = RuleSet(name=name, game=game)
+        _apply(rule_set, settings)
+        rule_set.save()
+        audit_event_record(actor=actor, event_type="rule_set.created", subject=rule_set, after=rule_set.snapshot())
+    return rule_set
+
+
+def rule_set_update(*, actor: AbstractBaseUser | None, rule_set: RuleSet, **changes: Any) -> RuleSet:
+    """Change a rule set's name or settings. Its game never changes: make a new rule set instead.
+
+    Past rounds keep the snapshot they took, so they settle as before.
+    """
+    require_role(actor, *SUPERVISORS, action="edit a rule set")
+    with transaction.atomic():
+        locked = RuleSet.objects.select_for_update().get(pk=rule_set.pk)
+        if "game" in changes and changes.pop("game") != locked.game:
+            raise rule_options.RuleSetInvalid(
+                f"Rule set {locked.name!r} is for {rule_options.game_label(locked.game)}; "
+                "its game cannot change: create a new rule set for the other game.",
+                extra={"field": "game"},
+            )
+        name = _clean_name(changes.pop("name")) if "name" in changes else locked.name
+        common, own = _split(locked.game, changes)
+        before = locked.snapshot()
+        settings = rule_options.rule_set_validate(
+            game=locked.game,
+            common={**{field: before[field] for field in rule_options.COMMON_FIELDS}, **common},
+            options={**before["options"], **own},
+        )
+        _name_taken(name, other_than=locked.pk)
+        locked.name = name
+        _apply(locked, settings)
+        after = locked.snapshot()
+        if after == before:
+            raise WrongState(f"Rule set {locked.name!r} already has these rules: nothing to change.")
+        locked.save()
+        audit_event_record(actor=actor, event_type="rule_set.updated", subject=locked, before=before, after=after)
+    return locked
+
+
+def rule_set_default(*, game: str) -> RuleSet:
+    """The game's house rules at their defaults (made by the data migration); made again if missing.
+
+    Found by its name in ``rules.options.DEFAULT_RULE_SET_NAMES``; if it was renamed,
+    the oldest rule set of the game stands in.
+    """
+    game = rule_options.check_game(game)
+    name = rule_options.DEFAULT_RULE_SET_NAMES[game]
+    found = RuleSet.objects.filter(name=name, game=game).first()
+    found = found or RuleSet.objects.filter(game=game).order_by("created_at", "pk").first()
+    if found is not None:
+        return found
+    with transaction.atomic():
+        if RuleSet.objects.filter(name=name).exists():
+            raise ApplicationError(f"Rule set {name!r} is not for {rule_options.game_label(game)}.")
+        rule_set = RuleSet(name=name, game=game)
+        _apply(rule_set, rule_options.rule_set_validate(game=game, common={}, options={}))
+        rule_set.save()
+        audit_event_record(actor=None, event_type="rule_set.created", subject=rule_set, after=rule_set.snapshot())
+    return rule_set

@@ -1,12 +1,60 @@
+"""Tables in the admin: to look at, and to open or close through the audited services.
+
+A table changes only through ``tables.services`` (checked, and written to the
+audit log), so the admin neither adds, edits nor deletes tables directly;
+creating tables and assigning rule sets go through those services (``seed_demo``
+today, the REST API next).
+"""
+
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
 
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from casino.errors import ApplicationError
+from casino.roles import SUPERVISORS, user_has_role
 from tables.models import Table
+from tables.services import table_close, table_open
 
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["name", "pit", "game", "min_wager_cents", "max_wager_cents", "seat_count", "status"]
+    list_display = ["name", "pit", "game", "min_wager_cents", "max_wager_cents", "seat_count", "rule_set", "status"]
     list_filter = ["pit", "game", "status"]
     search_fields = ["name"]
+    actions = ["open_tables", "close_tables"]
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser or user_has_role(request.user, *SUPERVISORS))
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self.has_view_permission(request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[Table], change: Any, done: str) -> None:
+        for table in queryset:
+            try:
+                change(actor=request.user, table=table)
+            except ApplicationError as error:
+                self.message_user(request, error.message, level=messages.WARNING)
+            else:
+                self.message_user(request, f"Table {table.name} {done}.")
+
+    @admin.action(description="Open the selected tables", permissions=["view"])
+    def open_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        self._each(request, queryset, table_open, "opened")
+
+    @admin.action(description="Close the selected tables", permissions=["view"])
+    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        self._each(request, queryset, table_close, "closed")

@@ -91,3 +91,22 @@ def test_the_openapi_schema_and_swagger_ui_are_served_without_a_cdn(client: Clie
 def test_a_stranger_gets_neither_the_schema_nor_the_docs(client: Client, db) -> None:
     assert client.get("/api/schema/").status_code in (401, 403)
     assert client.get("/api/docs/").status_code in (401, 403)
+
+
+def test_the_admin_changes_tables_only_through_the_audited_services(client: Client, demo_floor) -> None:
+    from casino.models import AuditEvent
+    from tables.models import Table
+
+    client.login(username="pitboss", password="demo-pass-2026")
+    table = Table.objects.get(name="OFC-1")
+    assert client.get("/admin/tables/table/add/").status_code == 403
+    assert client.post(f"/admin/tables/table/{table.pk}/change/", {"name": "renamed"}).status_code == 403
+    before = AuditEvent.objects.count()
+    response = client.post(
+        "/admin/tables/table/", {"action": "close_tables", "_selected_action": [table.pk]}, follow=True
+    )
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.status == Table.Status.CLOSED and table.name == "OFC-1"
+    assert AuditEvent.objects.filter(event_type="table.closed", subject_id=str(table.pk)).count() == 1
+    assert AuditEvent.objects.count() == before + 1

@@ -6,22 +6,42 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from casino.models import AuditEvent, GamingDay, Pit, Shift
+from casino.roles import SUPERVISORS, user_has_role
+
+
+class ReadOnlyFloorAdmin(admin.ModelAdmin):
+    """Floor records change only through casino.services (checked and audited); here they are viewed."""
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser or user_has_role(request.user, *SUPERVISORS))
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self.has_view_permission(request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Pit)
-class PitAdmin(admin.ModelAdmin):
+class PitAdmin(ReadOnlyFloorAdmin):
     list_display = ["name", "created_at"]
     search_fields = ["name"]
 
 
 @admin.register(GamingDay)
-class GamingDayAdmin(admin.ModelAdmin):
+class GamingDayAdmin(ReadOnlyFloorAdmin):
     list_display = ["business_date", "opened_at", "opened_by", "closed_at", "closed_by"]
     readonly_fields = ["opened_at", "opened_by", "closed_at", "closed_by"]
 
 
 @admin.register(Shift)
-class ShiftAdmin(admin.ModelAdmin):
+class ShiftAdmin(ReadOnlyFloorAdmin):
     list_display = ["gaming_day", "number", "name", "opened_at", "opened_by", "closed_at", "closed_by"]
     list_filter = ["gaming_day"]
     readonly_fields = ["opened_at", "opened_by", "closed_at", "closed_by"]

@@ -110,3 +110,10 @@ def test_the_admin_changes_tables_only_through_the_audited_services(client: Clie
     assert table.status == Table.Status.CLOSED and table.name == "OFC-1"
     assert AuditEvent.objects.filter(event_type="table.closed", subject_id=str(table.pk)).count() == 1
     assert AuditEvent.objects.count() == before + 1
+
+
+def test_the_admin_shows_pits_days_and_shifts_but_changes_none_of_them(client: Client, demo_floor) -> None:
+    client.login(username="pitboss", password="demo-pass-2026")
+    for model in ("pit", "gamingday", "shift"):
+        assert client.get(f"/admin/casino/{model}/").status_code == 200
+        assert client.get(f"/admin/casino/{model}/add/").status_code == 403

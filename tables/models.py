@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.models import Pit
+from casino.models import Pit, Shift
 from rules.models import Game, RuleSet
+from tables.states import UNFINISHED_STATES, RoundState
 
 
 class Table(models.Model):
@@ -40,3 +42,111 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_game_display()})"
+
+
+class Seat(models.Model):
+    """A player position at a table.
+
+    Seats are numbered 1 to ``seat_count`` clockwise (seen from above) from the
+    dealer's left ("first base"), so the player on a seat's right sits at the next
+    lower number, and the player on seat 1's right at the highest seat
+    (GAME_RULES.md §1: play and the bank move counter-clockwise, to the right).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats", verbose_name=_("table"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    player_name = models.CharField(_("player"), max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique_at_table"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="seat_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.name} seat {self.number}"
+
+
+class Round(models.Model):
+    """One coup at a table, in the open shift. Moved only by ``tables.services.round_move``.
+
+    ``rule_set_snapshot`` is the table's rules frozen when the round opened; the round
+    settles from it, never from the live rule set. The banker is ``bank_seat``; when it
+    is empty the house banks, unless the snapshot's banking mode is ``none`` (Chinese
+    Poker, OFC, the tiles' peer variant), where nobody does.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("table"))
+    number = models.PositiveIntegerField(_("number"))
+    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("shift"))
+    state = models.CharField(
+        _("state"),
+        max_length=20,
+        choices=[(state.value, state.value.replace("_", " ")) for state in RoundState],
+        default=RoundState.OPEN.value,
+    )
+    rule_set_snapshot = models.JSONField(_("rule set snapshot"))
+    bank_seat = models.ForeignKey(
+        Seat,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="banked_rounds",
+        verbose_name=_("banker's seat"),
+    )
+    # Empty when the system opened the round (training and simulation mode).
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("opened by"),
+    )
+    opened_at = models.DateTimeField(_("opened at"))
+    state_changed_at = models.DateTimeField(_("state changed at"))
+    void_reason = models.TextField(_("void reason"), blank=True)
+
+    class Meta:
+        ordering = ["table", "-number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="round_number_unique_at_table"),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(state__in=sorted(state.value for state in UNFINISHED_STATES)),
+                name="one_unfinished_round_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.name} round {self.number} ({self.state})"
+
+
+class BankTurn(models.Model):
+    """Who banked a round, and how many rounds in a row they have banked (GAME_RULES.md §1, §2).
+
+    ``seat`` empty means the house banked. Rounds without a bank (banking mode ``none``)
+    have no bank turn.
+    """
+
+    round = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="bank_turn", verbose_name=_("round"))
+    seat = models.ForeignKey(
+        Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="bank_turns", verbose_name=_("seat")
+    )
+    consecutive = models.PositiveSmallIntegerField(_("rounds in a row"))
+
+    class Meta:
+        verbose_name = _("bank turn")
+        verbose_name_plural = _("bank turns")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(consecutive__gte=1), name="bank_turn_consecutive_positive"),
+        ]
+
+    def __str__(self) -> str:
+        banker = f"seat {self.seat.number}" if self.seat is not None else "the house"
+        return f"{self.round}: {banker} banks ({self.consecutive} in a row)"

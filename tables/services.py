@@ -1,17 +1,26 @@
-"""Writes on tables. Each records its audit event in the same transaction."""
+"""Writes on tables and their rounds. Each records its audit event in the same transaction.
+
+Rounds: a Dealer opens a round and moves it through its states; for now any
+Dealer may act on any open table (assigning dealers to tables is a later issue).
+A Floor supervisor or Pit boss may do whatever a Dealer may. Voiding a round
+needs a supervisor and a reason.
+"""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
-from casino.models import Pit
-from casino.roles import SUPERVISORS, require_role
+from casino.models import Pit, Shift
+from casino.roles import SUPERVISORS, Role, require_role
+from rules import options as rule_options
 from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default
-from tables.models import Table
+from tables.models import BankTurn, Round, Seat, Table
+from tables.states import UNFINISHED_STATES, RoundState, check_move
 
 
 def _money(cents: int) -> str:
@@ -139,3 +148,183 @@ def table_assign_rule_set(*, actor: AbstractBaseUser | None, table: Table, rule_
             after=_snapshot(locked),
         )
     return locked
+
+
+# Who may open and move rounds (voiding excepted).
+ROUND_ROLES: tuple[Role, ...] = (Role.DEALER, *SUPERVISORS)
+
+# GAME_RULES.md §1 "Banking rotation": a player may hold the bank this many rounds in a row.
+MAX_BANK_IN_A_ROW = 2
+
+
+def _round_snapshot(round_: Round) -> dict[str, object]:
+    return {
+        "table": round_.table.name,
+        "number": round_.number,
+        "state": round_.state,
+        "bank_seat": round_.bank_seat.number if round_.bank_seat is not None else None,
+        "rule_set_version": round_.rule_set_snapshot["version"],
+        "void_reason": round_.void_reason,
+    }
+
+
+def seat_on_the_right(*, seat_number: int, seat_count: int) -> int:
+    """The seat on the right of ``seat_number``: the next lower number, seat 1's being the highest.
+
+    Seats are numbered clockwise from the dealer's left (``tables.models.Seat``), so
+    the bank passing "to the banker's right" (GAME_RULES.md §1) goes counter-clockwise.
+    """
+    return seat_number - 1 if seat_number > 1 else seat_count
+
+
+def seats_ensure(*, table: Table) -> list[Seat]:
+    """The table's seats 1 to ``seat_count``, making any that are missing."""
+    existing = {seat.number: seat for seat in table.seats.all()}
+    for number in range(1, table.seat_count + 1):
+        if number not in existing:
+            existing[number] = Seat.objects.create(table=table, number=number)
+    return [existing[number] for number in range(1, table.seat_count + 1)]
+
+
+def _check_banker(*, table: Table, banking_mode: str, seat_number: int | None) -> int:
+    """Check who may bank the next round at ``table``; return how many rounds in a row they will have banked.
+
+    The house banks when the banking mode is ``house``; nobody banks when it is ``none``.
+    Otherwise a player may take the bank (GAME_RULES.md §1 and §2): at most two rounds
+    in a row, after which the bank passes to the player on the banker's right; a banker
+    may pass after one round, again to the player on the right. When no player takes
+    the bank the house banks that round, and any seat may take the bank after it.
+    Voided rounds never happened and do not count.
+    """
+    if banking_mode == rule_options.NO_BANK:
+        if seat_number is not None:
+            raise ApplicationError(
+                f"{Game(table.game).label} at table {table.name} has no bank: no seat can bank.",
+                extra={"field": "banker_seat"},
+            )
+        return 0
+    if banking_mode == rule_options.HOUSE and seat_number is not None:
+        raise ApplicationError(
+            f"The house banks every round at table {table.name}: seat {seat_number} cannot take the bank.",
+            extra={"field": "banker_seat"},
+        )
+    if seat_number is not None and not 1 <= seat_number <= table.seat_count:
+        raise ApplicationError(
+            f"Table {table.name} has seats 1 to {table.seat_count}, not {seat_number}.",
+            extra={"field": "banker_seat"},
+        )
+    last = (
+        BankTurn.objects.filter(round__table=table)
+        .exclude(round__state=RoundState.VOIDED)
+        .select_related("seat")
+        .order_by("-round__number")
+        .first()
+    )
+    last_seat = last.seat.number if last is not None and last.seat is not None else None
+    if last is None or last_seat != seat_number:
+        if last_seat is not None and seat_number is not None:
+            right = seat_on_the_right(seat_number=last_seat, seat_count=table.seat_count)
+            if seat_number != right:
+                raise WrongState(
+                    f"The bank passes from seat {last_seat} to seat {right}, on the banker's right, "
+                    f"not to seat {seat_number}.",
+                    extra={"field": "banker_seat", "next_banker_seat": right},
+                )
+        return 1
+    if seat_number is not None and last.consecutive >= MAX_BANK_IN_A_ROW:
+        right = seat_on_the_right(seat_number=seat_number, seat_count=table.seat_count)
+        raise WrongState(
+            f"Seat {seat_number} has banked {MAX_BANK_IN_A_ROW} rounds in a row: the bank passes to "
+            f"seat {right}, on the banker's right.",
+            extra={"field": "banker_seat", "next_banker_seat": right},
+        )
+    return last.consecutive + 1
+
+
+def round_open(*, actor: AbstractBaseUser | None, table: Table, banker_seat: int | None = None) -> Round:
+    """Open the next round at an open table, in the open shift, with the table's rules frozen on it.
+
+    ``banker_seat`` is the number of the seat that takes the bank; ``None`` lets the
+    house bank (or nobody, in a game without a bank). A table has one unfinished
+    round at a time.
+    """
+    require_role(actor, *ROUND_ROLES, action="open a round")
+    with transaction.atomic():
+        locked = Table.objects.select_for_update(of=("self",)).select_related("rule_set").get(pk=table.pk)
+        if locked.status != Table.Status.OPEN:
+            raise WrongState(f"Table {locked.name} is closed: open it before opening a round.")
+        shift = Shift.objects.filter(closed_at__isnull=True, gaming_day__closed_at__isnull=True).first()
+        if shift is None:
+            raise WrongState("No shift is open: a supervisor opens one before rounds can be played.")
+        unfinished = locked.rounds.filter(state__in=UNFINISHED_STATES).first()
+        if unfinished is not None:
+            raise WrongState(
+                f"Round {unfinished.number} at table {locked.name} is still {unfinished.state}: "
+                "settle or void it before opening another."
+            )
+        snapshot = locked.rule_set.snapshot()
+        in_a_row = _check_banker(table=locked, banking_mode=snapshot["banking_mode"], seat_number=banker_seat)
+        seats = seats_ensure(table=locked)
+        bank_seat = seats[banker_seat - 1] if banker_seat is not None else None
+        last = locked.rounds.order_by("-number").first()
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                round_ = Round.objects.create(
+                    table=locked,
+                    number=(last.number + 1) if last is not None else 1,
+                    shift=shift,
+                    state=RoundState.OPEN,
+                    rule_set_snapshot=snapshot,
+                    bank_seat=bank_seat,
+                    opened_by=actor,
+                    opened_at=now,
+                    state_changed_at=now,
+                )
+        except IntegrityError as exc:  # a concurrent open won the race
+            raise WrongState(f"Another round was opened at table {locked.name} at the same moment.") from exc
+        if in_a_row:
+            BankTurn.objects.create(round=round_, seat=bank_seat, consecutive=in_a_row)
+        audit_event_record(actor=actor, event_type="round.opened", subject=round_, after=_round_snapshot(round_))
+    return round_
+
+
+def round_move(*, actor: AbstractBaseUser | None, round: Round, target: str, reason: str = "") -> Round:
+    """Move a round to ``target`` if the transition table allows it (``tables.states``).
+
+    The one service that changes a round's state: it locks the round's row, checks
+    the move, saves it and records the audit event (state before and after) in one
+    transaction. Voiding needs a Floor supervisor or Pit boss and a reason.
+    """
+    if target == RoundState.VOIDED:
+        require_role(actor, *SUPERVISORS, action="void a round")
+        reason = reason.strip()
+        if not reason:
+            raise ApplicationError("A round is voided only with a reason.", extra={"field": "reason"})
+    else:
+        require_role(actor, *ROUND_ROLES, action="move a round")
+    with transaction.atomic():
+        locked = Round.objects.select_for_update(of=("self",)).select_related("table", "bank_seat").get(pk=round.pk)
+        state = check_move(locked.state, target, round_number=locked.number)
+        before = _round_snapshot(locked)
+        locked.state = state
+        locked.state_changed_at = timezone.now()
+        fields = ["state", "state_changed_at"]
+        if state == RoundState.VOIDED:
+            locked.void_reason = reason
+            fields.append("void_reason")
+        locked.save(update_fields=fields)
+        audit_event_record(
+            actor=actor,
+            event_type=f"round.{state.value}",
+            subject=locked,
+            before=before,
+            after=_round_snapshot(locked),
+            reason=reason,
+        )
+    return locked
+
+
+def round_void(*, actor: AbstractBaseUser | None, round: Round, reason: str) -> Round:
+    """Void a round that is not yet settled: a Floor supervisor's or Pit boss's act, with a reason."""
+    return round_move(actor=actor, round=round, target=RoundState.VOIDED, reason=reason)

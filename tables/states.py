@@ -1,0 +1,87 @@
+"""A round's states and the moves allowed between them, as data (DESIGN.md, "One round, end to end").
+
+A round goes ``open → betting_closed → dealt → revealed → settled``; it may be
+``voided`` from any state before ``settled`` (a supervisor's act, with a reason).
+``settled`` and ``voided`` are final: a settled round is corrected by reversing
+its ledger entries, never by moving it again.
+
+Nothing here touches the database; ``tables.services.round_move`` is the one
+service that applies a move, under a row lock, with its audit event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+
+from casino.errors import ApplicationError, WrongState
+
+
+class RoundState(StrEnum):
+    OPEN = "open"
+    BETTING_CLOSED = "betting_closed"
+    DEALT = "dealt"
+    REVEALED = "revealed"
+    SETTLED = "settled"
+    VOIDED = "voided"
+
+
+# The one table of allowed moves: from each state, the states a round may go to next.
+TRANSITIONS: Mapping[RoundState, frozenset[RoundState]] = {
+    RoundState.OPEN: frozenset({RoundState.BETTING_CLOSED, RoundState.VOIDED}),
+    RoundState.BETTING_CLOSED: frozenset({RoundState.DEALT, RoundState.VOIDED}),
+    RoundState.DEALT: frozenset({RoundState.REVEALED, RoundState.VOIDED}),
+    RoundState.REVEALED: frozenset({RoundState.SETTLED, RoundState.VOIDED}),
+    RoundState.SETTLED: frozenset(),
+    RoundState.VOIDED: frozenset(),
+}
+
+FINAL_STATES: frozenset[RoundState] = frozenset(state for state, nexts in TRANSITIONS.items() if not nexts)
+UNFINISHED_STATES: frozenset[RoundState] = frozenset(RoundState) - FINAL_STATES
+
+# What a round "cannot be" in a refusal: "Round 12 is settled: it cannot be voided".
+_PARTICIPLE: Mapping[RoundState, str] = {
+    RoundState.OPEN: "opened again",
+    RoundState.BETTING_CLOSED: "closed to betting",
+    RoundState.DEALT: "dealt",
+    RoundState.REVEALED: "revealed",
+    RoundState.SETTLED: "settled",
+    RoundState.VOIDED: "voided",
+}
+
+
+def _state(value: str, *, field: str) -> RoundState:
+    try:
+        return RoundState(value)
+    except ValueError:
+        names = ", ".join(state.value for state in RoundState)
+        message = f"Unknown round state {value!r}: choose one of {names}."
+        raise ApplicationError(message, extra={"field": field}) from None
+
+
+def can_move(current: str, target: str) -> bool:
+    """Whether the transition table allows ``current → target``.
+
+    >>> can_move("betting_closed", "dealt"), can_move("betting_closed", "settled")
+    (True, False)
+    """
+    return RoundState(target) in TRANSITIONS[RoundState(current)]
+
+
+def check_move(current: str, target: str, *, round_number: int | None = None) -> RoundState:
+    """Refuse a move the transition table does not allow, in the dealer's words; return the target state.
+
+    Raises ``WrongState`` (409) for a move out of a final state, a move to the same
+    state, or a skipped or backward step; ``ApplicationError`` for an unknown state.
+    """
+    now = _state(current, field="state")
+    then = _state(target, field="target")
+    if then in TRANSITIONS[now]:
+        return then
+    name = f"Round {round_number}" if round_number is not None else "The round"
+    if now == then:
+        raise WrongState(f"{name} is already {now.value}.")
+    if now in FINAL_STATES:
+        raise WrongState(f"{name} is {now.value}: it cannot be {_PARTICIPLE[then]}.")
+    (forward,) = TRANSITIONS[now] - {RoundState.VOIDED}
+    raise WrongState(f"A round goes from {now.value} to {forward.value}, not to {then.value}.")

@@ -9,14 +9,8 @@ from casino.models import AuditEvent, GamingDay, Pit, Shift
 from casino.roles import SUPERVISORS, user_has_role
 
 
-class ReadOnlyFloorAdmin(admin.ModelAdmin):
-    """Floor records change only through casino.services (checked and audited); here they are viewed."""
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_superuser or user_has_role(request.user, *SUPERVISORS))
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return self.has_view_permission(request)
+class NoWritesAdmin(admin.ModelAdmin):
+    """Rows that change only through audited services (or never): the admin adds, edits and deletes none."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -26,6 +20,16 @@ class ReadOnlyFloorAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ReadOnlyFloorAdmin(NoWritesAdmin):
+    """Floor records change only through the services (checked and audited); supervisors view them here."""
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser or user_has_role(request.user, *SUPERVISORS))
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self.has_view_permission(request)
 
 
 @admin.register(Pit)
@@ -48,19 +52,10 @@ class ShiftAdmin(ReadOnlyFloorAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(NoWritesAdmin):
     """Read-only: the audit log is append-only, not even a superuser edits it here."""
 
     list_display = ["seq", "occurred_at", "actor_name", "event_type", "subject_type", "subject_id", "reason"]
     list_filter = ["event_type", "subject_type"]
     search_fields = ["event_type", "subject_id", "actor_name", "reason"]
     ordering = ["-seq"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -14,33 +14,18 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from casino.admin import ReadOnlyFloorAdmin
 from casino.errors import ApplicationError
-from casino.roles import SUPERVISORS, user_has_role
 from tables.models import Table
 from tables.services import table_close, table_open
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ReadOnlyFloorAdmin):
     list_display = ["name", "pit", "game", "min_wager_cents", "max_wager_cents", "seat_count", "rule_set", "status"]
     list_filter = ["pit", "game", "status"]
     search_fields = ["name"]
     actions = ["open_tables", "close_tables"]
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_superuser or user_has_role(request.user, *SUPERVISORS))
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return self.has_view_permission(request)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def _each(self, request: HttpRequest, queryset: QuerySet[Table], change: Any, done: str) -> None:
         for table in queryset:

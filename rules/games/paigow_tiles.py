@@ -707,14 +707,9 @@ def house_way_explained(
     'Teen or Day with a 7-9: high nine first'
     """
     rules = _house_way(way)
-    table = _options_table(gee_joon_single_rank, zero_zero_copy, gee_joon_as_zero, peer_points)
-    four = _four(tiles)
-    cache = _cache(rules, (gee_joon_single_rank, zero_zero_copy, gee_joon_as_zero, peer_points))
-    key = four[0].key + four[1].key + four[2].key + four[3].key
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = _explain(four, rules, table)
-    return found
+    four = _four(tiles)  # refuses anything that is not four tiles the set can hold
+    table = _cache(rules, (gee_joon_single_rank, zero_zero_copy, gee_joon_as_zero, peer_points))
+    return table[four[0].key + four[1].key + four[2].key + four[3].key]
 
 
 _FOXWOODS_DEFAULT: Final = _HOUSE_CACHE.setdefault((FOXWOODS, ("seed", True, False, False)), {})  # filled on first use

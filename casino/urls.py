@@ -9,6 +9,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from casino import views
+from rules.urls import api_urlpatterns as assist_api
 from tables.urls import api_urlpatterns as table_api
 
 api_urlpatterns = [
@@ -16,6 +17,7 @@ api_urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     *table_api,
+    *assist_api,
 ]
 
 urlpatterns = [

@@ -24,6 +24,15 @@ class Table(models.Model):
     seat_count = models.PositiveSmallIntegerField(_("seats"))
     rule_set = models.ForeignKey(RuleSet, on_delete=models.PROTECT, related_name="tables", verbose_name=_("rule set"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.CLOSED)
+    # The dealer working the table: the one Dealer who may play its rounds (supervisors may too).
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="dealt_tables",
+        verbose_name=_("dealer"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -71,7 +80,7 @@ class Seat(models.Model):
 
 
 class Round(models.Model):
-    """One coup at a table, in the open shift. Moved only by ``tables.services.round_move``.
+    """One coup at a table, in the open shift. Changed only by ``tables.services.round_transition``.
 
     ``rule_set_snapshot`` is the table's rules frozen when the round opened; the round
     settles from it, never from the live rule set. The banker is ``bank_seat``; when it
@@ -109,6 +118,22 @@ class Round(models.Model):
     opened_at = models.DateTimeField(_("opened at"))
     state_changed_at = models.DateTimeField(_("state changed at"))
     void_reason = models.TextField(_("void reason"), blank=True)
+    # What a player banker puts up to cover the round's wagers (GAME_RULES.md §1, §2); empty when
+    # the house banks or nobody does. When co-banking the house covers as much again.
+    bank_cents = models.PositiveBigIntegerField(_("bank (cents)"), null=True, blank=True)
+    # The deal: three dice (empty when the system dealt without dice) and every position in the order
+    # it was dealt to: seat numbers, 0 for the dealer's own position. ``dealt`` holds the cards or
+    # tiles each position received when the system dealt them (training and simulation mode).
+    deal_mode = models.CharField(
+        _("deal"), max_length=10, choices=[("dice", _("dice")), ("auto", _("system deal"))], blank=True
+    )
+    dice = models.JSONField(_("dice"), null=True, blank=True)
+    action_order = models.JSONField(_("action order"), null=True, blank=True)
+    dealt = models.JSONField(_("dealt"), null=True, blank=True)
+    # The revealed hands, checked and written out in canonical notation (``tables.hands``), and for
+    # Open-Face Chinese Poker each seat's board as placed street by street.
+    hands = models.JSONField(_("hands"), null=True, blank=True)
+    placements = models.JSONField(_("placements"), null=True, blank=True)
 
     class Meta:
         ordering = ["table", "-number"]

@@ -1,21 +1,25 @@
 """Writes on tables and their rounds. Each records its audit event in the same transaction.
 
-Rounds: a Dealer opens a round and moves it through its states; for now any
-Dealer may act on any open table (assigning dealers to tables is a later issue).
-A Floor supervisor or Pit boss may do whatever a Dealer may. Voiding a round
-needs a supervisor and a reason.
+Rounds: the Dealer assigned to a table (``table_assign_dealer``) opens its rounds
+and plays them; a Floor supervisor or Pit boss may do whatever a Dealer may, at
+any table. Voiding a round needs a supervisor and a reason. The steps that record
+something (wagers, the deal, the hands, the settlement) are in ``settlement.services``;
+every change of a round goes through ``round_transition``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.audit import audit_event_record
-from casino.errors import ApplicationError, WrongState
+from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import Pit, Shift
-from casino.roles import SUPERVISORS, Role, require_role
+from casino.roles import SUPERVISORS, Role, require_role, user_has_role
 from rules import options as rule_options
 from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default
@@ -122,8 +126,49 @@ def table_open(*, actor: AbstractBaseUser | None, table: Table) -> Table:
 
 
 def table_close(*, actor: AbstractBaseUser | None, table: Table) -> Table:
-    """Close an open table."""
+    """Close an open table; a table with a round still in play is refused (settle or void it first)."""
+    unfinished = table.rounds.filter(state__in=UNFINISHED_STATES).first()
+    if unfinished is not None:
+        raise WrongState(
+            f"Round {unfinished.number} at table {table.name} is still {unfinished.state}: "
+            "settle or void it before closing the table."
+        )
     return _table_set_status(actor=actor, table=table, status=Table.Status.CLOSED, verb="close")
+
+
+def table_assign_dealer(*, actor: AbstractBaseUser | None, table: Table, dealer: AbstractBaseUser | None) -> Table:
+    """Put ``dealer`` (a user with the Dealer role) on ``table``, or take the dealer off with ``None``.
+
+    Only the table's dealer (and any supervisor) may play its rounds.
+    """
+    require_role(actor, *SUPERVISORS, action="assign a dealer to a table")
+    if dealer is not None and not user_has_role(dealer, Role.DEALER):
+        raise ApplicationError(f"{dealer.get_username()} is not a Dealer.", extra={"field": "dealer"})
+    with transaction.atomic():
+        locked = Table.objects.select_for_update(of=("self",)).select_related("pit", "rule_set").get(pk=table.pk)
+        before = {"dealer": locked.dealer.get_username() if locked.dealer is not None else None}
+        locked.dealer = dealer  # type: ignore[assignment]
+        locked.save(update_fields=["dealer"])
+        audit_event_record(
+            actor=actor,
+            event_type="table.dealer_assigned",
+            subject=locked,
+            before=before,
+            after={"dealer": dealer.get_username() if dealer is not None else None},
+        )
+    return locked
+
+
+def require_table_staff(actor: AbstractBaseUser | None, table: Table, *, action: str) -> None:
+    """Let ``actor`` ``action`` at ``table`` only as its dealer or as a Floor supervisor or Pit boss."""
+    require_role(actor, *ROUND_ROLES, action=action)
+    if actor is None or getattr(actor, "is_superuser", False) or user_has_role(actor, *SUPERVISORS):
+        return
+    if table.dealer_id != actor.pk:
+        raise NotAllowed(
+            f"Table {table.name} is not your table: only its dealer or a supervisor may {action}.",
+            extra={"table": table.name},
+        )
 
 
 def table_assign_rule_set(*, actor: AbstractBaseUser | None, table: Table, rule_set: RuleSet) -> Table:
@@ -163,8 +208,13 @@ def _round_snapshot(round_: Round) -> dict[str, object]:
         "number": round_.number,
         "state": round_.state,
         "bank_seat": round_.bank_seat.number if round_.bank_seat is not None else None,
+        "bank_cents": round_.bank_cents,
         "rule_set_version": round_.rule_set_snapshot["version"],
         "void_reason": round_.void_reason,
+        "dice": round_.dice,
+        "action_order": round_.action_order,
+        "hands": round_.hands,
+        "placements": round_.placements,
     }
 
 
@@ -241,16 +291,64 @@ def _check_banker(*, table: Table, banking_mode: str, seat_number: int | None) -
     return last.consecutive + 1
 
 
-def round_open(*, actor: AbstractBaseUser | None, table: Table, banker_seat: int | None = None) -> Round:
+# GAME_RULES.md §2: a co-banking player banks up to their last wager plus 10%.
+CO_BANK_MARKUP_BP = 1_000
+
+
+def _check_bank_cents(*, table: Table, banking_mode: str, seat: Seat | None, bank_cents: int | None) -> int | None:
+    """What a player banker puts up: at least the table minimum; when co-banking, at most their last wager + 10%."""
+    if seat is None:
+        if bank_cents is not None:
+            raise ApplicationError(
+                "Only a player bank puts up a bank: leave the bank out when the house banks.",
+                extra={"field": "bank_cents"},
+            )
+        return None
+    if bank_cents is None:
+        raise ApplicationError(
+            f"Seat {seat.number} takes the bank: say how much the bank puts up to cover the wagers.",
+            extra={"field": "bank_cents"},
+        )
+    if isinstance(bank_cents, bool) or not isinstance(bank_cents, int) or bank_cents < table.min_wager_cents:
+        raise ApplicationError(
+            f"A bank puts up at least the table minimum, {_money(table.min_wager_cents)}, not {bank_cents!r} cents.",
+            extra={"field": "bank_cents"},
+        )
+    if banking_mode == rule_options.CO_BANKING:
+        last = seat.wagers.exclude(round__state=RoundState.VOIDED).order_by("-round__number").first()
+        if last is None:
+            raise WrongState(
+                f"Seat {seat.number} has not wagered at table {table.name} yet: a co-banker banks up to "
+                "their last wager plus 10%.",
+                extra={"field": "bank_cents"},
+            )
+        most = last.amount_cents + last.amount_cents * CO_BANK_MARKUP_BP // 10_000
+        if bank_cents > most:
+            raise ApplicationError(
+                f"Seat {seat.number}'s last wager was {_money(last.amount_cents)}: co-banking, the bank is at most "
+                f"{_money(most)} (the last wager plus 10%), not {_money(bank_cents)}.",
+                extra={"field": "bank_cents", "most_cents": most},
+            )
+    return bank_cents
+
+
+def round_open(
+    *,
+    actor: AbstractBaseUser | None,
+    table: Table,
+    banker_seat: int | None = None,
+    bank_cents: int | None = None,
+) -> Round:
     """Open the next round at an open table, in the open shift, with the table's rules frozen on it.
 
-    ``banker_seat`` is the number of the seat that takes the bank; ``None`` lets the
-    house bank (or nobody, in a game without a bank). A table has one unfinished
-    round at a time.
+    ``banker_seat`` is the number of the seat that takes the bank, and ``bank_cents`` what
+    that player puts up to cover the wagers; ``None`` lets the house bank (or nobody, in a
+    game without a bank). A table has one unfinished round at a time.
     """
     require_role(actor, *ROUND_ROLES, action="open a round")
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).select_related("rule_set").get(pk=table.pk)
+        require_table_staff(actor, locked, action="open a round")
         if locked.status != Table.Status.OPEN:
             raise WrongState(f"Table {locked.name} is closed: open it before opening a round.")
         shift = Shift.objects.filter(closed_at__isnull=True, gaming_day__closed_at__isnull=True).first()
@@ -266,6 +364,9 @@ def round_open(*, actor: AbstractBaseUser | None, table: Table, banker_seat: int
         in_a_row = _check_banker(table=locked, banking_mode=snapshot["banking_mode"], seat_number=banker_seat)
         seats = seats_ensure(table=locked)
         bank_seat = seats[banker_seat - 1] if banker_seat is not None else None
+        bank_cents = _check_bank_cents(
+            table=locked, banking_mode=snapshot["banking_mode"], seat=bank_seat, bank_cents=bank_cents
+        )
         last = locked.rounds.order_by("-number").first()
         now = timezone.now()
         try:
@@ -277,6 +378,7 @@ def round_open(*, actor: AbstractBaseUser | None, table: Table, banker_seat: int
                     state=RoundState.OPEN,
                     rule_set_snapshot=snapshot,
                     bank_seat=bank_seat,
+                    bank_cents=bank_cents,
                     opened_by=actor,
                     opened_at=now,
                     state_changed_at=now,
@@ -289,42 +391,53 @@ def round_open(*, actor: AbstractBaseUser | None, table: Table, banker_seat: int
     return round_
 
 
-def round_move(*, actor: AbstractBaseUser | None, round: Round, target: str, reason: str = "") -> Round:
-    """Move a round to ``target`` if the transition table allows it (``tables.states``).
+def round_lock(round: Round) -> Round:
+    """The round's row, locked until the transaction ends, with its table and bank seat."""
+    return (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("table", "table__rule_set", "bank_seat")
+        .get(pk=round.pk)
+    )
 
-    The one service that changes a round's state: it locks the round's row, checks
-    the move, saves it and records the audit event (state before and after) in one
-    transaction. Voiding needs a Floor supervisor or Pit boss and a reason.
+
+def round_transition(
+    *,
+    actor: AbstractBaseUser | None,
+    round: Round,
+    target: str | None,
+    reason: str = "",
+    changes: Mapping[str, Any] | None = None,
+    event: str = "",
+) -> Round:
+    """The one service that changes a round: lock its row, check the move, save, audit, in one transaction.
+
+    ``target`` is the next state (checked against ``tables.states``) or ``None`` to change
+    ``changes`` (the hands, the placements) without moving. The step services call it with
+    what their step records: ``settlement.services`` deals (``dealt``), takes the hands
+    (``revealed``) and settles (``settled``); the audit event is ``round.<state>`` or ``event``.
+    Callers have checked the actor's role and the table; this checks the state.
     """
-    if target == RoundState.VOIDED:
-        require_role(actor, *SUPERVISORS, action="void a round")
-        reason = reason.strip()
-        if not reason:
-            raise ApplicationError("A round is voided only with a reason.", extra={"field": "reason"})
-    else:
-        require_role(actor, *ROUND_ROLES, action="move a round")
     with transaction.atomic():
-        locked = Round.objects.select_for_update(of=("self",)).select_related("table", "bank_seat").get(pk=round.pk)
-        state = check_move(locked.state, target, round_number=locked.number)
+        locked = round_lock(round)
         before = _round_snapshot(locked)
-        locked.state = state
-        locked.state_changed_at = timezone.now()
-        fields = ["state", "state_changed_at"]
-        if state == RoundState.VOIDED:
-            locked.void_reason = reason
-            fields.append("void_reason")
+        fields = list(changes or {})
+        for name, value in (changes or {}).items():
+            setattr(locked, name, value)
+        if target is not None:
+            state = check_move(locked.state, target, round_number=locked.number)
+            locked.state = state
+            locked.state_changed_at = timezone.now()
+            fields += ["state", "state_changed_at"]
+            if state == RoundState.VOIDED:
+                locked.void_reason = reason
+                fields.append("void_reason")
         locked.save(update_fields=fields)
         audit_event_record(
             actor=actor,
-            event_type=f"round.{state.value}",
+            event_type=event or f"round.{locked.state}",
             subject=locked,
             before=before,
             after=_round_snapshot(locked),
             reason=reason,
         )
     return locked
-
-
-def round_void(*, actor: AbstractBaseUser | None, round: Round, reason: str) -> Round:
-    """Void a round that is not yet settled: a Floor supervisor's or Pit boss's act, with a reason."""
-    return round_move(actor=actor, round=round, target=RoundState.VOIDED, reason=reason)

@@ -83,3 +83,51 @@ def real_services() -> None:
 def _fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
     """PBKDF2 is slow on purpose; tests only need hashing to work."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def pit(pit_boss: User):  # type: ignore[no-untyped-def]
+    from casino.services import pit_create
+
+    return pit_create(actor=pit_boss, name="Pit 1")
+
+
+@pytest.fixture
+def shift(pit_boss: User):  # type: ignore[no-untyped-def]
+    import datetime as dt
+
+    from casino.services import gaming_day_open, shift_open
+
+    gaming_day_open(actor=pit_boss, business_date=dt.date(2025, 3, 1))
+    return shift_open(actor=pit_boss, name="Day")
+
+
+@pytest.fixture
+def make_table(pit_boss: User, pit, dealer: User) -> Callable[..., object]:  # type: ignore[no-untyped-def]
+    """Make a table in ``pit``, open by default, worked by the ``dealer`` persona."""
+    from tables.services import table_assign_dealer, table_create, table_open
+
+    def make(
+        *,
+        name: str,
+        game: str,
+        seat_count: int,
+        rule_set=None,  # type: ignore[no-untyped-def]
+        open_it: bool = True,
+        min_wager_cents: int = 1000,
+        max_wager_cents: int = 50000,
+    ):
+        table = table_create(
+            actor=pit_boss,
+            pit=pit,
+            name=name,
+            game=game,
+            min_wager_cents=min_wager_cents,
+            max_wager_cents=max_wager_cents,
+            seat_count=seat_count,
+            rule_set=rule_set,
+        )
+        table = table_assign_dealer(actor=pit_boss, table=table, dealer=dealer)
+        return table_open(actor=pit_boss, table=table) if open_it else table
+
+    return make

@@ -1,0 +1,23 @@
+"""URLs of the rules app: the stateless dealer-assist endpoints under ``/api/assist/``."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from rules.apis import (
+    ChinesePokerScoreApi,
+    ChinesePokerSuggestApi,
+    OfcScoreApi,
+    PaigowPokerHouseWayApi,
+    PaigowTilesAdviseApi,
+    PaigowTilesHouseWayApi,
+)
+
+api_urlpatterns = [
+    path("assist/paigow-poker/house-way/", PaigowPokerHouseWayApi.as_view(), name="api-assist-paigow-poker-house-way"),
+    path("assist/paigow-tiles/house-way/", PaigowTilesHouseWayApi.as_view(), name="api-assist-paigow-tiles-house-way"),
+    path("assist/paigow-tiles/advise/", PaigowTilesAdviseApi.as_view(), name="api-assist-paigow-tiles-advise"),
+    path("assist/chinese-poker/score/", ChinesePokerScoreApi.as_view(), name="api-assist-chinese-poker-score"),
+    path("assist/chinese-poker/suggest/", ChinesePokerSuggestApi.as_view(), name="api-assist-chinese-poker-suggest"),
+    path("assist/ofc/score/", OfcScoreApi.as_view(), name="api-assist-ofc-score"),
+]

@@ -1,0 +1,279 @@
+"""What a round pays: the engines' outcomes turned into ledger lines and the answer the dealer sees.
+
+Pure functions, no database: ``settlement.services.settle_round`` feeds them the round's
+frozen rules, its checked hands, its wagers and its action order, and posts the lines
+they return. Amounts are integer cents; a line's amount is what its account receives,
+and the lines of one settlement sum to zero.
+
+The banked games (GAME_RULES.md §1 "Settling against the banker", §2):
+
+* Each wager is settled against the bank: a win is paid even money by the bank, a
+  loss goes to the bank, a push returns the stake. The stake itself comes back from
+  the layout (``wagers``) on a win or a push.
+* The house banks, or a player does (``banker``), or, co-banking, the player and the
+  house each take half of every result (the odd cent is the house's).
+* A player bank covers at most what it put up (twice that when co-banking: the house
+  covers as much again). Wagers are settled in action order while the bank can cover
+  the next one in full; from the first it cannot cover, every wager is "no action"
+  and goes back to its player.
+* Commission: 5% (the rule set's rate and rounding) of each player win when the rule
+  set charges player wins; a player banker pays it on the bank's net win of the round.
+
+The points games (Chinese Poker, OFC) and the tiles' peer variant: every pair of
+players plays at the smaller of their two values (their "wagers"); what one loses
+the other wins. The house takes its rake (``rake_bp`` of each net win) from the winners.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules import options as rule_options
+from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles
+from rules.games.commission import commission_cents
+from tables.hands import RoundHands
+
+PLAYER, WAGERS, HOUSE, BANKER, COMMISSION, RAKE = "player", "wagers", "house", "banker", "commission", "rake"
+NO_ACTION = "no_action"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One ledger line to post: ``amount`` cents into ``account`` (of ``seat`` for a player or banker)."""
+
+    account: str
+    seat: int | None
+    amount: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class Computed:
+    lines: tuple[Line, ...]
+    result: dict[str, Any]
+
+
+def _transfer(
+    lines: list[Line], source: tuple[str, int | None], target: tuple[str, int | None], amount: int, kind: str
+):  # type: ignore[no-untyped-def]
+    if amount:
+        lines.append(Line(source[0], source[1], -amount, kind))
+        lines.append(Line(target[0], target[1], amount, kind))
+
+
+def _half(amount: int) -> int:
+    """The player banker's half when co-banking: rounded down, the odd cent going to the house."""
+    return amount // 2
+
+
+def settle_banked(
+    *,
+    snapshot: Mapping[str, Any],
+    hands: RoundHands,
+    wagers: Mapping[int, int],
+    order: Sequence[int],
+    bank_seat: int | None,
+    bank_cents: int | None,
+) -> Computed:
+    """Settle every wager of a banked Pai Gow Poker or Pai Gow tiles round (see the module's docstring)."""
+    game = snapshot["game"]
+    engine = rule_options.engine_options(snapshot)
+    outcome = paigow_tiles.outcome if game == rule_options.PAIGOW_TILES else paigow_poker.outcome
+    money = engine["commission"]
+    players_pay = bool(snapshot["commission_on_player_wins"])
+    co_banking = snapshot["banking_mode"] == rule_options.CO_BANKING and bank_seat is not None
+    capacity = None if bank_seat is None else (bank_cents or 0) * (2 if co_banking else 1)
+    left = capacity
+    lines: list[Line] = []
+    house_won = banker_won = commission_total = 0
+    seats: list[dict[str, Any]] = []
+    covering = True
+    in_order = [position for position in order if position in wagers]
+    in_order += sorted(seat for seat in wagers if seat not in in_order)
+    for place, seat in enumerate(in_order, start=1):
+        amount = wagers[seat]
+        player = (PLAYER, seat)
+        if covering and left is not None and amount > left:
+            covering = False
+        if not covering:
+            _transfer(lines, (WAGERS, None), player, amount, "payout")
+            seats.append(_seat_line(seat, place, amount, NO_ACTION, 0, 0, seat in hands.fouled))
+            continue
+        result = outcome(hands.seats[seat], hands.bank, **engine["outcome"]).value
+        commission = 0
+        if result == "loss":
+            won = -amount
+            banker_share = _half(amount) if co_banking else (amount if bank_seat is not None else 0)
+            house_share = amount - banker_share
+            _transfer(lines, (WAGERS, None), (BANKER, bank_seat), banker_share, "bank")
+            _transfer(lines, (WAGERS, None), (HOUSE, None), house_share, "bank")
+            banker_won += banker_share
+            house_won += house_share
+            if left is not None:
+                left += amount
+        else:
+            _transfer(lines, (WAGERS, None), player, amount, "payout")
+            won = 0
+            if result == "win":
+                won = amount
+                banker_share = _half(amount) if co_banking else (amount if bank_seat is not None else 0)
+                house_share = amount - banker_share
+                _transfer(lines, (BANKER, bank_seat), player, banker_share, "payout")
+                _transfer(lines, (HOUSE, None), player, house_share, "payout")
+                banker_won -= banker_share
+                house_won -= house_share
+                if left is not None:
+                    left -= amount
+                if players_pay:
+                    commission = commission_cents(amount, **money)
+                    _transfer(lines, player, (COMMISSION, None), commission, "commission")
+                    commission_total += commission
+        seats.append(_seat_line(seat, place, amount, result, won, commission, seat in hands.fouled))
+    bank: dict[str, Any] | None = None
+    if bank_seat is not None:
+        bank_commission = commission_cents(banker_won, **money) if banker_won > 0 else 0
+        _transfer(lines, (BANKER, bank_seat), (COMMISSION, None), bank_commission, "commission")
+        commission_total += bank_commission
+        bank = {
+            "seat": bank_seat,
+            "bank_cents": bank_cents,
+            "covers_cents": capacity,
+            "co_banking": co_banking,
+            "won_cents": banker_won,
+            "commission_cents": bank_commission,
+            "net_cents": banker_won - bank_commission,
+        }
+    result = {
+        "seats": seats,
+        "bank": bank,
+        "house": {
+            "bank_won_cents": house_won,
+            "commission_cents": commission_total,
+            "rake_cents": 0,
+            "total_cents": house_won + commission_total,
+        },
+    }
+    return Computed(tuple(lines), result)
+
+
+def _seat_line(
+    seat: int, place: int, amount: int, outcome: str, won: int, commission: int, fouled: bool
+) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "action_place": place,
+        "wager_cents": amount,
+        "outcome": outcome,
+        "won_cents": won,
+        "commission_cents": commission,
+        "net_cents": won - commission,
+        "fouled": fouled,
+    }
+
+
+def _pair_stake(wagers: Mapping[int, int], a: int, b: int) -> int:
+    return min(wagers[a], wagers[b])
+
+
+def settle_points(*, snapshot: Mapping[str, Any], hands: RoundHands, wagers: Mapping[int, int]) -> Computed:
+    """Settle a Chinese Poker, OFC or peer-tiles round: each pair at the smaller value, the rake from the winners."""
+    game = snapshot["game"]
+    engine = rule_options.engine_options(snapshot)
+    seats = sorted(hands.seats)
+    pairs: list[dict[str, Any]] = []
+    points: dict[int, int] = dict.fromkeys(seats, 0)
+    cents: dict[int, int] = dict.fromkeys(seats, 0)
+    royalties: dict[int, int] = {}
+    if game == rule_options.CHINESE_POKER:
+        sheet = chinese_poker.score(hands.seats, **engine["score"])
+        for (a, b), pair in sheet.pairs.items():
+            if a < b:
+                pairs.append(
+                    {
+                        "seat": a,
+                        "opponent": b,
+                        "points": pair.net,
+                        "rows_won": pair.won,
+                        "rows_lost": pair.lost,
+                        "natural": pair.natural,
+                        "fouled": pair.fouled,
+                        "opponent_fouled": pair.opponent_fouled,
+                    }
+                )
+        royalties = {
+            s: chinese_poker.royalties(hands.seats[s], engine["royalties"]["table"]) if s not in hands.fouled else 0
+            for s in seats
+        }
+    elif game == rule_options.OFC:
+        ofc_sheet = ofc.score({str(s): board for s, board in hands.seats.items()}, **engine["score"])
+        for (a, b), ofc_pair in ofc_sheet.pairs.items():
+            if int(a) < int(b):
+                pairs.append({"seat": int(a), "opponent": int(b), "points": ofc_pair.total, "rows": ofc_pair.rows})
+        royalties = {int(s): r for s, r in ofc_sheet.royalties.items()}
+    else:
+        results = paigow_tiles.peer_results(hands.seats, **engine["peer_results"])
+        for (a, b), peer in results.items():
+            if a < b:
+                value = {"win": 1, "loss": -1, "push": 0}[peer.value]
+                pairs.append({"seat": a, "opponent": b, "points": value, "outcome": peer.value})
+    for pair in pairs:
+        a, b = pair["seat"], pair["opponent"]
+        stake = _pair_stake(wagers, a, b)
+        pair["stake_cents"] = stake
+        pair["cents"] = pair["points"] * stake
+        points[a] += pair["points"]
+        points[b] -= pair["points"]
+        cents[a] += pair["cents"]
+        cents[b] -= pair["cents"]
+    lines: list[Line] = []
+    for seat in seats:
+        if cents[seat]:
+            lines.append(Line(PLAYER, seat, cents[seat], "payout"))
+    rake_rate = engine.get("rake", {"rate_bp": 0, "rounding": snapshot["commission_rounding"]})
+    rake_total = 0
+    lines_out: list[dict[str, Any]] = []
+    for seat in seats:
+        rake = commission_cents(cents[seat], **rake_rate) if cents[seat] > 0 and rake_rate["rate_bp"] else 0
+        _transfer(lines, (PLAYER, seat), (RAKE, None), rake, "rake")
+        rake_total += rake
+        lines_out.append(
+            {
+                "seat": seat,
+                "stake_cents": wagers[seat],
+                "points": points[seat],
+                "royalties": royalties.get(seat, 0),
+                "fouled": seat in hands.fouled,
+                "won_cents": cents[seat],
+                "rake_cents": rake,
+                "net_cents": cents[seat] - rake,
+            }
+        )
+    result = {
+        "seats": lines_out,
+        "pairs": [{**p, "rows": list(p["rows"])} if "rows" in p else p for p in pairs],
+        "bank": None,
+        "house": {"bank_won_cents": 0, "commission_cents": 0, "rake_cents": rake_total, "total_cents": rake_total},
+    }
+    return Computed(tuple(lines), result)
+
+
+def settle(
+    *,
+    snapshot: Mapping[str, Any],
+    hands: RoundHands,
+    wagers: Mapping[int, int],
+    order: Sequence[int],
+    bank_seat: int | None,
+    bank_cents: int | None,
+) -> Computed:
+    """Settle a round of any game by its frozen rules (``snapshot``); the lines sum to zero."""
+    if snapshot["banking_mode"] == rule_options.NO_BANK:
+        computed = settle_points(snapshot=snapshot, hands=hands, wagers=wagers)
+    else:
+        computed = settle_banked(
+            snapshot=snapshot, hands=hands, wagers=wagers, order=order, bank_seat=bank_seat, bank_cents=bank_cents
+        )
+    assert sum(line.amount for line in computed.lines) == 0, "a settlement's lines must balance"
+    return computed

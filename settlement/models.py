@@ -1,0 +1,150 @@
+"""Wagers, postings and the double-entry ledger (DESIGN.md, "Money and numbers", "Ledger and audit").
+
+Money is integer cents. Every movement of money is a ``Posting`` (a wager taken, a
+round settled, a round voided, a settlement reversed for a correction) made of
+``LedgerEntry`` rows whose amounts sum to zero. An entry's amount is what its
+account receives: a player's wager is ``player −2500, wagers +2500``. Both tables
+are append-only: a correction is a reversing posting, never an edit.
+
+The accounts:
+
+* ``player``: the player on a seat (``seat`` set); the sum of their entries is their result.
+* ``wagers``: the chips on the layout for a round, taken with each wager and
+  released by the settlement or the void; it is back to zero when the round ends.
+* ``house``: the house as banker (the table's own win or loss).
+* ``banker``: a player banking the round (``seat`` set).
+* ``commission``: the house's commission income; ``rake``: its rake in the points games.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino.append_only import AppendOnlyModel
+from tables.models import Round, Seat
+
+
+class Wager(AppendOnlyModel):
+    """A seat's wager on a round: the stake in the banked games; the value of a point in the points games
+    (Chinese Poker, OFC and the tiles' peer variant), where each pair of players plays at the smaller of
+    their two values. Written by ``settlement.services.wager_place`` only."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers", verbose_name=_("round"))
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="wagers", verbose_name=_("seat"))
+    amount_cents = models.PositiveBigIntegerField(_("amount (cents)"))
+    placed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name=_("placed by")
+    )
+    placed_at = models.DateTimeField(_("placed at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "seat__number"]
+        verbose_name = _("wager")
+        verbose_name_plural = _("wagers")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="one_wager_per_seat_per_round"),
+            models.CheckConstraint(condition=models.Q(amount_cents__gt=0), name="wager_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: seat {self.seat.number} {self.amount_cents} cents"
+
+
+class Posting(AppendOnlyModel):
+    """One balanced movement of money on a round: its entries sum to zero.
+
+    ``kind``: ``wager`` (a wager taken), ``settlement`` (the round settled, ``result``
+    holding what the settle call answered), ``void`` (the wagers returned), ``reversal``
+    (a settlement undone for a correction; ``reverses`` names it). A correcting
+    settlement names the settlement it replaces in ``corrects``.
+    """
+
+    class Kind(models.TextChoices):
+        WAGER = "wager", _("wager")
+        SETTLEMENT = "settlement", _("settlement")
+        VOID = "void", _("void")
+        REVERSAL = "reversal", _("reversal")
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="postings", verbose_name=_("round"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    idempotency_key = models.CharField(_("idempotency key"), max_length=200, null=True, blank=True, unique=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name=_("actor")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    reason = models.TextField(_("reason"), blank=True)
+    hands = models.JSONField(_("hands settled"), null=True, blank=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by", verbose_name=_("reverses")
+    )
+    corrects = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="corrected_by",
+        verbose_name=_("corrects"),
+    )
+
+    class Meta:
+        ordering = ["round", "pk"]
+        verbose_name = _("posting")
+        verbose_name_plural = _("postings")
+        indexes = [models.Index(fields=["round", "kind"], name="posting_round_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.pk} on {self.round}"
+
+
+class LedgerEntry(AppendOnlyModel):
+    """One line of a posting: ``amount_cents`` into ``account`` (negative: out of it)."""
+
+    class Account(models.TextChoices):
+        PLAYER = "player", _("player")
+        WAGERS = "wagers", _("wagers on the layout")
+        HOUSE = "house", _("house bank")
+        BANKER = "banker", _("player bank")
+        COMMISSION = "commission", _("house commission")
+        RAKE = "rake", _("house rake")
+
+    class Kind(models.TextChoices):
+        WAGER = "wager", _("wager")
+        PAYOUT = "payout", _("payout")
+        COMMISSION = "commission", _("commission")
+        BANK = "bank", _("bank")
+        RAKE = "rake", _("rake")
+        REVERSAL = "reversal", _("reversal")
+
+    posting = models.ForeignKey(Posting, on_delete=models.PROTECT, related_name="entries", verbose_name=_("posting"))
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("round"))
+    account = models.CharField(_("account"), max_length=12, choices=Account.choices)
+    seat = models.ForeignKey(
+        Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_entries", verbose_name=_("seat")
+    )
+    amount_cents = models.BigIntegerField(_("amount (cents)"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name=_("actor")
+    )
+    created_at = models.DateTimeField(_("created at"))
+    idempotency_key = models.CharField(_("idempotency key"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["posting", "pk"]
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
+        indexes = [models.Index(fields=["round", "account"], name="ledger_round_account")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(account__in=["player", "banker"], seat__isnull=False)
+                | models.Q(account__in=["wagers", "house", "commission", "rake"], seat__isnull=True),
+                name="ledger_seat_matches_account",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = f" seat {self.seat.number}" if self.seat_id else ""
+        return f"{self.account}{who} {self.amount_cents:+d} ({self.kind})"

@@ -10,6 +10,7 @@ from rest_framework.authtoken.views import obtain_auth_token
 
 from casino import views
 from rules.urls import api_urlpatterns as assist_api
+from settlement.urls import api_urlpatterns as round_api
 from tables.urls import api_urlpatterns as table_api
 
 api_urlpatterns = [
@@ -18,6 +19,7 @@ api_urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     *table_api,
     *assist_api,
+    *round_api,
 ]
 
 urlpatterns = [

@@ -1,0 +1,339 @@
+"""REST endpoints for playing a round: thin, one class per operation; the services decide everything.
+
+Every write answers with the round as it now stands (or, for a settlement or a
+correction, the settlement); every refusal is ``{"message", "extra"}`` with 400, 403,
+404 or 409 (``casino.errors``). Settling and correcting take an ``Idempotency-Key``
+header: the same key answers the same body and never pays twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.errors import ApplicationError
+from settlement import services
+from settlement.selectors import round_balances, round_get, round_next_actions, settlement_in_force
+from tables.models import Round
+from tables.selectors import table_get
+from tables.services import round_open
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    name="Idempotency-Key",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    required=True,
+    description="Any unique string (a UUID). The same key returns the same settlement; it never pays twice.",
+)
+
+
+# --- answers --------------------------------------------------------------------------------------
+
+
+class LedgerEntryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    account = serializers.CharField()
+    seat = serializers.IntegerField(source="seat.number", allow_null=True, default=None)
+    amount_cents = serializers.IntegerField()
+    kind = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class PostingOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    kind = serializers.CharField()
+    idempotency_key = serializers.CharField(allow_null=True)
+    actor = serializers.CharField(source="actor.username", allow_null=True, default=None)
+    created_at = serializers.DateTimeField()
+    reason = serializers.CharField()
+    reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
+    corrects = serializers.IntegerField(source="corrects_id", allow_null=True)
+    entries = LedgerEntryOutputSerializer(many=True, source="entries.all")
+
+
+class WagerOutputSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(source="seat.number")
+    amount_cents = serializers.IntegerField()
+    placed_at = serializers.DateTimeField()
+
+
+class RoundOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    table = serializers.IntegerField(source="table_id")
+    table_name = serializers.CharField(source="table.name")
+    game = serializers.CharField(source="table.game")
+    number = serializers.IntegerField()
+    state = serializers.CharField()
+    next_actions = serializers.SerializerMethodField()
+    bank_seat = serializers.IntegerField(source="bank_seat.number", allow_null=True, default=None)
+    bank_cents = serializers.IntegerField(allow_null=True)
+    rule_set = serializers.JSONField(source="rule_set_snapshot")
+    opened_at = serializers.DateTimeField()
+    state_changed_at = serializers.DateTimeField()
+    void_reason = serializers.CharField()
+    deal_mode = serializers.CharField()
+    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    action_order = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    dealt = serializers.JSONField(allow_null=True)
+    hands = serializers.JSONField(allow_null=True)
+    placements = serializers.JSONField(allow_null=True)
+    wagers = WagerOutputSerializer(many=True, source="wagers.all")
+    settlement = serializers.SerializerMethodField()
+    balances = serializers.SerializerMethodField()
+    postings = PostingOutputSerializer(many=True, source="postings.all")
+
+    def get_next_actions(self, round_: Round) -> list[str]:
+        return round_next_actions(round_)
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_settlement(self, round_: Round) -> dict[str, Any] | None:
+        posting = settlement_in_force(round_)
+        return services.settlement_body(posting) if posting is not None else None
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_balances(self, round_: Round) -> dict[str, Any]:
+        return round_balances(round_)
+
+
+def _round(round_id: int) -> Response:
+    return Response(RoundOutputSerializer(round_get(round_id=round_id)).data)
+
+
+SETTLEMENT_OUTPUT = inline_serializer(
+    name="SettlementOutput",
+    fields={
+        "settlement_id": serializers.IntegerField(),
+        "idempotency_key": serializers.CharField(),
+        "round": serializers.IntegerField(),
+        "table": serializers.CharField(),
+        "number": serializers.IntegerField(),
+        "game": serializers.CharField(),
+        "settled_at": serializers.DateTimeField(),
+        "corrects": serializers.IntegerField(allow_null=True),
+        "bank_seat": serializers.IntegerField(allow_null=True),
+        "hands": serializers.JSONField(),
+        "seats": serializers.JSONField(
+            help_text="Per seat: outcome, wager, won, commission (or rake) and net, in cents."
+        ),
+        "bank": serializers.JSONField(allow_null=True, help_text="A player bank's result and commission, in cents."),
+        "house": serializers.JSONField(help_text="The house's bank result, commission and rake, in cents."),
+    },
+)
+
+
+# --- rounds ---------------------------------------------------------------------------------------
+
+
+class RoundOpenInputSerializer(serializers.Serializer):
+    banker_seat = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    bank_cents = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+
+
+class RoundOpenApi(APIView):
+    @extend_schema(
+        request=RoundOpenInputSerializer,
+        responses={201: RoundOutputSerializer},
+        summary="Open the next round at a table (optionally with a player bank)",
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = _valid(RoundOpenInputSerializer, request)
+        table = table_get(table_id=table_id)
+        round_ = round_open(
+            actor=request.user, table=table, banker_seat=data.get("banker_seat"), bank_cents=data.get("bank_cents")
+        )
+        return Response(RoundOutputSerializer(round_get(round_id=round_.pk)).data, status=status.HTTP_201_CREATED)
+
+
+class RoundDetailApi(APIView):
+    @extend_schema(responses=RoundOutputSerializer, summary="One round: state, wagers, deal, hands, settlement, ledger")
+    def get(self, request: Request, round_id: int) -> Response:
+        return _round(round_id)
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class WagerInputSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    amount_cents = serializers.IntegerField()
+
+
+class WagerCreateApi(APIView):
+    @extend_schema(
+        request=WagerInputSerializer,
+        responses={201: RoundOutputSerializer},
+        summary="Take a seat's wager (banked games: the stake; points games: the value of a point)",
+        examples=[OpenApiExample("A wager of 25.00 on seat 3", value={"seat": 3, "amount_cents": 2500})],
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(WagerInputSerializer, request)
+        services.wager_place(
+            actor=request.user, round=round_get(round_id=round_id), seat=data["seat"], amount_cents=data["amount_cents"]
+        )
+        return Response(RoundOutputSerializer(round_get(round_id=round_id)).data, status=status.HTTP_201_CREATED)
+
+
+class CloseBettingApi(APIView):
+    @extend_schema(request=None, responses=RoundOutputSerializer, summary="Close the betting")
+    def post(self, request: Request, round_id: int) -> Response:
+        services.round_close_betting(actor=request.user, round=round_get(round_id=round_id))
+        return _round(round_id)
+
+
+class DealInputSerializer(serializers.Serializer):
+    dice = serializers.ListField(child=serializers.IntegerField(), required=False)
+    auto = serializers.BooleanField(required=False, default=False)
+
+
+class DealApi(APIView):
+    @extend_schema(
+        request=DealInputSerializer,
+        responses=RoundOutputSerializer,
+        summary="Record the three dice (and the action order they give), or let the system deal",
+        examples=[
+            OpenApiExample("Dice", value={"dice": [3, 5, 6]}),
+            OpenApiExample("The system deals (training)", value={"auto": True}),
+        ],
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(DealInputSerializer, request)
+        services.round_deal(
+            actor=request.user, round=round_get(round_id=round_id), dice=data.get("dice"), auto=data["auto"]
+        )
+        return _round(round_id)
+
+
+class HandsApi(APIView):
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses=RoundOutputSerializer,
+        summary="Enter the revealed hands (the round becomes revealed; they may be entered again until it settles)",
+        examples=[
+            OpenApiExample(
+                "Pai Gow Poker, the house way sets the bank",
+                value={
+                    "banker": {"cards": "As Ad 7s 4d 2c Kh Kc"},
+                    "seats": {"3": {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc"}},
+                },
+            ),
+            OpenApiExample(
+                "Pai Gow tiles",
+                value={"banker": {"tiles": "6-6 5-4 3-1 2-2"}, "seats": {"2": {"high": "1-1 6-3", "low": "5-1 5-3"}}},
+            ),
+            OpenApiExample(
+                "Chinese Poker",
+                value={
+                    "seats": {
+                        "1": {"front": "2s 3h 4d", "middle": "Ks Kh Kd 8c 8d", "back": "9s 9h 9d 9c 5c"},
+                        "2": {"front": "As Kc 7d", "middle": "Qs Qh Jc Js 2c", "back": "8s 7h 6d 5s 4c"},
+                    }
+                },
+            ),
+        ],
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        services.round_hands_record(actor=request.user, round=round_get(round_id=round_id), hands=_object(request))
+        return _round(round_id)
+
+
+def _object(request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise ApplicationError("Send a JSON object.", extra={"field": "body"})
+    return dict(request.data)
+
+
+class PlacementsApi(APIView):
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses=RoundOutputSerializer,
+        summary="Open-Face Chinese Poker: place one street for the seats named",
+        examples=[
+            OpenApiExample(
+                "First street (five cards)", value={"seats": {"1": {"back": "Ac Ad Ah", "middle": "Tc Th"}}}
+            ),
+            OpenApiExample("A later street (one card)", value={"seats": {"1": {"front": "2s"}}}),
+        ],
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        services.round_placements_record(
+            actor=request.user, round=round_get(round_id=round_id), placements=_object(request)
+        )
+        return _round(round_id)
+
+
+def _key(request: Request) -> str:
+    return str(request.headers.get("Idempotency-Key", ""))
+
+
+class SettleApi(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses=SETTLEMENT_OUTPUT,
+        summary="Settle a revealed round: outcomes, commission, ledger entries, once",
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        body = services.settle_round(
+            round=round_get(round_id=round_id), actor=request.user, idempotency_key=_key(request)
+        )
+        return Response(body)
+
+
+class VoidInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(allow_blank=True)
+
+
+class VoidApi(APIView):
+    @extend_schema(
+        request=VoidInputSerializer,
+        responses=RoundOutputSerializer,
+        summary="Void a round not yet settled and return its wagers (Floor supervisor or Pit boss)",
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(VoidInputSerializer, request)
+        services.void_round(actor=request.user, round=round_get(round_id=round_id), reason=data["reason"])
+        return _round(round_id)
+
+
+class CorrectionInputSerializer(serializers.Serializer):
+    hands = serializers.JSONField(help_text="The corrected hands, as for the hands endpoint (OFC: finished boards).")
+    reason = serializers.CharField(allow_blank=True)
+
+
+class CorrectionApi(APIView):
+    @extend_schema(
+        request=CorrectionInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses=SETTLEMENT_OUTPUT,
+        summary="Correct a settled round: reverse its settlement and settle again (Floor supervisor or Pit boss)",
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(CorrectionInputSerializer, request)
+        hands = data["hands"]
+        if not isinstance(hands, dict):
+            raise ApplicationError(
+                "The corrected hands are an object, as for the hands endpoint.", extra={"field": "hands"}
+            )
+        body = services.correct_round(
+            actor=request.user,
+            round=round_get(round_id=round_id),
+            hands=hands,
+            reason=data["reason"],
+            idempotency_key=_key(request),
+        )
+        return Response(body)

@@ -1,0 +1,75 @@
+"""Reads on rounds, their wagers and their ledger postings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from settlement.models import LedgerEntry, Posting, Wager
+from tables.models import Round
+from tables.states import TRANSITIONS, RoundState
+
+
+def round_queryset() -> QuerySet[Round]:
+    """Rounds with their table, bank seat, wagers and postings (with entries) in a fixed number of queries."""
+    return Round.objects.select_related("table", "table__pit", "bank_seat", "opened_by").prefetch_related(
+        Prefetch("wagers", queryset=Wager.objects.select_related("seat").order_by("seat__number")),
+        Prefetch(
+            "postings",
+            queryset=Posting.objects.select_related("actor")
+            .prefetch_related(Prefetch("entries", queryset=LedgerEntry.objects.select_related("seat").order_by("pk")))
+            .order_by("pk"),
+        ),
+    )
+
+
+def round_get(*, round_id: int) -> Round:
+    """One round, or 404."""
+    return get_object_or_404(round_queryset(), pk=round_id)
+
+
+# What the dealer may do next in each state (the tablet shows only these).
+_NEXT_ACTIONS: dict[RoundState, tuple[str, ...]] = {
+    RoundState.OPEN: ("wager", "close_betting"),
+    RoundState.BETTING_CLOSED: ("deal",),
+    RoundState.DEALT: ("hands",),
+    RoundState.REVEALED: ("hands", "settle"),
+    RoundState.SETTLED: ("correct",),
+    RoundState.VOIDED: (),
+}
+
+
+def round_next_actions(round_: Round) -> list[str]:
+    """The actions the round's state allows next; ``void`` while it is not yet settled."""
+    state = RoundState(round_.state)
+    actions = list(_NEXT_ACTIONS[state])
+    if state == RoundState.DEALT and round_.table.game == "ofc":
+        actions = ["placements"]
+    if RoundState.VOIDED in TRANSITIONS[state]:
+        actions.append("void")
+    return actions
+
+
+def settlement_in_force(round_: Round) -> Posting | None:
+    """The round's settlement that has not been reversed (from the prefetched postings)."""
+    postings = list(round_.postings.all())
+    reversed_ids = {p.reverses_id for p in postings if p.reverses_id}
+    for posting in reversed(postings):
+        if posting.kind == Posting.Kind.SETTLEMENT and posting.pk not in reversed_ids:
+            return posting
+    return None
+
+
+def round_balances(round_: Round) -> dict[str, Any]:
+    """Each account's net on the round, from the prefetched entries: players and banker by seat."""
+    totals: dict[str, Any] = {"players": {}, "banker": {}, "house": 0, "commission": 0, "rake": 0, "wagers": 0}
+    for posting in round_.postings.all():
+        for entry in posting.entries.all():
+            if entry.account in ("player", "banker"):
+                bucket = totals["players" if entry.account == "player" else "banker"]
+                bucket[str(entry.seat.number)] = bucket.get(str(entry.seat.number), 0) + entry.amount_cents
+            else:
+                totals[entry.account] += entry.amount_cents
+    return totals

@@ -1,0 +1,20 @@
+"""URLs of the settlement app: playing a round under ``/api/``."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from settlement import apis
+
+api_urlpatterns = [
+    path("tables/<int:table_id>/rounds/", apis.RoundOpenApi.as_view(), name="api-round-open"),
+    path("rounds/<int:round_id>/", apis.RoundDetailApi.as_view(), name="api-round-detail"),
+    path("rounds/<int:round_id>/wagers/", apis.WagerCreateApi.as_view(), name="api-round-wagers"),
+    path("rounds/<int:round_id>/close-betting/", apis.CloseBettingApi.as_view(), name="api-round-close-betting"),
+    path("rounds/<int:round_id>/deal/", apis.DealApi.as_view(), name="api-round-deal"),
+    path("rounds/<int:round_id>/hands/", apis.HandsApi.as_view(), name="api-round-hands"),
+    path("rounds/<int:round_id>/placements/", apis.PlacementsApi.as_view(), name="api-round-placements"),
+    path("rounds/<int:round_id>/settle/", apis.SettleApi.as_view(), name="api-round-settle"),
+    path("rounds/<int:round_id>/void/", apis.VoidApi.as_view(), name="api-round-void"),
+    path("rounds/<int:round_id>/corrections/", apis.CorrectionApi.as_view(), name="api-round-corrections"),
+]

@@ -23,6 +23,7 @@ def test_seed_demo_makes_two_pits_every_game_and_a_user_per_role(settings, tmp_p
     assert Pit.objects.count() == 2
     assert set(Table.objects.values_list("game", flat=True)) == set(Game.values)
     assert not Table.objects.exclude(status=Table.Status.OPEN).exists()
+    assert set(Table.objects.values_list("dealer__username", flat=True)) == {"dealer"}
     for username, role in [
         ("dealer", Role.DEALER),
         ("floor", Role.FLOOR_SUPERVISOR),

@@ -25,7 +25,7 @@ from casino.roles import Role
 from casino.services import gaming_day_open, pit_create, shift_open
 from rules.models import Game
 from rules.services import rule_set_default
-from tables.services import table_create, table_open
+from tables.services import table_assign_dealer, table_create, table_open
 
 DEMO_USERS: list[tuple[str, Role | None]] = [
     ("dealer", Role.DEALER),
@@ -92,6 +92,7 @@ class Command(BaseCommand):
                         seat_count=seats,
                         rule_set=rule_set_default(game=game),
                     )
+                    table = table_assign_dealer(actor=boss, table=table, dealer=users["dealer"])
                     table_open(actor=boss, table=table)
             gaming_day_open(actor=boss, business_date=timezone.localdate())
             shift_open(actor=boss, name="Day")

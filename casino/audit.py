@@ -91,7 +91,8 @@ def audit_event_record(
     """
     subject_type, subject_id = _subject_key(subject)
     user = actor if actor is not None and actor.is_authenticated else None
-    with transaction.atomic():
+    # No savepoint of its own: the event fails or succeeds with the change around it.
+    with transaction.atomic(savepoint=False):
         _lock_chain()
         last = AuditEvent.objects.order_by("-seq").only("seq", "hash").first()
         event = AuditEvent(

@@ -17,12 +17,23 @@ class Role(StrEnum):
 SUPERVISORS: tuple[Role, ...] = (Role.FLOOR_SUPERVISOR, Role.PIT_BOSS)
 
 
+_CACHE = "_tableside_roles"
+
+
 def user_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[Role]:
-    """The roles a user holds (none for an anonymous user)."""
+    """The roles a user holds (none for an anonymous user).
+
+    Read once per user object (one request, one task) and kept on it, as Django keeps
+    a user's permissions: a role granted meanwhile counts from the next request.
+    """
     if not user.is_authenticated:
         return frozenset()
-    names = set(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
-    return frozenset(role for role in Role if role.value in names)
+    cached: frozenset[Role] | None = getattr(user, _CACHE, None)
+    if cached is None:
+        names = set(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
+        cached = frozenset(role for role in Role if role.value in names)
+        setattr(user, _CACHE, cached)
+    return cached
 
 
 def user_has_role(user: AbstractBaseUser | AnonymousUser, *roles: Role) -> bool:

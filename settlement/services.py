@@ -14,7 +14,8 @@ the settlement and settles again with the corrected hands.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -138,7 +139,7 @@ def round_close_betting(*, actor: AbstractBaseUser | None, round: Round) -> Roun
         if count < needed:
             what = "a wager" if needed == 1 else "two players with a wager"
             raise WrongState(f"Round {locked.number} needs {what} before the betting closes; it has {count}.")
-        return round_transition(actor=actor, round=locked, target=RoundState.BETTING_CLOSED)
+        return round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.BETTING_CLOSED)
 
 
 # --- the deal -------------------------------------------------------------------------------------
@@ -216,14 +217,18 @@ def round_deal(
         changes = {"deal_mode": "auto" if auto else "dice", "dice": list(dice), "action_order": list(order)}
         if dealt is not None:
             changes["dealt"] = dealt
-        return round_transition(actor=actor, round=locked, target=RoundState.DEALT, changes=changes)
+        return round_transition(
+            already_locked=True, actor=actor, round=locked, target=RoundState.DEALT, changes=changes
+        )
 
 
 # --- the hands ------------------------------------------------------------------------------------
 
 
-def _read_hands(locked: Round, payload: Mapping[str, Any], *, complete_boards: bool = False) -> round_hands.RoundHands:
-    seats_in_play = sorted(_wagers(locked))
+def _read_hands(
+    locked: Round, payload: Mapping[str, Any], *, wagers: Mapping[int, int], complete_boards: bool = False
+) -> round_hands.RoundHands:
+    seats_in_play = sorted(wagers)
     snapshot = locked.rule_set_snapshot
     if complete_boards and locked.table.game == rule_options.OFC:
         return round_hands.ofc_boards_read(payload=payload, seats_in_play=seats_in_play)
@@ -249,12 +254,19 @@ def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: M
         require_table_staff(actor, locked.table, action="enter the hands")
         if locked.state not in (RoundState.DEALT, RoundState.REVEALED):
             check_move(locked.state, RoundState.REVEALED, round_number=locked.number)
-        read = _read_hands(locked, hands)
+        read = _read_hands(locked, hands, wagers=_wagers(locked))
         if locked.state == RoundState.REVEALED:
             return round_transition(
-                actor=actor, round=locked, target=None, changes={"hands": read.stored}, event="round.hands_replaced"
+                already_locked=True,
+                actor=actor,
+                round=locked,
+                target=None,
+                changes={"hands": read.stored},
+                event="round.hands_replaced",
             )
-        return round_transition(actor=actor, round=locked, target=RoundState.REVEALED, changes={"hands": read.stored})
+        return round_transition(
+            already_locked=True, actor=actor, round=locked, target=RoundState.REVEALED, changes={"hands": read.stored}
+        )
 
 
 def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, placements: Mapping[str, Any]) -> Round:
@@ -284,13 +296,19 @@ def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, pla
         if finished:
             read = round_hands.ofc_hands(boards=boards, seats_in_play=seats_in_play)
             return round_transition(
+                already_locked=True,
                 actor=actor,
                 round=locked,
                 target=RoundState.REVEALED,
                 changes={"placements": boards, "hands": read.stored},
             )
         return round_transition(
-            actor=actor, round=locked, target=None, changes={"placements": boards}, event="round.placed"
+            already_locked=True,
+            actor=actor,
+            round=locked,
+            target=None,
+            changes={"placements": boards},
+            event="round.placed",
         )
 
 
@@ -346,6 +364,7 @@ def _settle_into(
     actor: AbstractBaseUser | None,
     key: str,
     read: round_hands.RoundHands,
+    wagers: Mapping[int, int],
     stored: Mapping[str, Any],
     corrects: Posting | None = None,
     reason: str = "",
@@ -353,27 +372,35 @@ def _settle_into(
     computed = compute.settle(
         snapshot=locked.rule_set_snapshot,
         hands=read,
-        wagers=_wagers(locked),
+        wagers=wagers,
         order=locked.action_order or [],
         bank_seat=locked.bank_seat.number if locked.bank_seat is not None else None,
         bank_cents=locked.bank_cents,
     )
+    return post(
+        round=locked,
+        kind=Posting.Kind.SETTLEMENT,
+        lines=computed.lines,
+        actor=actor,
+        seat_ids=_seat_ids(locked),
+        idempotency_key=key,
+        hands=stored,
+        result=computed.result,
+        corrects=corrects,
+        reason=reason,
+    )
+
+
+@contextmanager
+def _key_race() -> Iterator[None]:
+    """A key taken at the same moment by a settlement of another round (the unique index decides)."""
     try:
-        with transaction.atomic():
-            return post(
-                round=locked,
-                kind=Posting.Kind.SETTLEMENT,
-                lines=computed.lines,
-                actor=actor,
-                seat_ids=_seat_ids(locked),
-                idempotency_key=key,
-                hands=stored,
-                result=computed.result,
-                corrects=corrects,
-                reason=reason,
-            )
-    except IntegrityError as exc:  # the key was taken at the same moment by another round's settlement
-        raise WrongState("This idempotency key was used at the same moment: use a new key.") from exc
+        yield
+    except IntegrityError as exc:
+        raise WrongState(
+            "This idempotency key was used at the same moment for another settlement: use a new key.",
+            extra={"field": "idempotency_key"},
+        ) from exc
 
 
 def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_key: str) -> dict[str, Any]:
@@ -389,7 +416,7 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
     if existing is not None:
         return _replay(existing, round)
     require_role(actor, *ROUND_ROLES, action="settle a round")
-    with transaction.atomic():
+    with _key_race(), transaction.atomic():
         locked = round_lock(round)
         require_table_staff(actor, locked.table, action="settle a round")
         existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
@@ -404,9 +431,10 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
         check_move(locked.state, RoundState.SETTLED, round_number=locked.number)
         if locked.hands is None:
             raise WrongState(f"Round {locked.number} has no hands entered.")
-        read = _read_hands(locked, _entered(locked.hands), complete_boards=True)
-        posting = _settle_into(locked, actor=actor, key=key, read=read, stored=locked.hands)
-        round_transition(actor=actor, round=locked, target=RoundState.SETTLED)
+        wagers = _wagers(locked)
+        read = _read_hands(locked, _entered(locked.hands), wagers=wagers, complete_boards=True)
+        posting = _settle_into(locked, actor=actor, key=key, read=read, wagers=wagers, stored=locked.hands)
+        round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED)
     return settlement_body(posting)
 
 
@@ -447,7 +475,7 @@ def void_round(*, actor: AbstractBaseUser | None, round: Round, reason: str) -> 
                 seat_ids=_seat_ids(locked),
                 reason=reason,
             )
-        return round_transition(actor=actor, round=locked, target=RoundState.VOIDED, reason=reason)
+        return round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.VOIDED, reason=reason)
 
 
 def correct_round(
@@ -474,7 +502,7 @@ def correct_round(
     existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
     if existing is not None:
         return _replay(existing, round)
-    with transaction.atomic():
+    with _key_race(), transaction.atomic():
         locked = round_lock(round)
         existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
         if existing is not None:
@@ -484,7 +512,8 @@ def correct_round(
                 f"Round {locked.number} is {locked.state}: only a settled round is corrected "
                 "(change the hands, or void it, before it settles)."
             )
-        read = _read_hands(locked, hands, complete_boards=True)
+        wagers = _wagers(locked)
+        read = _read_hands(locked, hands, wagers=wagers, complete_boards=True)
         current = Posting.objects.get(round=locked, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
         if _entered(read.stored) == _entered(current.hands or {"seats": {}}):
             raise ApplicationError(
@@ -502,10 +531,11 @@ def correct_round(
             reason=reason,
         )
         posting = _settle_into(
-            locked, actor=actor, key=key, read=read, stored=read.stored, corrects=current, reason=reason
+            locked, actor=actor, key=key, read=read, wagers=wagers, stored=read.stored, corrects=current, reason=reason
         )
         before_hands = locked.hands
         round_transition(
+            already_locked=True,
             actor=actor,
             round=locked,
             target=None,

@@ -408,6 +408,7 @@ def round_transition(
     reason: str = "",
     changes: Mapping[str, Any] | None = None,
     event: str = "",
+    already_locked: bool = False,
 ) -> Round:
     """The one service that changes a round: lock its row, check the move, save, audit, in one transaction.
 
@@ -415,10 +416,14 @@ def round_transition(
     ``changes`` (the hands, the placements) without moving. The step services call it with
     what their step records: ``settlement.services`` deals (``dealt``), takes the hands
     (``revealed``) and settles (``settled``); the audit event is ``round.<state>`` or ``event``.
-    Callers have checked the actor's role and the table; this checks the state.
+    Callers have checked the actor's role and the table; this checks the state. A caller
+    that already holds the row lock (``round_lock`` in its own transaction) passes that
+    locked round with ``already_locked=True``.
     """
-    with transaction.atomic():
-        locked = round_lock(round)
+    with transaction.atomic(savepoint=False):
+        if already_locked and not transaction.get_connection().in_atomic_block:
+            raise RuntimeError("already_locked=True needs the caller's transaction that holds the round's lock")
+        locked = round if already_locked else round_lock(round)
         before = _round_snapshot(locked)
         fields = list(changes or {})
         for name, value in (changes or {}).items():

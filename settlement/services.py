@@ -348,11 +348,14 @@ def settlement_body(posting: Posting) -> dict[str, Any]:
     }
 
 
-def _replay(existing: Posting, round_: Round) -> dict[str, Any]:
-    if existing.round_id != round_.pk or existing.kind != Posting.Kind.SETTLEMENT:
+def _replay(existing: Posting, round_: Round, *, correction: bool) -> dict[str, Any]:
+    """The stored answer for a retried key, if the key was used for this very act; otherwise refuse."""
+    same_act = existing.kind == Posting.Kind.SETTLEMENT and (existing.corrects_id is not None) == correction
+    if existing.round_id != round_.pk or not same_act:
+        used_for = "a correction" if existing.corrects_id is not None else existing.get_kind_display()
         raise WrongState(
-            f"This idempotency key was already used for {existing.get_kind_display()} {existing.pk} "
-            f"(round {existing.round.number} at table {existing.round.table.name}): use a new key.",
+            f"This idempotency key was already used for {used_for} (posting {existing.pk}, "
+            f"round {existing.round.number} at table {existing.round.table.name}): use a new key.",
             extra={"field": "idempotency_key"},
         )
     return settlement_body(existing)
@@ -412,16 +415,17 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
     answer, however often it is retried; another attempt on a settled round is refused.
     """
     key = _check_key(idempotency_key)
+    require_role(actor, *ROUND_ROLES, action="settle a round")
+    require_table_staff(actor, round.table, action="settle a round")
     existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
     if existing is not None:
-        return _replay(existing, round)
-    require_role(actor, *ROUND_ROLES, action="settle a round")
+        return _replay(existing, round, correction=False)
     with _key_race(), transaction.atomic():
         locked = round_lock(round)
         require_table_staff(actor, locked.table, action="settle a round")
         existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
         if existing is not None:  # a retry that waited for the first attempt's lock
-            return _replay(existing, locked)
+            return _replay(existing, locked, correction=False)
         if locked.state == RoundState.SETTLED:
             raise WrongState(
                 f"Round {locked.number} is already settled with another key: it is never paid twice. "
@@ -501,12 +505,12 @@ def correct_round(
         raise ApplicationError("A correction needs a reason.", extra={"field": "reason"})
     existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
     if existing is not None:
-        return _replay(existing, round)
+        return _replay(existing, round, correction=True)
     with _key_race(), transaction.atomic():
         locked = round_lock(round)
         existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
         if existing is not None:
-            return _replay(existing, locked)
+            return _replay(existing, locked, correction=True)
         if locked.state != RoundState.SETTLED:
             raise WrongState(
                 f"Round {locked.number} is {locked.state}: only a settled round is corrected "

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 
 from casino.admin import NoWritesAdmin
 from casino.roles import SUPERVISORS, Role, user_has_role
-from settlement.models import LedgerEntry, Posting, Wager
+from settlement.models import Adjustment, LedgerEntry, Posting, Wager
 
 
 class MoneyReadOnlyAdmin(NoWritesAdmin):
@@ -41,3 +41,10 @@ class LedgerEntryAdmin(MoneyReadOnlyAdmin):
     list_display = ["pk", "posting", "round", "account", "seat", "amount_cents", "kind", "actor", "created_at"]
     list_filter = ["account", "kind"]
     list_select_related = ["posting", "round__table", "seat__table", "actor"]
+
+
+@admin.register(Adjustment)
+class AdjustmentAdmin(MoneyReadOnlyAdmin):
+    list_display = ["pk", "round", "kind", "status", "requested_by", "requested_at", "decided_by", "decided_at"]
+    list_filter = ["kind", "status"]
+    list_select_related = ["round__table", "requested_by", "decided_by"]

@@ -25,7 +25,14 @@ from rest_framework.views import APIView
 
 from casino.errors import ApplicationError
 from settlement import services
-from settlement.selectors import round_balances, round_get, round_next_actions, settlement_in_force
+from settlement.selectors import (
+    adjustment_get,
+    adjustment_list,
+    round_balances,
+    round_get,
+    round_next_actions,
+    settlement_in_force,
+)
 from tables.models import Round
 from tables.selectors import table_get
 from tables.services import round_open
@@ -337,3 +344,91 @@ class CorrectionApi(APIView):
             idempotency_key=_key(request),
         )
         return Response(body)
+
+
+# --- requests for voids and corrections -----------------------------------------------------------
+
+
+class AdjustmentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    round = serializers.IntegerField(source="round_id")
+    table = serializers.CharField(source="round.table.name")
+    round_number = serializers.IntegerField(source="round.number")
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    reason = serializers.CharField()
+    hands = serializers.JSONField(allow_null=True)
+    requested_by = serializers.CharField(source="requested_by.username", allow_null=True, default=None)
+    requested_at = serializers.DateTimeField()
+    decided_by = serializers.CharField(source="decided_by.username", allow_null=True, default=None)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    decision_note = serializers.CharField()
+    posting = serializers.IntegerField(source="posting_id", allow_null=True)
+
+
+class AdjustmentRequestInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["void", "correction"])
+    reason = serializers.CharField(allow_blank=True)
+    hands = serializers.JSONField(required=False, allow_null=True)
+
+
+class AdjustmentRequestApi(APIView):
+    @extend_schema(
+        request=AdjustmentRequestInputSerializer,
+        responses={201: AdjustmentOutputSerializer},
+        summary="The dealer asks a supervisor to void this round or correct its settlement",
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(AdjustmentRequestInputSerializer, request)
+        adjustment = services.adjustment_request(
+            actor=request.user,
+            round=round_get(round_id=round_id),
+            kind=data["kind"],
+            reason=data["reason"],
+            hands=data.get("hands"),
+        )
+        return Response(AdjustmentOutputSerializer(adjustment).data, status=status.HTTP_201_CREATED)
+
+
+class AdjustmentListApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, description="pending, approved or rejected")],
+        responses=AdjustmentOutputSerializer(many=True),
+        summary="Void and correction requests, newest first",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            AdjustmentOutputSerializer(adjustment_list(status=request.query_params.get("status")), many=True).data
+        )
+
+
+class DecisionInputSerializer(serializers.Serializer):
+    note = serializers.CharField(allow_blank=True, required=False, default="")
+
+
+class AdjustmentApproveApi(APIView):
+    @extend_schema(
+        request=DecisionInputSerializer,
+        responses=AdjustmentOutputSerializer,
+        summary="Approve a request: the round is voided or corrected (Floor supervisor or Pit boss)",
+    )
+    def post(self, request: Request, adjustment_id: int) -> Response:
+        data = _valid(DecisionInputSerializer, request)
+        adjustment = services.adjustment_approve(
+            actor=request.user, adjustment=adjustment_get(adjustment_id=adjustment_id), note=data["note"]
+        )
+        return Response(AdjustmentOutputSerializer(adjustment_get(adjustment_id=adjustment.pk)).data)
+
+
+class AdjustmentRejectApi(APIView):
+    @extend_schema(
+        request=DecisionInputSerializer,
+        responses=AdjustmentOutputSerializer,
+        summary="Reject a request, saying why (Floor supervisor or Pit boss)",
+    )
+    def post(self, request: Request, adjustment_id: int) -> Response:
+        data = _valid(DecisionInputSerializer, request)
+        adjustment = services.adjustment_reject(
+            actor=request.user, adjustment=adjustment_get(adjustment_id=adjustment_id), note=data["note"]
+        )
+        return Response(AdjustmentOutputSerializer(adjustment_get(adjustment_id=adjustment.pk)).data)

@@ -148,3 +148,57 @@ class LedgerEntry(AppendOnlyModel):
     def __str__(self) -> str:
         who = f" seat {self.seat.number}" if self.seat_id else ""
         return f"{self.account}{who} {self.amount_cents:+d} ({self.kind})"
+
+
+class Adjustment(models.Model):
+    """A dealer's request to void a round or correct its settlement, waiting for a supervisor's decision.
+
+    The decision is taken by ``settlement.services.adjustment_approve`` (which voids or
+    corrects the round through the services) or ``adjustment_reject``; both are audited.
+    A decided request is never decided again.
+    """
+
+    class Kind(models.TextChoices):
+        VOID = "void", _("void")
+        CORRECTION = "correction", _("correction")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for approval")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="adjustments", verbose_name=_("round"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    reason = models.TextField(_("reason"))
+    hands = models.JSONField(_("corrected hands"), null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name=_("requested by")
+    )
+    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decision_note = models.TextField(_("decision note"), blank=True)
+    posting = models.ForeignKey(
+        Posting, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("posting")
+    )
+
+    class Meta:
+        ordering = ["-requested_at"]
+        verbose_name = _("void or correction request")
+        verbose_name_plural = _("void and correction requests")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round"], condition=models.Q(status="pending"), name="one_pending_adjustment_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.round} ({self.get_status_display()})"

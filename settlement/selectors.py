@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
-from settlement.models import LedgerEntry, Posting, Wager
+from settlement.models import Adjustment, LedgerEntry, Posting, Wager
 from tables.models import Round
 from tables.states import TRANSITIONS, RoundState
 
@@ -73,3 +73,14 @@ def round_balances(round_: Round) -> dict[str, Any]:
             else:
                 totals[entry.account] += entry.amount_cents
     return totals
+
+
+def adjustment_list(*, status: str | None = None) -> QuerySet[Adjustment]:
+    """Void and correction requests (optionally of one status), newest first, with their round and people."""
+    rows = Adjustment.objects.select_related("round__table", "requested_by", "decided_by").order_by("-requested_at")
+    return rows.filter(status=status) if status else rows
+
+
+def adjustment_get(*, adjustment_id: int) -> Adjustment:
+    """One request, or 404."""
+    return get_object_or_404(adjustment_list(), pk=adjustment_id)

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
@@ -31,7 +32,7 @@ from rules.games.errors import InvalidHand
 from rules.games.tiles import tiles_text
 from settlement import compute
 from settlement.ledger import post, reversal_lines
-from settlement.models import LedgerEntry, Posting, Wager
+from settlement.models import Adjustment, LedgerEntry, Posting, Wager
 from tables import hands as round_hands
 from tables.models import Round, Seat
 from tables.services import ROUND_ROLES, require_table_staff, round_lock, round_transition
@@ -556,3 +557,132 @@ def correct_round(
             reason=reason,
         )
     return settlement_body(posting)
+
+
+# --- requests for voids and corrections, approved from the pit ------------------------------------
+
+
+def _adjustment_snapshot(adjustment: Adjustment) -> dict[str, Any]:
+    return {
+        "round": adjustment.round_id,
+        "kind": adjustment.kind,
+        "status": adjustment.status,
+        "reason": adjustment.reason,
+        "requested_by": adjustment.requested_by.get_username() if adjustment.requested_by else None,
+        "decided_by": adjustment.decided_by.get_username() if adjustment.decided_by else None,
+        "decision_note": adjustment.decision_note,
+    }
+
+
+def adjustment_request(
+    *,
+    actor: AbstractBaseUser | None,
+    round: Round,
+    kind: str,
+    reason: str,
+    hands: Mapping[str, Any] | None = None,
+) -> Adjustment:
+    """The table's dealer asks a supervisor to void a round (before it settles) or correct it (after).
+
+    The request is checked now (the round's state; for a correction, the corrected hands)
+    so the supervisor approves something that can be done; one request per round waits
+    at a time.
+    """
+    require_role(actor, *ROUND_ROLES, action="ask for a void or a correction")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ApplicationError("Say why: a void or a correction is asked for with a reason.", extra={"field": "reason"})
+    if kind not in Adjustment.Kind.values:
+        raise ApplicationError(f"Ask for a void or a correction, not {kind!r}.", extra={"field": "kind"})
+    with transaction.atomic():
+        locked = round_lock(round)
+        require_table_staff(actor, locked.table, action="ask for a void or a correction")
+        if kind == Adjustment.Kind.VOID:
+            check_move(locked.state, RoundState.VOIDED, round_number=locked.number)
+            hands = None
+        else:
+            if locked.state != RoundState.SETTLED:
+                raise WrongState(f"Round {locked.number} is {locked.state}: only a settled round is corrected.")
+            if not isinstance(hands, Mapping):
+                raise ApplicationError("A correction needs the corrected hands.", extra={"field": "hands"})
+            hands = _read_hands(locked, hands, wagers=_wagers(locked), complete_boards=True).stored
+        if locked.adjustments.filter(status=Adjustment.Status.PENDING).exists():
+            raise WrongState(f"Round {locked.number} already has a request waiting for a supervisor.")
+        adjustment = Adjustment.objects.create(
+            round=locked, kind=kind, reason=reason, hands=_entered(hands) if hands else None, requested_by=actor
+        )
+        audit_event_record(
+            actor=actor,
+            event_type=f"adjustment.{kind}_requested",
+            subject=adjustment,
+            after=_adjustment_snapshot(adjustment),
+            reason=reason,
+        )
+    return adjustment
+
+
+def _adjustment_decide(actor: AbstractBaseUser | None, adjustment: Adjustment) -> Adjustment:
+    locked = Adjustment.objects.select_for_update(of=("self",)).select_related("round").get(pk=adjustment.pk)
+    if locked.status != Adjustment.Status.PENDING:
+        raise WrongState(f"This request was already {locked.status}.")
+    return locked
+
+
+def adjustment_approve(*, actor: AbstractBaseUser | None, adjustment: Adjustment, note: str = "") -> Adjustment:
+    """A Floor supervisor or Pit boss approves a request: the round is voided, or corrected, at once."""
+    require_role(actor, *SUPERVISORS, action="approve a void or a correction")
+    with transaction.atomic():
+        locked = _adjustment_decide(actor, adjustment)
+        before = _adjustment_snapshot(locked)
+        if locked.kind == Adjustment.Kind.VOID:
+            void_round(actor=actor, round=locked.round, reason=locked.reason)
+            posting = Posting.objects.filter(round=locked.round, kind=Posting.Kind.VOID).first()
+        else:
+            body = correct_round(
+                actor=actor,
+                round=locked.round,
+                hands=locked.hands or {},
+                reason=locked.reason,
+                idempotency_key=f"adjustment-{locked.pk}",
+            )
+            posting = Posting.objects.get(pk=body["settlement_id"])
+        locked.status = Adjustment.Status.APPROVED
+        locked.decided_by = actor  # type: ignore[assignment]
+        locked.decided_at = timezone.now()
+        locked.decision_note = (note or "").strip()
+        locked.posting = posting
+        locked.save(update_fields=["status", "decided_by", "decided_at", "decision_note", "posting"])
+        audit_event_record(
+            actor=actor,
+            event_type=f"adjustment.{locked.kind}_approved",
+            subject=locked,
+            before=before,
+            after=_adjustment_snapshot(locked),
+            reason=locked.decision_note,
+        )
+    return locked
+
+
+def adjustment_reject(*, actor: AbstractBaseUser | None, adjustment: Adjustment, note: str) -> Adjustment:
+    """A Floor supervisor or Pit boss turns a request down, saying why; the round stays as it is."""
+    require_role(actor, *SUPERVISORS, action="reject a void or a correction")
+    note = (note or "").strip()
+    if not note:
+        raise ApplicationError("Say why the request is rejected.", extra={"field": "note"})
+    with transaction.atomic():
+        locked = _adjustment_decide(actor, adjustment)
+        before = _adjustment_snapshot(locked)
+        locked.status = Adjustment.Status.REJECTED
+        locked.decided_by = actor  # type: ignore[assignment]
+        locked.decided_at = timezone.now()
+        locked.decision_note = note
+        locked.save(update_fields=["status", "decided_by", "decided_at", "decision_note"])
+        audit_event_record(
+            actor=actor,
+            event_type=f"adjustment.{locked.kind}_rejected",
+            subject=locked,
+            before=before,
+            after=_adjustment_snapshot(locked),
+            reason=note,
+        )
+    return locked

@@ -17,4 +17,10 @@ api_urlpatterns = [
     path("rounds/<int:round_id>/settle/", apis.SettleApi.as_view(), name="api-round-settle"),
     path("rounds/<int:round_id>/void/", apis.VoidApi.as_view(), name="api-round-void"),
     path("rounds/<int:round_id>/corrections/", apis.CorrectionApi.as_view(), name="api-round-corrections"),
+    path("rounds/<int:round_id>/requests/", apis.AdjustmentRequestApi.as_view(), name="api-round-requests"),
+    path("adjustments/", apis.AdjustmentListApi.as_view(), name="api-adjustment-list"),
+    path(
+        "adjustments/<int:adjustment_id>/approve/", apis.AdjustmentApproveApi.as_view(), name="api-adjustment-approve"
+    ),
+    path("adjustments/<int:adjustment_id>/reject/", apis.AdjustmentRejectApi.as_view(), name="api-adjustment-reject"),
 ]

@@ -411,6 +411,12 @@ def ofc_place(
             if cards:
                 placement[row] = cards
         street = board.street + 1
+        if board.complete:
+            raise _refuse(
+                f"{where}, street {street}",
+                f"the board is complete: all {ofc.BOARD_SIZE} cards are placed",
+                f"seats.{key}",
+            )
         if dealt is not None:
             hand = parse_cards(dealt[str(number)])
             start = board.card_count

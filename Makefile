@@ -34,7 +34,14 @@ demo: $(VENV)/.runtime-installed
 	@echo ""
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: $(VENV)/.dev-installed
+# The browser tests drive Debian's Chromium (Playwright cannot download its own browser here).
+CHROMIUM ?= /usr/bin/chromium
+
+$(CHROMIUM):
+	@echo "Installing Debian's chromium for the browser tests"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+test: $(VENV)/.dev-installed $(CHROMIUM)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev-installed

@@ -454,6 +454,28 @@ def _entered(stored: Mapping[str, Any]) -> dict[str, Any]:
     return payload
 
 
+def settlement_preview(*, round: Round, hands: Mapping[str, Any]) -> dict[str, Any]:
+    """What settling ``round`` with ``hands`` would pay, without writing anything (the dealer's preview).
+
+    The hands are checked as ``round_hands_record`` checks them; the answer has the
+    settle call's shape (per seat outcome, won, commission, net; the bank's and the
+    house's totals) plus ``hands``, the hands as they would be stored (the house way's
+    setting and rule for a bank left unset, a foul marked on each fouled seat).
+    """
+    round_ = Round.objects.select_related("table", "bank_seat").get(pk=round.pk)
+    wagers = _wagers(round_)
+    read = _read_hands(round_, hands, wagers=wagers, complete_boards=True)
+    computed = compute.settle(
+        snapshot=round_.rule_set_snapshot,
+        hands=read,
+        wagers=wagers,
+        order=round_.action_order or [],
+        bank_seat=round_.bank_seat.number if round_.bank_seat is not None else None,
+        bank_cents=round_.bank_cents,
+    )
+    return {"round": round_.pk, "preview": True, "hands": read.stored, **computed.result}
+
+
 # --- voids and corrections ------------------------------------------------------------------------
 
 

@@ -33,6 +33,8 @@ class Table(models.Model):
         related_name="dealt_tables",
         verbose_name=_("dealer"),
     )
+    # The pit-boss dashboard raises an alert for a single win above this (empty: no alert).
+    big_win_cents = models.PositiveBigIntegerField(_("big-win alert above (cents)"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

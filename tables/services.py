@@ -159,6 +159,31 @@ def table_assign_dealer(*, actor: AbstractBaseUser | None, table: Table, dealer:
     return locked
 
 
+def table_set_big_win(*, actor: AbstractBaseUser | None, table: Table, big_win_cents: int | None) -> Table:
+    """Set the win above which the pit-boss dashboard raises an alert at ``table`` (``None``: no alert)."""
+    require_role(actor, *SUPERVISORS, action="set a table's big-win alert")
+    if big_win_cents is not None and (
+        isinstance(big_win_cents, bool) or not isinstance(big_win_cents, int) or big_win_cents <= 0
+    ):
+        raise ApplicationError(
+            f"The big-win alert is an amount in cents above zero, not {big_win_cents!r}.",
+            extra={"field": "big_win_cents"},
+        )
+    with transaction.atomic():
+        locked = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
+        before = {"big_win_cents": locked.big_win_cents}
+        locked.big_win_cents = big_win_cents
+        locked.save(update_fields=["big_win_cents"])
+        audit_event_record(
+            actor=actor,
+            event_type="table.big_win_set",
+            subject=locked,
+            before=before,
+            after={"big_win_cents": big_win_cents},
+        )
+    return locked
+
+
 def require_table_staff(actor: AbstractBaseUser | None, table: Table, *, action: str) -> None:
     """Let ``actor`` ``action`` at ``table`` only as its dealer or as a Floor supervisor or Pit boss."""
     require_role(actor, *ROUND_ROLES, action=action)

@@ -1,4 +1,4 @@
-"""URLs: the floor, auth pages, the admin, and the REST API with its OpenAPI docs."""
+"""URLs: the floor, the pit-boss dashboard, auth pages, the admin, and the REST API with its OpenAPI docs."""
 
 from __future__ import annotations
 
@@ -24,8 +24,14 @@ api_urlpatterns = [
 
 urlpatterns = [
     path("", views.floor, name="floor"),
+    path("pit/", views.pit, name="pit-dashboard"),
+    path("pit/live/", views.pit_live, name="pit-dashboard-live"),
+    path("pit/tables/<int:table_id>/", views.pit_table_history, name="pit-table-history"),
+    path("pit/adjustments/<int:adjustment_id>/approve/", views.pit_adjustment_approve, name="pit-adjustment-approve"),
+    path("pit/adjustments/<int:adjustment_id>/reject/", views.pit_adjustment_reject, name="pit-adjustment-reject"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", include(api_urlpatterns)),
+    path("", include("tables.urls")),
 ]

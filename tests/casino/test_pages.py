@@ -31,10 +31,10 @@ def test_a_wrong_password_is_refused_with_a_plain_message(client: Client, demo_f
     assert b"do not match" in response.content
 
 
-def test_the_dealer_signs_in_and_sees_the_floor_with_the_open_shift_and_tables(
+def test_the_floor_supervisor_signs_in_and_sees_the_floor_with_the_open_shift_and_tables(
     client: Client, demo_floor, django_assert_max_num_queries
 ) -> None:
-    response = client.post("/accounts/login/", {"username": "dealer", "password": "demo-pass-2026"})
+    response = client.post("/accounts/login/", {"username": "floor", "password": "demo-pass-2026"})
     assert response.status_code == 302 and response["Location"] == "/"
     with django_assert_max_num_queries(10):
         page = client.get("/")
@@ -44,7 +44,16 @@ def test_the_dealer_signs_in_and_sees_the_floor_with_the_open_shift_and_tables(
         assert name in text
     assert "Pai Gow (tiles)" in text and "Open-Face Chinese Poker" in text
     assert "25.00" in text  # the PG-1 minimum, shown in units not cents
-    assert "(Dealer)" in text
+    assert "(Floor supervisor)" in text
+
+
+def test_the_dealer_signs_in_and_goes_straight_to_the_tablet_with_their_tables(client: Client, demo_floor) -> None:
+    client.post("/accounts/login/", {"username": "dealer", "password": "demo-pass-2026"})
+    response = client.get("/")
+    assert response.status_code == 302 and response["Location"] == "/dealer/"
+    text = client.get("/dealer/", follow=True).content.decode()
+    for name in ("PG-1", "PGP-1", "CP-1", "OFC-1"):
+        assert name in text
 
 
 def test_signing_out_ends_the_session(client: Client, demo_floor) -> None:

@@ -1,0 +1,470 @@
+"""Pit-boss dashboard speed: ``GET /pit/`` and its live part ``GET /pit/live/`` with 200 open tables (issue 7).
+
+The floor: ``--tables`` open tables (200 by default) of the four games in turn, each
+with a shift's worth of rounds: ``--hours`` hours (8) at ``--per-hour`` rounds an hour
+(30, a full Pai Gow Poker table's pace), so 48,000 rounds by default. Every round is
+settled but the table's last, which is open with its wagers taken; about one in a
+hundred is voided. The rows are bulk-created in the shape the services write them
+(``settlement.compute``, ``settlement.ledger``): in the banked games (Pai Gow Poker,
+tiles; the house banks) six (tiles: seven) wagers a round, each a ``wager`` posting
+that moves the stake from the player to the layout, and a ``settlement`` posting
+that pays a win even money less 5% commission, returns a push and takes a loss; in
+the points games (Chinese Poker, OFC) four (three) wagers that move no money and a
+settlement that pays what the losers lose, less a 5% rake. A void posting returns a
+voided round's stakes. Each table has a big-win alert threshold, a few seats win
+above it, and ten rounds wait with a void request. Building the floor is not timed.
+
+The dashboard keeps the sums of what can no longer change (finished rounds, ledger entries,
+postings older than a minute) in the cache and reads only what is newer on each refresh
+(``casino.selectors``); the first refresh of a shift reads all of it, and is timed apart
+("cold", the cache cleared). Then each page is fetched ``--requests`` times through Django's test ``Client``
+(signed in as a Pit boss: the whole request cycle, session, middleware, the view, the
+template; no network, no web server), with ``time.perf_counter`` and the garbage
+collector off, after a few warm-up requests. The figures are the median and 99th
+percentile server time, and the number of queries one request sends (which must not
+grow with the tables: the dashboard reads with aggregate queries grouped by table).
+
+The data lives in a database made for the run and dropped after it: on PostgreSQL
+(``DATABASE_URL`` is ``postgres://...``) a database called ``tableside_bench_dashboard``
+on that server, made afresh (and analysed after the bulk load, as autovacuum would);
+otherwise a SQLite file in a temporary directory. DEBUG is off while timing (no query
+log), as in production.
+
+Run from the repository root::
+
+    python bench/dashboard.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside python bench/dashboard.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import gc
+import itertools
+import os
+import platform
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+BENCH_DATABASE = "tableside_bench_dashboard"
+SEED = 20261121
+TARGET_MS = 100  # server time of one dashboard request, with 200 open tables
+MAX_QUERIES = 10
+COMMISSION_BP = RAKE_BP = 500
+# The games in turn, with their seats and whether the house banks (else a points game with a rake).
+GAMES = (("paigow_poker", 6, True), ("paigow_tiles", 7, True), ("chinese_poker", 4, False), ("ofc", 3, False))
+MIN_WAGER, MAX_WAGER = 1_000, 50_000  # the banked games' limits; the points games play for 5.00 to 50.00 a point
+POINT_MIN, POINT_MAX = 500, 5_000
+# A pair's points in the points games (a scoop with royalties is rare) and their weights.
+PAIR_POINTS, PAIR_WEIGHTS = (-9, -6, -4, -3, -2, -1, 0, 1, 2, 3, 4, 6, 9), (1, 2, 4, 8, 12, 14, 10, 14, 12, 8, 4, 2, 1)
+BIG_WIN = 40_000  # the alert threshold at every table: a few seats win more than 400.00 in a shift
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200, help="open tables (default 200)")
+    parser.add_argument("--hours", type=float, default=8.0, help="hours of the shift played so far (default 8)")
+    parser.add_argument("--per-hour", type=int, default=30, help="rounds an hour at each table (default 30)")
+    parser.add_argument("--requests", type=int, default=100, help="timed requests a page (default 100)")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--queries", action="store_true", help="print the SQL of one dashboard request")
+    parser.add_argument("--keep", action="store_true", help="keep the throwaway database (and say where it is)")
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.requests < 1 or args.per_hour < 1 or args.hours <= 0:
+        parser.error("--tables, --requests, --per-hour and --hours must be positive")
+    return args
+
+
+# --- the throwaway database -----------------------------------------------------------------------
+
+
+@contextmanager
+def throwaway_database(keep: bool) -> Iterator[str]:
+    """Point DATABASE_URL at a fresh database for the run; drop it afterwards. Yields a description."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme in ("postgres", "postgresql", "pgsql"):
+        import psycopg
+
+        parts = urlparse(url)
+        server = {
+            "host": parts.hostname or "127.0.0.1",
+            "port": parts.port or 5432,
+            "user": unquote(parts.username or "postgres"),
+            "password": unquote(parts.password) if parts.password else None,
+            "dbname": "postgres",
+            "autocommit": True,
+        }
+        with psycopg.connect(**server) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{BENCH_DATABASE}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{BENCH_DATABASE}"')
+        os.environ["DATABASE_URL"] = urlunparse(parts._replace(path=f"/{BENCH_DATABASE}"))
+        where = f"PostgreSQL database {BENCH_DATABASE} on {server['host']}:{server['port']}, made for the run"
+        try:
+            yield where
+        finally:
+            _close_connections()
+            if keep:
+                print(f"kept: {os.environ['DATABASE_URL']}")
+            else:
+                with psycopg.connect(**server) as admin:
+                    admin.execute(f'DROP DATABASE IF EXISTS "{BENCH_DATABASE}" WITH (FORCE)')
+        return
+    if url and scheme != "sqlite":
+        raise SystemExit(f"DATABASE_URL must be PostgreSQL or SQLite for this bench, got {url!r}")
+    directory = tempfile.mkdtemp(prefix="tableside-bench-dashboard-")
+    path = Path(directory) / "bench.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+    try:
+        yield f"SQLite file {path}, made for the run"
+    finally:
+        _close_connections()
+        if keep:
+            print(f"kept: {path}")
+        else:
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def _close_connections() -> None:
+    if "django.db" in sys.modules:
+        from django.db import connections
+
+        connections.close_all()
+
+
+def setup_django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+    import django
+    from django.conf import settings
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0, interactive=False, skip_checks=True)
+    settings.DEBUG = False  # no query log while timing, as in production
+
+
+def machine() -> str:
+    import django
+    from django.db import connection
+
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        model = platform.processor() or model
+    if connection.vendor == "postgresql":
+        import psycopg
+
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            engine = f"PostgreSQL {cursor.fetchone()[0]} (psycopg {psycopg.__version__})"
+    else:
+        import sqlite3
+
+        engine = f"SQLite {sqlite3.sqlite_version}"
+    return f"{model}, {os.cpu_count()} cores; Python {platform.python_version()}, Django {django.__version__}; {engine}"
+
+
+# --- the floor and a shift of rounds --------------------------------------------------------------
+
+
+def _fee(amount: int, bp: int) -> int:
+    return amount * bp // 10_000
+
+
+def _banked_settlement(wagers: dict[int, int], rng: random.Random) -> tuple[list[tuple], dict[str, Any]]:
+    """Ledger lines (account, seat, amount, kind) and the result of a house-banked round, as compute.settle_banked."""
+    lines: list[tuple] = []
+    seats, house_won, commission_total = [], 0, 0
+    for seat, amount in wagers.items():
+        outcome = rng.choices(("win", "loss", "push"), weights=(40, 42, 18))[0]
+        won = commission = 0
+        if outcome == "loss":
+            lines += [("wagers", None, -amount, "bank"), ("house", None, amount, "bank")]
+            won, house_won = -amount, house_won + amount
+        else:
+            lines += [("wagers", None, -amount, "payout"), ("player", seat, amount, "payout")]
+            if outcome == "win":
+                commission = _fee(amount, COMMISSION_BP)
+                lines += [("house", None, -amount, "payout"), ("player", seat, amount, "payout")]
+                lines += [("player", seat, -commission, "commission"), ("commission", None, commission, "commission")]
+                won, house_won, commission_total = amount, house_won - amount, commission_total + commission
+        seats.append({"seat": seat, "wager_cents": amount, "outcome": outcome, "won_cents": won,
+                      "commission_cents": commission, "net_cents": won - commission})  # fmt: skip
+    house = {"bank_won_cents": house_won, "commission_cents": commission_total, "rake_cents": 0,
+             "total_cents": house_won + commission_total}  # fmt: skip
+    return lines, {"seats": seats, "bank": None, "house": house}
+
+
+def _points_settlement(wagers: dict[int, int], rng: random.Random) -> tuple[list[tuple], dict[str, Any]]:
+    """Ledger lines and result of a points round (Chinese Poker, OFC), as compute.settle_points."""
+    order = list(wagers)
+    cents = dict.fromkeys(order, 0)
+    for a, b in itertools.combinations(order, 2):
+        points = rng.choices(PAIR_POINTS, PAIR_WEIGHTS)[0]
+        stake = min(wagers[a], wagers[b])
+        cents[a] += points * stake
+        cents[b] -= points * stake
+    lines: list[tuple] = [("player", seat, amount, "payout") for seat, amount in cents.items() if amount]
+    seats, rake_total = [], 0
+    for seat, amount in cents.items():
+        rake = _fee(amount, RAKE_BP) if amount > 0 else 0
+        if rake:
+            lines += [("player", seat, -rake, "rake"), ("rake", None, rake, "rake")]
+        rake_total += rake
+        seats.append({"seat": seat, "stake_cents": wagers[seat], "won_cents": amount, "rake_cents": rake,
+                      "net_cents": amount - rake})  # fmt: skip
+    house = {"bank_won_cents": 0, "commission_cents": 0, "rake_cents": rake_total, "total_cents": rake_total}
+    return lines, {"seats": seats, "pairs": [], "bank": None, "house": house}
+
+
+def floor_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, dict[str, int]]:
+    """Staff, pits, an open shift ``--hours`` old, and the tables with their rounds; the pit boss and the counts."""
+    from django.contrib.auth.models import Group, User
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from casino.models import Shift
+    from casino.roles import Role
+    from casino.services import gaming_day_open, pit_create, shift_open
+    from rules.services import rule_set_create
+    from settlement.models import Adjustment, LedgerEntry, Posting, Wager
+    from tables.models import BankTurn, Round, Seat, Table
+    from tables.services import table_assign_dealer, table_create, table_open
+
+    def user(name: str, role: Role) -> Any:
+        made = User.objects.create_user(username=name, password="bench-pass-word")
+        made.groups.add(Group.objects.get(name=role.value))
+        return made
+
+    pit_boss = user("bench_pit_boss", Role.PIT_BOSS)
+    dealers = [user(f"bench_dealer_{n:02d}", Role.DEALER) for n in range(1, 21)]
+    pits = [pit_create(actor=pit_boss, name=f"Pit {n}") for n in range(1, 5)]
+    gaming_day_open(actor=pit_boss, business_date=dt.date(2026, 11, 21))
+    shift = shift_open(actor=pit_boss, name="Day")
+    now = timezone.now()
+    started = now - dt.timedelta(hours=args.hours)
+    Shift.objects.filter(pk=shift.pk).update(opened_at=started)
+    extra = {"commission_on_player_wins": True}
+    rule_sets = {
+        game: rule_set_create(actor=pit_boss, name=f"Bench {game}", game=game, **(extra if banked else {}))
+        if banked
+        else rule_set_create(actor=pit_boss, name=f"Bench {game}", game=game, rake_bp=RAKE_BP)
+        for game, _, banked in GAMES
+    }
+    snapshots = {game: rule_set.snapshot() for game, rule_set in rule_sets.items()}
+    tables = []
+    for number in range(1, args.tables + 1):
+        game, seats, _ = GAMES[(number - 1) % len(GAMES)]
+        table = table_create(
+            actor=pit_boss,
+            pit=pits[(number - 1) * len(pits) // args.tables],
+            name=f"T-{number:03d}",
+            game=game,
+            min_wager_cents=MIN_WAGER,
+            max_wager_cents=MAX_WAGER,
+            seat_count=seats,
+            rule_set=rule_sets[game],
+        )
+        table = table_assign_dealer(actor=pit_boss, table=table, dealer=dealers[number % len(dealers)])
+        tables.append(table_open(actor=pit_boss, table=table))
+    Table.objects.update(big_win_cents=BIG_WIN)
+    seat_rows = Seat.objects.bulk_create(Seat(table=t, number=n) for t in tables for n in range(1, t.seat_count + 1))
+    seat_ids = {(seat.table_id, seat.number): seat.pk for seat in seat_rows}
+
+    per_table = max(1, round(args.hours * args.per_hour))
+    step = dt.timedelta(hours=args.hours) / per_table
+    counts = {"rounds": 0, "wagers": 0, "postings": 0, "ledger entries": 0}
+    for table in tables:  # a table at a time: its rounds, then their wagers, postings and entries in bulk
+        game, seats, banked = next(g for g in GAMES if g[0] == table.game)
+        rounds, plans = [], []
+        in_a_row = 0
+        lag = step * rng.random()  # the tables do not deal in step: each has its last round open since a moment
+        for number in range(1, per_table + 1):
+            last = number == per_table
+            voided = not last and rng.random() < 0.01
+            state = "open" if last else ("voided" if voided else "settled")
+            opened = now - step * (per_table - number) - lag
+            rounds.append(
+                Round(
+                    table=table,
+                    number=number,
+                    shift=shift,
+                    state=state,
+                    rule_set_snapshot=snapshots[game],
+                    opened_at=opened,
+                    state_changed_at=opened + step * 0.9,
+                    void_reason="Misdeal" if voided else "",
+                )  # fmt: skip
+            )
+            low, high = (MIN_WAGER, MAX_WAGER) if banked else (POINT_MIN, POINT_MAX)
+            wagers = {seat: rng.randrange(low, high + 1, 500) for seat in range(1, seats + 1)}
+            plans.append(wagers)
+        with transaction.atomic():
+            Round.objects.bulk_create(rounds)
+            turns = []
+            for round_ in rounds:
+                if banked:
+                    in_a_row = 1 if round_.state == "voided" else in_a_row + 1
+                    turns.append(BankTurn(round=round_, seat=None, consecutive=max(in_a_row, 1)))
+            BankTurn.objects.bulk_create(turns)
+            Wager.objects.bulk_create(
+                Wager(round=r, seat_id=seat_ids[(table.pk, seat)], amount_cents=amount)
+                for r, wagers in zip(rounds, plans, strict=True)
+                for seat, amount in wagers.items()
+            )
+            postings: list[tuple[Any, list[tuple]]] = []
+            for round_, wagers in zip(rounds, plans, strict=True):
+                if banked:
+                    for seat, amount in wagers.items():
+                        lines = [("player", seat, -amount, "wager"), ("wagers", None, amount, "wager")]
+                        postings.append((Posting(round=round_, kind="wager"), lines))
+                if round_.state == "voided" and banked:
+                    lines = [
+                        (a, s, -amount, "reversal") for _, posted in postings[-seats:] for a, s, amount, _ in posted
+                    ]
+                    postings.append((Posting(round=round_, kind="void", reason="Misdeal"), lines))
+                elif round_.state == "settled":
+                    lines, result = (_banked_settlement if banked else _points_settlement)(wagers, rng)
+                    posting = Posting(round=round_, kind="settlement", idempotency_key=f"bench-{round_.pk}",
+                                      result=result, hands={})  # fmt: skip
+                    postings.append((posting, lines))
+            Posting.objects.bulk_create(p for p, _ in postings)
+            with connection.cursor() as cursor:  # auto_now_add stamped them now: back to when they were posted
+                cursor.executemany(
+                    f"UPDATE {Posting._meta.db_table} SET created_at = %s WHERE id = %s",
+                    [(p.round.state_changed_at, p.pk) for p, _ in postings],
+                )
+            entries = [
+                LedgerEntry(
+                    posting=p,
+                    round=p.round,
+                    account=account,
+                    seat_id=seat_ids[(table.pk, seat)] if seat else None,
+                    amount_cents=amount,
+                    kind=kind,
+                    created_at=p.round.state_changed_at,
+                )  # fmt: skip
+                for p, lines in postings
+                for account, seat, amount, kind in lines
+            ]
+            LedgerEntry.objects.bulk_create(entries, batch_size=2000)
+        counts["rounds"] += len(rounds)
+        counts["wagers"] += sum(len(w) for w in plans)
+        counts["postings"] += len(postings)
+        counts["ledger entries"] += len(entries)
+    if connection.vendor == "postgresql":  # the planner's statistics, as autovacuum keeps them after a shift's writes
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    open_rounds = list(Round.objects.filter(state="open").order_by("table_id")[:10])
+    Adjustment.objects.bulk_create(
+        Adjustment(round=r, kind="void", reason="Card exposed", requested_by=dealers[0]) for r in open_rounds
+    )
+    return User.objects.get(pk=pit_boss.pk), counts
+
+
+# --- timing ---------------------------------------------------------------------------------------
+
+
+def timed(client: Any, url: str, requests: int) -> list[float]:
+    """``requests`` GETs of ``url``; the seconds each took (the garbage collector off while timing)."""
+    for _ in range(5):  # warm up: templates compiled, caches and the connection ready
+        _get(client, url)
+    latencies = []
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(requests):
+            started = time.perf_counter()
+            _get(client, url)
+            latencies.append(time.perf_counter() - started)
+    finally:
+        gc.enable()
+    return latencies
+
+
+def _get(client: Any, url: str) -> Any:
+    response = client.get(url)
+    if response.status_code != 200:
+        raise RuntimeError(f"{url} answered {response.status_code}: {response.content[:300]!r}")
+    return response
+
+
+def percentile_ms(latencies: list[float], q: float) -> float:
+    ordered = sorted(latencies)
+    return 1000 * ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def queries_of_one_request(client: Any, url: str) -> list[str]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        _get(client, url)
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    with throwaway_database(args.keep) as where:
+        setup_django()
+        from django.core.cache import cache
+        from django.test import Client
+
+        print(
+            f"Pit-boss dashboard: {args.tables} open tables of the four games, {args.hours:g} hours of the shift "
+            f"at {args.per_hour} rounds an hour; {args.requests} timed requests a page"
+        )
+        print(f"machine:  {machine()}")
+        print(f"database: {where}; DEBUG off")
+        started = time.perf_counter()
+        pit_boss, counts = floor_build(args, random.Random(args.seed))
+        made = ", ".join(f"{count:,} {name}" for name, count in counts.items())
+        print(f"floor:    {made}; built in {time.perf_counter() - started:.1f} s (not timed)")
+        client = Client()
+        client.force_login(pit_boss)
+        cold = []
+        for _ in range(3):  # the first refresh of a shift reads all of it and seals what can no longer change
+            cache.clear()
+            started = time.perf_counter()
+            _get(client, "/pit/")
+            cold.append(time.perf_counter() - started)
+        print(f"cold:     the first /pit/ of the shift (nothing sealed yet) {1000 * min(cold):.0f} ms (best of 3)")
+        print()
+        print(f"{'page':<14}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}{'queries':>9}{'KiB':>7}   target")
+        failed = False
+        for url in ("/pit/", "/pit/live/"):
+            latencies = timed(client, url, args.requests)
+            sql = queries_of_one_request(client, url)
+            size = len(_get(client, url).content) / 1024
+            p50, p99 = percentile_ms(latencies, 0.5), percentile_ms(latencies, 0.99)
+            ok = p50 <= TARGET_MS and len(sql) <= MAX_QUERIES
+            failed |= not ok
+            print(
+                f"{url:<14}{p50:>9.1f}{p99:>9.1f}{1000 * statistics.fmean(latencies):>9.1f}{len(sql):>9}{size:>7.0f}"
+                f"   <= {TARGET_MS} ms, <= {MAX_QUERIES} queries: {'PASS' if ok else 'BELOW'}"
+            )
+            if args.queries and url == "/pit/":
+                for number, statement in enumerate(sql, start=1):
+                    print(f"  {number:>2}. {statement}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,297 @@
+/* The dealer tablet: chip pads, dice pads, the card and tile grid. Plain JS, taps only, no build step.
+ *
+ * Everything the dealer taps ends in ordinary form fields (hidden inputs); htmx posts the forms
+ * and the server, which checks everything again, draws the tablet anew. Messages shown here come
+ * from data-msg-* attributes the templates translate; this file holds no text of its own.
+ */
+(function () {
+  "use strict";
+
+  function all(selector, root) {
+    return Array.prototype.slice.call((root || document).querySelectorAll(selector));
+  }
+
+  function units(cents) {
+    var whole = Math.floor(Math.abs(cents) / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
+    var rest = ("0" + (Math.abs(cents) % 100)).slice(-2);
+    return (cents < 0 ? "-" : "") + whole + "." + rest;
+  }
+
+  // A refusal (4xx) carries the dealer's message: swap it in like any answer.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    if (status >= 400 && status < 500) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  // --- chip pads: the amount, and whether it may be placed ----------------------------------------
+
+  function padUpdate(pad) {
+    var form = pad.closest("form");
+    var amount = pad.querySelector("[data-amount]");
+    var cents = parseInt(amount.value || "0", 10);
+    var min = parseInt(pad.dataset.min || "0", 10);
+    var max = pad.dataset.max ? parseInt(pad.dataset.max, 10) : null;
+    var why = "";
+    var hidden = pad.closest("[hidden]");
+    if (!hidden) {
+      var seat = form && form.hasAttribute("data-needs-seat") ? form.querySelector("[data-seat]") : null;
+      if (seat && !seat.value) why = pad.dataset.msgSeat;
+      else if (!cents) why = pad.dataset.msgEmpty;
+      else if (cents < min) why = pad.dataset.msgMin;
+      else if (max !== null && cents > max) why = pad.dataset.msgMax;
+    }
+    pad.querySelector("[data-display]").textContent = units(cents);
+    pad.querySelector("[data-why]").textContent = why;
+    pad.classList.toggle("out-of-limits", !!why && cents > 0);
+    var submit = form && form.querySelector("[data-chip-submit]");
+    if (submit) submit.disabled = !!why;
+  }
+
+  function padAdd(pad, cents, replace) {
+    var amount = pad.querySelector("[data-amount]");
+    var now = replace ? 0 : parseInt(amount.value || "0", 10);
+    amount.value = String(now + cents);
+    padUpdate(pad);
+  }
+
+  // --- dice ---------------------------------------------------------------------------------------
+
+  function diceUpdate(form) {
+    var values = all("[data-die-input]", form).map(function (input) {
+      return parseInt(input.value || "0", 10);
+    });
+    var ready = values.every(function (v) { return v >= 1 && v <= 6; });
+    var total = values.reduce(function (a, b) { return a + b; }, 0);
+    form.querySelector("[data-dice-total]").textContent = ready ? String(total) : "–";
+    form.querySelector("[data-dice-submit]").disabled = !ready;
+  }
+
+  // --- the hand entry: targets filled from the card or tile grid ----------------------------------
+
+  function items(text) {
+    return (text || "").split(/\s+/).filter(Boolean);
+  }
+
+  function targetItems(target) {
+    return items(target.querySelector("input").value);
+  }
+
+  function lockedItems(target) {
+    return items(target.dataset.locked);
+  }
+
+  function groupOf(target) {
+    return target.closest("[data-group]");
+  }
+
+  function groupNew(group) {
+    return all("[data-target]", group).reduce(function (n, t) { return n + targetItems(t).length; }, 0);
+  }
+
+  function hasRoom(target) {
+    if (lockedItems(target).length + targetItems(target).length >= parseInt(target.dataset.size, 10)) return false;
+    var group = groupOf(target);
+    if (group && group.dataset.quota !== undefined) {
+      return groupNew(group) < parseInt(group.dataset.quota, 10);
+    }
+    return true;
+  }
+
+  function faceOf(form, code) {
+    var pick = form.querySelector('[data-pick="' + code + '"] .face');
+    return pick ? pick.cloneNode(true) : document.createTextNode(code);
+  }
+
+  function renderTarget(form, target) {
+    var slots = target.querySelector("[data-slots]");
+    slots.textContent = "";
+    lockedItems(target).forEach(function (code) {
+      var span = document.createElement("span");
+      span.className = "slot locked";
+      span.appendChild(faceOf(form, code));
+      slots.appendChild(span);
+    });
+    targetItems(target).forEach(function (code, index) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "slot placed";
+      button.dataset.placed = String(index);
+      button.appendChild(faceOf(form, code));
+      slots.appendChild(button);
+    });
+    var size = parseInt(target.dataset.size, 10);
+    var filled = lockedItems(target).length + targetItems(target).length;
+    for (var i = filled; i < size; i++) {
+      var empty = document.createElement("span");
+      empty.className = "slot empty";
+      slots.appendChild(empty);
+    }
+    target.classList.toggle("full", filled >= size);
+  }
+
+  function used(form) {
+    var counts = {};
+    all("[data-target]", form).forEach(function (target) {
+      lockedItems(target).concat(targetItems(target)).forEach(function (code) {
+        counts[code] = (counts[code] || 0) + 1;
+      });
+    });
+    return counts;
+  }
+
+  function entryUpdate(form, changed) {
+    all("[data-target]", form).forEach(function (target) { renderTarget(form, target); });
+    var counts = used(form);
+    all("[data-pick]", form).forEach(function (pick) {
+      var copies = parseInt(pick.dataset.copies || "1", 10);
+      var left = copies - (counts[pick.dataset.pick] || 0);
+      pick.disabled = left <= 0;
+      var label = pick.querySelector("[data-left]");
+      if (label) label.textContent = "×" + Math.max(left, 0);
+    });
+    all("[data-quota]", form).forEach(function (group) {
+      group.classList.toggle("street-done", groupNew(group) >= parseInt(group.dataset.quota, 10));
+    });
+    var need = 0;
+    var have = 0;
+    all("[data-target]", form).forEach(function (target) {
+      need += parseInt(target.dataset.size, 10);
+      have += lockedItems(target).length + targetItems(target).length;
+    });
+    var count = form.querySelector("[data-count]");
+    if (count) count.textContent = have + " / " + need;
+    if (changed) form.dispatchEvent(new CustomEvent("hands-changed", { bubbles: true }));
+  }
+
+  function select(form, target) {
+    all("[data-target]", form).forEach(function (t) { t.classList.remove("selected"); });
+    if (target) target.classList.add("selected");
+  }
+
+  function selected(form) {
+    return form.querySelector("[data-target].selected");
+  }
+
+  function nextOpen(form, after) {
+    var targets = all("[data-target]", form);
+    var start = after ? targets.indexOf(after) : -1;
+    for (var i = 1; i <= targets.length; i++) {
+      var candidate = targets[(start + i + targets.length) % targets.length];
+      if (hasRoom(candidate)) return candidate;
+    }
+    return null;
+  }
+
+  function place(form, code) {
+    var target = selected(form);
+    if (!target || !hasRoom(target)) target = nextOpen(form, target);
+    if (!target) return;
+    var input = target.querySelector("input");
+    input.value = targetItems(target).concat([code]).join(" ");
+    if (!hasRoom(target)) select(form, nextOpen(form, target));
+    else select(form, target);
+    entryUpdate(form, true);
+  }
+
+  function takeBack(form, target, index) {
+    var list = targetItems(target);
+    list.splice(index, 1);
+    target.querySelector("input").value = list.join(" ");
+    select(form, target);
+    entryUpdate(form, true);
+  }
+
+  function fill(form, values) {
+    Object.keys(values).forEach(function (name) {
+      var input = form.querySelector('input[name="' + name + '"]');
+      if (input) input.value = values[name];
+    });
+    entryUpdate(form, true);
+  }
+
+  // --- taps ---------------------------------------------------------------------------------------
+
+  document.addEventListener("click", function (event) {
+    var el = event.target;
+    var form;
+
+    var chip = el.closest("[data-chip]");
+    if (chip) return padAdd(chip.closest("[data-chip-pad]"), parseInt(chip.dataset.chip, 10), false);
+    var set = el.closest("[data-chip-set]");
+    if (set) return padAdd(set.closest("[data-chip-pad]"), parseInt(set.dataset.chipSet, 10), true);
+    var clear = el.closest("[data-chip-clear]");
+    if (clear) return padAdd(clear.closest("[data-chip-pad]"), 0, true);
+
+    var seat = el.closest("[data-seat-pick]");
+    if (seat && !seat.disabled) {
+      form = seat.closest("form");
+      all("[data-seat-pick]", form).forEach(function (b) { b.setAttribute("aria-pressed", String(b === seat)); });
+      form.querySelector("[data-seat]").value = seat.dataset.seatPick;
+      return padUpdate(form.querySelector("[data-chip-pad]"));
+    }
+
+    var bank = el.closest("[data-bank-pick]");
+    if (bank) {
+      form = bank.closest("form");
+      all("[data-bank-pick]", form).forEach(function (b) { b.setAttribute("aria-pressed", String(b === bank)); });
+      form.querySelector("[data-banker]").value = bank.dataset.bankPick;
+      var box = form.querySelector("[data-bank-amount]");
+      box.hidden = bank.dataset.bankPick === "house";
+      return padUpdate(box.querySelector("[data-chip-pad]"));
+    }
+
+    var die = el.closest("[data-face]");
+    if (die) {
+      var pad = die.closest("[data-die-pad]");
+      all("[data-face]", pad).forEach(function (b) { b.setAttribute("aria-pressed", String(b === die)); });
+      pad.querySelector("[data-die-input]").value = die.dataset.face;
+      return diceUpdate(die.closest("form"));
+    }
+
+    var reason = el.closest("[data-reason]");
+    if (reason) {
+      form = reason.closest("form");
+      all("[data-reason]", form).forEach(function (b) { b.setAttribute("aria-pressed", String(b === reason)); });
+      form.querySelector("[data-reason-input]").value = reason.dataset.reason;
+      return;
+    }
+
+    var fillButton = el.closest("[data-fill]");
+    if (fillButton) return fill(fillButton.closest("form"), JSON.parse(fillButton.dataset.fill));
+
+    var pick = el.closest("[data-pick]");
+    if (pick && !pick.disabled) return place(pick.closest("[data-entry]"), pick.dataset.pick);
+
+    var placed = el.closest("[data-placed]");
+    if (placed) {
+      var holder = placed.closest("[data-target]");
+      return takeBack(holder.closest("[data-entry]"), holder, parseInt(placed.dataset.placed, 10));
+    }
+
+    var target = el.closest("[data-target]");
+    if (target) return select(target.closest("[data-entry]"), target);
+  });
+
+  // --- every piece htmx brings in (and the page itself) -------------------------------------------
+
+  function init(root) {
+    var scope = root && root.querySelectorAll ? root : document;
+    var pads = all("[data-chip-pad]", scope);
+    if (scope.matches && scope.matches("[data-chip-pad]")) pads.push(scope);
+    pads.forEach(padUpdate);
+    all("[data-dice-form]", scope).forEach(diceUpdate);
+    all("[data-entry]", scope).forEach(function (form) {
+      entryUpdate(form, false);
+      select(form, nextOpen(form, null));
+    });
+  }
+
+  if (window.htmx) {
+    window.htmx.onLoad(init);
+  } else {
+    document.addEventListener("DOMContentLoaded", function () { init(document); });
+  }
+})();

@@ -32,6 +32,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include(api_urlpatterns)),
     path("", include("tables.urls")),
 ]

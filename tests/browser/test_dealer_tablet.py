@@ -236,3 +236,17 @@ def test_a_dealer_sends_a_void_request_from_the_tablet(
     adjustment = Adjustment.objects.get(round__table=table)
     assert (adjustment.kind, adjustment.status, adjustment.reason) == ("void", "pending", "Dice off the table")
     assert adjustment.requested_by == dealer
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_german_tablet_speaks_german(
+    new_page: Callable[..., Any], shoot: Callable[..., Any], make_table: Callable[..., Any], shift: Any, dealer: Any
+) -> None:
+    make_table(name="PG-1", game="paigow_tiles", seat_count=7)
+    page = new_page(dealer, locale="de-DE")
+    page.goto("/dealer/")
+    expect(page.locator(".table-bar")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.get_by_role("button", name="Abmelden")).to_be_visible()
+    assert "Pai Gow (Steine)" in page.content()
+    shoot(page, "tablet-de")

@@ -126,3 +126,13 @@ def test_the_admin_shows_pits_days_and_shifts_but_changes_none_of_them(client: C
     for model in ("pit", "gamingday", "shift"):
         assert client.get(f"/admin/casino/{model}/").status_code == 200
         assert client.get(f"/admin/casino/{model}/add/").status_code == 403
+
+
+def test_the_header_switches_the_language_to_german_and_back(client: Client, demo_floor) -> None:
+    client.login(username="floor", password="demo-pass-2026")
+    client.post("/i18n/setlang/", {"language": "de", "next": "/"})
+    german = client.get("/").content.decode()
+    assert '<html lang="de">' in german
+    assert "Abmelden" in german  # "Sign out"
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert "Sign out" in client.get("/").content.decode()

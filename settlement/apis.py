@@ -30,6 +30,7 @@ from settlement.selectors import (
     adjustment_list,
     round_balances,
     round_get,
+    round_get_for_action,
     round_next_actions,
     settlement_in_force,
 )
@@ -190,7 +191,10 @@ class WagerCreateApi(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(WagerInputSerializer, request)
         services.wager_place(
-            actor=request.user, round=round_get(round_id=round_id), seat=data["seat"], amount_cents=data["amount_cents"]
+            actor=request.user,
+            round=round_get_for_action(round_id=round_id),
+            seat=data["seat"],
+            amount_cents=data["amount_cents"],
         )
         return Response(RoundOutputSerializer(round_get(round_id=round_id)).data, status=status.HTTP_201_CREATED)
 
@@ -198,7 +202,7 @@ class WagerCreateApi(APIView):
 class CloseBettingApi(APIView):
     @extend_schema(request=None, responses=RoundOutputSerializer, summary="Close the betting")
     def post(self, request: Request, round_id: int) -> Response:
-        services.round_close_betting(actor=request.user, round=round_get(round_id=round_id))
+        services.round_close_betting(actor=request.user, round=round_get_for_action(round_id=round_id))
         return _round(round_id)
 
 
@@ -220,7 +224,7 @@ class DealApi(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(DealInputSerializer, request)
         services.round_deal(
-            actor=request.user, round=round_get(round_id=round_id), dice=data.get("dice"), auto=data["auto"]
+            actor=request.user, round=round_get_for_action(round_id=round_id), dice=data.get("dice"), auto=data["auto"]
         )
         return _round(round_id)
 
@@ -254,7 +258,9 @@ class HandsApi(APIView):
         ],
     )
     def post(self, request: Request, round_id: int) -> Response:
-        services.round_hands_record(actor=request.user, round=round_get(round_id=round_id), hands=_object(request))
+        services.round_hands_record(
+            actor=request.user, round=round_get_for_action(round_id=round_id), hands=_object(request)
+        )
         return _round(round_id)
 
 
@@ -278,7 +284,7 @@ class PlacementsApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         services.round_placements_record(
-            actor=request.user, round=round_get(round_id=round_id), placements=_object(request)
+            actor=request.user, round=round_get_for_action(round_id=round_id), placements=_object(request)
         )
         return _round(round_id)
 
@@ -296,7 +302,7 @@ class SettleApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         body = services.settle_round(
-            round=round_get(round_id=round_id), actor=request.user, idempotency_key=_key(request)
+            round=round_get_for_action(round_id=round_id), actor=request.user, idempotency_key=_key(request)
         )
         return Response(body)
 
@@ -313,7 +319,7 @@ class VoidApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(VoidInputSerializer, request)
-        services.void_round(actor=request.user, round=round_get(round_id=round_id), reason=data["reason"])
+        services.void_round(actor=request.user, round=round_get_for_action(round_id=round_id), reason=data["reason"])
         return _round(round_id)
 
 
@@ -338,7 +344,7 @@ class CorrectionApi(APIView):
             )
         body = services.correct_round(
             actor=request.user,
-            round=round_get(round_id=round_id),
+            round=round_get_for_action(round_id=round_id),
             hands=hands,
             reason=data["reason"],
             idempotency_key=_key(request),
@@ -382,7 +388,7 @@ class AdjustmentRequestApi(APIView):
         data = _valid(AdjustmentRequestInputSerializer, request)
         adjustment = services.adjustment_request(
             actor=request.user,
-            round=round_get(round_id=round_id),
+            round=round_get_for_action(round_id=round_id),
             kind=data["kind"],
             reason=data["reason"],
             hands=data.get("hands"),

@@ -40,7 +40,7 @@ class Wager(AppendOnlyModel):
     placed_at = models.DateTimeField(_("placed at"), auto_now_add=True)
 
     class Meta:
-        ordering = ["round", "seat__number"]
+        ordering = ["round_id", "seat_id"]
         verbose_name = _("wager")
         verbose_name_plural = _("wagers")
         constraints = [
@@ -90,7 +90,7 @@ class Posting(AppendOnlyModel):
     )
 
     class Meta:
-        ordering = ["round", "pk"]
+        ordering = ["round_id", "pk"]
         verbose_name = _("posting")
         verbose_name_plural = _("postings")
         indexes = [models.Index(fields=["round", "kind"], name="posting_round_kind")]
@@ -133,7 +133,7 @@ class LedgerEntry(AppendOnlyModel):
     idempotency_key = models.CharField(_("idempotency key"), max_length=200, blank=True)
 
     class Meta:
-        ordering = ["posting", "pk"]
+        ordering = ["posting_id", "pk"]
         verbose_name = _("ledger entry")
         verbose_name_plural = _("ledger entries")
         indexes = [models.Index(fields=["round", "account"], name="ledger_round_account")]

@@ -25,6 +25,11 @@ def round_queryset() -> QuerySet[Round]:
     )
 
 
+def round_get_for_action(*, round_id: int) -> Round:
+    """One round with its table only, or 404: what a service needs before it locks and re-reads the round."""
+    return get_object_or_404(Round.objects.select_related("table"), pk=round_id)
+
+
 def round_get(*, round_id: int) -> Round:
     """One round, or 404."""
     return get_object_or_404(round_queryset(), pk=round_id)

@@ -55,6 +55,25 @@ def _seat_ids(round_: Round) -> dict[int, int]:
     return dict(Seat.objects.filter(table_id=round_.table_id).values_list("number", "pk"))
 
 
+def _stakes(round_: Round) -> tuple[dict[int, int], dict[int, int]]:
+    """The round's wagers by seat number, and the seat ids of its players and banker: one query."""
+    wagers: dict[int, int] = {}
+    seat_ids: dict[int, int] = {}
+    for number, seat_id, amount in round_.wagers.order_by().values_list("seat__number", "seat_id", "amount_cents"):
+        wagers[number] = amount
+        seat_ids[number] = seat_id
+    if round_.bank_seat is not None:
+        seat_ids[round_.bank_seat.number] = round_.bank_seat.pk
+    return wagers, seat_ids
+
+
+def _used_key(key: str) -> Posting | None:
+    """The posting a key was already used for, if any (a cheap existence check first: the common case is new)."""
+    if not Posting.objects.filter(idempotency_key=key).exists():
+        return None
+    return Posting.objects.select_related("round__table").get(idempotency_key=key)
+
+
 def _wagers(round_: Round) -> dict[int, int]:
     """The round's wagers by seat number, in cents."""
     return dict(round_.wagers.values_list("seat__number", "amount_cents"))
@@ -369,6 +388,7 @@ def _settle_into(
     key: str,
     read: round_hands.RoundHands,
     wagers: Mapping[int, int],
+    seat_ids: Mapping[int, int],
     stored: Mapping[str, Any],
     corrects: Posting | None = None,
     reason: str = "",
@@ -386,7 +406,7 @@ def _settle_into(
         kind=Posting.Kind.SETTLEMENT,
         lines=computed.lines,
         actor=actor,
-        seat_ids=_seat_ids(locked),
+        seat_ids=seat_ids,
         idempotency_key=key,
         hands=stored,
         result=computed.result,
@@ -418,13 +438,13 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
     key = _check_key(idempotency_key)
     require_role(actor, *ROUND_ROLES, action="settle a round")
     require_table_staff(actor, round.table, action="settle a round")
-    existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
+    existing = _used_key(key)
     if existing is not None:
         return _replay(existing, round, correction=False)
     with _key_race(), transaction.atomic():
         locked = round_lock(round)
         require_table_staff(actor, locked.table, action="settle a round")
-        existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
+        existing = _used_key(key)
         if existing is not None:  # a retry that waited for the first attempt's lock
             return _replay(existing, locked, correction=False)
         if locked.state == RoundState.SETTLED:
@@ -436,9 +456,11 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
         check_move(locked.state, RoundState.SETTLED, round_number=locked.number)
         if locked.hands is None:
             raise WrongState(f"Round {locked.number} has no hands entered.")
-        wagers = _wagers(locked)
+        wagers, seat_ids = _stakes(locked)
         read = _read_hands(locked, _entered(locked.hands), wagers=wagers, complete_boards=True)
-        posting = _settle_into(locked, actor=actor, key=key, read=read, wagers=wagers, stored=locked.hands)
+        posting = _settle_into(
+            locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=locked.hands
+        )
         round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED)
     return settlement_body(posting)
 
@@ -526,12 +548,12 @@ def correct_round(
     reason = (reason or "").strip()
     if not reason:
         raise ApplicationError("A correction needs a reason.", extra={"field": "reason"})
-    existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
+    existing = _used_key(key)
     if existing is not None:
         return _replay(existing, round, correction=True)
     with _key_race(), transaction.atomic():
         locked = round_lock(round)
-        existing = Posting.objects.select_related("round__table").filter(idempotency_key=key).first()
+        existing = _used_key(key)
         if existing is not None:
             return _replay(existing, locked, correction=True)
         if locked.state != RoundState.SETTLED:
@@ -539,7 +561,7 @@ def correct_round(
                 f"Round {locked.number} is {locked.state}: only a settled round is corrected "
                 "(change the hands, or void it, before it settles)."
             )
-        wagers = _wagers(locked)
+        wagers, seat_ids = _stakes(locked)
         read = _read_hands(locked, hands, wagers=wagers, complete_boards=True)
         current = Posting.objects.get(round=locked, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
         if _entered(read.stored) == _entered(current.hands or {"seats": {}}):
@@ -558,7 +580,15 @@ def correct_round(
             reason=reason,
         )
         posting = _settle_into(
-            locked, actor=actor, key=key, read=read, wagers=wagers, stored=read.stored, corrects=current, reason=reason
+            locked,
+            actor=actor,
+            key=key,
+            read=read,
+            wagers=wagers,
+            seat_ids=seat_ids,
+            stored=read.stored,
+            corrects=current,
+            reason=reason,
         )
         before_hands = locked.hands
         round_transition(

@@ -69,7 +69,7 @@ class Seat(models.Model):
     player_name = models.CharField(_("player"), max_length=80, blank=True)
 
     class Meta:
-        ordering = ["table", "number"]
+        ordering = ["table_id", "number"]
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
         constraints = [
@@ -138,7 +138,7 @@ class Round(models.Model):
     placements = models.JSONField(_("placements"), null=True, blank=True)
 
     class Meta:
-        ordering = ["table", "-number"]
+        ordering = ["table_id", "-number"]
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
         constraints = [

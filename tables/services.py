@@ -418,11 +418,7 @@ def round_open(
 
 def round_lock(round: Round) -> Round:
     """The round's row, locked until the transaction ends, with its table and bank seat."""
-    return (
-        Round.objects.select_for_update(of=("self",))
-        .select_related("table", "table__rule_set", "bank_seat")
-        .get(pk=round.pk)
-    )
+    return Round.objects.select_for_update(of=("self",)).select_related("table", "bank_seat").get(pk=round.pk)
 
 
 def round_transition(

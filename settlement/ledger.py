@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connections
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
@@ -37,24 +38,46 @@ def post(
     if total != 0:
         raise ValueError(f"a posting must balance; these lines sum to {total} cents")
     posting = Posting.objects.create(round=round, kind=kind, idempotency_key=idempotency_key, actor=actor, **fields)
-    now = timezone.now()
-    LedgerEntry.objects.bulk_create(
-        [
-            LedgerEntry(
-                posting=posting,
-                round=round,
-                account=line.account,
-                seat_id=seat_ids[line.seat] if line.seat is not None else None,
-                amount_cents=line.amount,
-                kind=line.kind,
-                actor=actor,
-                created_at=now,
-                idempotency_key=idempotency_key or "",
-            )
-            for line in lines
-        ]
-    )
+    connection = connections[LedgerEntry.objects.db]
+    created_at = connection.ops.adapt_datetimefield_value(timezone.now())
+    actor_id = actor.pk if actor is not None and actor.is_authenticated else None
+    key = idempotency_key or ""
+    # One multi-row INSERT, written out: the same rows ``bulk_create`` would write (insert only, never an
+    # update), without building a model object a line: one statement, one round trip.
+    rows = [
+        (
+            posting.pk,
+            round.pk,
+            line.account,
+            seat_ids[line.seat] if line.seat is not None else None,
+            line.amount,
+            line.kind,
+            actor_id,
+            created_at,
+            key,
+        )
+        for line in lines
+    ]
+    if rows:
+        with connection.cursor() as cursor:
+            cursor.execute(_INSERT_ENTRIES + ", ".join([_ROW] * len(rows)), [value for row in rows for value in row])
     return posting
+
+
+_ENTRY_COLUMNS = (
+    "posting_id",
+    "round_id",
+    "account",
+    "seat_id",
+    "amount_cents",
+    "kind",
+    "actor_id",
+    "created_at",
+    "idempotency_key",
+)
+_QUOTED_COLUMNS = ", ".join('"' + column + '"' for column in _ENTRY_COLUMNS)
+_INSERT_ENTRIES = f'INSERT INTO "{LedgerEntry._meta.db_table}" ({_QUOTED_COLUMNS}) VALUES '
+_ROW = "(" + ", ".join(["%s"] * len(_ENTRY_COLUMNS)) + ")"
 
 
 def reversal_lines(entries: Iterable[LedgerEntry], seat_numbers: Mapping[int, int]) -> list[Line]:

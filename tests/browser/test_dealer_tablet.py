@@ -107,7 +107,12 @@ def _settlement(table: Any) -> Posting:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_dealer_plays_and_settles_a_round_of_pai_gow_poker_by_tapping(
-    new_page: Callable[..., Any], shoot: Callable[..., Any], make_table: Callable[..., Any], shift: Any, dealer: Any
+    new_page: Callable[..., Any],
+    shoot: Callable[..., Any],
+    make_table: Callable[..., Any],
+    shift: Any,
+    dealer: Any,
+    pit_boss: Any,
 ) -> None:
     table = make_table(name="PGP-1", game="paigow_poker", seat_count=6)
     page = _open_tablet(new_page, dealer)
@@ -147,6 +152,13 @@ def test_a_dealer_plays_and_settles_a_round_of_pai_gow_poker_by_tapping(
         (3, "loss", -1000),
     ]
     assert result["house"]["total_cents"] == -1375
+    # The pit boss's dashboard shows the round the dealer has just settled.
+    pit = new_page(pit_boss)
+    pit.goto("/pit/")
+    row = pit.locator(f"#table-{table.pk}")
+    expect(row.locator(".t-round")).to_contain_text("settled")
+    expect(row.locator(".t-players")).to_have_text("+13.75")  # +23.75 and -10.00
+    expect(row.locator(".t-take")).to_have_text("1.25")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -221,8 +233,8 @@ def test_a_dealer_places_an_ofc_round_street_by_street_and_settles_it_by_tapping
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_dealer_sends_a_void_request_from_the_tablet(
-    new_page: Callable[..., Any], make_table: Callable[..., Any], shift: Any, dealer: Any
+def test_a_void_goes_from_the_tablet_to_approval_on_the_dashboard(
+    new_page: Callable[..., Any], make_table: Callable[..., Any], shift: Any, dealer: Any, pit_boss: Any
 ) -> None:
     table = make_table(name="PGP-2", game="paigow_poker", seat_count=6)
     page = _open_tablet(new_page, dealer)
@@ -236,6 +248,15 @@ def test_a_dealer_sends_a_void_request_from_the_tablet(
     adjustment = Adjustment.objects.get(round__table=table)
     assert (adjustment.kind, adjustment.status, adjustment.reason) == ("void", "pending", "Dice off the table")
     assert adjustment.requested_by == dealer
+    pit = new_page(pit_boss)
+    pit.goto("/pit/")
+    alert = pit.locator(f"#adjustment-{adjustment.pk}")
+    expect(alert).to_contain_text("Dice off the table")
+    alert.locator(".btn-approve").tap()
+    expect(alert).to_have_count(0)
+    expect(pit.locator(f"#table-{table.pk} .t-round")).to_contain_text("voided")
+    # The tablet, waiting for the decision, finds the round voided.
+    expect(page.locator("[data-state-label]")).to_have_text("Voided", timeout=15_000)
 
 
 @pytest.mark.django_db(transaction=True)

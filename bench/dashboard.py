@@ -42,22 +42,17 @@ import argparse
 import datetime as dt
 import gc
 import itertools
-import os
-import platform
 import random
-import shutil
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.harness import machine, setup_django, throwaway_database  # noqa: E402
 
 BENCH_DATABASE = "tableside_bench_dashboard"
 SEED = 20261121
@@ -89,96 +84,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 # --- the throwaway database -----------------------------------------------------------------------
-
-
-@contextmanager
-def throwaway_database(keep: bool) -> Iterator[str]:
-    """Point DATABASE_URL at a fresh database for the run; drop it afterwards. Yields a description."""
-    url = os.environ.get("DATABASE_URL", "").strip()
-    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
-    if scheme in ("postgres", "postgresql", "pgsql"):
-        import psycopg
-
-        parts = urlparse(url)
-        server = {
-            "host": parts.hostname or "127.0.0.1",
-            "port": parts.port or 5432,
-            "user": unquote(parts.username or "postgres"),
-            "password": unquote(parts.password) if parts.password else None,
-            "dbname": "postgres",
-            "autocommit": True,
-        }
-        with psycopg.connect(**server) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{BENCH_DATABASE}" WITH (FORCE)')
-            admin.execute(f'CREATE DATABASE "{BENCH_DATABASE}"')
-        os.environ["DATABASE_URL"] = urlunparse(parts._replace(path=f"/{BENCH_DATABASE}"))
-        where = f"PostgreSQL database {BENCH_DATABASE} on {server['host']}:{server['port']}, made for the run"
-        try:
-            yield where
-        finally:
-            _close_connections()
-            if keep:
-                print(f"kept: {os.environ['DATABASE_URL']}")
-            else:
-                with psycopg.connect(**server) as admin:
-                    admin.execute(f'DROP DATABASE IF EXISTS "{BENCH_DATABASE}" WITH (FORCE)')
-        return
-    if url and scheme != "sqlite":
-        raise SystemExit(f"DATABASE_URL must be PostgreSQL or SQLite for this bench, got {url!r}")
-    directory = tempfile.mkdtemp(prefix="tableside-bench-dashboard-")
-    path = Path(directory) / "bench.sqlite3"
-    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
-    try:
-        yield f"SQLite file {path}, made for the run"
-    finally:
-        _close_connections()
-        if keep:
-            print(f"kept: {path}")
-        else:
-            shutil.rmtree(directory, ignore_errors=True)
-
-
-def _close_connections() -> None:
-    if "django.db" in sys.modules:
-        from django.db import connections
-
-        connections.close_all()
-
-
-def setup_django() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-    import django
-    from django.conf import settings
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", verbosity=0, interactive=False, skip_checks=True)
-    settings.DEBUG = False  # no query log while timing, as in production
-
-
-def machine() -> str:
-    import django
-    from django.db import connection
-
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        model = platform.processor() or model
-    if connection.vendor == "postgresql":
-        import psycopg
-
-        with connection.cursor() as cursor:
-            cursor.execute("SHOW server_version")
-            engine = f"PostgreSQL {cursor.fetchone()[0]} (psycopg {psycopg.__version__})"
-    else:
-        import sqlite3
-
-        engine = f"SQLite {sqlite3.sqlite_version}"
-    return f"{model}, {os.cpu_count()} cores; Python {platform.python_version()}, Django {django.__version__}; {engine}"
 
 
 # --- the floor and a shift of rounds --------------------------------------------------------------
@@ -422,7 +327,7 @@ def queries_of_one_request(client: Any, url: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    with throwaway_database(args.keep) as where:
+    with throwaway_database(BENCH_DATABASE, args.keep) as where:
         setup_django()
         from django.core.cache import cache
         from django.test import Client

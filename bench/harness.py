@@ -1,0 +1,107 @@
+"""What the benches share: a throwaway database for the run, Django set up on it, and the machine's description.
+
+The benches run as scripts (``python bench/settlement.py``); each puts the project
+root on ``sys.path`` and imports this module as ``bench.harness``.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import unquote, urlparse, urlunparse
+
+
+@contextmanager
+def throwaway_database(name: str, keep: bool) -> Iterator[str]:
+    """Point DATABASE_URL at a fresh database ``name`` for the run; drop it afterwards. Yields a description."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme in ("postgres", "postgresql", "pgsql"):
+        import psycopg
+
+        parts = urlparse(url)
+        server = {
+            "host": parts.hostname or "127.0.0.1",
+            "port": parts.port or 5432,
+            "user": unquote(parts.username or "postgres"),
+            "password": unquote(parts.password) if parts.password else None,
+            "dbname": "postgres",
+            "autocommit": True,
+        }
+        with psycopg.connect(**server) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{name}"')
+        os.environ["DATABASE_URL"] = urlunparse(parts._replace(path=f"/{name}"))
+        where = f"PostgreSQL database {name} on {server['host']}:{server['port']}, made for the run"
+        try:
+            yield where
+        finally:
+            close_connections()
+            if keep:
+                print(f"kept: {os.environ['DATABASE_URL']}")
+            else:
+                with psycopg.connect(**server) as admin:
+                    admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        return
+    if url and scheme != "sqlite":
+        raise SystemExit(f"DATABASE_URL must be PostgreSQL or SQLite for this bench, got {url!r}")
+    directory = tempfile.mkdtemp(prefix=f"{name}-")
+    path = Path(directory) / "bench.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+    try:
+        yield f"SQLite file {path}, made for the run"
+    finally:
+        close_connections()
+        if keep:
+            print(f"kept: {path}")
+        else:
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def close_connections() -> None:
+    if "django.db" in sys.modules:
+        from django.db import connections
+
+        connections.close_all()
+
+
+def setup_django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+    import django
+    from django.conf import settings
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0, interactive=False, skip_checks=True)
+    settings.DEBUG = False  # no query log while timing, as in production
+
+
+def machine() -> str:
+    import django
+    from django.db import connection
+
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        model = platform.processor() or model
+    if connection.vendor == "postgresql":
+        import psycopg
+
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            engine = f"PostgreSQL {cursor.fetchone()[0]} (psycopg {psycopg.__version__})"
+    else:
+        import sqlite3
+
+        engine = f"SQLite {sqlite3.sqlite_version}"
+    return f"{model}, {os.cpu_count()} cores; Python {platform.python_version()}, Django {django.__version__}; {engine}"

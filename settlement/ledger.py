@@ -120,8 +120,10 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
     postings = Posting.objects.all()
     if rounds is not None:
         postings = postings.filter(round_id__in=list(rounds))
-    sums = postings.annotate(total=Sum("entries__amount_cents"), lines=Count("entries")).values(
-        "pk", "round_id", "kind", "total", "lines", "reverses_id"
+    sums = (
+        postings.annotate(total=Sum("entries__amount_cents"), lines=Count("entries"))
+        .values("pk", "round_id", "kind", "total", "lines", "reverses_id")
+        .order_by("pk")  # an aggregate ignores the model's ordering: the report's order is made explicit
     )
     for posting in sums:
         report.postings += 1
@@ -156,9 +158,13 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
                 f"does not undo posting(s) {', '.join(map(str, undone))} line for line."
             )
     round_rows = Round.objects.all() if rounds is None else Round.objects.filter(pk__in=list(rounds))
-    round_rows = round_rows.annotate(
-        layout=Sum("ledger_entries__amount_cents", filter=Q(ledger_entries__account="wagers")),
-    ).select_related("table")
+    round_rows = (
+        round_rows.annotate(
+            layout=Sum("ledger_entries__amount_cents", filter=Q(ledger_entries__account="wagers")),
+        )
+        .select_related("table")
+        .order_by("pk")
+    )
     in_force = Counter(
         postings.filter(kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True).values_list("round_id", flat=True)
     )

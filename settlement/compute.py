@@ -57,7 +57,8 @@ class Computed:
 
 def _transfer(
     lines: list[Line], source: tuple[str, int | None], target: tuple[str, int | None], amount: int, kind: str
-):  # type: ignore[no-untyped-def]
+) -> None:
+    """Move ``amount`` cents from ``source`` to ``target`` (account, seat): two lines that sum to zero."""
     if amount:
         lines.append(Line(source[0], source[1], -amount, kind))
         lines.append(Line(target[0], target[1], amount, kind))

@@ -10,7 +10,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint bench run-worker clean
+.PHONY: demo test lint bench run-worker run-beat clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ lint: $(VENV)/.dev-installed
 
 run-worker: $(VENV)/.runtime-installed
 	$(PY) -m celery -A casino worker --loglevel=INFO
+
+# Celery beat: every 5 minutes closes an overdue shift (SHIFT_HOURS) and builds missing reports.
+run-beat: $(VENV)/.runtime-installed
+	@mkdir -p var
+	$(PY) -m celery -A casino beat --loglevel=INFO --schedule var/celerybeat-schedule
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -158,6 +158,17 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 
+# --- Shift boundaries (Celery beat, ``celery -A casino beat``) ------------------
+# Every 5 minutes ``casino.tasks.shift_boundaries`` closes the open shift once it
+# has run longer than SHIFT_HOURS (default 8, fractions allowed: 7.5) and builds
+# every closed shift's missing or unfinished reports.
+SHIFT_HOURS = env.float("SHIFT_HOURS", default=8.0)
+if not 0 < SHIFT_HOURS <= 24:
+    raise ImproperlyConfigured(f"SHIFT_HOURS must be more than 0 and at most 24, got {SHIFT_HOURS!r}")
+CELERY_BEAT_SCHEDULE = {
+    "shift-boundaries": {"task": "casino.shift_boundaries", "schedule": 5 * 60.0},
+}
+
 # --- Auth ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

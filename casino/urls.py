@@ -8,7 +8,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
-from casino import views
+from casino import report_views, views
 from rules.urls import api_urlpatterns as assist_api
 from settlement.urls import api_urlpatterns as round_api
 from tables.urls import api_urlpatterns as table_api
@@ -29,6 +29,9 @@ urlpatterns = [
     path("pit/tables/<int:table_id>/", views.pit_table_history, name="pit-table-history"),
     path("pit/adjustments/<int:adjustment_id>/approve/", views.pit_adjustment_approve, name="pit-adjustment-approve"),
     path("pit/adjustments/<int:adjustment_id>/reject/", views.pit_adjustment_reject, name="pit-adjustment-reject"),
+    path("pit/shifts/<int:shift_id>/close/", report_views.pit_shift_close, name="pit-shift-close"),
+    path("reports/", report_views.reports, name="reports"),
+    path("reports/<int:report_id>/<str:fmt>/", report_views.report_download, name="report-download"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

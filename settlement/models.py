@@ -206,11 +206,11 @@ class Adjustment(models.Model):
 
 
 class ShiftReport(models.Model):
-    """A closed shift's report as accounting and audit sign it (issue 8): the figures, their CSV and HTML.
+    """A closed shift's report as accounting and audit sign it (issue 8): the figures, their CSV, HTML and PDF.
 
     One per shift and kind. Built by ``settlement.services.shift_report_build`` from the ledger and the audit
     log only; ``building`` while a build is under way (a crash leaves it so, and the next run finishes it),
-    ``ready`` once the figures and both renderings are written together. ``content_hash`` is the SHA-256 of
+    ``ready`` once the figures and the three renderings are written together. ``content_hash`` is the SHA-256 of
     the canonical JSON of ``data``: the same shift always gives the same hash.
     """
 
@@ -229,6 +229,7 @@ class ShiftReport(models.Model):
     data = models.JSONField(_("figures"), null=True, blank=True)
     csv = models.TextField(_("CSV"), blank=True)
     html = models.TextField(_("HTML"), blank=True)
+    pdf = models.BinaryField(_("PDF"), blank=True, default=b"")
     content_hash = models.CharField(_("content hash (SHA-256)"), max_length=64, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)

@@ -19,7 +19,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncHour
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from casino.audit import audit_chain_verify, canonical_json
 from casino.models import AuditEvent, Shift
@@ -154,6 +156,28 @@ def _shift_head(shift: Shift) -> dict[str, Any]:
     }
 
 
+# The money figures of each hour of the shift (``hours``): the same ledger accounts, entry by entry.
+HOUR_FIGURES = tuple(_ACCOUNT_FIGURES.values())
+
+
+def _hours(shift: Shift) -> list[dict[str, Any]]:
+    """The shift's money by hour: the sums of the ledger entries on each account, grouped by the hour (in the
+    floor's time zone, ``TIME_ZONE``) of the entry's ``created_at``. Only hours with entries appear, in order;
+    each figure's hours sum to the floor's figure (the same entries, split by time)."""
+    rows = (
+        LedgerEntry.objects.filter(round__shift=shift, account__in=list(_ACCOUNT_FIGURES))
+        .annotate(hour=TruncHour("created_at", tzinfo=timezone.get_default_timezone()))
+        .values("hour", "account")
+        .annotate(total=Sum("amount_cents"))
+        .order_by()
+    )
+    zone = timezone.get_default_timezone()
+    hours: dict[Any, dict[str, int]] = defaultdict(lambda: dict.fromkeys(HOUR_FIGURES, 0))
+    for row in rows:
+        hours[row["hour"]][_ACCOUNT_FIGURES[row["account"]]] += row["total"] or 0
+    return [{"hour": timezone.localtime(hour, zone).isoformat(), **figures} for hour, figures in sorted(hours.items())]
+
+
 def shift_figures(shift: Shift) -> dict[str, Any]:
     """The end-of-shift report: per table, per pit and for the floor (issue 8, "The reports").
 
@@ -162,7 +186,8 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
     * wins / pushes / losses / no-actions: the seat outcomes of the settlements in force;
     * payouts: the positive ``player`` entries of kind ``payout`` in the settlements in force;
     * commission, rake, house, banker (player banks) and player results: the sums of every entry on
-      those accounts (a reversal cancels what it undoes, so these are the figures in force).
+      those accounts (a reversal cancels what it undoes, so these are the figures in force);
+    * hours: those money figures again, by hour of the ledger entries (the PDF's chart).
     """
     rounds = _shift_rounds(shift)
     tables: dict[int, dict[str, int]] = defaultdict(_zero)
@@ -223,6 +248,7 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
         "tables": table_rows,
         "pits": [{"pit": name, **figures} for name, figures in sorted(pits.items())],
         "floor": floor,
+        "hours": _hours(shift),
         "adjustments": _adjustments(shift, rounds),
     }
 

@@ -31,7 +31,7 @@ from rules.games import dealing, tiles_dealing
 from rules.games.cards import cards_text, deck
 from rules.games.errors import InvalidHand
 from rules.games.tiles import tiles_text
-from settlement import compute, reports
+from settlement import compute, report_pdf, reports
 from settlement.ledger import post, reversal_lines
 from settlement.models import Adjustment, LedgerEntry, Posting, ShiftReport, Wager
 from tables import hands as round_hands
@@ -749,7 +749,7 @@ def shift_report_build(*, shift: Shift, kind: str) -> ShiftReport:
 
     * Only a closed shift is reported on (``WrongState`` otherwise): its rounds can no longer change.
     * A ``ready`` report is returned as it is: building again changes nothing.
-    * Otherwise a ``building`` row marks the work, the figures, CSV and HTML are built in memory from
+    * Otherwise a ``building`` row marks the work, the figures, CSV, HTML and PDF are built in memory from
       the ledger and the audit log (``settlement.reports``), and one transaction writes them and turns the
       row ``ready``, with its audit event: a crash before that leaves the ``building`` row, finished by the
       next run. The figures hold nothing of the build, so the same shift gives the same ``content_hash``.
@@ -769,6 +769,7 @@ def shift_report_build(*, shift: Shift, kind: str) -> ShiftReport:
         except IntegrityError:  # another worker started the same report: its row is reused below
             pass
     data, csv_text, html, digest = reports.report_render(shift=shift, kind=kind)
+    pdf = report_pdf.render_pdf(data, digest)
     with transaction.atomic():
         report = ShiftReport.objects.select_for_update().get(shift=shift, kind=kind)
         if report.status == ShiftReport.Status.READY:  # another worker finished it meanwhile
@@ -776,10 +777,11 @@ def shift_report_build(*, shift: Shift, kind: str) -> ShiftReport:
         report.data = data
         report.csv = csv_text
         report.html = html
+        report.pdf = pdf
         report.content_hash = digest
         report.status = ShiftReport.Status.READY
         report.finished_at = timezone.now()
-        report.save(update_fields=["data", "csv", "html", "content_hash", "status", "finished_at"])
+        report.save(update_fields=["data", "csv", "html", "pdf", "content_hash", "status", "finished_at"])
         audit_event_record(
             actor=None,
             event_type="shift_report.built",

@@ -1,0 +1,63 @@
+"""The PDF of the shift reports (issue 8): every kind has one, the end-of-shift report's hours add up to the floor,
+and the same figures give the same bytes."""
+
+from __future__ import annotations
+
+import pytest
+
+from settlement.models import ShiftReport
+from settlement.report_pdf import hourly_chart_png, render_pdf
+from settlement.reports import HOUR_FIGURES, report_render
+from tests.settlement.test_shift_reports import _eager_celery, closed_shift  # noqa: F401  (fixtures)
+
+
+@pytest.mark.django_db
+def test_every_kind_has_a_pdf_with_pages(closed_shift) -> None:  # noqa: F811
+    for report in ShiftReport.objects.filter(shift=closed_shift):
+        pdf = bytes(report.pdf)
+        assert pdf.startswith(b"%PDF-"), report.kind
+        assert b"/Type /Page\n" in pdf or b"/Type /Page " in pdf or b"/Type /Page>" in pdf
+        assert pdf.rstrip().endswith(b"%%EOF")
+
+
+@pytest.mark.django_db
+def test_the_hours_sum_to_the_floor(closed_shift) -> None:  # noqa: F811
+    data = ShiftReport.objects.get(shift=closed_shift, kind="shift").data
+    assert data["hours"], "the shift's ledger entries fall in at least one hour"
+    for name in HOUR_FIGURES:
+        assert sum(hour[name] for hour in data["hours"]) == data["floor"][name], name
+    assert [hour["hour"] for hour in data["hours"]] == sorted(hour["hour"] for hour in data["hours"])
+    assert hourly_chart_png(data["hours"]).startswith(b"\x89PNG")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", ["shift", "commission", "audit"])
+def test_rebuilding_gives_the_same_bytes(closed_shift, kind: str) -> None:  # noqa: F811
+    stored = ShiftReport.objects.get(shift=closed_shift, kind=kind)
+    data, _csv, _html, digest = report_render(shift=closed_shift, kind=kind)
+    assert digest == stored.content_hash
+    first = render_pdf(data, digest)
+    assert render_pdf(data, digest) == first
+    assert first == bytes(stored.pdf)
+
+
+def test_the_chart_is_deterministic() -> None:
+    hours = [
+        {
+            "hour": "2026-01-01T10:00:00+00:00",
+            "commission_cents": 500,
+            "rake_cents": 0,
+            "house_cents": -300,
+            "banker_cents": 0,
+            "player_cents": 200,
+        },
+        {
+            "hour": "2026-01-01T11:00:00+00:00",
+            "commission_cents": 125,
+            "rake_cents": 75,
+            "house_cents": 900,
+            "banker_cents": -100,
+            "player_cents": -900,
+        },
+    ]
+    assert hourly_chart_png(hours) == hourly_chart_png(hours)

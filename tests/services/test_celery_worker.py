@@ -85,3 +85,46 @@ def test_a_task_travels_through_redis_to_a_worker_process_and_its_result_comes_b
     }
     assert sent.state == "SUCCESS"
     assert sent.id in log.read_text(), "the worker's own log shows it ran the task"
+
+
+def test_a_closed_shifts_reports_are_built_by_a_real_worker_and_a_second_run_changes_nothing(
+    worker, make_table, shift, dealer, pit_boss
+) -> None:
+    from casino.services import shift_close
+    from settlement.models import ShiftReport
+    from settlement.services import (
+        round_close_betting,
+        round_deal,
+        round_hands_record,
+        settle_round,
+        wager_place,
+    )
+    from settlement.tasks import shift_reports_build
+    from tables.services import round_open
+
+    queue, log = worker
+    table = make_table(name="PGP-1", game="paigow_poker", seat_count=6)
+    round_ = round_open(actor=dealer, table=table)
+    wager_place(actor=dealer, round=round_, seat=1, amount_cents=2500)
+    round_close_betting(actor=dealer, round=round_)
+    round_deal(actor=dealer, round=round_, dice=[3, 5, 6])
+    round_hands_record(
+        actor=dealer,
+        round=round_,
+        hands={
+            "banker": {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc"},
+            "seats": {"1": {"high": "As Ad 7s 4d 2c", "low": "Kh Kc"}},
+        },
+    )
+    settle_round(round=round_, actor=dealer, idempotency_key="worker-shift")
+    shift_close(actor=pit_boss, shift=shift)  # its own task goes to the default queue, which no worker here reads
+
+    first = shift_reports_build.apply_async(args=[shift.pk], queue=queue).get(timeout=120)
+    stored = {r.kind: r for r in ShiftReport.objects.filter(shift=shift)}
+    assert set(first) == set(stored) == {"shift", "commission", "audit"}
+    assert all(stored[kind].status == "ready" and stored[kind].content_hash == first[kind] for kind in first)
+    assert (stored["shift"].data["floor"]["wins"], stored["shift"].data["floor"]["commission_cents"]) == (1, 125)
+    assert stored["shift"].pdf[:5] == b"%PDF-"
+    second = shift_reports_build.apply_async(args=[shift.pk], queue=queue).get(timeout=120)
+    assert second == first
+    assert "settlement.shift_reports_build" in log.read_text()

@@ -27,7 +27,7 @@ from casino.audit import audit_chain_verify, canonical_json
 from casino.models import AuditEvent, Shift
 from casino.templatetags.money import cents
 from settlement.models import Adjustment, LedgerEntry, Posting, ShiftReport, Wager
-from tables.models import Round
+from tables.models import Round, Table
 from tables.states import RoundState
 
 # The figures of one table, pit or the floor, in the order the reports show them.
@@ -89,7 +89,7 @@ def _seat_outcome(line: Mapping[str, Any]) -> str:
     return "win" if won > 0 else "loss" if won < 0 else "push"
 
 
-def _adjustments(shift: Shift, rounds: Mapping[int, Round]) -> list[dict[str, Any]]:
+def _adjustments(shift: Shift) -> list[dict[str, Any]]:
     """Voids and corrections: who asked (the request's dealer, else the posting's actor), who approved and why."""
     approved = {
         (a.round_id, a.kind): a
@@ -102,9 +102,8 @@ def _adjustments(shift: Shift, rounds: Mapping[int, Round]) -> list[dict[str, An
         for p in Posting.objects.filter(round__shift=shift, kind=Posting.Kind.VOID).select_related("actor")
     }
     rows: list[dict[str, Any]] = []
-    for round_ in rounds.values():
-        if round_.state != RoundState.VOIDED:
-            continue
+    voided = Round.objects.filter(shift=shift, state=RoundState.VOIDED).select_related("table").order_by("pk")
+    for round_ in voided:
         request = approved.get((round_.pk, Adjustment.Kind.VOID))
         posting = voids.get(round_.pk)
         actor = _username(posting.actor) if posting is not None else ""
@@ -120,12 +119,12 @@ def _adjustments(shift: Shift, rounds: Mapping[int, Round]) -> list[dict[str, An
         )
     corrections = (
         Posting.objects.filter(round__shift=shift, kind=Posting.Kind.SETTLEMENT, corrects__isnull=False)
-        .select_related("actor")
+        .select_related("actor", "round__table")
         .order_by("pk")
     )
     requests = {a.posting_id: a for a in approved.values() if a.kind == Adjustment.Kind.CORRECTION}
     for posting in corrections:
-        round_ = rounds[posting.round_id]
+        round_ = posting.round
         request = requests.get(posting.pk)
         rows.append(
             {
@@ -141,9 +140,12 @@ def _adjustments(shift: Shift, rounds: Mapping[int, Round]) -> list[dict[str, An
     return rows
 
 
-def _shift_rounds(shift: Shift) -> dict[int, Round]:
-    rounds = Round.objects.filter(shift=shift).select_related("table", "table__pit", "table__dealer").order_by("pk")
-    return {round_.pk: round_ for round_ in rounds}
+def _shift_tables(shift: Shift) -> dict[int, Table]:
+    """The tables that played in the shift, with their pit and dealer: one query, however many rounds."""
+    tables = Table.objects.filter(pk__in=Round.objects.filter(shift=shift).values("table_id")).select_related(
+        "pit", "dealer"
+    )
+    return {table.pk: table for table in tables}
 
 
 def _shift_head(shift: Shift) -> dict[str, Any]:
@@ -189,14 +191,15 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
       those accounts (a reversal cancels what it undoes, so these are the figures in force);
     * hours: those money figures again, by hour of the ledger entries (the PDF's chart).
     """
-    rounds = _shift_rounds(shift)
+    by_table = _shift_tables(shift)
     tables: dict[int, dict[str, int]] = defaultdict(_zero)
-    for round_ in rounds.values():
-        figures = tables[round_.table_id]
-        if round_.state == RoundState.SETTLED:
-            figures["rounds_settled"] += 1
-        elif round_.state == RoundState.VOIDED:
-            figures["rounds_voided"] += 1
+    states = Round.objects.filter(shift=shift).values("table_id", "state").annotate(count=Count("pk")).order_by()
+    for row in states:
+        figures = tables[row["table_id"]]
+        if row["state"] == RoundState.SETTLED:
+            figures["rounds_settled"] += row["count"]
+        elif row["state"] == RoundState.VOIDED:
+            figures["rounds_voided"] += row["count"]
     wagers = (
         Wager.objects.filter(round__shift=shift)
         .exclude(round__state=RoundState.VOIDED)
@@ -229,7 +232,6 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
     for table_id, result in in_force.values_list("round__table_id", "result"):
         for line in (result or {}).get("seats", []):
             tables[table_id][_OUTCOME_FIGURES[_seat_outcome(line)]] += 1
-    by_table = {round_.table_id: round_.table for round_ in rounds.values()}
     table_rows = sorted(
         (
             {"pit": by_table[table_id].pit.name, "table": by_table[table_id].name, **figures}
@@ -249,7 +251,7 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
         "pits": [{"pit": name, **figures} for name, figures in sorted(pits.items())],
         "floor": floor,
         "hours": _hours(shift),
-        "adjustments": _adjustments(shift, rounds),
+        "adjustments": _adjustments(shift),
     }
 
 
@@ -268,7 +270,7 @@ def commission_figures(shift: Shift) -> dict[str, Any]:
     ``banker`` of kind ``commission``, under the bank's seat); against the house bank the players pay it
     (their ``player`` entries of kind ``commission``, under "house"). Each grouping sums to the floor's.
     """
-    rounds = _shift_rounds(shift)
+    tables = _shift_tables(shift)
     by_table: dict[tuple[str, str], int] = defaultdict(int)
     by_dealer: dict[tuple[str], int] = defaultdict(int)
     sums = (
@@ -277,7 +279,6 @@ def commission_figures(shift: Shift) -> dict[str, Any]:
         .annotate(total=Sum("amount_cents"))
         .order_by()
     )
-    tables = {round_.table_id: round_.table for round_ in rounds.values()}
     floor = 0
     for row in sums:
         table = tables[row["round__table_id"]]
@@ -292,12 +293,12 @@ def commission_figures(shift: Shift) -> dict[str, Any]:
             account__in=[LedgerEntry.Account.BANKER, LedgerEntry.Account.PLAYER],
             kind=LedgerEntry.Kind.COMMISSION,
         )
-        .values("round_id", "account", "seat__number")
+        .values("round__table_id", "account", "seat__number")
         .annotate(total=Sum("amount_cents"))
         .order_by()
     )
     for row in paid:
-        table = rounds[row["round_id"]].table
+        table = tables[row["round__table_id"]]
         if row["account"] == LedgerEntry.Account.BANKER:
             key = (table.name, "seat", row["seat__number"])
         else:

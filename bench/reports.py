@@ -1,0 +1,269 @@
+"""End-of-shift reports: ``shift_report_build`` on a shift of 1,000,000 wagers (issue 8; goal <= 10 s on PostgreSQL).
+
+The floor: ``--tables`` tables (200 by default) of the four games in turn, and one shift
+whose rounds hold ``--wagers`` wagers (1,000,000 by default: 1,000 rounds a table over
+8 hours with 200 tables). The rows are bulk-created by the dashboard bench's builder
+(``bench.dashboard.floor_build``), in the shape the services write them: each round's
+wagers, its ``wager`` postings (banked games), its ``settlement`` posting with the
+seats' results and their ledger entries, and about one round in a hundred voided with
+a ``void`` posting that returns the stakes. Every table's last round is still open
+when the shift closes (its wagers count in the handle, as the report counts every
+wager of a round not voided). On PostgreSQL the database is analysed after the load,
+as autovacuum would. Building the floor is not timed.
+
+The shift is then closed by ``casino.services.shift_close`` with the on-commit Celery
+task patched out, so no report is built behind the bench's back. The timed part is
+``settlement.services.shift_report_build(shift=..., kind=...)`` for each kind (shift,
+commission, audit), in that order, as the task runs them: ``--runs`` passes (2), the
+``ShiftReport`` rows deleted between passes, the best pass's figures kept (the figures
+of each kind are its best too). The end-of-shift report's floor totals are checked
+against direct SQL sums on the ledger and the wagers ("reconciles").
+
+``--profile`` runs one more pass under cProfile and prints the top functions by
+cumulative and by own time, and the SQL each kind sends with its time.
+
+The data lives in a database made for the run and dropped after it: on PostgreSQL
+(``DATABASE_URL`` is ``postgres://...``) a database called ``tableside_bench_reports``
+on that server; otherwise a SQLite file in a temporary directory. DEBUG is off while
+timing (no query log), as in production.
+
+Run from the repository root::
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside python bench/reports.py
+    python bench/reports.py --wagers 100000
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import hashlib
+import io
+import math
+import pstats
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.dashboard import GAMES, SEED, floor_build  # noqa: E402
+from bench.harness import machine, setup_django, throwaway_database  # noqa: E402
+
+BENCH_DATABASE = "tableside_bench_reports"
+TARGET_S = 10.0  # the three reports of a shift of 1,000,000 wagers, on PostgreSQL
+HOURS = 8.0
+KINDS = ("shift", "commission", "audit")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--wagers", type=int, default=1_000_000, help="wagers in the shift (default 1,000,000)")
+    parser.add_argument("--tables", type=int, default=200, help="tables on the floor (default 200)")
+    parser.add_argument("--runs", type=int, default=2, help="timed passes, the best kept (default 2)")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--profile", action="store_true", help="one more pass under cProfile, with its SQL")
+    parser.add_argument("--keep", action="store_true", help="keep the throwaway database (and say where it is)")
+    args = parser.parse_args(argv)
+    if args.wagers < 1 or args.tables < 1 or args.runs < 1:
+        parser.error("--wagers, --tables and --runs must be positive")
+    return args
+
+
+def floor_args(args: argparse.Namespace) -> argparse.Namespace:
+    """The dashboard builder's arguments for a shift of about ``--wagers`` wagers: rounds a table over 8 hours."""
+    seats = sum(GAMES[(number - 1) % len(GAMES)][1] for number in range(1, args.tables + 1))
+    per_table = max(2, math.ceil(args.wagers / seats))
+    return argparse.Namespace(tables=args.tables, hours=HOURS, per_hour=per_table / HOURS)
+
+
+def code_state() -> str:
+    """The commit measured and the state of the report code (settlement/ may be changing while the bench runs)."""
+
+    def git(*words: str) -> str:
+        try:
+            return subprocess.run(["git", *words], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return "?"
+
+    commit = git("rev-parse", "--short", "HEAD")
+    changed = git("status", "--short", "--", "settlement", "casino", "templates")
+    files = ("settlement/reports.py", "settlement/services.py")
+    digests = ", ".join(f"{name} {hashlib.sha256((ROOT / name).read_bytes()).hexdigest()[:12]}" for name in files)
+    dirty = "; uncommitted: " + " ".join(line.split()[-1] for line in changed.splitlines()) if changed else ""
+    return f"commit {commit}{dirty}; {digests}"
+
+
+def shift_close_quietly(shift: Any, actor: Any) -> Any:
+    """Close the shift with ``shift_close``, its on-commit report task patched out (the bench builds them)."""
+    from casino.services import shift_close
+
+    with mock.patch("settlement.tasks.shift_reports_build.delay") as delay:
+        closed = shift_close(actor=actor, shift=shift)
+    assert delay.called, "shift_close should have enqueued the report task"
+    return closed
+
+
+def reports_delete(shift: Any) -> None:
+    from settlement.models import ShiftReport
+
+    ShiftReport.objects.filter(shift=shift).delete()
+
+
+def build_pass(shift: Any) -> dict[str, float]:
+    """One pass: the three reports built afresh; the seconds of each (the garbage collector as in production)."""
+    from settlement.models import ShiftReport
+    from settlement.services import shift_report_build
+
+    reports_delete(shift)
+    gc.collect()
+    seconds = {}
+    for kind in KINDS:
+        started = time.perf_counter()
+        report = shift_report_build(shift=shift, kind=kind)
+        seconds[kind] = time.perf_counter() - started
+        assert report.status == ShiftReport.Status.READY, report.status
+    return seconds
+
+
+def direct_sums(shift: Any) -> dict[str, int]:
+    """The floor's figures summed in SQL straight from the wagers, rounds and ledger entries."""
+    from django.db import connection
+
+    from settlement.models import LedgerEntry, Posting, Wager
+    from tables.models import Round
+
+    rounds, wagers = Round._meta.db_table, Wager._meta.db_table
+    entries, postings = LedgerEntry._meta.db_table, Posting._meta.db_table
+    sums: dict[str, int] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT SUM(CASE WHEN state = 'settled' THEN 1 ELSE 0 END), "
+            f"SUM(CASE WHEN state = 'voided' THEN 1 ELSE 0 END) FROM {rounds} WHERE shift_id = %s",
+            [shift.pk],
+        )
+        sums["rounds_settled"], sums["rounds_voided"] = cursor.fetchone()
+        cursor.execute(
+            f"SELECT COUNT(*), COALESCE(SUM(w.amount_cents), 0) FROM {wagers} w JOIN {rounds} r ON r.id = w.round_id "
+            f"WHERE r.shift_id = %s AND r.state <> 'voided'",
+            [shift.pk],
+        )
+        sums["wagers"], sums["handle_cents"] = cursor.fetchone()
+        cursor.execute(
+            f"SELECT e.account, SUM(e.amount_cents) FROM {entries} e JOIN {rounds} r ON r.id = e.round_id "
+            f"WHERE r.shift_id = %s GROUP BY e.account",
+            [shift.pk],
+        )
+        by_account = dict(cursor.fetchall())
+        for account in ("commission", "rake", "house", "banker", "player"):
+            sums[f"{account}_cents"] = int(by_account.get(account) or 0)
+        cursor.execute(
+            f"SELECT COALESCE(SUM(e.amount_cents), 0) FROM {entries} e JOIN {postings} p ON p.id = e.posting_id "
+            f"JOIN {rounds} r ON r.id = p.round_id WHERE r.shift_id = %s AND p.kind = 'settlement' "
+            f"AND NOT EXISTS (SELECT 1 FROM {postings} u WHERE u.reverses_id = p.id) "
+            f"AND e.account = 'player' AND e.kind = 'payout' AND e.amount_cents > 0",
+            [shift.pk],
+        )
+        sums["payouts_cents"] = cursor.fetchone()[0]
+    return {name: int(value or 0) for name, value in sums.items()}
+
+
+def reconcile(shift: Any) -> tuple[bool, list[str]]:
+    from settlement.models import ShiftReport
+
+    floor = ShiftReport.objects.get(shift=shift, kind="shift").data["floor"]
+    commission = ShiftReport.objects.get(shift=shift, kind="commission").data["floor"]["commission_cents"]
+    expected = direct_sums(shift)
+    problems = [
+        f"{name}: report {floor[name]:,}, SQL {value:,}" for name, value in expected.items() if floor[name] != value
+    ]
+    if commission != expected["commission_cents"]:
+        problems.append(f"commission report floor {commission:,}, SQL {expected['commission_cents']:,}")
+    return not problems, problems
+
+
+def profile_pass(shift: Any) -> None:
+    """One more pass under cProfile: the top functions, then each kind's SQL with its time."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from settlement.services import shift_report_build
+
+    reports_delete(shift)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    build_pass(shift)
+    profiler.disable()
+    for order in ("cumulative", "tottime"):
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).strip_dirs().sort_stats(order).print_stats(25)
+        print(f"\n--- cProfile, top 25 by {order} ---")
+        print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:8000])
+    reports_delete(shift)
+    for kind in KINDS:
+        with CaptureQueriesContext(connection) as captured:
+            shift_report_build(shift=shift, kind=kind)
+        total = sum(float(query["time"]) for query in captured.captured_queries)
+        print(
+            f"\n--- SQL of the {kind} report: {len(captured.captured_queries)} queries, {total:.2f} s in the database"
+        )
+        for query in sorted(captured.captured_queries, key=lambda q: -float(q["time"]))[:12]:
+            print(f"{float(query['time']):7.3f} s  {query['sql'][:400]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    state = code_state()
+    with throwaway_database(BENCH_DATABASE, args.keep) as where:
+        setup_django()
+        from casino.models import Shift
+
+        built = floor_args(args)
+        print(
+            f"End-of-shift reports: {args.tables} tables of the four games, one shift of about {args.wagers:,} wagers "
+            f"({round(built.hours * built.per_hour):,} rounds a table); {args.runs} timed passes, the best kept"
+        )
+        print(f"machine:  {machine()}")
+        print(f"database: {where}; DEBUG off")
+        print(f"code:     {state} (at the start)")
+        started = time.perf_counter()
+        pit_boss, counts = floor_build(built, random.Random(args.seed))
+        made = ", ".join(f"{count:,} {name}" for name, count in counts.items())
+        print(f"floor:    {made}; built in {time.perf_counter() - started:.1f} s (not timed)")
+        shift = shift_close_quietly(Shift.objects.get(closed_at__isnull=True), pit_boss)
+        import settlement.reports  # noqa: F401  (imported now, when the shift closes: the code that is timed)
+
+        print(f"timed:    {code_state()}")
+
+        passes = [build_pass(shift) for _ in range(args.runs)]
+        best = min(passes, key=lambda seconds: sum(seconds.values()))
+        print()
+        print(f"{'report':<12}{'best s':>9}{'runs s':>22}")
+        for kind in KINDS:
+            runs = " / ".join(f"{seconds[kind]:.2f}" for seconds in passes)
+            print(f"{kind:<12}{min(seconds[kind] for seconds in passes):>9.2f}{runs:>22}")
+        total = sum(best.values())
+        runs = " / ".join(f"{sum(seconds.values()):.2f}" for seconds in passes)
+        ok = total <= TARGET_S
+        print(f"{'all three':<12}{total:>9.2f}{runs:>22}   target <= {TARGET_S:g} s: {'PASS' if ok else 'BELOW'}")
+
+        good, problems = reconcile(shift)
+        if good:
+            print("floor totals: reconciles (report floor = SQL sums of the wagers, rounds and ledger entries)")
+        else:
+            print("floor totals: DO NOT RECONCILE")
+            for problem in problems:
+                print(f"  {problem}")
+        if args.profile:
+            profile_pass(shift)
+    return 0 if ok and good else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

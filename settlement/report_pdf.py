@@ -21,8 +21,9 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from casino.money import money_text
 from settlement.models import ShiftReport
-from settlement.reports import FIGURES, _plain_cents
+from settlement.reports import FIGURES
 
 TITLES = {
     ShiftReport.Kind.SHIFT: "End-of-shift report",
@@ -65,15 +66,11 @@ _GRID = TableStyle(
 )
 
 
-def _money(cents: int) -> str:
-    return _plain_cents(cents)
-
-
 def _cell(row: Mapping[str, Any], name: str) -> str:
     value = row[name]
     if value is None:
         return ""
-    return _money(value) if name.endswith("_cents") else str(value)
+    return money_text(value) if name.endswith("_cents") else str(value)
 
 
 def _table(
@@ -174,8 +171,8 @@ def _commission_story(data: Mapping[str, Any]) -> list[Flowable]:
         ("By banking seat", "by_banking_seat", ("table", "bank", "seat"), ["Table", "Bank", "Seat"]),
     ):
         story.append(_heading(title))
-        rows = [[*(_cell(row, c) for c in columns), _money(row["commission_cents"])] for row in data[section]]
-        rows.append(["floor", *([""] * (len(columns) - 1)), _money(floor)])
+        rows = [[*(_cell(row, c) for c in columns), money_text(row["commission_cents"])] for row in data[section]]
+        rows.append(["floor", *([""] * (len(columns) - 1)), money_text(floor)])
         story.append(_table([*heads, "Commission"], rows, numbers_from=len(columns), bold_last=True))
     return story
 

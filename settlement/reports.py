@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from casino.audit import audit_chain_verify, canonical_json
 from casino.models import AuditEvent, Shift
+from casino.money import money_text
 from casino.templatetags.money import cents
 from settlement.models import Adjustment, LedgerEntry, Posting, ShiftReport, Wager
 from tables.models import Round, Table
@@ -359,13 +360,7 @@ BUILDERS = {
 
 
 def _money_cells(row: Mapping[str, Any], names: Iterable[str]) -> list[str]:
-    return [_plain_cents(row[name]) if name.endswith("_cents") else str(row[name]) for name in names]
-
-
-def _plain_cents(value: int) -> str:
-    sign = "-" if value < 0 else ""
-    units, rest = divmod(abs(value), 100)
-    return f"{sign}{units}.{rest:02d}"
+    return [money_text(row[name]) if name.endswith("_cents") else str(row[name]) for name in names]
 
 
 def render_csv(data: Mapping[str, Any]) -> str:
@@ -397,10 +392,10 @@ def render_csv(data: Mapping[str, Any]) -> str:
             writer.writerow([section, *columns, "commission_cents"])
             for row in data[section]:
                 writer.writerow(
-                    ["", *("" if row[c] is None else row[c] for c in columns), _plain_cents(row["commission_cents"])]
+                    ["", *("" if row[c] is None else row[c] for c in columns), money_text(row["commission_cents"])]
                 )
         writer.writerow([])
-        writer.writerow(["floor", _plain_cents(data["floor"]["commission_cents"])])
+        writer.writerow(["floor", money_text(data["floor"]["commission_cents"])])
     else:
         columns = ("seq", "occurred_at", "actor", "event_type", "subject", "reason", "hash")
         writer.writerow(columns)

@@ -25,6 +25,7 @@ from django.utils import timezone
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.models import Shift
+from casino.money import money_text as _money
 from casino.roles import SUPERVISORS, require_role
 from rules import options as rule_options
 from rules.games import dealing, tiles_dealing
@@ -40,12 +41,6 @@ from tables.services import ROUND_ROLES, require_table_staff, round_lock, round_
 from tables.states import RoundState, check_move
 
 MAX_KEY_LENGTH = 200
-
-
-def _money(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}{cents // 100}.{cents % 100:02d}"
 
 
 def _banked(round_: Round) -> bool:
@@ -382,6 +377,18 @@ def _replay(existing: Posting, round_: Round, *, correction: bool) -> dict[str, 
     return settlement_body(existing)
 
 
+def _compute(round_: Round, read: round_hands.RoundHands, wagers: Mapping[int, int]) -> compute.Computed:
+    """What the round pays with these hands, by its frozen rules, its action order and its bank."""
+    return compute.settle(
+        snapshot=round_.rule_set_snapshot,
+        hands=read,
+        wagers=wagers,
+        order=round_.action_order or [],
+        bank_seat=round_.bank_seat.number if round_.bank_seat is not None else None,
+        bank_cents=round_.bank_cents,
+    )
+
+
 def _settle_into(
     locked: Round,
     *,
@@ -394,14 +401,7 @@ def _settle_into(
     corrects: Posting | None = None,
     reason: str = "",
 ) -> Posting:
-    computed = compute.settle(
-        snapshot=locked.rule_set_snapshot,
-        hands=read,
-        wagers=wagers,
-        order=locked.action_order or [],
-        bank_seat=locked.bank_seat.number if locked.bank_seat is not None else None,
-        bank_cents=locked.bank_cents,
-    )
+    computed = _compute(locked, read, wagers)
     return post(
         round=locked,
         kind=Posting.Kind.SETTLEMENT,
@@ -488,14 +488,7 @@ def settlement_preview(*, round: Round, hands: Mapping[str, Any]) -> dict[str, A
     round_ = Round.objects.select_related("table", "bank_seat").get(pk=round.pk)
     wagers = _wagers(round_)
     read = _read_hands(round_, hands, wagers=wagers, complete_boards=True)
-    computed = compute.settle(
-        snapshot=round_.rule_set_snapshot,
-        hands=read,
-        wagers=wagers,
-        order=round_.action_order or [],
-        bank_seat=round_.bank_seat.number if round_.bank_seat is not None else None,
-        bank_cents=round_.bank_cents,
-    )
+    computed = _compute(round_, read, wagers)
     return {"round": round_.pk, "preview": True, "hands": read.stored, **computed.result}
 
 
@@ -674,7 +667,7 @@ def adjustment_request(
     return adjustment
 
 
-def _adjustment_decide(actor: AbstractBaseUser | None, adjustment: Adjustment) -> Adjustment:
+def _adjustment_decide(adjustment: Adjustment) -> Adjustment:
     locked = Adjustment.objects.select_for_update(of=("self",)).select_related("round").get(pk=adjustment.pk)
     if locked.status != Adjustment.Status.PENDING:
         raise WrongState(f"This request was already {locked.status}.")
@@ -685,7 +678,7 @@ def adjustment_approve(*, actor: AbstractBaseUser | None, adjustment: Adjustment
     """A Floor supervisor or Pit boss approves a request: the round is voided, or corrected, at once."""
     require_role(actor, *SUPERVISORS, action="approve a void or a correction")
     with transaction.atomic():
-        locked = _adjustment_decide(actor, adjustment)
+        locked = _adjustment_decide(adjustment)
         before = _adjustment_snapshot(locked)
         if locked.kind == Adjustment.Kind.VOID:
             void_round(actor=actor, round=locked.round, reason=locked.reason)
@@ -723,7 +716,7 @@ def adjustment_reject(*, actor: AbstractBaseUser | None, adjustment: Adjustment,
     if not note:
         raise ApplicationError("Say why the request is rejected.", extra={"field": "note"})
     with transaction.atomic():
-        locked = _adjustment_decide(actor, adjustment)
+        locked = _adjustment_decide(adjustment)
         before = _adjustment_snapshot(locked)
         locked.status = Adjustment.Status.REJECTED
         locked.decided_by = actor  # type: ignore[assignment]

@@ -19,16 +19,13 @@ from django.utils import timezone
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import Pit, Shift
+from casino.money import money_text as _money
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
 from rules import options as rule_options
 from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default
 from tables.models import BankTurn, Round, Seat, Table
 from tables.states import UNFINISHED_STATES, RoundState, check_move
-
-
-def _money(cents: int) -> str:
-    return f"{cents // 100}.{cents % 100:02d}"
 
 
 def _snapshot(table: Table) -> dict[str, object]:

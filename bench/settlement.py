@@ -261,7 +261,7 @@ def queries_of_one_settle(floor: Floor, path: SettlePath, rng: random.Random) ->
 
 def profile(floor: Floor, path: SettlePath, rng: random.Random, rounds: int) -> str:
     """cProfile over ``rounds`` settles (prepared beforehand, not profiled): the top by own and by total time."""
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.process_time)
     for batch, _ in prepared_batches(floor, path, rounds, rng):
         profiler.enable()
         for prepared in batch:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from casino.models import GENESIS_HASH, AuditEvent
+from casino.rows import row_insert, statements_in_one_trip
 
 # An arbitrary constant naming "the audit chain" among PostgreSQL advisory locks.
 _CHAIN_LOCK_KEY = 0x7AB1E51DE
@@ -69,10 +70,31 @@ def _subject_key(subject: models.Model | tuple[str, object]) -> tuple[str, str]:
     return kind, str(ident)
 
 
-def _lock_chain() -> None:
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_KEY])
+def _lock_chain_and_read_head(change: tuple[str, Sequence[Any]] | None) -> tuple[int, str] | None:
+    """Run ``change`` (a statement and its parameters) if given, take the chain's lock, then read its
+    last event's (seq, hash): None while the chain is empty.
+
+    On PostgreSQL the lock comes first and the head is read by a later statement: under READ
+    COMMITTED each statement reads what was committed when it started, so the read must start once
+    the lock is held. The statements go in one round trip when the driver allows (each statement
+    of a multi-statement query takes its own snapshot). SQLite serialises writers itself.
+    """
+    q = connection.ops.quote_name
+    head = f"SELECT {q('seq')}, {q('hash')} FROM {q(AuditEvent._meta.db_table)} ORDER BY {q('seq')} DESC LIMIT 1"
+    lock = "SELECT pg_advisory_xact_lock(%s)"
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and statements_in_one_trip():
+            first, params = (f"{change[0]}; ", list(change[1])) if change else ("", [])
+            cursor.execute(f"{first}{lock}; {head}", [*params, _CHAIN_LOCK_KEY])
+            for _ in range(2 if change else 1):
+                cursor.nextset()
+            return cursor.fetchone()
+        if change:
+            cursor.execute(*change)
+        if connection.vendor == "postgresql":
+            cursor.execute(lock, [_CHAIN_LOCK_KEY])
+        cursor.execute(head)
+        return cursor.fetchone()
 
 
 def audit_event_record(
@@ -83,20 +105,22 @@ def audit_event_record(
     before: Any = None,
     after: Any = None,
     reason: str = "",
+    change: tuple[str, Sequence[Any]] | None = None,
 ) -> AuditEvent:
     """Append one event to the chain, inside the caller's transaction.
 
     Call it in the same ``transaction.atomic`` block as the change it records,
-    so the change and its event commit or roll back together.
+    so the change and its event commit or roll back together. ``change`` is that
+    change as a statement not yet run (``casino.rows.update_statement``): it runs
+    first, in the same round trip as the chain's lock where the driver allows.
     """
     subject_type, subject_id = _subject_key(subject)
     user = actor if actor is not None and actor.is_authenticated else None
     # No savepoint of its own: the event fails or succeeds with the change around it.
     with transaction.atomic(savepoint=False):
-        _lock_chain()
-        last = AuditEvent.objects.order_by("-seq").only("seq", "hash").first()
+        last = _lock_chain_and_read_head(change)
         event = AuditEvent(
-            seq=(last.seq + 1) if last else 1,
+            seq=(last[0] + 1) if last else 1,
             occurred_at=timezone.now(),
             actor=user,
             actor_name=user.get_username() if user is not None else SYSTEM_ACTOR,
@@ -106,10 +130,10 @@ def audit_event_record(
             before=_jsonable(before),
             after=_jsonable(after),
             reason=reason,
-            prev_hash=last.hash if last else GENESIS_HASH,
+            prev_hash=last[1] if last else GENESIS_HASH,
         )
         event.hash = event_hash(prev_hash=event.prev_hash, event=event)
-        event.save()
+        row_insert(event)
     return event
 
 

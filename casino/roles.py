@@ -20,6 +20,23 @@ SUPERVISORS: tuple[Role, ...] = (Role.FLOOR_SUPERVISOR, Role.PIT_BOSS)
 _CACHE = "_tableside_roles"
 
 
+def _group_names(user: AbstractBaseUser) -> set[str]:
+    """The names of the user's groups: one hand-written statement (read on every request of a user)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.db import connection
+
+    q = connection.ops.quote_name
+    through = get_user_model().groups.through._meta.db_table  # type: ignore[attr-defined]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT g.{q('name')} FROM {q(Group._meta.db_table)} g JOIN {q(through)} ug "
+            f"ON ug.{q('group_id')} = g.{q('id')} WHERE ug.{q('user_id')} = %s",
+            [user.pk],
+        )
+        return {name for (name,) in cursor.fetchall()}
+
+
 def user_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[Role]:
     """The roles a user holds (none for an anonymous user).
 
@@ -30,7 +47,7 @@ def user_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[Role]:
         return frozenset()
     cached: frozenset[Role] | None = getattr(user, _CACHE, None)
     if cached is None:
-        names = set(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
+        names = _group_names(user)
         cached = frozenset(role for role in Role if role.value in names)
         setattr(user, _CACHE, cached)
     return cached

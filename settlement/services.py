@@ -13,13 +13,14 @@ the settlement and settles again with the corrected hands.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from casino.audit import audit_event_record
@@ -37,7 +38,7 @@ from settlement.ledger import post, reversal_lines
 from settlement.models import Adjustment, LedgerEntry, Posting, ShiftReport, Wager
 from tables import hands as round_hands
 from tables.models import Round, Seat
-from tables.services import ROUND_ROLES, require_table_staff, round_lock, round_transition
+from tables.services import ROUND_ROLES, require_table_staff, round_lock, round_lock_reading, round_transition
 from tables.states import RoundState, check_move
 
 MAX_KEY_LENGTH = 200
@@ -51,11 +52,34 @@ def _seat_ids(round_: Round) -> dict[int, int]:
     return dict(Seat.objects.filter(table_id=round_.table_id).values_list("number", "pk"))
 
 
-def _stakes(round_: Round) -> tuple[dict[int, int], dict[int, int]]:
-    """The round's wagers by seat number, and the seat ids of its players and banker: one query."""
+def _stakes_sql(round_: Round) -> tuple[str, list[Any]]:
+    """A scalar subquery: the round's wagers as JSON, [[seat number, seat id, cents], ...].
+
+    The seat's number is a correlated look-up by primary key rather than a join: on PostgreSQL
+    that plans in a fraction of the time for the six or seven rows a round has.
+    """
+    q = connection.ops.quote_name
+    number = f"(SELECT s.{q('number')} FROM {q(Seat._meta.db_table)} s WHERE s.{q('id')} = w.{q('seat_id')})"
+    row = f"{number}, w.{q('seat_id')}, w.{q('amount_cents')}"
+    rows = (
+        f"json_agg(json_build_array({row}))::text"
+        if connection.vendor == "postgresql"
+        else f"json_group_array(json_array({row}))"
+    )
+    return f"SELECT {rows} FROM {q(Wager._meta.db_table)} w WHERE w.{q('round_id')} = %s", [round_.pk]
+
+
+def _key_used_sql(key: str) -> tuple[str, list[Any]]:
+    """A scalar subquery: whether a posting already holds this idempotency key."""
+    q = connection.ops.quote_name
+    return f"SELECT COUNT(*) FROM {q(Posting._meta.db_table)} WHERE {q('idempotency_key')} = %s", [key]
+
+
+def _stakes(round_: Round, stakes: str | None) -> tuple[dict[int, int], dict[int, int]]:
+    """The round's wagers by seat number, and the seat ids of its players and banker, from ``_stakes_sql``."""
     wagers: dict[int, int] = {}
     seat_ids: dict[int, int] = {}
-    for number, seat_id, amount in round_.wagers.order_by().values_list("seat__number", "seat_id", "amount_cents"):
+    for number, seat_id, amount in json.loads(stakes) if stakes else ():
         wagers[number] = amount
         seat_ids[number] = seat_id
     if round_.bank_seat is not None:
@@ -63,10 +87,8 @@ def _stakes(round_: Round) -> tuple[dict[int, int], dict[int, int]]:
     return wagers, seat_ids
 
 
-def _used_key(key: str) -> Posting | None:
-    """The posting a key was already used for, if any (a cheap existence check first: the common case is new)."""
-    if not Posting.objects.filter(idempotency_key=key).exists():
-        return None
+def _used_key(key: str) -> Posting:
+    """The posting a key was already used for."""
     return Posting.objects.select_related("round__table").get(idempotency_key=key)
 
 
@@ -439,15 +461,14 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
     key = _check_key(idempotency_key)
     require_role(actor, *ROUND_ROLES, action="settle a round")
     require_table_staff(actor, round.table, action="settle a round")
-    existing = _used_key(key)
-    if existing is not None:
-        return _replay(existing, round, correction=False)
     with _key_race(), transaction.atomic():
-        locked = round_lock(round)
+        # The round locked, then whether the key was used and the wagers (one round trip on PostgreSQL).
+        # The key is looked up under the round's lock: a retry waits for the first attempt to commit,
+        # then finds its posting and answers the same.
+        locked, (key_used, stakes) = round_lock_reading(round, _key_used_sql(key), _stakes_sql(round))
         require_table_staff(actor, locked.table, action="settle a round")
-        existing = _used_key(key)
-        if existing is not None:  # a retry that waited for the first attempt's lock
-            return _replay(existing, locked, correction=False)
+        if key_used:
+            return _replay(_used_key(key), locked, correction=False)
         if locked.state == RoundState.SETTLED:
             raise WrongState(
                 f"Round {locked.number} is already settled with another key: it is never paid twice. "
@@ -457,7 +478,7 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
         check_move(locked.state, RoundState.SETTLED, round_number=locked.number)
         if locked.hands is None:
             raise WrongState(f"Round {locked.number} has no hands entered.")
-        wagers, seat_ids = _stakes(locked)
+        wagers, seat_ids = _stakes(locked, stakes)
         read = _read_hands(locked, _entered(locked.hands), wagers=wagers, complete_boards=True)
         posting = _settle_into(
             locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=locked.hands
@@ -542,20 +563,16 @@ def correct_round(
     reason = (reason or "").strip()
     if not reason:
         raise ApplicationError("A correction needs a reason.", extra={"field": "reason"})
-    existing = _used_key(key)
-    if existing is not None:
-        return _replay(existing, round, correction=True)
     with _key_race(), transaction.atomic():
-        locked = round_lock(round)
-        existing = _used_key(key)
-        if existing is not None:
-            return _replay(existing, locked, correction=True)
+        locked, (key_used, stakes) = round_lock_reading(round, _key_used_sql(key), _stakes_sql(round))
+        if key_used:
+            return _replay(_used_key(key), locked, correction=True)
         if locked.state != RoundState.SETTLED:
             raise WrongState(
                 f"Round {locked.number} is {locked.state}: only a settled round is corrected "
                 "(change the hands, or void it, before it settles)."
             )
-        wagers, seat_ids = _stakes(locked)
+        wagers, seat_ids = _stakes(locked, stakes)
         read = _read_hands(locked, hands, wagers=wagers, complete_boards=True)
         current = Posting.objects.get(round=locked, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
         if _entered(read.stored) == _entered(current.hands or {"seats": {}}):

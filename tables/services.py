@@ -9,11 +9,13 @@ every change of a round goes through ``round_transition``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from casino.audit import audit_event_record
@@ -21,6 +23,7 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import Pit, Shift
 from casino.money import money_text as _money
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
+from casino.rows import columns_sql, concrete_names, instance_from_row, statements_in_one_trip, update_statement
 from rules import options as rule_options
 from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default
@@ -413,9 +416,64 @@ def round_open(
     return round_
 
 
+_ROUND_NAMES, _TABLE_NAMES, _SEAT_NAMES = concrete_names(Round), concrete_names(Table), concrete_names(Seat)
+
+
+@cache
+def _round_lock_sql(vendor: str) -> str:
+    lock = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else ""
+    q = connection.ops.quote_name
+    return (
+        f"SELECT {columns_sql(Round, _ROUND_NAMES, 'r')}, {columns_sql(Table, _TABLE_NAMES, 't')}, "
+        f"{columns_sql(Seat, _SEAT_NAMES, 's')} FROM {q(Round._meta.db_table)} r "
+        f"JOIN {q(Table._meta.db_table)} t ON t.{q('id')} = r.{q('table_id')} "
+        f"LEFT JOIN {q(Seat._meta.db_table)} s ON s.{q('id')} = r.{q('bank_seat_id')} "
+        f"WHERE r.{q('id')} = %s{lock}"
+    )
+
+
 def round_lock(round: Round) -> Round:
-    """The round's row, locked until the transaction ends, with its table and bank seat."""
-    return Round.objects.select_for_update(of=("self",)).select_related("table", "bank_seat").get(pk=round.pk)
+    """The round's row, locked until the transaction ends, with its table and bank seat.
+
+    What ``Round.objects.select_for_update(of=("self",)).select_related("table", "bank_seat")
+    .get(pk=...)`` reads, in one hand-written statement (every service that changes a round
+    starts here: its SQL is built once, not on every call).
+    """
+    return round_lock_reading(round)[0]
+
+
+def round_lock_reading(round: Round, *then: tuple[str, Sequence[Any]]) -> tuple[Round, tuple[Any, ...]]:
+    """``round_lock``, then the values of ``then``, (SQL, params) scalar subqueries read once the lock is held.
+
+    They are read by a second statement, so under PostgreSQL's READ COMMITTED they see what a
+    transaction that held the lock before us committed (a statement's snapshot is taken when it
+    starts, and the lock may be waited for); both go in one round trip where the driver allows.
+    Returns the round and those values.
+    """
+    lock_sql = _round_lock_sql(connection.vendor)
+    after = "SELECT " + ", ".join(f"({sql})" for sql, _ in then)
+    after_params = [param for _, values in then for param in values]
+    values: tuple[Any, ...] = ()
+    with connection.cursor() as cursor:
+        if then and statements_in_one_trip():
+            cursor.execute(f"{lock_sql}; {after}", [round.pk, *after_params])
+            row = cursor.fetchone()
+            cursor.nextset()
+            values = tuple(cursor.fetchone())
+        else:
+            cursor.execute(lock_sql, [round.pk])
+            row = cursor.fetchone()
+            if then and row is not None:
+                cursor.execute(after, after_params)
+                values = tuple(cursor.fetchone())
+    if row is None:
+        raise Round.DoesNotExist(f"Round id {round.pk} does not exist.")
+    ends = list(itertools.accumulate(len(names) for names in (_ROUND_NAMES, _TABLE_NAMES)))
+    locked = instance_from_row(Round, _ROUND_NAMES, row[: ends[0]])
+    Round.table.field.set_cached_value(locked, instance_from_row(Table, _TABLE_NAMES, row[ends[0] : ends[1]]))
+    seat = instance_from_row(Seat, _SEAT_NAMES, row[ends[1] :]) if locked.bank_seat_id is not None else None
+    Round.bank_seat.field.set_cached_value(locked, seat)
+    return locked, values
 
 
 def round_transition(
@@ -454,7 +512,6 @@ def round_transition(
             if state == RoundState.VOIDED:
                 locked.void_reason = reason
                 fields.append("void_reason")
-        locked.save(update_fields=fields)
         audit_event_record(
             actor=actor,
             event_type=event or f"round.{locked.state}",
@@ -462,5 +519,6 @@ def round_transition(
             before=before,
             after=_round_snapshot(locked),
             reason=reason,
+            change=update_statement(locked, fields),  # the row is locked: the UPDATE finds it
         )
     return locked

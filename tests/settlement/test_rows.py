@@ -1,0 +1,150 @@
+"""The hand-written statements of the settle path read and write exactly what the ORM would (casino.rows).
+
+Run on SQLite here and on PostgreSQL in .ci/run's second pass, where the statements differ
+(several in one round trip, the posting and its entries in one ``WITH``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from casino.audit import audit_chain_verify, audit_event_record
+from casino.models import AuditEvent
+from casino.rows import update_statement
+from rules.services import rule_set_create
+from settlement.compute import Line
+from settlement.ledger import ledger_verify, post
+from settlement.models import LedgerEntry, Posting
+from tables.models import Round
+from tables.services import round_lock, round_lock_reading, round_open
+from tests.settlement.conftest import BANK, LOSES, WINS
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shift")]
+
+HANDS = {"banker": BANK, "seats": {"1": WINS, "2": LOSES}}
+
+
+def _orm_round(pk: int) -> Round:
+    return Round.objects.select_related("table", "bank_seat").get(pk=pk)
+
+
+def _fields(instance: object) -> dict[str, object]:
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def test_the_locked_round_holds_what_the_orm_reads(play_to_hands, pgp_table) -> None:
+    round_ = play_to_hands(pgp_table, wagers={1: 2500, 2: 1000}, hands=HANDS)
+    with transaction.atomic():
+        locked = round_lock(round_)
+    expected = _orm_round(round_.pk)
+    assert _fields(locked) == _fields(expected)  # JSON fields decoded, times as aware datetimes
+    assert _fields(locked.table) == _fields(expected.table)
+    assert locked.bank_seat is None and expected.bank_seat is None
+    assert locked.hands == expected.hands and isinstance(locked.hands, dict)
+    assert locked.opened_at.tzinfo is not None
+
+
+def test_a_player_bank_seat_comes_with_the_locked_round(pit_boss, dealer, make_table) -> None:
+    rules = rule_set_create(actor=pit_boss, name="PGP rotation", game="paigow_poker", banking_mode="player_rotation")
+    table = make_table(name="PGP-R", game="paigow_poker", seat_count=6, rule_set=rules)
+    round_ = round_open(actor=dealer, table=table, banker_seat=1, bank_cents=5000)
+    with transaction.atomic():
+        locked = round_lock(round_)
+    assert locked.bank_seat is not None and locked.bank_seat.number == 1
+    assert _fields(locked.bank_seat) == _fields(_orm_round(round_.pk).bank_seat)
+
+
+def test_values_read_after_the_lock_come_back_in_order(play_to_hands, pgp_table) -> None:
+    round_ = play_to_hands(pgp_table, wagers={1: 2500, 2: 1000}, hands=HANDS)
+    with transaction.atomic():
+        locked, values = round_lock_reading(round_, ("SELECT %s", [7]), ("SELECT %s", ["seven"]))
+    assert locked.pk == round_.pk
+    assert values == (7, "seven")
+
+
+def test_a_missing_round_is_not_found(play_to_hands, pgp_table) -> None:
+    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
+    with transaction.atomic(), pytest.raises(Round.DoesNotExist):
+        round_lock(Round(pk=round_.pk + 1000))
+
+
+def test_a_posting_with_no_seat_on_any_line_is_written_with_its_entries(play_to_hands, pgp_table, dealer) -> None:
+    # every seat column NULL: on PostgreSQL the lines' arrays are typed by a cast, not by their values
+    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
+    lines = [Line("house", None, -300, "payout"), Line("commission", None, 300, "commission")]
+    with transaction.atomic():
+        posting = post(round=round_, kind=Posting.Kind.SETTLEMENT, lines=lines, actor=dealer, seat_ids={})
+    stored = Posting.objects.get(pk=posting.pk)
+    assert (stored.kind, stored.actor_id, stored.round_id) == ("settlement", dealer.pk, round_.pk)
+    rows = list(
+        LedgerEntry.objects.filter(posting=posting).order_by("pk").values_list("account", "seat_id", "amount_cents")
+    )
+    assert rows == [("house", None, -300), ("commission", None, 300)]
+    entry = LedgerEntry.objects.filter(posting=posting).first()
+    assert entry.created_at is not None and entry.idempotency_key == ""
+
+
+def test_a_posting_keeps_its_lines_in_order_with_their_seats_and_key(play_to_hands, pgp_table, dealer) -> None:
+    round_ = play_to_hands(pgp_table, wagers={1: 2500, 2: 1000}, hands=HANDS)
+    seat_ids = dict(pgp_table.seats.values_list("number", "pk"))
+    lines = [
+        Line("wagers", None, -2500, "payout"),
+        Line("player", 1, 2500, "payout"),
+        Line("player", 2, -1000, "commission"),
+        Line("house", None, 1000, "commission"),
+    ]
+    with transaction.atomic():
+        posting = post(
+            round=round_,
+            kind=Posting.Kind.SETTLEMENT,
+            lines=lines,
+            actor=dealer,
+            seat_ids=seat_ids,
+            idempotency_key="k-1",
+        )
+    rows = list(
+        LedgerEntry.objects.filter(posting=posting)
+        .order_by("pk")
+        .values_list("account", "seat_id", "amount_cents", "kind", "idempotency_key", "actor_id")
+    )
+    assert rows == [
+        ("wagers", None, -2500, "payout", "k-1", dealer.pk),
+        ("player", seat_ids[1], 2500, "payout", "k-1", dealer.pk),
+        ("player", seat_ids[2], -1000, "commission", "k-1", dealer.pk),
+        ("house", None, 1000, "commission", "k-1", dealer.pk),
+    ]
+    assert Posting.objects.get(pk=posting.pk).idempotency_key == "k-1"
+
+
+def test_a_posting_that_does_not_balance_writes_nothing(play_to_hands, pgp_table, dealer) -> None:
+    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
+    before = Posting.objects.count(), LedgerEntry.objects.count()
+    with pytest.raises(ValueError, match="balance"):
+        lopsided = [Line("house", None, 1, "payout")]
+        post(round=round_, kind=Posting.Kind.SETTLEMENT, lines=lopsided, actor=dealer, seat_ids={})
+    assert (Posting.objects.count(), LedgerEntry.objects.count()) == before
+    assert ledger_verify().ok
+
+
+def test_the_change_an_event_records_is_made_with_it_and_the_chain_holds(play_to_hands, pgp_table, dealer) -> None:
+    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
+    with transaction.atomic():
+        locked = round_lock(round_)
+        locked.void_reason = "a test of the statement sent with the chain's lock"
+        event = audit_event_record(
+            actor=dealer,
+            event_type="round.test",
+            subject=locked,
+            reason="test",
+            change=update_statement(locked, ["void_reason"]),
+        )
+    assert Round.objects.get(pk=round_.pk).void_reason == "a test of the statement sent with the chain's lock"
+    assert AuditEvent.objects.order_by("-seq").first().pk == event.pk
+    assert audit_chain_verify().ok
+
+
+def test_an_update_needs_a_field(play_to_hands, pgp_table) -> None:
+    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
+    with pytest.raises(ValueError, match="at least one field"):
+        update_statement(round_, [])

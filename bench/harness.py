@@ -18,8 +18,15 @@ from urllib.parse import unquote, urlparse, urlunparse
 
 
 @contextmanager
-def throwaway_database(name: str, keep: bool) -> Iterator[str]:
-    """Point DATABASE_URL at a fresh database ``name`` for the run; drop it afterwards. Yields a description."""
+def throwaway_database(name: str, keep: bool, *, reuse: bool = False) -> Iterator[str]:
+    """Point DATABASE_URL at a fresh database ``name`` for the run; drop it afterwards. Yields a description.
+
+    ``reuse``: if the database ``name`` already exists (on PostgreSQL; with SQLite, the file
+    ``<temporary directory>/name/bench.sqlite3``), point at it as it is instead of making it afresh; the
+    database is kept after the run either way (``keep``), so the next run can reuse it. The caller decides
+    what in it can be reused.
+    """
+    keep = keep or reuse
     url = os.environ.get("DATABASE_URL", "").strip()
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     if scheme in ("postgres", "postgresql", "pgsql"):
@@ -35,10 +42,13 @@ def throwaway_database(name: str, keep: bool) -> Iterator[str]:
             "autocommit": True,
         }
         with psycopg.connect(**server) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            admin.execute(f'CREATE DATABASE "{name}"')
+            exists = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
+            if not (reuse and exists):
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                admin.execute(f'CREATE DATABASE "{name}"')
         os.environ["DATABASE_URL"] = urlunparse(parts._replace(path=f"/{name}"))
-        where = f"PostgreSQL database {name} on {server['host']}:{server['port']}, made for the run"
+        made = "reused as it was" if reuse and exists else "made for the run"
+        where = f"PostgreSQL database {name} on {server['host']}:{server['port']}, {made}"
         try:
             yield where
         finally:
@@ -51,11 +61,16 @@ def throwaway_database(name: str, keep: bool) -> Iterator[str]:
         return
     if url and scheme != "sqlite":
         raise SystemExit(f"DATABASE_URL must be PostgreSQL or SQLite for this bench, got {url!r}")
-    directory = tempfile.mkdtemp(prefix=f"{name}-")
+    if reuse:
+        directory = str(Path(tempfile.gettempdir()) / name)
+        Path(directory).mkdir(exist_ok=True)
+    else:
+        directory = tempfile.mkdtemp(prefix=f"{name}-")
     path = Path(directory) / "bench.sqlite3"
+    made = "reused as it was" if path.exists() else "made for the run"
     os.environ["DATABASE_URL"] = f"sqlite:///{path}"
     try:
-        yield f"SQLite file {path}, made for the run"
+        yield f"SQLite file {path}, {made}"
     finally:
         close_connections()
         if keep:

@@ -25,11 +25,23 @@ cumulative and by own time, and the SQL each kind sends with its time.
 The data lives in a database made for the run and dropped after it: on PostgreSQL
 (``DATABASE_URL`` is ``postgres://...``) a database called ``tableside_bench_reports``
 on that server; otherwise a SQLite file in a temporary directory. DEBUG is off while
-timing (no query log), as in production.
+timing (no query log), as in production. ``--keep`` keeps it after the run.
+
+``--reuse`` saves the ten minutes of building when iterating on the report code: if the
+database ``tableside_bench_reports`` already exists (with SQLite: the file
+``<temporary directory>/tableside_bench_reports/bench.sqlite3``) and holds a closed
+shift, the floor is not built and no shift is closed: the timed passes run on the
+latest closed shift there, as it is (``--wagers``, ``--tables`` and ``--seed`` are then
+ignored; the floor's counts are printed instead). Without one, the floor is built and
+the shift closed as usual. Either way the database is kept for the next run. A database
+that holds shifts but no closed one (a build cut short) is refused: run once without
+``--reuse`` to build it afresh. Only ``ShiftReport`` rows are deleted between passes
+(and the reports' audit events added), so reusing does not change the figures.
 
 Run from the repository root::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside python bench/reports.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside python bench/reports.py --reuse --runs 1
     python bench/reports.py --wagers 100000
 """
 
@@ -70,6 +82,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--profile", action="store_true", help="one more pass under cProfile, with its SQL")
     parser.add_argument("--keep", action="store_true", help="keep the throwaway database (and say where it is)")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="time the closed shift already in the kept database, if there is one, instead of building a floor "
+        "(implies --keep)",
+    )
     args = parser.parse_args(argv)
     if args.wagers < 1 or args.tables < 1 or args.runs < 1:
         parser.error("--wagers, --tables and --runs must be positive")
@@ -217,26 +235,68 @@ def profile_pass(shift: Any) -> None:
             print(f"{float(query['time']):7.3f} s  {query['sql'][:400]}")
 
 
+def reused_shift() -> Any | None:
+    """``--reuse``: the latest closed shift in the database, or None if it holds no shift at all (build one).
+
+    A database with shifts but none closed was left by a build cut short: it is refused, not built on."""
+    from casino.models import Shift
+
+    shift = Shift.objects.filter(closed_at__isnull=False).order_by("-closed_at", "-pk").first()
+    if shift is None and Shift.objects.exists():
+        raise SystemExit(
+            f"--reuse: the database {BENCH_DATABASE} holds shifts but none closed (a build cut short?); "
+            "run once without --reuse to build the floor afresh"
+        )
+    return shift
+
+
+def floor_counts(shift: Any) -> str:
+    """What the reused shift holds, as the builder says what it made."""
+    from settlement.models import LedgerEntry, Posting, Wager
+    from tables.models import Round
+
+    tables = Round.objects.filter(shift=shift).values("table_id").distinct().count()
+    counts = {
+        "tables": tables,
+        "rounds": Round.objects.filter(shift=shift).count(),
+        "wagers": Wager.objects.filter(round__shift=shift).count(),
+        "postings": Posting.objects.filter(round__shift=shift).count(),
+        "ledger entries": LedgerEntry.objects.filter(round__shift=shift).count(),
+    }
+    return ", ".join(f"{count:,} {name}" for name, count in counts.items())
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     state = code_state()
-    with throwaway_database(BENCH_DATABASE, args.keep) as where:
+    with throwaway_database(BENCH_DATABASE, args.keep, reuse=args.reuse) as where:
         setup_django()
         from casino.models import Shift
 
+        shift = reused_shift() if args.reuse else None
         built = floor_args(args)
-        print(
-            f"End-of-shift reports: {args.tables} tables of the four games, one shift of about {args.wagers:,} wagers "
-            f"({round(built.hours * built.per_hour):,} rounds a table); {args.runs} timed passes, the best kept"
-        )
+        if shift is None:
+            print(
+                f"End-of-shift reports: {args.tables} tables of the four games, one shift of about "
+                f"{args.wagers:,} wagers ({round(built.hours * built.per_hour):,} rounds a table); "
+                f"{args.runs} timed passes, the best kept"
+            )
+        else:
+            print(f"End-of-shift reports: the closed shift already built; {args.runs} timed passes, the best kept")
         print(f"machine:  {machine()}")
         print(f"database: {where}; DEBUG off")
         print(f"code:     {state} (at the start)")
-        started = time.perf_counter()
-        pit_boss, counts = floor_build(built, random.Random(args.seed))
-        made = ", ".join(f"{count:,} {name}" for name, count in counts.items())
-        print(f"floor:    {made}; built in {time.perf_counter() - started:.1f} s (not timed)")
-        shift = shift_close_quietly(Shift.objects.get(closed_at__isnull=True), pit_boss)
+        if shift is None:
+            started = time.perf_counter()
+            pit_boss, counts = floor_build(built, random.Random(args.seed))
+            made = ", ".join(f"{count:,} {name}" for name, count in counts.items())
+            print(f"floor:    {made}; built in {time.perf_counter() - started:.1f} s (not timed)")
+            shift = shift_close_quietly(Shift.objects.get(closed_at__isnull=True), pit_boss)
+        else:
+            closed = f"{shift.closed_at:%Y-%m-%d %H:%M}"
+            print(
+                f"floor:    reused shift {shift.pk} ({shift.name}, closed {closed}): {floor_counts(shift)} (not timed)"
+            )
         import settlement.reports  # noqa: F401  (imported now, when the shift closes: the code that is timed)
 
         print(f"timed:    {code_state()}")

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.db import connections
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncHour
 from django.template.loader import render_to_string
@@ -77,17 +78,73 @@ def _username(user: Any) -> str:
     return user.get_username() if user is not None else ""
 
 
-def _in_force(shift: Shift) -> Any:
-    """The shift's settlements in force: settlement postings no reversal undid."""
-    return Posting.objects.filter(round__shift=shift, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
+def _undone(shift: Shift) -> list[int]:
+    """The ids of the shift's settlements a reversal undid (a correction's first settlement): a handful.
+
+    Player entries of kind ``payout`` or ``commission`` and banker entries of kind ``commission`` are written
+    by settlement postings only (a void's and a reversal's entries are of kind ``reversal``): so their sums
+    over the settlements in force are their sums over the whole shift less their sums over these. Both sides
+    are cheap: one grouped scan of the shift's entries, and an index lookup of a few postings' entries,
+    instead of a semi-join of millions of entries with the 200,000 settlements in force (and an anti-join
+    of those with every posting). Read first, apart (``reverses_id IS NOT NULL``: the unique index), so the
+    planner sees a list of ids, not a join it misjudges."""
+    reversals = Posting.objects.filter(
+        reverses__isnull=False, reverses__round__shift=shift, reverses__kind=Posting.Kind.SETTLEMENT
+    )
+    return sorted(reversals.order_by().values_list("reverses_id", flat=True))
 
 
 def _seat_outcome(line: Mapping[str, Any]) -> str:
-    """A seat's outcome on a settlement: the banked games say it; in the points games it is the sign of the win."""
+    """A seat's outcome on a settlement: the banked games say it; in the points games it is the sign of the win.
+
+    ``_OUTCOME_SQL`` is the same rule in SQL (what the reports count with); this is the rule in Python."""
     if "outcome" in line:
         return str(line["outcome"])
     won = int(line.get("won_cents", 0))
     return "win" if won > 0 else "loss" if won < 0 else "push"
+
+
+# ``_seat_outcome`` of each seat line (``line``) of a settlement's ``result``, in each database's JSON dialect:
+# a key that is present (even as JSON null) is not SQL NULL in either.
+_OUTCOME_SQL = {
+    "postgresql": (
+        "CASE WHEN s.line -> 'outcome' IS NOT NULL THEN s.line ->> 'outcome' "
+        "WHEN COALESCE((s.line ->> 'won_cents')::numeric, 0) > 0 THEN 'win' "
+        "WHEN COALESCE((s.line ->> 'won_cents')::numeric, 0) < 0 THEN 'loss' ELSE 'push' END"
+    ),
+    "sqlite": (
+        "CASE WHEN json_type(s.value, '$.outcome') IS NOT NULL THEN json_extract(s.value, '$.outcome') "
+        "WHEN COALESCE(json_extract(s.value, '$.won_cents'), 0) > 0 THEN 'win' "
+        "WHEN COALESCE(json_extract(s.value, '$.won_cents'), 0) < 0 THEN 'loss' ELSE 'push' END"
+    ),
+}
+# The seat lines of each settlement's result: one row a seat.
+_SEATS_SQL = {
+    "postgresql": "CROSS JOIN LATERAL jsonb_array_elements(p.result -> 'seats') AS s(line)",
+    "sqlite": "CROSS JOIN json_each(p.result, '$.seats') AS s",
+}
+
+
+def _outcome_counts(shift: Shift, undone: list[int]) -> list[tuple[int, str, int]]:
+    """(table id, outcome, seats): the seat outcomes (``_seat_outcome``) of the shift's settlements in force
+    (those of the shift but the ``undone`` ones), counted in the database from the results' JSON rather than
+    by reading every result into Python."""
+    connection = connections[Posting.objects.db]
+    vendor = connection.vendor
+    if vendor not in _OUTCOME_SQL:
+        raise NotImplementedError(f"the seat outcomes are counted in PostgreSQL or SQLite, not {vendor}")
+    quote = connection.ops.quote_name
+    postings, rounds = quote(Posting._meta.db_table), quote(Round._meta.db_table)
+    sql = (
+        f"SELECT r.table_id, {_OUTCOME_SQL[vendor]} AS outcome, COUNT(*) "
+        f"FROM {postings} p JOIN {rounds} r ON r.id = p.round_id {_SEATS_SQL[vendor]} "
+        f"WHERE r.shift_id = %s AND p.kind = %s "
+        + (f"AND p.id NOT IN ({', '.join(['%s'] * len(undone))}) " if undone else "")
+        + "GROUP BY r.table_id, outcome"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [shift.pk, Posting.Kind.SETTLEMENT.value, *undone])
+        return [(table_id, outcome, count) for table_id, outcome, count in cursor.fetchall()]
 
 
 def _adjustments(shift: Shift) -> list[dict[str, Any]]:
@@ -103,7 +160,12 @@ def _adjustments(shift: Shift) -> list[dict[str, Any]]:
         for p in Posting.objects.filter(round__shift=shift, kind=Posting.Kind.VOID).select_related("actor")
     }
     rows: list[dict[str, Any]] = []
-    voided = Round.objects.filter(shift=shift, state=RoundState.VOIDED).select_related("table").order_by("pk")
+    voided = (
+        Round.objects.filter(shift=shift, state=RoundState.VOIDED)
+        .select_related("table")
+        .only("number", "void_reason", "table__name")  # not the rule-set snapshots (JSON) of a whole shift's voids
+        .order_by("pk")
+    )
     for round_ in voided:
         request = approved.get((round_.pk, Adjustment.Kind.VOID))
         posting = voids.get(round_.pk)
@@ -163,22 +225,34 @@ def _shift_head(shift: Shift) -> dict[str, Any]:
 HOUR_FIGURES = tuple(_ACCOUNT_FIGURES.values())
 
 
-def _hours(shift: Shift) -> list[dict[str, Any]]:
-    """The shift's money by hour: the sums of the ledger entries on each account, grouped by the hour (in the
-    floor's time zone, ``TIME_ZONE``) of the entry's ``created_at``. Only hours with entries appear, in order;
-    each figure's hours sum to the floor's figure (the same entries, split by time)."""
-    rows = (
-        LedgerEntry.objects.filter(round__shift=shift, account__in=list(_ACCOUNT_FIGURES))
-        .annotate(hour=TruncHour("created_at", tzinfo=timezone.get_default_timezone()))
-        .values("hour", "account")
-        .annotate(total=Sum("amount_cents"))
-        .order_by()
-    )
+def _hours(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The shift's money by hour, from the rows of ``_money_by_table_and_hour``: the sums of the ledger entries
+    on each account, grouped by the hour (in the floor's time zone, ``TIME_ZONE``) of the entry's
+    ``created_at``. Only hours with entries appear, in order; each figure's hours sum to the floor's figure
+    (the same entries, split by time)."""
     zone = timezone.get_default_timezone()
     hours: dict[Any, dict[str, int]] = defaultdict(lambda: dict.fromkeys(HOUR_FIGURES, 0))
     for row in rows:
         hours[row["hour"]][_ACCOUNT_FIGURES[row["account"]]] += row["total"] or 0
     return [{"hour": timezone.localtime(hour, zone).isoformat(), **figures} for hour, figures in sorted(hours.items())]
+
+
+# A payout to a player: what the ``payouts`` figure sums (in the settlements in force).
+_PAYOUT = Q(account=LedgerEntry.Account.PLAYER, kind=LedgerEntry.Kind.PAYOUT, amount_cents__gt=0)
+
+
+def _money_by_table_and_hour(shift: Shift) -> list[dict[str, Any]]:
+    """The one read of the shift's ledger entries (millions) for the end-of-shift report: the sums on each
+    account of ``_ACCOUNT_FIGURES`` by table and hour (``total``), and of the payouts among them (``paid``,
+    reversed settlements included). A few thousand rows, from which the tables' and the hours' figures are
+    summed in Python."""
+    return list(
+        LedgerEntry.objects.filter(round__shift=shift, account__in=list(_ACCOUNT_FIGURES))
+        .annotate(hour=TruncHour("created_at", tzinfo=timezone.get_default_timezone()))
+        .values("round__table_id", "hour", "account")
+        .annotate(total=Sum("amount_cents"), paid=Sum("amount_cents", filter=_PAYOUT))
+        .order_by()
+    )
 
 
 def shift_figures(shift: Shift) -> dict[str, Any]:
@@ -211,28 +285,23 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
     for row in wagers:
         tables[row["round__table_id"]]["wagers"] += row["count"]
         tables[row["round__table_id"]]["handle_cents"] += row["total"] or 0
-    sums = (
-        LedgerEntry.objects.filter(round__shift=shift, account__in=list(_ACCOUNT_FIGURES))
-        .values("round__table_id", "account")
-        .annotate(total=Sum("amount_cents"))
-        .order_by()
-    )
-    for row in sums:
-        tables[row["round__table_id"]][_ACCOUNT_FIGURES[row["account"]]] += row["total"] or 0
-    in_force = _in_force(shift)
-    payouts = (
-        LedgerEntry.objects.filter(
-            posting__in=in_force, account=LedgerEntry.Account.PLAYER, kind=LedgerEntry.Kind.PAYOUT, amount_cents__gt=0
+    money = _money_by_table_and_hour(shift)
+    for row in money:
+        figures = tables[row["round__table_id"]]
+        figures[_ACCOUNT_FIGURES[row["account"]]] += row["total"] or 0
+        figures["payouts_cents"] += row["paid"] or 0
+    undone = _undone(shift)
+    if undone:
+        reversed_payouts = (
+            LedgerEntry.objects.filter(_PAYOUT, posting_id__in=undone)
+            .values("round__table_id")
+            .annotate(total=Sum("amount_cents"))
+            .order_by()
         )
-        .values("round__table_id")
-        .annotate(total=Sum("amount_cents"))
-        .order_by()
-    )
-    for row in payouts:
-        tables[row["round__table_id"]]["payouts_cents"] += row["total"] or 0
-    for table_id, result in in_force.values_list("round__table_id", "result"):
-        for line in (result or {}).get("seats", []):
-            tables[table_id][_OUTCOME_FIGURES[_seat_outcome(line)]] += 1
+        for row in reversed_payouts:
+            tables[row["round__table_id"]]["payouts_cents"] -= row["total"] or 0
+    for table_id, outcome, count in _outcome_counts(shift, undone):
+        tables[table_id][_OUTCOME_FIGURES[outcome]] += count
     table_rows = sorted(
         (
             {"pit": by_table[table_id].pit.name, "table": by_table[table_id].name, **figures}
@@ -251,7 +320,7 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
         "tables": table_rows,
         "pits": [{"pit": name, **figures} for name, figures in sorted(pits.items())],
         "floor": floor,
-        "hours": _hours(shift),
+        "hours": _hours(money),
         "adjustments": _adjustments(shift),
     }
 
@@ -261,6 +330,10 @@ def _rows(totals: Mapping[Any, int], *keys: str) -> list[dict[str, Any]]:
     for key, amount in sorted(totals.items(), key=lambda item: tuple("" if k is None else str(k) for k in item[0])):
         rows.append({**dict(zip(keys, key, strict=True)), "commission_cents": amount})
     return rows
+
+
+# Commission paid by a banking seat: a player bank's (``banker``) or, against the house, the players'.
+_PAID = Q(account__in=[LedgerEntry.Account.BANKER, LedgerEntry.Account.PLAYER], kind=LedgerEntry.Kind.COMMISSION)
 
 
 def commission_figures(shift: Shift) -> dict[str, Any]:
@@ -274,37 +347,45 @@ def commission_figures(shift: Shift) -> dict[str, Any]:
     tables = _shift_tables(shift)
     by_table: dict[tuple[str, str], int] = defaultdict(int)
     by_dealer: dict[tuple[str], int] = defaultdict(int)
-    sums = (
-        LedgerEntry.objects.filter(round__shift=shift, account=LedgerEntry.Account.COMMISSION)
-        .values("round__table_id")
-        .annotate(total=Sum("amount_cents"))
-        .order_by()
+    by_bank: dict[tuple[str, str, int | None], int] = defaultdict(int)
+    # What the banking seats paid, with the number of entries: a bank appears if an entry in force is its.
+    paid: dict[tuple[int, str, int | None], list[int]] = defaultdict(lambda: [0, 0])
+    commission = LedgerEntry.objects.filter(round__shift=shift).filter(
+        Q(account=LedgerEntry.Account.COMMISSION) | _PAID
+    )
+    rows = commission.values("round__table_id", "account", "seat__number").annotate(
+        total=Sum("amount_cents"), entries=Count("pk")
     )
     floor = 0
-    for row in sums:
+    for row in rows.order_by():
         table = tables[row["round__table_id"]]
         amount = row["total"] or 0
-        by_table[(table.pit.name, table.name)] += amount
-        by_dealer[(_username(table.dealer),)] += amount
-        floor += amount
-    by_bank: dict[tuple[str, str, int | None], int] = defaultdict(int)
-    paid = (
-        LedgerEntry.objects.filter(
-            posting__in=_in_force(shift),
-            account__in=[LedgerEntry.Account.BANKER, LedgerEntry.Account.PLAYER],
-            kind=LedgerEntry.Kind.COMMISSION,
-        )
-        .values("round__table_id", "account", "seat__number")
-        .annotate(total=Sum("amount_cents"))
-        .order_by()
-    )
-    for row in paid:
-        table = tables[row["round__table_id"]]
-        if row["account"] == LedgerEntry.Account.BANKER:
-            key = (table.name, "seat", row["seat__number"])
+        if row["account"] == LedgerEntry.Account.COMMISSION:
+            by_table[(table.pit.name, table.name)] += amount
+            by_dealer[(_username(table.dealer),)] += amount
+            floor += amount
         else:
-            key = (table.name, "house", None)
-        by_bank[key] -= row["total"] or 0
+            sums = paid[(row["round__table_id"], row["account"], row["seat__number"])]
+            sums[0] += amount
+            sums[1] += row["entries"]
+    undone = _undone(shift)
+    if undone:
+        reversed_paid = (
+            LedgerEntry.objects.filter(_PAID, posting_id__in=undone)
+            .values("round__table_id", "account", "seat__number")
+            .annotate(total=Sum("amount_cents"), entries=Count("pk"))
+            .order_by()
+        )
+        for row in reversed_paid:
+            sums = paid[(row["round__table_id"], row["account"], row["seat__number"])]
+            sums[0] -= row["total"] or 0
+            sums[1] -= row["entries"]
+    for (table_id, account, seat), (amount, entries) in paid.items():
+        if entries <= 0:  # every entry of this bank was in a reversed settlement: not listed
+            continue
+        name = tables[table_id].name
+        key = (name, "seat", seat) if account == LedgerEntry.Account.BANKER else (name, "house", None)
+        by_bank[key] -= amount
     return {
         "kind": ShiftReport.Kind.COMMISSION.value,
         "shift": _shift_head(shift),

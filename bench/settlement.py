@@ -30,7 +30,8 @@ Run from the repository root::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside python bench/settlement.py --rounds 1000 --http
 
 ``--breakdown`` times each statement of a settle in the driver and the rest;
-``--profile`` runs cProfile over more settles and prints the top functions;
+``--profile`` runs cProfile (on CPU time: waiting on the database counts for nothing) over more settles
+and prints the top functions;
 ``--queries`` prints the SQL one settle sends. See docs/performance.md, "Settlement".
 """
 
@@ -260,7 +261,7 @@ def queries_of_one_settle(floor: Floor, path: SettlePath, rng: random.Random) ->
 
 
 def profile(floor: Floor, path: SettlePath, rng: random.Random, rounds: int) -> str:
-    """cProfile over ``rounds`` settles (prepared beforehand, not profiled): the top by own and by total time."""
+    """cProfile over ``rounds`` settles (prepared beforehand, not profiled): the top by own and by total CPU time."""
     profiler = cProfile.Profile(time.process_time)
     for batch, _ in prepared_batches(floor, path, rounds, rng):
         profiler.enable()

@@ -86,15 +86,23 @@ def _lock_chain_and_read_head(change: tuple[str, Sequence[Any]] | None) -> tuple
         if connection.vendor == "postgresql" and statements_in_one_trip():
             first, params = (f"{change[0]}; ", list(change[1])) if change else ("", [])
             cursor.execute(f"{first}{lock}; {head}", [*params, _CHAIN_LOCK_KEY])
-            for _ in range(2 if change else 1):
+            if change:
+                _changed_one_row(cursor.rowcount)
                 cursor.nextset()
+            cursor.nextset()
             return cursor.fetchone()
         if change:
             cursor.execute(*change)
+            _changed_one_row(cursor.rowcount)
         if connection.vendor == "postgresql":
             cursor.execute(lock, [_CHAIN_LOCK_KEY])
         cursor.execute(head)
         return cursor.fetchone()
+
+
+def _changed_one_row(count: int) -> None:
+    if count != 1:  # the caller holds the row's lock: anything else is a bug, and the transaction rolls back
+        raise RuntimeError(f"the change an audit event records must change one row; it changed {count}")
 
 
 def audit_event_record(
@@ -111,8 +119,9 @@ def audit_event_record(
 
     Call it in the same ``transaction.atomic`` block as the change it records,
     so the change and its event commit or roll back together. ``change`` is that
-    change as a statement not yet run (``casino.rows.update_statement``): it runs
-    first, in the same round trip as the chain's lock where the driver allows.
+    change as a statement not yet run, the UPDATE of one locked row
+    (``casino.rows.update_statement``): it runs first, in the same round trip as the
+    chain's lock where the driver allows, and must change exactly one row.
     """
     subject_type, subject_id = _subject_key(subject)
     user = actor if actor is not None and actor.is_authenticated else None

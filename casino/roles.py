@@ -27,11 +27,13 @@ def _group_names(user: AbstractBaseUser) -> set[str]:
     from django.db import connection
 
     q = connection.ops.quote_name
-    through = get_user_model().groups.through._meta.db_table  # type: ignore[attr-defined]
+    groups = get_user_model().groups  # type: ignore[attr-defined]
+    through = groups.through._meta.db_table
+    user_column, group_column = groups.field.m2m_column_name(), groups.field.m2m_reverse_name()
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT g.{q('name')} FROM {q(Group._meta.db_table)} g JOIN {q(through)} ug "
-            f"ON ug.{q('group_id')} = g.{q('id')} WHERE ug.{q('user_id')} = %s",
+            f"ON ug.{q(group_column)} = g.{q('id')} WHERE ug.{q(user_column)} = %s",
             [user.pk],
         )
         return {name for (name,) in cursor.fetchall()}

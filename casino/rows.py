@@ -29,17 +29,20 @@ def _quote(name: str) -> str:
 
 
 @cache
-def _insert_sql(model: type[models.Model], vendor: str) -> tuple[str, tuple[models.Field, ...]]:
+def _insert_sql(model: type[models.Model], vendor: str, returning: bool) -> tuple[str, tuple[models.Field, ...]]:
     fields = tuple(f for f in model._meta.concrete_fields if not f.primary_key)
     table = _quote(model._meta.db_table)
     columns = ", ".join(_quote(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {table} ({columns}) VALUES ({marks}) RETURNING {_quote(model._meta.pk.column)}", fields
+    back = f" RETURNING {_quote(model._meta.pk.column)}" if returning else ""
+    return f"INSERT INTO {table} ({columns}) VALUES ({marks}){back}", fields
 
 
 def insert_statement(instance: models.Model) -> tuple[str, list[Any]]:
-    """The ``INSERT ... RETURNING pk`` of a new instance and its values, as ``save()`` would write them."""
-    sql, fields = _insert_sql(type(instance), connection.vendor)
+    """The ``INSERT`` (``RETURNING pk`` where the database can) of a new instance and its values, as ``save()``
+    would write them; ``inserted_from`` reads the new pk after it."""
+    returning = connection.features.can_return_columns_from_insert
+    sql, fields = _insert_sql(type(instance), connection.vendor, returning)
     return sql, [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
 
 
@@ -51,12 +54,19 @@ def inserted(instance: M, pk: Any) -> M:
     return instance
 
 
+def inserted_from(cursor: Any, instance: M) -> M:
+    """``inserted`` with the pk of the ``insert_statement`` the cursor just ran (its RETURNING row, or the last
+    row id on a database without RETURNING: SQLite before 3.35)."""
+    returning = connection.features.can_return_columns_from_insert
+    return inserted(instance, cursor.fetchone()[0] if returning else cursor.lastrowid)
+
+
 def row_insert(instance: M) -> M:
     """INSERT a new instance as ``save()`` would (``auto_now_add`` and defaults included) and set its pk."""
     sql, values = insert_statement(instance)
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
-        return inserted(instance, cursor.fetchone()[0])
+        return inserted_from(cursor, instance)
 
 
 def statements_in_one_trip() -> bool:
@@ -66,7 +76,11 @@ def statements_in_one_trip() -> bool:
     simple protocol, which runs several statements in turn, each with its own snapshot; SQLite's
     driver takes one statement at a time.
     """
-    return connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get("server_side_binding")
+    if connection.vendor != "postgresql" or connection.settings_dict["OPTIONS"].get("server_side_binding"):
+        return False
+    from django.db.backends.postgresql.psycopg_any import is_psycopg3
+
+    return bool(is_psycopg3)  # psycopg2 keeps only the last statement's result
 
 
 def update_statement(instance: models.Model, fields: Sequence[str]) -> tuple[str, list[Any]]:
@@ -74,7 +88,7 @@ def update_statement(instance: models.Model, fields: Sequence[str]) -> tuple[str
     if not fields:
         raise ValueError("an UPDATE needs at least one field")
     meta = instance._meta
-    chosen = [meta.get_field(name) for name in fields]
+    chosen = [meta.get_field(name) for name in dict.fromkeys(fields)]  # each once, in order
     assignments = ", ".join(f"{_quote(f.column)} = %s" for f in chosen)
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in chosen]
     where = _quote(meta.pk.column)
@@ -82,13 +96,20 @@ def update_statement(instance: models.Model, fields: Sequence[str]) -> tuple[str
 
 
 @cache
-def _converters(model: type[models.Model], names: tuple[str, ...], vendor: str) -> tuple[tuple[Any, list], ...]:
-    out = []
-    for name in names:
-        field = model._meta.get_field(name)
-        column = field.get_col(model._meta.db_table)
-        out.append((column, connection.ops.get_db_converters(column) + field.get_db_converters(connection)))
-    return tuple(out)
+def _columns(model: type[models.Model], names: tuple[str, ...]) -> tuple[tuple[Any, models.Field], ...]:
+    return tuple(
+        (model._meta.get_field(name).get_col(model._meta.db_table), model._meta.get_field(name)) for name in names
+    )
+
+
+def _converters(model: type[models.Model], names: tuple[str, ...]) -> list[tuple[Any, list[Any]]]:
+    """Each column's converters, as the ORM applies them: the backend's, then the field's (``from_db_value``).
+    Looked up on every call: the backend's are bound to this thread's connection."""
+    ops = connection.ops
+    return [
+        (column, ops.get_db_converters(column) + field.get_db_converters(connection))
+        for column, field in _columns(model, names)
+    ]
 
 
 def columns_sql(model: type[models.Model], names: Sequence[str], alias: str) -> str:
@@ -109,7 +130,7 @@ def instance_from_row(model: type[M], names: Sequence[str], values: Sequence[Any
     in order); fields left out are deferred, loaded if read, as with ``QuerySet.only()``.
     """
     converted = []
-    for (column, converters), value in zip(_converters(model, tuple(names), connection.vendor), values, strict=True):
+    for (column, converters), value in zip(_converters(model, tuple(names)), values, strict=True):
         for converter in converters:
             value = converter(value, column, connection)
         converted.append(value)

@@ -13,11 +13,11 @@ from functools import cache
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connections
+from django.db import connections, models
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from casino.rows import insert_statement, inserted
+from casino.rows import insert_statement, inserted, inserted_from
 from settlement.compute import Line
 from settlement.models import LedgerEntry, Posting
 from tables.models import Round
@@ -63,7 +63,7 @@ def post(
             )
             return inserted(posting, cursor.fetchone()[0])
         cursor.execute(posting_sql, posting_values)
-        inserted(posting, cursor.fetchone()[0])
+        inserted_from(cursor, posting)
         if lines:
             rows = [[posting.pk, *shared, *line] for line in zip(*columns, strict=True)]
             cursor.execute(_entries_rows_sql(len(rows)), [value for row in rows for value in row])
@@ -98,7 +98,10 @@ def _entries_unnest_sql() -> str:
     meta = LedgerEntry._meta
 
     def db_type(name: str) -> str:
-        return str(meta.get_field(name).db_type(connection))
+        # Text as text, not varchar(n): an explicit cast to varchar(n) would cut an over-long value, where the
+        # INSERT into the column refuses it, as the ORM's would.
+        field = meta.get_field(name)
+        return "text" if isinstance(field, models.CharField | models.TextField) else str(field.db_type(connection))
 
     shared = ", ".join(f"CAST(%s AS {db_type(name)})" for name in _SHARED_COLUMNS)
     arrays = ", ".join(f"CAST(%s AS {db_type(name)}[])" for name in _LINE_COLUMNS)

@@ -148,3 +148,14 @@ def test_an_update_needs_a_field(play_to_hands, pgp_table) -> None:
     round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
     with pytest.raises(ValueError, match="at least one field"):
         update_statement(round_, [])
+
+
+def test_a_change_that_finds_no_row_records_no_event(play_to_hands, pgp_table, dealer) -> None:
+    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
+    events = AuditEvent.objects.count()
+    gone = Round(pk=round_.pk + 1000, void_reason="nowhere")
+    with pytest.raises(RuntimeError, match="changed 0"), transaction.atomic():
+        audit_event_record(
+            actor=dealer, event_type="round.test", subject=gone, change=update_statement(gone, ["void_reason"])
+        )
+    assert AuditEvent.objects.count() == events

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncHour
@@ -131,8 +132,8 @@ def _outcome_counts(shift: Shift, undone: list[int]) -> list[tuple[int, str, int
     by reading every result into Python."""
     connection = connections[Posting.objects.db]
     vendor = connection.vendor
-    if vendor not in _OUTCOME_SQL:
-        raise NotImplementedError(f"the seat outcomes are counted in PostgreSQL or SQLite, not {vendor}")
+    if vendor not in _OUTCOME_SQL:  # the settings accept no other database (casino.settings)
+        raise ImproperlyConfigured(f"Tableside's reports run on PostgreSQL or SQLite, not {vendor}.")
     quote = connection.ops.quote_name
     postings, rounds = quote(Posting._meta.db_table), quote(Round._meta.db_table)
     sql = (

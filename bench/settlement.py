@@ -75,9 +75,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--queries", action="store_true", help="print the SQL of one settle of each path")
     parser.add_argument("--breakdown", action="store_true", help="time each statement of a settle, and the rest")
     parser.add_argument("--keep", action="store_true", help="keep the throwaway database (and say where it is)")
+    parser.add_argument(
+        "--streams",
+        type=int,
+        default=1,
+        help="also settle through the service in this many processes at once, as several tables do (default 1: not)",
+    )
     args = parser.parse_args(argv)
-    if args.rounds < 1 or args.repeats < 1 or args.tables < 1:
-        parser.error("--rounds, --repeats and --tables are at least 1")
+    if args.rounds < 1 or args.repeats < 1 or args.tables < 1 or args.streams < 1:
+        parser.error("--rounds, --repeats, --tables and --streams are at least 1")
     return args
 
 
@@ -250,6 +256,85 @@ def timed_run(floor: Floor, path: SettlePath, rounds: int, rng: random.Random, t
     return Run(path.name, latencies, cpu, preparing)
 
 
+@dataclass
+class StreamsRun:
+    streams: int
+    rounds: int
+    seconds: float  # wall time of the settles, from the first stream's start to the last one's end, batch by batch
+    latencies: list[float]
+
+    @property
+    def rate(self) -> float:
+        return self.rounds / self.seconds
+
+
+def _stream(dealer_pk: int, round_ids: list[int], tag: str, barrier: Any, results: Any) -> None:
+    """One process of ``streams_run``: settle ``round_ids`` one after the other, from the moment all are ready."""
+    from django.contrib.auth.models import User
+    from django.db import connections
+
+    from settlement.services import settle_round
+    from tables.models import Round
+
+    try:
+        rounds = list(Round.objects.select_related("table").filter(pk__in=round_ids).order_by("pk"))
+        users = [User.objects.get(pk=dealer_pk) for _ in rounds]  # a user object a call, as a request has
+        gc.collect()
+        gc.disable()
+        latencies = []
+        barrier.wait()
+        started = time.perf_counter()  # CLOCK_MONOTONIC: comparable between the processes
+        for round_, user in zip(rounds, users, strict=True):
+            begun = time.perf_counter()
+            settle_round(round=round_, actor=user, idempotency_key=f"{tag}-{round_.pk}")
+            latencies.append(time.perf_counter() - begun)
+        results.put(("ok", started, time.perf_counter(), latencies))
+    except BaseException as exc:  # the parent waits for every stream: it must hear of a failure
+        barrier.abort()
+        results.put(("error", repr(exc), 0.0, []))
+    finally:
+        connections.close_all()
+
+
+def streams_run(floor: Floor, rounds: int, streams: int, rng: random.Random, tag: str) -> StreamsRun:
+    """``rounds`` settles through the service by ``streams`` processes at once, each on its own share of the rounds.
+
+    Rounds are prepared in the parent, one a table (a batch), untimed; the database connection is closed and
+    the streams are forked, each reconnecting; they start together at a barrier. A batch's time is from the
+    first stream's start to the last one's end; the rate is the rounds over the batches' times.
+    """
+    import multiprocessing
+
+    from django.db import connections
+
+    context = multiprocessing.get_context("fork")
+    total = seconds = 0.0
+    latencies: list[float] = []
+    done = 0
+    while done < rounds:
+        batch = floor.tables[: min(len(floor.tables), rounds - done)]
+        ids = [round_revealed(floor, table, rng).pk for table in batch]
+        connections.close_all()  # never share a connection with a child
+        barrier, results = context.Barrier(streams), context.Queue()
+        children = [
+            context.Process(target=_stream, args=(floor.dealer.pk, ids[i::streams], tag, barrier, results))
+            for i in range(streams)
+        ]
+        for child in children:
+            child.start()
+        answers = [results.get(timeout=600) for _ in children]
+        for child in children:
+            child.join()
+        failures = [answer[1] for answer in answers if answer[0] != "ok"]
+        if failures:
+            raise RuntimeError(f"a stream failed: {failures[0]}")
+        seconds += max(answer[2] for answer in answers) - min(answer[1] for answer in answers)
+        latencies += [latency for answer in answers for latency in answer[3]]
+        total += len(ids)
+        done += len(batch)
+    return StreamsRun(streams, int(total), seconds, latencies)
+
+
 def queries_of_one_settle(floor: Floor, path: SettlePath, rng: random.Random) -> list[str]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -376,6 +461,18 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  SQL of one {path.name} settle:")
                 for number, statement in enumerate(sql, 1):
                     print(f"  {number:3d}. {statement[:240]}")
+        if args.streams > 1:
+            print()
+            for repeat in range(1, args.repeats + 1):
+                together = streams_run(floor, args.rounds, args.streams, rng, tag=f"streams-{repeat}")
+                ordered = sorted(together.latencies)
+                p50, p99 = (1000 * ordered[round(q * (len(ordered) - 1))] for q in (0.5, 0.99))
+                verdict = ("PASS" if together.rate >= TARGET else "BELOW") if connection.vendor == "postgresql" else ""
+                print(
+                    f"  run {repeat} service in {together.streams} processes at once: {together.rate:.1f} rounds/s "
+                    f"({together.rounds} settles in {together.seconds:.2f} s), each settle p50 "
+                    f"{p50:.2f} ms p99 {p99:.2f} ms   target >= {TARGET}/s {verdict}"
+                )
         report = ledger_verify()
         print(
             f"ledger:   {report.rounds} rounds, {report.postings} postings, {report.entries} entries: "

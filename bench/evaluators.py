@@ -36,6 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.harness import cpu_model  # noqa: E402
 from rules.games.cards import ALL_CARDS, CARDS, Card  # noqa: E402
 from rules.games.poker import best_hand, high_hand  # noqa: E402
 from rules.games.poker_batch import evaluate_many  # noqa: E402
@@ -50,15 +51,7 @@ INSTALL_HINT = "pip install -r requirements-bench.txt"
 
 
 def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        model = platform.processor() or model
-    return f"{model}, {os.cpu_count()} cores; Python {platform.python_version()}, NumPy {np.__version__}"
+    return f"{cpu_model()}, {os.cpu_count()} cores; Python {platform.python_version()}, NumPy {np.__version__}"
 
 
 def peer(name: str) -> ModuleType | None:

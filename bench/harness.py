@@ -97,18 +97,22 @@ def setup_django() -> None:
     settings.DEBUG = False  # no query log while timing, as in production
 
 
+def cpu_model() -> str:
+    """The CPU's model name as /proc/cpuinfo gives it (or what the platform says): named with every figure."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
 def machine() -> str:
     import django
     from django.db import connection
 
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        model = platform.processor() or model
+    model = cpu_model()
     if connection.vendor == "postgresql":
         import psycopg
 

@@ -268,25 +268,24 @@ class StreamsRun:
         return self.rounds / self.seconds
 
 
-def _stream(dealer_pk: int, round_ids: list[int], tag: str, barrier: Any, results: Any) -> None:
+def _stream(floor: Floor, round_ids: list[int], tag: str, barrier: Any, results: Any) -> None:
     """One process of ``streams_run``: settle ``round_ids`` one after the other, from the moment all are ready."""
-    from django.contrib.auth.models import User
     from django.db import connections
 
-    from settlement.services import settle_round
     from tables.models import Round
 
     try:
-        rounds = list(Round.objects.select_related("table").filter(pk__in=round_ids).order_by("pk"))
-        users = [User.objects.get(pk=dealer_pk) for _ in rounds]  # a user object a call, as a request has
+        path = service_path(floor)  # the same call as the single stream's, with a user object a call
+        rounds = Round.objects.select_related("table").filter(pk__in=round_ids).order_by("pk")
+        prepared = [path.prepare(round_) for round_ in rounds]
         gc.collect()
         gc.disable()
         latencies = []
         barrier.wait()
         started = time.perf_counter()  # CLOCK_MONOTONIC: comparable between the processes
-        for round_, user in zip(rounds, users, strict=True):
+        for one in prepared:
             begun = time.perf_counter()
-            settle_round(round=round_, actor=user, idempotency_key=f"{tag}-{round_.pk}")
+            path.settle(one, f"{tag}-{_pk(one)}")
             latencies.append(time.perf_counter() - begun)
         results.put(("ok", started, time.perf_counter(), latencies))
     except BaseException as exc:  # the parent waits for every stream: it must hear of a failure
@@ -317,7 +316,7 @@ def streams_run(floor: Floor, rounds: int, streams: int, rng: random.Random, tag
         connections.close_all()  # never share a connection with a child
         barrier, results = context.Barrier(streams), context.Queue()
         children = [
-            context.Process(target=_stream, args=(floor.dealer.pk, ids[i::streams], tag, barrier, results))
+            context.Process(target=_stream, args=(floor, ids[i::streams], tag, barrier, results))
             for i in range(streams)
         ]
         for child in children:

@@ -83,7 +83,7 @@ def _lock_chain_and_read_head(change: tuple[str, Sequence[Any]] | None) -> tuple
     head = f"SELECT {q('seq')}, {q('hash')} FROM {q(AuditEvent._meta.db_table)} ORDER BY {q('seq')} DESC LIMIT 1"
     lock = "SELECT pg_advisory_xact_lock(%s)"
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql" and statements_in_one_trip():
+        if statements_in_one_trip():  # PostgreSQL, the lock and the head in one round trip
             first, params = (f"{change[0]}; ", list(change[1])) if change else ("", [])
             cursor.execute(f"{first}{lock}; {head}", [*params, _CHAIN_LOCK_KEY])
             if change:

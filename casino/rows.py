@@ -78,9 +78,15 @@ def statements_in_one_trip() -> bool:
     """
     if connection.vendor != "postgresql" or connection.settings_dict["OPTIONS"].get("server_side_binding"):
         return False
+    return _psycopg3()
+
+
+@cache
+def _psycopg3() -> bool:
+    """Whether Django drives PostgreSQL through psycopg 3 (psycopg2 keeps only the last statement's result)."""
     from django.db.backends.postgresql.psycopg_any import is_psycopg3
 
-    return bool(is_psycopg3)  # psycopg2 keeps only the last statement's result
+    return bool(is_psycopg3)
 
 
 def update_statement(instance: models.Model, fields: Sequence[str]) -> tuple[str, list[Any]]:

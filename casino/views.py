@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -71,8 +73,22 @@ def pit_live(request: HttpRequest) -> HttpResponse:
     return render(request, "casino/pit_live.html", _live_context(request))
 
 
-def _decided(request: HttpRequest) -> HttpResponse:
-    """After a decision: the refreshed live part for htmx, else back to the dashboard."""
+def _decide(request: HttpRequest, adjustment_id: int, decide: Any, done: Any) -> HttpResponse:
+    """A supervisor's decision on a request (``decide(actor=, adjustment=, note=)``), said as ``done(adjustment)``
+    with its table and round, or the service's refusal; then the refreshed live part for htmx, else the
+    dashboard."""
+    _require(request, PIT_DECIDERS)
+    adjustment = get_object_or_404(Adjustment.objects.select_related("round__table"), pk=adjustment_id)
+    try:
+        decide(actor=request.user, adjustment=adjustment, note=request.POST.get("note", ""))
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("%(done)s: table %(table)s, round %(number)s.")
+            % {"done": done(adjustment), "table": adjustment.round.table.name, "number": adjustment.round.number},
+        )
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, "casino/pit_live.html", _live_context(request))
     return redirect("pit-dashboard")
@@ -82,39 +98,18 @@ def _decided(request: HttpRequest) -> HttpResponse:
 @require_POST
 def pit_adjustment_approve(request: HttpRequest, adjustment_id: int) -> HttpResponse:
     """A Floor supervisor or Pit boss approves a void or correction request (``adjustment_approve``)."""
-    _require(request, PIT_DECIDERS)
-    adjustment = get_object_or_404(Adjustment.objects.select_related("round__table"), pk=adjustment_id)
-    try:
-        adjustment_approve(actor=request.user, adjustment=adjustment, note=request.POST.get("note", ""))
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-    else:
-        done = _("Void approved") if adjustment.kind == Adjustment.Kind.VOID else _("Correction approved")
-        messages.success(
-            request,
-            _("%(done)s: table %(table)s, round %(number)s.")
-            % {"done": done, "table": adjustment.round.table.name, "number": adjustment.round.number},
-        )
-    return _decided(request)
+
+    def done(adjustment: Adjustment) -> str:
+        return _("Void approved") if adjustment.kind == Adjustment.Kind.VOID else _("Correction approved")
+
+    return _decide(request, adjustment_id, adjustment_approve, done)
 
 
 @login_required
 @require_POST
 def pit_adjustment_reject(request: HttpRequest, adjustment_id: int) -> HttpResponse:
     """A Floor supervisor or Pit boss rejects a request, with a note saying why (``adjustment_reject``)."""
-    _require(request, PIT_DECIDERS)
-    adjustment = get_object_or_404(Adjustment.objects.select_related("round__table"), pk=adjustment_id)
-    try:
-        adjustment_reject(actor=request.user, adjustment=adjustment, note=request.POST.get("note", ""))
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(
-            request,
-            _("Request rejected: table %(table)s, round %(number)s.")
-            % {"table": adjustment.round.table.name, "number": adjustment.round.number},
-        )
-    return _decided(request)
+    return _decide(request, adjustment_id, adjustment_reject, lambda adjustment: _("Request rejected"))
 
 
 @login_required

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from urllib.parse import urlparse
 
 import pytest
@@ -78,6 +78,18 @@ def real_services() -> None:
         if required:
             pytest.fail(message)
         pytest.skip(message)
+
+
+@pytest.fixture
+def eager_celery() -> Iterator[None]:
+    """Tasks run in-process, as on the embedded default, even in the PostgreSQL + Redis pass (whose real worker
+    round trip is tests/services/test_celery_worker.py's). Modules use it with ``pytest.mark.usefixtures``."""
+    from casino.celery import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ Celery runs eagerly here (even in the PostgreSQL + Redis pass) so a close's repo
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -20,15 +20,7 @@ from settlement.models import ShiftReport
 from tables.models import Table
 from tests.casino.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, play, settle
 
-
-@pytest.fixture(autouse=True)
-def _eager_celery() -> Iterator[None]:
-    from casino.celery import app
-
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = eager
+pytestmark = pytest.mark.usefixtures("eager_celery")
 
 
 @pytest.fixture

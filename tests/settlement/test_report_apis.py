@@ -6,7 +6,7 @@ Celery runs eagerly here (even in the PostgreSQL + Redis pass) so a close's repo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -18,15 +18,7 @@ from settlement.models import ShiftReport
 from settlement.services import settle_round
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
-
-@pytest.fixture(autouse=True)
-def _eager_celery() -> Iterator[None]:
-    from casino.celery import app
-
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = eager
+pytestmark = pytest.mark.usefixtures("eager_celery")
 
 
 def _client(user: User) -> APIClient:

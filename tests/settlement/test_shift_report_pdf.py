@@ -8,7 +8,9 @@ import pytest
 from settlement.models import ShiftReport
 from settlement.report_pdf import hourly_chart_png, render_pdf
 from settlement.reports import HOUR_FIGURES, report_render
-from tests.settlement.test_shift_reports import _eager_celery, closed_shift  # noqa: F401  (fixtures)
+from tests.settlement.test_shift_reports import closed_shift  # noqa: F401  (a fixture)
+
+pytestmark = pytest.mark.usefixtures("eager_celery")
 
 
 @pytest.mark.django_db

@@ -25,17 +25,7 @@ from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 from tests.settlement.test_banked import DICE, TILES_BANK, TILES_LOSE, TILES_WIN
 from tests.settlement.test_points import OFC_STREETS, SEED_EXAMPLE, _dealt_round, _place
 
-
-@pytest.fixture(autouse=True)
-def _eager_celery():  # type: ignore[no-untyped-def]
-    """Tasks run in-process here, as on the embedded default, even in the PostgreSQL + Redis pass (whose real
-    worker round trip is tests/services/test_celery_worker.py's)."""
-    from casino.celery import app
-
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = eager
+pytestmark = pytest.mark.usefixtures("eager_celery")
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ above it, and ten rounds wait with a void request. Building the floor is not tim
 
 The dashboard keeps the sums of what can no longer change (finished rounds, ledger entries,
 postings older than a minute) in the cache and reads only what is newer on each refresh
-(``casino.selectors``); the first refresh of a shift reads all of it, and is timed apart
+(``pit.selectors``); the first refresh of a shift reads all of it, and is timed apart
 ("cold", the cache cleared). Then each page is fetched ``--requests`` times through Django's test ``Client``
 (signed in as a Pit boss: the whole request cycle, session, middleware, the view, the
 template; no network, no web server), with ``time.perf_counter`` and the garbage

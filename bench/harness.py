@@ -87,7 +87,7 @@ def close_connections() -> None:
 
 
 def setup_django() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
     from django.conf import settings
     from django.core.management import call_command

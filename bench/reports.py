@@ -13,7 +13,7 @@ as autovacuum would. Building the floor is not timed.
 
 The shift is then closed by ``casino.services.shift_close`` with the on-commit Celery
 task patched out, so no report is built behind the bench's back. The timed part is
-``settlement.services.shift_report_build(shift=..., kind=...)`` for each kind (shift,
+``pit.services.shift_report_build(shift=..., kind=...)`` for each kind (shift,
 commission, audit), in that order, as the task runs them: ``--runs`` passes (2), the
 ``ShiftReport`` rows deleted between passes, the best pass's figures kept (the figures
 of each kind are its best too). The end-of-shift report's floor totals are checked
@@ -122,7 +122,7 @@ def shift_close_quietly(shift: Any, actor: Any) -> Any:
     """Close the shift with ``shift_close``, its on-commit report task patched out (the bench builds them)."""
     from casino.services import shift_close
 
-    with mock.patch("settlement.tasks.shift_reports_build.delay") as delay:
+    with mock.patch("pit.tasks.shift_reports_build.delay") as delay:
         closed = shift_close(actor=actor, shift=shift)
     assert delay.called, "shift_close should have enqueued the report task"
     return closed
@@ -136,8 +136,8 @@ def reports_delete(shift: Any) -> None:
 
 def build_pass(shift: Any) -> dict[str, float]:
     """One pass: the three reports built afresh; the seconds of each (the garbage collector as in production)."""
+    from pit.services import shift_report_build
     from settlement.models import ShiftReport
-    from settlement.services import shift_report_build
 
     reports_delete(shift)
     gc.collect()
@@ -211,7 +211,7 @@ def profile_pass(shift: Any) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from settlement.services import shift_report_build
+    from pit.services import shift_report_build
 
     reports_delete(shift)
     profiler = cProfile.Profile()
@@ -297,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"floor:    reused shift {shift.pk} ({shift.name}, closed {closed}): {floor_counts(shift)} (not timed)"
             )
-        import settlement.reports  # noqa: F401  (imported now, when the shift closes: the code that is timed)
+        import pit.reports  # noqa: F401  (imported now, when the shift closes: the code that is timed)
 
         print(f"timed:    {code_state()}")
 

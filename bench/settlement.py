@@ -26,7 +26,7 @@ temporary directory. DEBUG is off while timing (no query log), as in production.
 
 Run from the repository root::
 
-    DJANGO_SETTINGS_MODULE=casino.settings python bench/settlement.py --rounds 1000 --http
+    DJANGO_SETTINGS_MODULE=config.settings python bench/settlement.py --rounds 1000 --http
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside python bench/settlement.py --rounds 1000 --http
 
 ``--breakdown`` times each statement of a settle in the driver and the rest;
@@ -140,8 +140,7 @@ def round_revealed(floor: Floor, table: Any, rng: random.Random) -> Any:
     """A revealed round at ``table``: six wagers, the seeded system deal, every hand set by the house way."""
     from rules.games.cards import cards_text, parse_cards
     from rules.games.paigow_poker import house_way
-    from settlement.services import round_close_betting, round_deal, round_hands_record, wager_place
-    from tables.services import round_open
+    from settlement.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 
     dealer = floor.dealer
     round_ = round_open(actor=dealer, table=table)

@@ -1,7 +1,2 @@
-"""The Django project package and the floor: pits, gaming days, shifts, roles, audit log."""
-
-from __future__ import annotations
-
-from casino.celery import app as celery_app
-
-__all__ = ["celery_app"]
+"""The ground every app stands on: the floor (pits, gaming days, shifts), staff roles, the audit log,
+application errors and money formatting. It imports no other app of the project."""

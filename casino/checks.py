@@ -13,10 +13,10 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, Warning, register
 
+from casino.defaults import DEVELOPMENT_SECRET_KEY
+
 
 def _development_key_in_use() -> bool:
-    from casino.settings import DEVELOPMENT_SECRET_KEY
-
     return bool(settings.SECRET_KEY == DEVELOPMENT_SECRET_KEY)
 
 
@@ -68,7 +68,7 @@ def check_celery(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     return [
         Error(
             "DEBUG is off but Celery runs tasks eagerly in the web process (no CELERY_BROKER_URL).",
-            hint="Set CELERY_BROKER_URL=redis://HOST:6379/0 and run a worker: celery -A casino worker.",
+            hint="Set CELERY_BROKER_URL=redis://HOST:6379/0 and run a worker: celery -A config worker.",
             id="casino.E003",
         )
     ]

@@ -12,6 +12,7 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.models import GamingDay, Pit, Shift
 from casino.roles import SUPERVISORS, require_role
+from casino.signals import shift_closed
 
 Actor = AbstractBaseUser | None
 
@@ -105,10 +106,9 @@ def shift_open(*, actor: Actor, name: str) -> Shift:
 
 def shift_close(*, actor: Actor, shift: Shift) -> Shift:
     """Close a shift. A closed shift never reopens, and no round opens in it (``tables.services.round_open``
-    takes the open shift only). Once the close commits, a Celery task builds its reports (issue 8).
+    takes the open shift only). Once the close commits, ``casino.signals.shift_closed`` is sent: the pit
+    enqueues the Celery task that builds the shift's reports (issue 8).
     """
-    from settlement.tasks import shift_reports_build  # settlement depends on casino, not the other way at import
-
     require_role(actor, *SUPERVISORS, action="close a shift")
     with transaction.atomic():
         locked = Shift.objects.select_for_update().select_related("gaming_day").get(pk=shift.pk)
@@ -121,5 +121,5 @@ def shift_close(*, actor: Actor, shift: Shift) -> Shift:
         audit_event_record(
             actor=actor, event_type="shift.closed", subject=locked, before=before, after=_shift_snapshot(locked)
         )
-        transaction.on_commit(lambda: shift_reports_build.delay(locked.pk), robust=True)
+        transaction.on_commit(lambda: shift_closed.send(sender=Shift, shift=locked), robust=True)
     return locked

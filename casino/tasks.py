@@ -1,24 +1,10 @@
-"""Celery tasks of the floor. Each takes plain arguments and calls a service or selector.
-
-``shift_boundaries`` runs from Celery beat every 5 minutes (``CELERY_BEAT_SCHEDULE`` in ``casino.settings``;
-start beat with ``make run-beat``, beside ``make run-worker``). It reads ``SHIFT_HOURS`` (default 8).
-"""
+"""Celery tasks of the ground. Each takes plain arguments and calls a service or selector."""
 
 from __future__ import annotations
 
-import datetime as dt
-import logging
-
 from celery import shared_task
-from django.conf import settings
-from django.utils import timezone
 
 from casino.audit import audit_chain_verify
-from casino.errors import WrongState
-from casino.selectors import shift_current
-from casino.services import shift_close
-
-logger = logging.getLogger(__name__)
 
 
 @shared_task(name="casino.audit_chain_verify")
@@ -31,51 +17,3 @@ def audit_chain_verify_task() -> dict[str, object]:
         "broken_seq": report.broken_event.seq if report.broken_event else None,
         "message": report.describe(),
     }
-
-
-@shared_task(name="casino.shift_boundaries")
-def shift_boundaries() -> dict[str, object]:
-    """The floor's clock (Celery beat, every 5 minutes).
-
-    * The open shift, once it has run longer than ``SHIFT_HOURS``, is closed by the system (actor ``None``,
-      as the audit log records it); the close enqueues its reports on commit. No shift is opened: a supervisor
-      opens the next one.
-    * Every closed shift missing a ready report (never built, or left ``building`` by a crash or a dead worker)
-      gets it built (``shift_report_build`` is idempotent). One shift's failure is logged and does not stop the
-      others; the next run tries again.
-
-    Answers the closed shift's id (or None) and, per shift id, the report kinds built.
-    """
-    from settlement.models import ShiftReport  # settlement depends on casino, not the other way at import
-    from settlement.report_selectors import shifts_needing_reports
-    from settlement.services import shift_report_build
-
-    closed_id: int | None = None
-    shift = shift_current()
-    if shift is not None and shift.opened_at <= timezone.now() - dt.timedelta(hours=settings.SHIFT_HOURS):
-        try:
-            closed_id = shift_close(actor=None, shift=shift).pk
-        except WrongState:  # closed meanwhile by a supervisor
-            pass
-        else:
-            logger.info(
-                "Closed the %s shift (id %s): open longer than %s hours", shift.name, shift.pk, settings.SHIFT_HOURS
-            )
-
-    built: dict[str, list[str]] = {}
-    failed: list[int] = []
-    for needing in shifts_needing_reports():
-        ready = set(needing.reports.filter(status=ShiftReport.Status.READY).values_list("kind", flat=True))
-        for kind in ShiftReport.Kind.values:
-            if kind in ready:
-                continue
-            try:
-                shift_report_build(shift=needing, kind=kind)
-            except Exception:
-                logger.exception(
-                    "Building the %s report of shift %s failed; the next run tries again", kind, needing.pk
-                )
-                failed.append(needing.pk)
-                break
-            built.setdefault(str(needing.pk), []).append(kind)
-    return {"closed_shift": closed_id, "built": built, "failed": failed}

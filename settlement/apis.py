@@ -34,9 +34,9 @@ from settlement.selectors import (
     round_next_actions,
     settlement_in_force,
 )
+from settlement.services import round_open
 from tables.models import Round
 from tables.selectors import table_get
-from tables.services import round_open
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     name="Idempotency-Key",

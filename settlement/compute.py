@@ -33,7 +33,7 @@ from typing import Any
 from rules import options as rule_options
 from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles
 from rules.games.commission import commission_cents
-from tables.hands import RoundHands
+from settlement.hands import RoundHands
 
 PLAYER, WAGERS, HOUSE, BANKER, COMMISSION, RAKE = "player", "wagers", "house", "banker", "commission", "rake"
 NO_ACTION = "no_action"

@@ -1,7 +1,7 @@
 """Posting to the ledger, and proving it: every posting balances, every round comes back to zero on the layout.
 
-``post`` is the one writer of ``LedgerEntry`` rows. ``ledger_verify`` is what
-``manage.py verify_ledger`` runs.
+``post`` is the one writer of ``LedgerEntry`` rows (its statements are in ``settlement.sql``).
+``ledger_verify`` is what ``manage.py verify_ledger`` runs.
 """
 
 from __future__ import annotations
@@ -9,17 +9,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connections, models
 from django.db.models import Count, Q, Sum
-from django.utils import timezone
 
-from casino.rows import insert_statement, inserted, inserted_from
 from settlement.compute import Line
 from settlement.models import LedgerEntry, Posting
+from settlement.sql import ledger_insert
 from tables.models import Round
 from tables.states import RoundState
 
@@ -39,77 +36,10 @@ def post(
     total = sum(line.amount for line in lines)
     if total != 0:
         raise ValueError(f"a posting must balance; these lines sum to {total} cents")
+    if actor is not None and not actor.is_authenticated:
+        actor = None
     posting = Posting(round=round, kind=kind, idempotency_key=idempotency_key, actor=actor, **fields)
-    connection = connections[LedgerEntry.objects.db]
-    created_at = connection.ops.adapt_datetimefield_value(timezone.now())
-    actor_id = actor.pk if actor is not None and actor.is_authenticated else None
-    shared = [round.pk, actor_id, created_at, idempotency_key or ""]
-    columns = (
-        [line.account for line in lines],
-        [seat_ids[line.seat] if line.seat is not None else None for line in lines],
-        [line.amount for line in lines],
-        [line.kind for line in lines],
-    )
-    posting_sql, posting_values = insert_statement(posting)
-    # The same rows ``save()`` and ``bulk_create`` would write (insert only, never an update), written out
-    # so a settlement costs as few round trips as it can: on PostgreSQL the posting and its entries go in
-    # one statement (the entries take the posting's new id from it, their lines as four arrays); elsewhere
-    # two, the entries as one multi-row INSERT.
-    with connection.cursor() as cursor:
-        if lines and connection.vendor == "postgresql":
-            cursor.execute(
-                f"WITH p AS ({posting_sql}), e AS ({_entries_unnest_sql()}) SELECT id FROM p",
-                [*posting_values, *shared, *columns],
-            )
-            return inserted(posting, cursor.fetchone()[0])
-        cursor.execute(posting_sql, posting_values)
-        inserted_from(cursor, posting)
-        if lines:
-            rows = [[posting.pk, *shared, *line] for line in zip(*columns, strict=True)]
-            cursor.execute(_entries_rows_sql(len(rows)), [value for row in rows for value in row])
-    return posting
-
-
-# An entry's columns: those every entry of a posting shares, then those of each line.
-_SHARED_COLUMNS = ("round", "actor", "created_at", "idempotency_key")
-_LINE_COLUMNS = ("account", "seat", "amount_cents", "kind")
-
-
-def _entry_columns() -> str:
-    q = connections[LedgerEntry.objects.db].ops.quote_name
-    names = ("posting", *_SHARED_COLUMNS, *_LINE_COLUMNS)
-    return ", ".join(q(LedgerEntry._meta.get_field(name).column) for name in names)
-
-
-@cache
-def _entries_rows_sql(count: int) -> str:
-    """``INSERT`` of ``count`` entries as rows of every column."""
-    table = connections[LedgerEntry.objects.db].ops.quote_name(LedgerEntry._meta.db_table)
-    row = "(" + ", ".join(["%s"] * (1 + len(_SHARED_COLUMNS) + len(_LINE_COLUMNS))) + ")"
-    return f"INSERT INTO {table} ({_entry_columns()}) VALUES " + ", ".join([row] * count)
-
-
-@cache
-def _entries_unnest_sql() -> str:
-    """PostgreSQL: ``INSERT`` of a posting's entries in its ``WITH`` (as ``p``): the posting's id from ``p``,
-    the values every entry shares once, each line's values from four arrays; all cast to their columns' types."""
-    connection = connections[LedgerEntry.objects.db]
-    q = connection.ops.quote_name
-    meta = LedgerEntry._meta
-
-    def db_type(name: str) -> str:
-        # Text as text, not varchar(n): an explicit cast to varchar(n) would cut an over-long value, where the
-        # INSERT into the column refuses it, as the ORM's would.
-        field = meta.get_field(name)
-        return "text" if isinstance(field, models.CharField | models.TextField) else str(field.db_type(connection))
-
-    shared = ", ".join(f"CAST(%s AS {db_type(name)})" for name in _SHARED_COLUMNS)
-    arrays = ", ".join(f"CAST(%s AS {db_type(name)}[])" for name in _LINE_COLUMNS)
-    names = ", ".join(f"v{i}" for i in range(len(_LINE_COLUMNS)))
-    return (
-        f"INSERT INTO {q(meta.db_table)} ({_entry_columns()}) SELECT p.{q('id')}, {shared}, {names} "
-        f"FROM p, unnest({arrays}) AS v({names})"
-    )
+    return ledger_insert(posting, lines=lines, seat_ids=seat_ids)
 
 
 def reversal_lines(entries: Iterable[LedgerEntry], seat_numbers: Mapping[int, int]) -> list[Line]:

@@ -208,7 +208,7 @@ class Adjustment(models.Model):
 class ShiftReport(models.Model):
     """A closed shift's report as accounting and audit sign it (issue 8): the figures, their CSV, HTML and PDF.
 
-    One per shift and kind. Built by ``settlement.services.shift_report_build`` from the ledger and the audit
+    One per shift and kind. Built by ``pit.services.shift_report_build`` from the ledger and the audit
     log only; ``building`` while a build is under way (a crash leaves it so, and the next run finishes it),
     ``ready`` once the figures and the three renderings are written together. ``content_hash`` is the SHA-256 of
     the canonical JSON of ``data``: the same shift always gives the same hash.

@@ -1,10 +1,10 @@
-"""URLs of the settlement app under ``/api/``: playing a round, and the shifts with their reports."""
+"""URLs of the settlement app under ``/api/``: playing a round, voids, corrections and their requests."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from settlement import apis, report_apis
+from settlement import apis
 
 api_urlpatterns = [
     path("tables/<int:table_id>/rounds/", apis.RoundOpenApi.as_view(), name="api-round-open"),
@@ -23,11 +23,4 @@ api_urlpatterns = [
         "adjustments/<int:adjustment_id>/approve/", apis.AdjustmentApproveApi.as_view(), name="api-adjustment-approve"
     ),
     path("adjustments/<int:adjustment_id>/reject/", apis.AdjustmentRejectApi.as_view(), name="api-adjustment-reject"),
-    path("shifts/", report_apis.ShiftListApi.as_view(), name="api-shift-list"),
-    path("shifts/<int:shift_id>/close/", report_apis.ShiftCloseApi.as_view(), name="api-shift-close"),
-    path("shifts/<int:shift_id>/reports/", report_apis.ShiftReportListApi.as_view(), name="api-shift-reports"),
-    # ``file_format``, not ``format``: DRF reads a ``format`` argument as a renderer choice and would 404 on csv.
-    path(
-        "reports/<int:report_id>/<str:file_format>/", report_apis.ShiftReportFileApi.as_view(), name="api-report-file"
-    ),
 ]

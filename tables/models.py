@@ -132,7 +132,7 @@ class Round(models.Model):
     dice = models.JSONField(_("dice"), null=True, blank=True)
     action_order = models.JSONField(_("action order"), null=True, blank=True)
     dealt = models.JSONField(_("dealt"), null=True, blank=True)
-    # The revealed hands, checked and written out in canonical notation (``tables.hands``), and for
+    # The revealed hands, checked and written out in canonical notation (``settlement.hands``), and for
     # Open-Face Chinese Poker each seat's board as placed street by street.
     hands = models.JSONField(_("hands"), null=True, blank=True)
     placements = models.JSONField(_("placements"), null=True, blank=True)

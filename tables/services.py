@@ -1,34 +1,22 @@
-"""Writes on tables and their rounds. Each records its audit event in the same transaction.
-
-Rounds: the Dealer assigned to a table (``table_assign_dealer``) opens its rounds
-and plays them; a Floor supervisor or Pit boss may do whatever a Dealer may, at
-any table. Voiding a round needs a supervisor and a reason. The steps that record
-something (wagers, the deal, the hands, the settlement) are in ``settlement.services``;
-every change of a round goes through ``round_transition``.
+"""Writes on tables and their seats: creating, opening and closing a table, its dealer, its rule set, its
+big-win threshold. Each records its audit event in the same transaction. A round's life (opening it
+included) is ``settlement.services``'; who may act at a table is ``tables.permissions``.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Mapping, Sequence
-from functools import cache
-from typing import Any
-
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, connection, transaction
-from django.utils import timezone
+from django.db import transaction
 
 from casino.audit import audit_event_record
-from casino.errors import ApplicationError, NotAllowed, WrongState
-from casino.models import Pit, Shift
+from casino.errors import ApplicationError, WrongState
+from casino.models import Pit
 from casino.money import money_text as _money
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
-from casino.rows import columns_sql, concrete_names, instance_from_row, statements_in_one_trip, update_statement
-from rules import options as rule_options
 from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default
-from tables.models import BankTurn, Round, Seat, Table
-from tables.states import UNFINISHED_STATES, RoundState, check_move
+from tables.models import Seat, Table
+from tables.states import UNFINISHED_STATES
 
 
 def _snapshot(table: Table) -> dict[str, object]:
@@ -184,18 +172,6 @@ def table_set_big_win(*, actor: AbstractBaseUser | None, table: Table, big_win_c
     return locked
 
 
-def require_table_staff(actor: AbstractBaseUser | None, table: Table, *, action: str) -> None:
-    """Let ``actor`` ``action`` at ``table`` only as its dealer or as a Floor supervisor or Pit boss."""
-    require_role(actor, *ROUND_ROLES, action=action)
-    if actor is None or getattr(actor, "is_superuser", False) or user_has_role(actor, *SUPERVISORS):
-        return
-    if table.dealer_id != actor.pk:
-        raise NotAllowed(
-            f"Table {table.name} is not your table: only its dealer or a supervisor may {action}.",
-            extra={"table": table.name},
-        )
-
-
 def table_assign_rule_set(*, actor: AbstractBaseUser | None, table: Table, rule_set: RuleSet) -> Table:
     """Make ``table`` play by ``rule_set``, which must be a rule set of the table's game.
 
@@ -220,38 +196,6 @@ def table_assign_rule_set(*, actor: AbstractBaseUser | None, table: Table, rule_
     return locked
 
 
-# Who may open and move rounds (voiding excepted).
-ROUND_ROLES: tuple[Role, ...] = (Role.DEALER, *SUPERVISORS)
-
-# GAME_RULES.md §1 "Banking rotation": a player may hold the bank this many rounds in a row.
-MAX_BANK_IN_A_ROW = 2
-
-
-def _round_snapshot(round_: Round) -> dict[str, object]:
-    return {
-        "table": round_.table.name,
-        "number": round_.number,
-        "state": round_.state,
-        "bank_seat": round_.bank_seat.number if round_.bank_seat is not None else None,
-        "bank_cents": round_.bank_cents,
-        "rule_set_version": round_.rule_set_snapshot["version"],
-        "void_reason": round_.void_reason,
-        "dice": round_.dice,
-        "action_order": round_.action_order,
-        "hands": round_.hands,
-        "placements": round_.placements,
-    }
-
-
-def seat_on_the_right(*, seat_number: int, seat_count: int) -> int:
-    """The seat on the right of ``seat_number``: the next lower number, seat 1's being the highest.
-
-    Seats are numbered clockwise from the dealer's left (``tables.models.Seat``), so
-    the bank passing "to the banker's right" (GAME_RULES.md §1) goes counter-clockwise.
-    """
-    return seat_number - 1 if seat_number > 1 else seat_count
-
-
 def seats_ensure(*, table: Table) -> list[Seat]:
     """The table's seats 1 to ``seat_count``, making any that are missing."""
     existing = {seat.number: seat for seat in table.seats.all()}
@@ -259,266 +203,3 @@ def seats_ensure(*, table: Table) -> list[Seat]:
         if number not in existing:
             existing[number] = Seat.objects.create(table=table, number=number)
     return [existing[number] for number in range(1, table.seat_count + 1)]
-
-
-def _check_banker(*, table: Table, banking_mode: str, seat_number: int | None) -> int:
-    """Check who may bank the next round at ``table``; return how many rounds in a row they will have banked.
-
-    The house banks when the banking mode is ``house``; nobody banks when it is ``none``.
-    Otherwise a player may take the bank (GAME_RULES.md §1 and §2): at most two rounds
-    in a row, after which the bank passes to the player on the banker's right; a banker
-    may pass after one round, again to the player on the right. When no player takes
-    the bank the house banks that round, and any seat may take the bank after it.
-    Voided rounds never happened and do not count.
-    """
-    if banking_mode == rule_options.NO_BANK:
-        if seat_number is not None:
-            raise ApplicationError(
-                f"{Game(table.game).label} at table {table.name} has no bank: no seat can bank.",
-                extra={"field": "banker_seat"},
-            )
-        return 0
-    if banking_mode == rule_options.HOUSE and seat_number is not None:
-        raise ApplicationError(
-            f"The house banks every round at table {table.name}: seat {seat_number} cannot take the bank.",
-            extra={"field": "banker_seat"},
-        )
-    if seat_number is not None and not 1 <= seat_number <= table.seat_count:
-        raise ApplicationError(
-            f"Table {table.name} has seats 1 to {table.seat_count}, not {seat_number}.",
-            extra={"field": "banker_seat"},
-        )
-    last = (
-        BankTurn.objects.filter(round__table=table)
-        .exclude(round__state=RoundState.VOIDED)
-        .select_related("seat")
-        .order_by("-round__number")
-        .first()
-    )
-    last_seat = last.seat.number if last is not None and last.seat is not None else None
-    if last is None or last_seat != seat_number:
-        if last_seat is not None and seat_number is not None:
-            right = seat_on_the_right(seat_number=last_seat, seat_count=table.seat_count)
-            if seat_number != right:
-                raise WrongState(
-                    f"The bank passes from seat {last_seat} to seat {right}, on the banker's right, "
-                    f"not to seat {seat_number}.",
-                    extra={"field": "banker_seat", "next_banker_seat": right},
-                )
-        return 1
-    if seat_number is not None and last.consecutive >= MAX_BANK_IN_A_ROW:
-        right = seat_on_the_right(seat_number=seat_number, seat_count=table.seat_count)
-        raise WrongState(
-            f"Seat {seat_number} has banked {MAX_BANK_IN_A_ROW} rounds in a row: the bank passes to "
-            f"seat {right}, on the banker's right.",
-            extra={"field": "banker_seat", "next_banker_seat": right},
-        )
-    return last.consecutive + 1
-
-
-# GAME_RULES.md §2: a co-banking player banks up to their last wager plus 10%.
-CO_BANK_MARKUP_BP = 1_000
-
-
-def _check_bank_cents(*, table: Table, banking_mode: str, seat: Seat | None, bank_cents: int | None) -> int | None:
-    """What a player banker puts up: at least the table minimum; when co-banking, at most their last wager + 10%."""
-    if seat is None:
-        if bank_cents is not None:
-            raise ApplicationError(
-                "Only a player bank puts up a bank: leave the bank out when the house banks.",
-                extra={"field": "bank_cents"},
-            )
-        return None
-    if bank_cents is None:
-        raise ApplicationError(
-            f"Seat {seat.number} takes the bank: say how much the bank puts up to cover the wagers.",
-            extra={"field": "bank_cents"},
-        )
-    if isinstance(bank_cents, bool) or not isinstance(bank_cents, int) or bank_cents < table.min_wager_cents:
-        raise ApplicationError(
-            f"A bank puts up at least the table minimum, {_money(table.min_wager_cents)}, not {bank_cents!r} cents.",
-            extra={"field": "bank_cents"},
-        )
-    if banking_mode == rule_options.CO_BANKING:
-        last = seat.wagers.exclude(round__state=RoundState.VOIDED).order_by("-round__number").first()
-        if last is None:
-            raise WrongState(
-                f"Seat {seat.number} has not wagered at table {table.name} yet: a co-banker banks up to "
-                "their last wager plus 10%.",
-                extra={"field": "bank_cents"},
-            )
-        most = last.amount_cents + last.amount_cents * CO_BANK_MARKUP_BP // 10_000
-        if bank_cents > most:
-            raise ApplicationError(
-                f"Seat {seat.number}'s last wager was {_money(last.amount_cents)}: co-banking, the bank is at most "
-                f"{_money(most)} (the last wager plus 10%), not {_money(bank_cents)}.",
-                extra={"field": "bank_cents", "most_cents": most},
-            )
-    return bank_cents
-
-
-def round_open(
-    *,
-    actor: AbstractBaseUser | None,
-    table: Table,
-    banker_seat: int | None = None,
-    bank_cents: int | None = None,
-) -> Round:
-    """Open the next round at an open table, in the open shift, with the table's rules frozen on it.
-
-    ``banker_seat`` is the number of the seat that takes the bank, and ``bank_cents`` what
-    that player puts up to cover the wagers; ``None`` lets the house bank (or nobody, in a
-    game without a bank). A table has one unfinished round at a time.
-    """
-    require_role(actor, *ROUND_ROLES, action="open a round")
-    with transaction.atomic():
-        locked = Table.objects.select_for_update(of=("self",)).select_related("rule_set").get(pk=table.pk)
-        require_table_staff(actor, locked, action="open a round")
-        if locked.status != Table.Status.OPEN:
-            raise WrongState(f"Table {locked.name} is closed: open it before opening a round.")
-        shift = Shift.objects.filter(closed_at__isnull=True, gaming_day__closed_at__isnull=True).first()
-        if shift is None:
-            raise WrongState("No shift is open: a supervisor opens one before rounds can be played.")
-        unfinished = locked.rounds.filter(state__in=UNFINISHED_STATES).first()
-        if unfinished is not None:
-            raise WrongState(
-                f"Round {unfinished.number} at table {locked.name} is still {unfinished.state}: "
-                "settle or void it before opening another."
-            )
-        snapshot = locked.rule_set.snapshot()
-        in_a_row = _check_banker(table=locked, banking_mode=snapshot["banking_mode"], seat_number=banker_seat)
-        seats = seats_ensure(table=locked)
-        bank_seat = seats[banker_seat - 1] if banker_seat is not None else None
-        bank_cents = _check_bank_cents(
-            table=locked, banking_mode=snapshot["banking_mode"], seat=bank_seat, bank_cents=bank_cents
-        )
-        last = locked.rounds.order_by("-number").first()
-        now = timezone.now()
-        try:
-            with transaction.atomic():
-                round_ = Round.objects.create(
-                    table=locked,
-                    number=(last.number + 1) if last is not None else 1,
-                    shift=shift,
-                    state=RoundState.OPEN,
-                    rule_set_snapshot=snapshot,
-                    bank_seat=bank_seat,
-                    bank_cents=bank_cents,
-                    opened_by=actor,
-                    opened_at=now,
-                    state_changed_at=now,
-                )
-        except IntegrityError as exc:  # a concurrent open won the race
-            raise WrongState(f"Another round was opened at table {locked.name} at the same moment.") from exc
-        if in_a_row:
-            BankTurn.objects.create(round=round_, seat=bank_seat, consecutive=in_a_row)
-        audit_event_record(actor=actor, event_type="round.opened", subject=round_, after=_round_snapshot(round_))
-    return round_
-
-
-_ROUND_NAMES, _TABLE_NAMES, _SEAT_NAMES = concrete_names(Round), concrete_names(Table), concrete_names(Seat)
-
-
-@cache
-def _round_lock_sql(vendor: str) -> str:
-    lock = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else ""
-    q = connection.ops.quote_name
-    return (
-        f"SELECT {columns_sql(Round, _ROUND_NAMES, 'r')}, {columns_sql(Table, _TABLE_NAMES, 't')}, "
-        f"{columns_sql(Seat, _SEAT_NAMES, 's')} FROM {q(Round._meta.db_table)} r "
-        f"JOIN {q(Table._meta.db_table)} t ON t.{q('id')} = r.{q('table_id')} "
-        f"LEFT JOIN {q(Seat._meta.db_table)} s ON s.{q('id')} = r.{q('bank_seat_id')} "
-        f"WHERE r.{q('id')} = %s{lock}"
-    )
-
-
-def round_lock(round: Round) -> Round:
-    """The round's row, locked until the transaction ends, with its table and bank seat.
-
-    What ``Round.objects.select_for_update(of=("self",)).select_related("table", "bank_seat")
-    .get(pk=...)`` reads, in one hand-written statement (every service that changes a round
-    starts here: its SQL is built once, not on every call).
-    """
-    return round_lock_reading(round)[0]
-
-
-def round_lock_reading(round: Round, *then: tuple[str, Sequence[Any]]) -> tuple[Round, tuple[Any, ...]]:
-    """``round_lock``, then the values of ``then``, (SQL, params) scalar subqueries read once the lock is held.
-
-    They are read by a second statement, so under PostgreSQL's READ COMMITTED they see what a
-    transaction that held the lock before us committed (a statement's snapshot is taken when it
-    starts, and the lock may be waited for); both go in one round trip where the driver allows.
-    Returns the round and those values.
-    """
-    lock_sql = _round_lock_sql(connection.vendor)
-    after = "SELECT " + ", ".join(f"({sql})" for sql, _ in then)
-    after_params = [param for _, values in then for param in values]
-    values: tuple[Any, ...] = ()
-    with connection.cursor() as cursor:
-        if then and statements_in_one_trip():
-            cursor.execute(f"{lock_sql}; {after}", [round.pk, *after_params])
-            row = cursor.fetchone()
-            cursor.nextset()
-            values = tuple(cursor.fetchone())
-        else:
-            cursor.execute(lock_sql, [round.pk])
-            row = cursor.fetchone()
-            if then and row is not None:
-                cursor.execute(after, after_params)
-                values = tuple(cursor.fetchone())
-    if row is None:
-        raise Round.DoesNotExist(f"Round id {round.pk} does not exist.")
-    ends = list(itertools.accumulate(len(names) for names in (_ROUND_NAMES, _TABLE_NAMES)))
-    locked = instance_from_row(Round, _ROUND_NAMES, row[: ends[0]])
-    Round.table.field.set_cached_value(locked, instance_from_row(Table, _TABLE_NAMES, row[ends[0] : ends[1]]))
-    seat = instance_from_row(Seat, _SEAT_NAMES, row[ends[1] :]) if locked.bank_seat_id is not None else None
-    Round.bank_seat.field.set_cached_value(locked, seat)
-    return locked, values
-
-
-def round_transition(
-    *,
-    actor: AbstractBaseUser | None,
-    round: Round,
-    target: str | None,
-    reason: str = "",
-    changes: Mapping[str, Any] | None = None,
-    event: str = "",
-    already_locked: bool = False,
-) -> Round:
-    """The one service that changes a round: lock its row, check the move, save, audit, in one transaction.
-
-    ``target`` is the next state (checked against ``tables.states``) or ``None`` to change
-    ``changes`` (the hands, the placements) without moving. The step services call it with
-    what their step records: ``settlement.services`` deals (``dealt``), takes the hands
-    (``revealed``) and settles (``settled``); the audit event is ``round.<state>`` or ``event``.
-    Callers have checked the actor's role and the table; this checks the state. A caller
-    that already holds the row lock (``round_lock`` in its own transaction) passes that
-    locked round with ``already_locked=True``.
-    """
-    with transaction.atomic(savepoint=False):
-        if already_locked and not transaction.get_connection().in_atomic_block:
-            raise RuntimeError("already_locked=True needs the caller's transaction that holds the round's lock")
-        locked = round if already_locked else round_lock(round)
-        before = _round_snapshot(locked)
-        fields = list(changes or {})
-        for name, value in (changes or {}).items():
-            setattr(locked, name, value)
-        if target is not None:
-            state = check_move(locked.state, target, round_number=locked.number)
-            locked.state = state
-            locked.state_changed_at = timezone.now()
-            fields += ["state", "state_changed_at"]
-            if state == RoundState.VOIDED:
-                locked.void_reason = reason
-                fields.append("void_reason")
-        audit_event_record(
-            actor=actor,
-            event_type=event or f"round.{locked.state}",
-            subject=locked,
-            before=before,
-            after=_round_snapshot(locked),
-            reason=reason,
-            change=update_statement(locked, fields),  # the row is locked: the UPDATE finds it
-        )
-    return locked

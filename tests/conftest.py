@@ -84,7 +84,7 @@ def real_services() -> None:
 def eager_celery() -> Iterator[None]:
     """Tasks run in-process, as on the embedded default, even in the PostgreSQL + Redis pass (whose real worker
     round trip is tests/services/test_celery_worker.py's). Modules use it with ``pytest.mark.usefixtures``."""
-    from casino.celery import app
+    from config.celery import app
 
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True

@@ -22,12 +22,13 @@ from settlement.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
+    round_open,
     round_placements_record,
     settle_round,
     wager_place,
 )
 from tables.models import Round, Table
-from tables.services import round_open, table_assign_dealer, table_create, table_open, table_set_big_win
+from tables.services import table_assign_dealer, table_create, table_open, table_set_big_win
 from tables.states import RoundState
 
 # Hands whose outcome the engines' doctests fix (tests/api/test_rounds_api.py).

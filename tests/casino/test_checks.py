@@ -6,7 +6,7 @@ import pytest
 from django.core import checks
 from django.test import override_settings
 
-from casino.settings import DEVELOPMENT_SECRET_KEY
+from config.settings import DEVELOPMENT_SECRET_KEY
 
 pytestmark = pytest.mark.filterwarnings("ignore:Overriding setting DATABASES")
 

@@ -21,9 +21,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from casino import selectors
 from casino.models import AuditEvent, Shift
-from casino.selectors import BankMustPass, pit_dashboard
+from pit import selectors
+from pit.selectors import BankMustPass, pit_dashboard
 from rules.models import Game
 from rules.services import rule_set_create, rule_set_default
 from settlement.models import Adjustment, LedgerEntry, Posting, Wager
@@ -34,11 +34,12 @@ from settlement.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
+    round_open,
     settle_round,
     wager_place,
 )
 from tables.models import BankTurn, Round, Seat, Table
-from tables.services import round_open, table_set_big_win
+from tables.services import table_set_big_win
 from tables.states import RoundState
 
 # Pai Gow Poker against the house's queens over jacks (tests/settlement/conftest.py, paigow_poker.outcome):

@@ -15,7 +15,7 @@ from django.test import Client
 
 from casino.models import AuditEvent, Shift
 from casino.services import shift_close
-from casino.tasks import shift_boundaries
+from pit.tasks import shift_boundaries
 from settlement.models import ShiftReport
 from tables.models import Table
 from tests.casino.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, play, settle

@@ -30,7 +30,7 @@ SERVICE_VARS = ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "R
 
 def read_settings(**env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in SERVICE_VARS}
-    clean.update(env, DJANGO_SETTINGS_MODULE="casino.settings")
+    clean.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     return subprocess.run(
         [sys.executable, "-c", PROBE], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
     )

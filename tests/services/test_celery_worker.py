@@ -31,7 +31,7 @@ def worker(real_services, transactional_db, tmp_path):  # type: ignore[no-untype
     """A Celery worker process on its own queue, reading the test database."""
     queue = f"tableside-test-{uuid.uuid4().hex[:8]}"
     log = tmp_path / "worker.log"
-    env = dict(os.environ, DATABASE_URL=database_url_of_the_test_database(), DJANGO_SETTINGS_MODULE="casino.settings")
+    env = dict(os.environ, DATABASE_URL=database_url_of_the_test_database(), DJANGO_SETTINGS_MODULE="config.settings")
     with log.open("w") as out:
         process = subprocess.Popen(
             [
@@ -39,7 +39,7 @@ def worker(real_services, transactional_db, tmp_path):  # type: ignore[no-untype
                 "-m",
                 "celery",
                 "-A",
-                "casino",
+                "config",
                 "worker",
                 "--pool=solo",
                 "--without-heartbeat",
@@ -91,16 +91,16 @@ def test_a_closed_shifts_reports_are_built_by_a_real_worker_and_a_second_run_cha
     worker, make_table, shift, dealer, pit_boss
 ) -> None:
     from casino.services import shift_close
+    from pit.tasks import shift_reports_build
     from settlement.models import ShiftReport
     from settlement.services import (
         round_close_betting,
         round_deal,
         round_hands_record,
+        round_open,
         settle_round,
         wager_place,
     )
-    from settlement.tasks import shift_reports_build
-    from tables.services import round_open
 
     queue, log = worker
     table = make_table(name="PGP-1", game="paigow_poker", seat_count=6)

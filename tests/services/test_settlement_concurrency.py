@@ -31,20 +31,20 @@ from rules.games import chinese_poker, dealing, ofc, paigow_poker, paigow_tiles
 from rules.games.cards import cards_text, deck, parse_cards
 from rules.games.tiles import TILE_SET, parse_tiles, tiles_text
 from rules.services import rule_set_create
-from settlement import services as settlement_services
 from settlement.ledger import ledger_verify
 from settlement.models import LedgerEntry, Posting
 from settlement.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
+    round_open,
     round_placements_record,
     settle_round,
     void_round,
     wager_place,
 )
+from settlement.services import settle as settle_module
 from tables.models import Round, Table
-from tables.services import round_open
 from tables.states import RoundState
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("real_services")]
@@ -107,15 +107,17 @@ def meet_at_the_lock(monkeypatch: pytest.MonkeyPatch) -> Callable[[bool], Abstra
     With ``False`` the start barrier alone releases the threads together, and the
     loser may instead find the winner's settlement committed before it locks.
     """
-    real = settlement_services.round_lock
+    real = settle_module.round_lock_reading
     gate: list[threading.Barrier | None] = [None]
 
-    def round_lock(round: Round) -> Round:
+    def round_lock_reading(round: Round, *then: Any) -> Any:
         if gate[0] is not None:
             gate[0].wait(timeout=30)
-        return real(round)
+        return real(round, *then)
 
-    monkeypatch.setattr(settlement_services, "round_lock", round_lock)
+    # What ``settle_round`` calls to lock the round (an earlier version of this fixture patched
+    # ``round_lock``, which the settle never calls, so the two calls were not held at the lock).
+    monkeypatch.setattr(settle_module, "round_lock_reading", round_lock_reading)
 
     @contextmanager
     def meet(on: bool) -> Iterator[None]:

@@ -11,9 +11,8 @@ from django.db.models import Sum
 
 from casino.models import AuditEvent
 from settlement.models import LedgerEntry, Posting, Wager
-from settlement.services import round_close_betting, round_deal, round_hands_record, wager_place
+from settlement.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from tables.models import Round, Table
-from tables.services import round_open
 
 # The house's hand in most Pai Gow Poker tests: a pair of queens over a pair of jacks.
 BANK = {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc"}

@@ -15,11 +15,11 @@ from settlement.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
+    round_open,
     settle_round,
     wager_place,
 )
 from tables.models import Round
-from tables.services import round_open
 
 BANKER = {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc"}
 WINNER = {"high": "As Ad 7s 4d 2c", "low": "Kh Kc"}

@@ -11,9 +11,15 @@ import random
 import pytest
 
 from casino.errors import ApplicationError, WrongState
-from settlement.services import round_close_betting, round_deal, round_hands_record, settle_round, wager_place
+from settlement.services import (
+    round_close_betting,
+    round_deal,
+    round_hands_record,
+    round_open,
+    settle_round,
+    wager_place,
+)
 from tables.models import Round
-from tables.services import round_open
 from tests.settlement.conftest import BANK, LOSES, WINS
 
 

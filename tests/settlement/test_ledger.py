@@ -10,9 +10,8 @@ from django.db import connection
 from casino.append_only import AppendOnlyError
 from settlement.ledger import ledger_verify
 from settlement.models import LedgerEntry, Posting, Wager
-from settlement.services import correct_round, settle_round, void_round, wager_place
+from settlement.services import correct_round, round_open, settle_round, void_round, wager_place
 from tables.models import Round
-from tables.services import round_open
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 

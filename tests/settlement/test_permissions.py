@@ -14,12 +14,13 @@ from settlement.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
+    round_open,
     settle_round,
     void_round,
     wager_place,
 )
 from tables.models import Round, Table
-from tables.services import round_open, table_assign_dealer, table_close
+from tables.services import table_assign_dealer, table_close
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 HANDS = {"banker": BANK, "seats": {"1": WINS}}

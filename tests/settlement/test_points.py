@@ -19,12 +19,12 @@ from settlement.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
+    round_open,
     round_placements_record,
     settle_round,
     wager_place,
 )
 from tables.models import Round
-from tables.services import round_open
 
 # --- Chinese Poker ------------------------------------------------------------------------------
 

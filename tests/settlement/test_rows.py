@@ -16,8 +16,9 @@ from rules.services import rule_set_create
 from settlement.compute import Line
 from settlement.ledger import ledger_verify, post
 from settlement.models import LedgerEntry, Posting
+from settlement.services import round_open
+from settlement.sql import round_lock, round_lock_reading
 from tables.models import Round
-from tables.services import round_lock, round_lock_reading, round_open
 from tests.settlement.conftest import BANK, LOSES, WINS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shift")]

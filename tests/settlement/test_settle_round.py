@@ -8,9 +8,8 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import AuditEvent
 from settlement.ledger import ledger_verify
 from settlement.models import LedgerEntry, Posting
-from settlement.services import correct_round, settle_round, void_round, wager_place
+from settlement.services import correct_round, round_open, settle_round, void_round, wager_place
 from tables.models import Round
-from tables.services import round_open
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 HANDS = {"banker": BANK, "seats": {"1": WINS, "2": LOSES}}

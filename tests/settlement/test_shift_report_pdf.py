@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from pit.report_pdf import hourly_chart_png, render_pdf
+from pit.reports import HOUR_FIGURES, report_render
 from settlement.models import ShiftReport
-from settlement.report_pdf import hourly_chart_png, render_pdf
-from settlement.reports import HOUR_FIGURES, report_render
 from tests.settlement.test_shift_reports import closed_shift  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.usefixtures("eager_celery")

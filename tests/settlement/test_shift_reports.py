@@ -8,18 +8,19 @@ from django.db.models import Sum
 
 from casino.errors import WrongState
 from casino.services import pit_create, shift_close, shift_open
+from pit.services import shift_report_build
 from rules.services import rule_set_create
 from settlement.ledger import ledger_verify
 from settlement.models import LedgerEntry, ShiftReport, Wager
 from settlement.services import (
     adjustment_approve,
     adjustment_request,
+    round_open,
     settle_round,
-    shift_report_build,
     wager_place,
 )
 from tables.models import Round
-from tables.services import round_open, table_assign_dealer, table_create, table_open
+from tables.services import table_assign_dealer, table_create, table_open
 from tables.states import RoundState
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 from tests.settlement.test_banked import DICE, TILES_BANK, TILES_LOSE, TILES_WIN

@@ -20,9 +20,15 @@ from casino.models import AuditEvent
 from casino.roles import Role
 from rules.services import rule_set_create
 from settlement.models import Adjustment, LedgerEntry, Posting, Wager
-from settlement.services import adjustment_approve, round_close_betting, round_deal, round_hands_record, wager_place
+from settlement.services import (
+    adjustment_approve,
+    round_close_betting,
+    round_deal,
+    round_hands_record,
+    round_open,
+    wager_place,
+)
 from tables.models import Round, Table
-from tables.services import round_open
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

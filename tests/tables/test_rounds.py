@@ -8,10 +8,16 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import AuditEvent
 from casino.services import shift_close
 from rules.services import rule_set_create, rule_set_update
-from settlement.services import round_close_betting, round_deal, round_hands_record, settle_round, wager_place
+from settlement.services import (
+    round_close_betting,
+    round_deal,
+    round_hands_record,
+    round_open,
+    settle_round,
+    wager_place,
+)
 from settlement.services import void_round as round_void
 from tables.models import BankTurn, Round, Table
-from tables.services import round_open
 from tables.states import TRANSITIONS, RoundState, can_move, check_move
 
 S = RoundState

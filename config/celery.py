@@ -1,0 +1,17 @@
+"""The Celery application. Configuration comes from Django settings (``CELERY_*``).
+
+Without ``CELERY_BROKER_URL`` tasks run eagerly in the calling process; with it
+they travel through Redis to a worker started with ``celery -A config worker``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("tableside")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,479 @@
+"""What the dealer tablet shows: a table, its round, the hands being tapped in, read from the selectors and engines.
+
+Presentation only: nothing here writes. The views (``dealer.views``) pass what the
+dealer taps to the services, which check it again; this module turns the round and
+the rules into what the templates draw (the table bar, the seat ring, the chip pads,
+the card or tile grid with its targets) and reads the tablet's form fields back into
+the shapes the services take. The hands' values, the settlement preview and the score
+sheet are ``dealer.tablet_values``.
+
+Form fields of the hand entry: ``hand-<position>-<part>``, ``position`` a seat number
+or ``bank``, ``part`` one of ``high``, ``low``, ``cards``/``tiles`` (the house's unset
+hand), ``front``, ``middle``, ``back``; each holds cards or tiles in notation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from casino.errors import ApplicationError
+from rules import options as rule_options
+from rules.games import registry
+from rules.games.cards import JOKER, RANK_CHARS, SUIT_SYMBOLS, Card, parse_cards
+from rules.games.errors import InvalidHand
+from rules.games.tiles import TILE_FACES, Tile, parse_tiles
+from settlement.hands import dealt_hands_set
+from settlement.models import Adjustment
+from settlement.selectors import round_next_actions, round_queryset
+from tables.models import BankTurn, Round, Table
+from tables.permissions import can_view_every_table
+from tables.states import FINAL_STATES, RoundState
+
+BANK = "bank"
+DEALER = 0
+# Chip denominations on the pads, in units (the pads work in cents).
+CHIP_UNITS = (1, 5, 25, 100, 500)
+# Reasons a dealer taps when asking for a void (a text field takes anything else).
+VOID_REASONS = (
+    gettext_lazy("Misdeal"),
+    gettext_lazy("Wrong wager entered"),
+    gettext_lazy("Dice off the table"),
+    gettext_lazy("Card or tile exposed"),
+    gettext_lazy("Player dispute"),
+)
+STATE_LABELS = {
+    RoundState.OPEN: gettext_lazy("Betting open"),
+    RoundState.BETTING_CLOSED: gettext_lazy("Betting closed"),
+    RoundState.DEALT: gettext_lazy("Dealt"),
+    RoundState.REVEALED: gettext_lazy("Hands revealed"),
+    RoundState.SETTLED: gettext_lazy("Settled"),
+    RoundState.VOIDED: gettext_lazy("Voided"),
+}
+ROWS = ("front", "middle", "back")
+# The parts of a hand as the tablet labels them, and the rows as a sentence names them.
+PART_LABELS = {
+    "high": gettext_lazy("High"),
+    "low": gettext_lazy("Low"),
+    "front": gettext_lazy("Front"),
+    "middle": gettext_lazy("Middle"),
+    "back": gettext_lazy("Back"),
+}
+ROW_WORDS = {"front": gettext_lazy("front"), "middle": gettext_lazy("middle"), "back": gettext_lazy("back")}
+ROW_SIZES = {"front": 3, "middle": 5, "back": 5}
+
+
+# --- who sees and who acts ------------------------------------------------------------------------
+
+
+def tables_for(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Table]:
+    """The tables a user's tablet lists: a dealer's own; every table for supervisors and auditors."""
+    tables = Table.objects.select_related("pit", "rule_set", "dealer").order_by("pit__name", "name")
+    if can_view_every_table(user):
+        return tables
+    return tables.filter(dealer_id=user.pk)
+
+
+def round_latest(table: Table) -> Round | None:
+    """The table's newest round (in play, or the last one finished) with its wagers and postings."""
+    return round_queryset().filter(table=table).order_by("-number").first()
+
+
+# --- cards and tiles as the templates draw them ---------------------------------------------------
+
+
+def card_face(card: Card) -> dict[str, Any]:
+    if card.is_joker:
+        return {"code": "Jk", "rank": "JK", "suit": "★", "red": False, "joker": True, "title": "Joker"}
+    rank = "10" if card.rank == 10 else RANK_CHARS[card.rank - 2]
+    return {
+        "code": str(card),
+        "rank": rank,
+        "suit": SUIT_SYMBOLS[card.suit],
+        "red": card.suit in "hd",
+        "joker": False,
+        "title": card.symbol,
+    }
+
+
+_PIPS = {1: (4,), 2: (2, 6), 3: (2, 4, 6), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
+
+
+def _half(pips: int) -> list[bool]:
+    return [cell in _PIPS[pips] for cell in range(9)]
+
+
+def tile_face(tile: Tile) -> dict[str, Any]:
+    """A domino: two halves of nine cells, pips where the number has them (the 1s and 4s red, as on the set)."""
+    return {
+        "code": str(tile),
+        "name": tile.name,
+        "top": _half(tile.high),
+        "bottom": _half(tile.low),
+        "top_red": tile.high in (1, 4),
+        "bottom_red": tile.low in (1, 4),
+        "copies": tile.copies,
+        "title": tile.label,
+    }
+
+
+def faces(text: str, *, tiles: bool) -> list[dict[str, Any]]:
+    """Cards or tiles in notation as faces to draw; text that does not parse draws nothing."""
+    try:
+        items = parse_tiles(text) if tiles else parse_cards(text)
+    except InvalidHand:
+        return []
+    return [tile_face(item) if tiles else card_face(item) for item in items]  # type: ignore[arg-type]
+
+
+def picker(game: str) -> dict[str, Any]:
+    """The tap grid: 52 cards by suit (and the joker in Pai Gow Poker), or the 21 tile faces in ranking order."""
+    if game == rule_options.PAIGOW_TILES:
+        return {"tiles": True, "items": [tile_face(tile) for tile in TILE_FACES]}
+    rows = [[card_face(Card(rank, suit)) for rank in range(14, 1, -1)] for suit in "shdc"]
+    joker = card_face(JOKER) if game == rule_options.PAIGOW_POKER else None
+    return {"tiles": False, "rows": rows, "joker": joker}
+
+
+# --- the table and its rules ----------------------------------------------------------------------
+
+
+def _percent(bp: int) -> str:
+    return f"{bp / 100:g}%"
+
+
+def _words(value: str) -> str:
+    return value.replace("_", " ")
+
+
+def rule_summary(snapshot: Mapping[str, Any]) -> list[str]:
+    """The key options of a rule set in a few words each, for the table bar."""
+    game, o = snapshot["game"], snapshot["options"]
+    banking = {
+        rule_options.HOUSE: _("the house banks"),
+        rule_options.PLAYER_ROTATION: _("players bank in rotation"),
+        rule_options.CO_BANKING: _("co-banking"),
+        rule_options.NO_BANK: _("no bank"),
+    }[snapshot["banking_mode"]]
+    items: list[str] = []
+    if game in rule_options.BANKED_GAMES:
+        way = o["pgp_house_way"] if game == rule_options.PAIGOW_POKER else o["tiles_house_way"]
+        items.append(_("house way %(way)s") % {"way": _words(way).title()})
+        items.append(_("foul: %(policy)s") % {"policy": _words(o["foul_policy"])})
+        rate = _percent(snapshot["commission_rate_bp"])
+        if snapshot["commission_on_player_wins"]:
+            items.append(_("%(rate)s commission on player wins") % {"rate": rate})
+        else:
+            items.append(_("%(rate)s commission on the bank's win") % {"rate": rate})
+    elif game == rule_options.CHINESE_POKER:
+        items.append(_("%(system)s scoring") % {"system": o["cp_scoring"]})
+        items.append(_("%(table)s royalties") % {"table": o["cp_royalties"]})
+        items.append(_("naturals") if o["naturals"] else _("no naturals"))
+    else:
+        items.append(_("%(table)s royalties") % {"table": o["ofc_royalties"].title()})
+        if o["fantasyland"]:
+            items.append(_("Fantasyland"))
+    if game in rule_options.POINTS_GAMES and o["rake_bp"]:
+        items.append(_("rake %(rate)s") % {"rate": _percent(o["rake_bp"])})
+    items.append(banking)
+    return items
+
+
+@dataclass
+class Bank:
+    """Who banks: ``seat`` (None: the house, or nobody when ``none``), for how many rounds in a row."""
+
+    none: bool
+    seat: int | None
+    in_a_row: int
+    bank_cents: int | None
+
+
+def bank_of(round_: Round | None, snapshot: Mapping[str, Any]) -> Bank:
+    if snapshot["banking_mode"] == rule_options.NO_BANK:
+        return Bank(True, None, 0, None)
+    if round_ is None:
+        return Bank(False, None, 0, None)
+    turn = BankTurn.objects.filter(round=round_).first()
+    seat = round_.bank_seat.number if round_.bank_seat is not None else None
+    return Bank(False, seat, turn.consecutive if turn is not None else 0, round_.bank_cents)
+
+
+def last_bank_turn(table: Table) -> BankTurn | None:
+    """The newest bank turn of a round that was not voided: who may bank next follows from it."""
+    return (
+        BankTurn.objects.filter(round__table=table)
+        .exclude(round__state=RoundState.VOIDED)
+        .select_related("seat", "round")
+        .order_by("-round__number")
+        .first()
+    )
+
+
+# --- the seat ring --------------------------------------------------------------------------------
+
+
+def seat_ring(
+    *, table: Table, round_: Round | None, wagers: Mapping[int, int], outcomes: Mapping[int, dict[str, Any]]
+) -> dict[str, Any]:
+    """Seats 1..n around the top of a half-oval, clockwise from the dealer's left; the dealer at the flat edge.
+
+    Each seat carries its wager, the bank, its place in the action order and, once
+    settled, its outcome and net; ``left``/``top`` are percentages of the ring.
+    """
+    order = list(round_.action_order or []) if round_ is not None else []
+    bank_seat = round_.bank_seat.number if round_ is not None and round_.bank_seat is not None else None
+    count = table.seat_count
+    seats = []
+    for number in range(1, count + 1):
+        angle = math.pi - (number - 0.5) * math.pi / count
+        seats.append(
+            {
+                "number": number,
+                "left": round(50 + 40 * math.cos(angle), 2),
+                "top": round(82 - 64 * math.sin(angle), 2),
+                "wager_cents": wagers.get(number),
+                "bank": number == bank_seat,
+                "place": order.index(number) + 1 if number in order else None,
+                "outcome": outcomes.get(number),
+                "tone": _tone(outcomes.get(number)),
+            }
+        )
+    return {"seats": seats, "dealer_place": order.index(DEALER) + 1 if DEALER in order else None}
+
+
+def _tone(line: Mapping[str, Any] | None) -> str:
+    """How a seat's result colours the ring: by its outcome in the banked games, by its net in the points games."""
+    if not line:
+        return ""
+    if line.get("outcome"):
+        return str(line["outcome"])
+    net = line.get("net_cents", 0)
+    return "win" if net > 0 else ("loss" if net < 0 else "push")
+
+
+# --- hand entry -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    """One row of a position to fill: its form field, label, size, what is in it, and cards already placed."""
+
+    name: str
+    label: str
+    size: int
+    value: str = ""
+    locked: str = ""
+
+
+@dataclass
+class Position:
+    key: str  # a seat number, or "bank"
+    title: str
+    targets: list[Target]
+    wager_cents: int | None = None
+    place: int | None = None
+    quota: int | None = None  # OFC: the cards this street places
+    hint: str = ""
+    advice: bool = False
+    lines: list[dict[str, Any]] = field(default_factory=list)
+
+
+def is_tiles(game: str) -> bool:
+    return game == rule_options.PAIGOW_TILES
+
+
+def _bank_position(round_: Round) -> str:
+    return str(round_.bank_seat.number if round_.bank_seat is not None else DEALER)
+
+
+def is_banked(round_: Round) -> bool:
+    return bool(round_.rule_set_snapshot["banking_mode"] != rule_options.NO_BANK)
+
+
+def _in_action_order(round_: Round, seats: Sequence[int]) -> list[int]:
+    order = [p for p in (round_.action_order or []) if p in seats]
+    return order + sorted(s for s in seats if s not in order)
+
+
+def _prefill(round_: Round, stored_hands: Mapping[str, Any] | None) -> dict[str, str]:
+    """What the entry starts with: the hands entered so far, or the system's deal set as the house sets it."""
+    unset = registry.game(round_.table.game).noun
+    if not stored_hands:
+        if not round_.dealt:
+            return {}
+        bank = _bank_position(round_) if is_banked(round_) else None
+        stored_hands = dealt_hands_set(
+            game=round_.table.game, snapshot=round_.rule_set_snapshot, dealt=round_.dealt, bank_position=bank
+        )
+    values: dict[str, str] = {}
+    for seat, hand in (stored_hands.get("seats") or {}).items():
+        for part in ("high", "low", *ROWS):
+            if part in hand:
+                values[f"hand-{seat}-{part}"] = hand[part]
+    banker = stored_hands.get("banker")
+    if banker:
+        if unset in banker:
+            values[f"hand-bank-{unset}"] = banker[unset]
+        elif round_.bank_seat is None and banker.get("set_by") == "house_way":
+            values[f"hand-bank-{unset}"] = f"{banker['high']} {banker['low']}"
+        else:
+            values["hand-bank-high"], values["hand-bank-low"] = banker["high"], banker["low"]
+    return values
+
+
+def entry(round_: Round, *, wagers: Mapping[int, int], posted: Mapping[str, str] | None = None) -> list[Position]:
+    """The positions whose hands the dealer taps in, the bank first, then the seats in action order."""
+    game = round_.table.game
+    tiles = is_tiles(game)
+    noun = _("tiles") if tiles else _("cards")
+    order = list(round_.action_order or [])
+    # A QueryDict read key by key (``dict()`` of one would copy its lists of values).
+    values = {key: str(posted.get(key, "")) for key in posted} if posted is not None else _prefill(round_, round_.hands)
+    positions: list[Position] = []
+    if game in rule_options.BANKED_GAMES and is_banked(round_):
+        high, low = (2, 2) if tiles else (5, 2)
+        bank_place = order.index(round_.bank_seat.number if round_.bank_seat else DEALER) + 1 if order else None
+        if round_.bank_seat is None:
+            unset = "tiles" if tiles else "cards"
+            size = high + low
+            name = f"hand-bank-{unset}"
+            label = _("%(count)s %(noun)s, set by the house way") % {"count": size, "noun": noun}
+            targets = [Target(name, label, size, values.get(name, ""))]
+            title = _("The house")
+        else:
+            targets = [
+                Target("hand-bank-high", _("High"), high, values.get("hand-bank-high", "")),
+                Target("hand-bank-low", _("Low"), low, values.get("hand-bank-low", "")),
+            ]
+            title = _("Bank · seat %(seat)s") % {"seat": round_.bank_seat.number}
+        positions.append(Position(BANK, title, targets, place=bank_place))
+    boards = round_.placements or {}
+    for seat in _in_action_order(round_, sorted(wagers)):
+        title = _("Seat %(seat)s") % {"seat": seat}
+        place = order.index(seat) + 1 if seat in order else None
+        position = Position(str(seat), title, [], wager_cents=wagers[seat], place=place)
+        if game == rule_options.OFC:
+            board = boards.get(str(seat), {})
+            placed = sum(len(board.get(row, "").split()) for row in ROWS)
+            position.quota = 5 if placed == 0 else (0 if placed == 13 else 1)
+            for row in ROWS:
+                name = f"hand-{seat}-{row}"
+                position.targets.append(
+                    Target(name, str(PART_LABELS[row]), ROW_SIZES[row], values.get(name, ""), board.get(row, ""))
+                )
+            if round_.dealt and position.quota:
+                dealt = round_.dealt[str(seat)].split()
+                position.hint = " ".join(dealt[placed : placed + position.quota])
+        elif game == rule_options.CHINESE_POKER:
+            for row in ROWS:
+                name = f"hand-{seat}-{row}"
+                position.targets.append(Target(name, str(PART_LABELS[row]), ROW_SIZES[row], values.get(name, "")))
+        else:
+            high, low = (2, 2) if tiles else (5, 2)
+            for part, size in (("high", high), ("low", low)):
+                name = f"hand-{seat}-{part}"
+                position.targets.append(Target(name, str(PART_LABELS[part]), size, values.get(name, "")))
+            position.advice = tiles and is_banked(round_) and round_.bank_seat is None
+        positions.append(position)
+    return positions
+
+
+# --- reading the tablet's form back ---------------------------------------------------------------
+
+
+def _text(post: Mapping[str, str], name: str) -> str:
+    return " ".join(str(post.get(name, "")).split())
+
+
+def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, Any]:
+    """The hands as ``round_hands_record`` and ``settlement_preview`` take them; a position left empty is left out."""
+    game = round_.table.game
+    tiles = is_tiles(game)
+    parts = ROWS if game in rule_options.POINTS_GAMES else ("high", "low")
+    seats: dict[str, dict[str, str]] = {}
+    for seat in sorted(wagers):
+        hand = {part: _text(post, f"hand-{seat}-{part}") for part in parts}
+        if any(hand.values()):
+            seats[str(seat)] = hand
+    payload: dict[str, Any] = {"seats": seats}
+    if game in rule_options.BANKED_GAMES and is_banked(round_):
+        if round_.bank_seat is None:
+            unset = "tiles" if tiles else "cards"
+            text = _text(post, f"hand-bank-{unset}")
+            if text:
+                payload["banker"] = {unset: text}
+        else:
+            bank = {part: _text(post, f"hand-bank-{part}") for part in ("high", "low")}
+            if any(bank.values()):
+                payload["banker"] = bank
+    return payload
+
+
+def placements_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, Any]:
+    """One OFC street: the new cards of each seat that placed any, by row (cards placed before stay as they are)."""
+    seats: dict[str, dict[str, str]] = {}
+    for seat in sorted(wagers):
+        street = {row: _text(post, f"hand-{seat}-{row}") for row in ROWS}
+        street = {row: cards for row, cards in street.items() if cards}
+        if street:
+            seats[str(seat)] = street
+    if not seats:
+        raise ApplicationError(_("Tap this street's cards into a seat's rows first."), extra={"field": "seats"})
+    return {"seats": seats}
+
+
+def ofc_boards(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, dict[str, str]]:
+    """Each seat's board as placed plus the street being tapped in."""
+    boards = round_.placements or {}
+    result = {}
+    for seat in sorted(wagers):
+        board = boards.get(str(seat), {})
+        result[str(seat)] = {
+            row: " ".join(f"{board.get(row, '')} {_text(post, f'hand-{seat}-{row}')}".split()) for row in ROWS
+        }
+    return result
+
+
+# --- the whole tablet -----------------------------------------------------------------------------
+
+
+def next_actions(round_: Round | None) -> list[str]:
+    """What the tablet offers: the round's next actions, or opening a round when there is none in play."""
+    if round_ is None or RoundState(round_.state) in FINAL_STATES:
+        return ["open"]
+    return round_next_actions(round_)
+
+
+def pending_adjustment(round_: Round | None) -> Adjustment | None:
+    if round_ is None:
+        return None
+    return round_.adjustments.filter(status=Adjustment.Status.PENDING).select_related("requested_by").first()
+
+
+def last_decided_adjustment(round_: Round | None) -> Adjustment | None:
+    if round_ is None:
+        return None
+    return round_.adjustments.exclude(status=Adjustment.Status.PENDING).select_related("decided_by").first()
+
+
+def wager_limits(table: Table, round_: Round | None) -> dict[str, Any]:
+    """The limits the chip pad enforces as the dealer taps: the table's, and what a player bank covers."""
+    most = table.max_wager_cents
+    covers = None
+    if round_ is not None and round_.bank_cents is not None:
+        co = round_.rule_set_snapshot["banking_mode"] == rule_options.CO_BANKING
+        covers = round_.bank_cents * (2 if co else 1)
+        most = min(most, covers)
+    return {"min_cents": table.min_wager_cents, "max_cents": most, "covers_cents": covers}
+
+
+def chips() -> list[dict[str, int]]:
+    return [{"units": units, "cents": units * 100} for units in CHIP_UNITS]

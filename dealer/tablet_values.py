@@ -1,0 +1,308 @@
+"""What the tablet shows of the hands: their values and fouls as they are tapped in, the preview, the score sheet.
+
+Presentation only, nothing is written: the engines value each complete row
+(``rules.games``) and ``settlement.services.settlement_preview`` answers what settling
+would pay; ``result_rows`` turns that answer, or a settlement's, into the rows the
+templates draw (per seat, the bank, the house; in the points games who pays whom).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from casino.errors import ApplicationError
+from dealer.tablet import (
+    BANK,
+    PART_LABELS,
+    ROW_SIZES,
+    ROW_WORDS,
+    ROWS,
+    Position,
+    faces,
+    hands_payload,
+    is_banked,
+    is_tiles,
+    ofc_boards,
+)
+from rules import options as rule_options
+from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles, poker
+from rules.games.cards import Card, cards_text, parse_cards
+from rules.games.errors import InvalidHand
+from rules.games.tiles import parse_tiles, tiles_text
+from settlement.selectors import settlement_in_force
+from settlement.services import settlement_preview
+from tables.models import Round
+
+# --- what a setting is worth, as the dealer taps it in --------------------------------------------
+
+
+def _line(label: str, value: str, *, bad: bool = False) -> dict[str, Any]:
+    return {"label": label, "value": value, "bad": bad}
+
+
+def _parse(text: str, tiles: bool) -> tuple[Any, ...]:
+    return parse_tiles(text) if tiles else parse_cards(text)
+
+
+def _banked_lines(game: str, engine: Mapping[str, Any], high_text: str, low_text: str, *, bank: bool) -> list:
+    tiles = is_tiles(game)
+    sizes = (2, 2) if tiles else (5, 2)
+    lines = []
+    try:
+        high = _parse(high_text, tiles)
+        low = _parse(low_text, tiles)
+    except InvalidHand as exc:
+        return [_line(_("Check"), str(exc), bad=True)]
+    values = []
+    for label, items, size in ((_("High"), high, sizes[0]), (_("Low"), low, sizes[1])):
+        if len(items) != size:
+            values.append(None)
+            continue
+        try:
+            if tiles:
+                value = paigow_tiles.hand_value(items, **engine["hand"])
+            elif size == 5:
+                value = poker.high_hand(items, **engine["hand"])
+            else:
+                value = poker.low_hand(items)
+        except InvalidHand as exc:
+            return [_line(label, str(exc), bad=True)]
+        values.append(value)
+        lines.append(_line(label, value.describe()))
+    if None not in values:
+        try:
+            setting = (paigow_tiles.Setting if tiles else paigow_poker.Setting)(high, low)  # type: ignore[arg-type]
+            fouled = (paigow_tiles if tiles else paigow_poker).is_foul(setting, **engine["hand"])  # type: ignore[attr-defined]
+        except InvalidHand as exc:
+            return [*lines, _line(_("Check"), str(exc), bad=True)]
+        if fouled:
+            if bank:
+                why = _("the low hand outranks the high hand: the house way re-sets the bank's hand")
+            elif engine["outcome"]["foul_policy"] == "forfeit":
+                why = _("the low hand outranks the high hand: the wager loses (house rule: forfeit)")
+            else:
+                why = _("the low hand outranks the high hand: the dealer re-sets it by the house way")
+            lines.append(_line(_("Foul"), why, bad=True))
+    return lines
+
+
+def _house_way_lines(game: str, engine: Mapping[str, Any], text: str) -> tuple[list, dict[str, Any] | None]:
+    tiles = is_tiles(game)
+    size = 4 if tiles else 7
+    try:
+        items = _parse(text, tiles)
+        if len(items) != size:
+            return [], None
+        setting, rule = (paigow_tiles if tiles else paigow_poker).house_way_explained(items, **engine["house_way"])  # type: ignore[attr-defined]
+    except InvalidHand as exc:
+        return [_line(_("Check"), str(exc), bad=True)], None
+    text_of = tiles_text if tiles else cards_text
+    lines = _banked_lines(game, engine, text_of(setting.high), text_of(setting.low), bank=True)
+    way = {"high": text_of(setting.high), "low": text_of(setting.low), "rule": rule}
+    return lines, way
+
+
+def _rows_lines(game: str, engine: Mapping[str, Any], rows: Mapping[str, str]) -> list:
+    lines = []
+    parsed: dict[str, tuple[Card, ...]] = {}
+    try:
+        for row in ROWS:
+            parsed[row] = parse_cards(rows.get(row, ""))
+    except InvalidHand as exc:
+        return [_line(_("Check"), str(exc), bad=True)]
+    for row in ROWS:
+        cards = parsed[row]
+        if len(cards) != ROW_SIZES[row]:
+            continue
+        try:
+            value = poker.front_hand(cards) if row == "front" else poker.high_hand(cards, wheel_second_highest=False)
+        except InvalidHand as exc:
+            return [_line(str(PART_LABELS[row]), str(exc), bad=True)]
+        lines.append(_line(str(PART_LABELS[row]), value.describe()))
+    if all(len(parsed[row]) == ROW_SIZES[row] for row in ROWS):
+        try:
+            if game == rule_options.OFC:
+                board = ofc.Board.from_rows(parsed["front"], parsed["middle"], parsed["back"])
+                if ofc.is_foul(board):
+                    lines.append(_line(_("Foul"), _("the rows do not ascend: loses 6 to each opponent"), bad=True))
+                else:
+                    royalties = ofc.royalties(board, engine["royalties"]["table"])
+                    if royalties:
+                        lines.append(_line(_("Royalties"), str(royalties)))
+            else:
+                arrangement = chinese_poker.Arrangement(parsed["front"], parsed["middle"], parsed["back"])
+                natural = chinese_poker.natural(arrangement.cards) if engine["score"]["naturals"] else None
+                if natural is not None:
+                    lines.append(_line(_("Natural"), f"{natural.name} ({natural.points})"))
+                if chinese_poker.is_foul(arrangement):
+                    lines.append(_line(_("Foul"), _("the rows do not ascend: pays every opponent"), bad=True))
+                else:
+                    royalties = chinese_poker.royalties(arrangement, engine["royalties"]["table"])
+                    if royalties:
+                        lines.append(_line(_("Royalties"), str(royalties)))
+        except InvalidHand as exc:
+            lines.append(_line(_("Check"), str(exc), bad=True))
+    return lines
+
+
+def live_values(
+    round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]
+) -> tuple[dict[str, list], dict[str, Any] | None]:
+    """Each position's hand values and foul warning from what is tapped in so far; the house way's setting."""
+    game = round_.table.game
+    engine = rule_options.engine_options(round_.rule_set_snapshot)
+    lines: dict[str, list] = {}
+    house_way = None
+    if game == rule_options.OFC:
+        for seat, rows in ofc_boards(round_, post, wagers=wagers).items():
+            lines[seat] = _rows_lines(game, engine, rows)
+        return lines, None
+    payload = hands_payload(round_, post, wagers=wagers)
+    for seat in sorted(wagers):
+        hand = payload["seats"].get(str(seat), {})
+        if game == rule_options.CHINESE_POKER:
+            lines[str(seat)] = _rows_lines(game, engine, hand)
+        else:
+            lines[str(seat)] = _banked_lines(game, engine, hand.get("high", ""), hand.get("low", ""), bank=False)
+    banker = payload.get("banker") or {}
+    if game in rule_options.BANKED_GAMES and is_banked(round_):
+        if round_.bank_seat is None:
+            unset = banker.get("tiles" if is_tiles(game) else "cards", "")
+            lines[BANK], house_way = _house_way_lines(game, engine, unset)
+        else:
+            lines[BANK] = _banked_lines(game, engine, banker.get("high", ""), banker.get("low", ""), bank=True)
+    return lines, house_way
+
+
+def complete(positions: Sequence[Position]) -> bool:
+    """Whether every row of every position is full (an OFC board counting the cards placed before)."""
+    for position in positions:
+        for target in position.targets:
+            if len(f"{target.locked} {target.value}".split()) != target.size:
+                return False
+    return True
+
+
+def preview(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, Any]:
+    """``settlement_preview`` of the hands tapped in (nothing is written), or the reason it cannot be shown."""
+    if round_.table.game == rule_options.OFC:
+        hands: dict[str, Any] = {"seats": ofc_boards(round_, post, wagers=wagers)}
+    else:
+        hands = hands_payload(round_, post, wagers=wagers)
+    try:
+        return {"result": result_rows(round_, settlement_preview(round=round_, hands=hands))}
+    except ApplicationError as exc:
+        return {"error": exc.message}
+
+
+def stored_entered(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """Stored hands as they are entered again: each setting or arrangement without the notes kept beside it."""
+    parts = ("high", "low", *ROWS)
+    payload: dict[str, Any] = {
+        "seats": {seat: {k: v for k, v in hand.items() if k in parts} for seat, hand in stored["seats"].items()}
+    }
+    if stored.get("banker") is not None:
+        payload["banker"] = {k: v for k, v in stored["banker"].items() if k in parts}
+    return payload
+
+
+# --- the preview and the score sheet --------------------------------------------------------------
+
+
+OUTCOME_LABELS = {
+    "win": gettext_lazy("Win"),
+    "loss": gettext_lazy("Loss"),
+    "push": gettext_lazy("Push"),
+    "no_action": gettext_lazy("No action"),
+}
+
+
+def result_rows(round_: Round, result: Mapping[str, Any]) -> dict[str, Any]:
+    """A settle (or preview) answer as the tables the tablet shows: per seat, the bank, the house; the pairs."""
+    game = round_.table.game
+    tiles = is_tiles(game)
+    naturals = game == rule_options.CHINESE_POKER and round_.rule_set_snapshot["options"]["naturals"]
+    stored = result.get("hands") or {}
+    seats = []
+    for row in result["seats"]:
+        hand = (stored.get("seats") or {}).get(str(row["seat"]), {})
+        seats.append(
+            {
+                **row,
+                "outcome_label": OUTCOME_LABELS.get(row.get("outcome", ""), ""),
+                "hand": _hand_faces(hand, tiles),
+                "set_by_house_way": hand.get("set_by") == "house_way",
+                "rule": hand.get("rule", ""),
+                "natural": _natural_name(hand) if naturals else "",
+            }
+        )
+    banker = stored.get("banker")
+    bank_hand = _hand_faces(banker, tiles) if banker else None
+    pairs = []
+    for pair in result.get("pairs") or []:
+        a, b, points = pair["seat"], pair["opponent"], pair["points"]
+        payer, payee = (b, a) if points > 0 else (a, b)
+        natural = pair.get("natural") or 0
+        rows = pair.get("rows")
+        pairs.append(
+            {
+                **pair,
+                "payer": payer,
+                "payee": payee,
+                "abs_points": abs(points),
+                "abs_cents": abs(pair.get("cents", 0)),
+                "even": points == 0,
+                "natural_points": abs(natural),
+                "natural_seat": a if natural > 0 else b,
+                "rows_text": " · ".join(f"{ROW_WORDS[n]} {v:+d}" for n, v in zip(ROWS, rows, strict=True))
+                if rows
+                else "",
+            }
+        )
+    points_game = "pairs" in result
+    return {
+        "seats": seats,
+        "bank": result.get("bank"),
+        "bank_hand": bank_hand,
+        "bank_rule": (banker or {}).get("rule", ""),
+        "bank_set_by_house_way": (banker or {}).get("set_by") == "house_way",
+        "bank_fouled": bool((banker or {}).get("fouled")),
+        "house": result["house"],
+        "pairs": pairs,
+        "points_game": points_game,
+    }
+
+
+def _natural_name(hand: Mapping[str, Any]) -> str:
+    try:
+        natural = chinese_poker.natural(parse_cards(" ".join(hand.get(row, "") for row in ROWS)))
+    except InvalidHand:
+        return ""
+    return natural.name if natural is not None else ""
+
+
+def _hand_faces(hand: Mapping[str, Any], tiles: bool) -> list[dict[str, Any]]:
+    """The rows of a stored hand as labelled faces: high and low, or front, middle and back."""
+    rows = []
+    for part in ("high", "low", *ROWS):
+        if part in hand:
+            rows.append({"label": str(PART_LABELS[part]), "faces": faces(hand[part], tiles=tiles)})
+    return rows
+
+
+def settled_result(round_: Round) -> dict[str, Any] | None:
+    """The settlement in force on a settled round, as ``result_rows``."""
+    posting = settlement_in_force(round_)
+    if posting is None:
+        return None
+    return result_rows(round_, {**(posting.result or {}), "hands": posting.hands or {}})
+
+
+def outcomes_by_seat(result: Mapping[str, Any] | None) -> dict[int, dict[str, Any]]:
+    if not result:
+        return {}
+    return {row["seat"]: row for row in result["seats"]}

@@ -1,0 +1,441 @@
+"""The dealer tablet (issue 7): a page per table; every action a form that htmx posts, the tablet drawn again.
+
+Thin: each view checks who may see the table, reads the form, calls one service (or
+selector) and renders. A refusal shows the service's message, in the dealer's words,
+in the banner, with the service's status (400, 403 or 409); htmx keeps what was
+tapped in and swaps only the banner. Without htmx the same forms post and redirect.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
+
+from casino.errors import ApplicationError, NotAllowed
+from casino.roles import SUPERVISORS, Role, user_has_role
+from casino.templatetags.money import cents as _money
+from dealer import tablet, tablet_values
+from rules import options as rule_options
+from rules.games import paigow_tiles_advice
+from rules.games.errors import InvalidHand
+from rules.games.tiles import parse_tiles, tiles_text
+from settlement.models import Adjustment
+from settlement.services import (
+    adjustment_request,
+    round_close_betting,
+    round_deal,
+    round_hands_record,
+    round_open,
+    round_placements_record,
+    settle_round,
+    settlement_preview,
+    wager_place,
+)
+from tables.models import Round, Table
+from tables.permissions import can_act_at_table, can_view_table
+from tables.states import FINAL_STATES, RoundState
+
+# --- who may see a table ----------------------------------------------------------------------------
+
+
+def _check_view(user: Any, table: Table) -> None:
+    if not can_view_table(user, table):
+        raise NotAllowed(
+            _("Table %(table)s is not your table: only its dealer, a supervisor or an auditor may open its tablet.")
+            % {"table": table.name},
+            extra={"table": table.name},
+        )
+
+
+def _table(table_id: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("pit", "rule_set", "dealer"), pk=table_id)
+
+
+def _round(round_id: int) -> Round:
+    return get_object_or_404(
+        Round.objects.select_related("table", "table__pit", "table__rule_set", "table__dealer", "bank_seat"),
+        pk=round_id,
+    )
+
+
+def _wagers(round_: Round) -> dict[int, int]:
+    return dict(round_.wagers.values_list("seat__number", "amount_cents"))
+
+
+def _int(value: str | None) -> int | str | None:
+    """A whole number from a form field, or the text as typed (the service says what is wrong with it)."""
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return value
+
+
+def _game_flags(table: Table) -> dict[str, bool]:
+    return {
+        "tiles": table.game == rule_options.PAIGOW_TILES,
+        "points_game": table.game in rule_options.POINTS_GAMES,
+        "ofc": table.game == rule_options.OFC,
+    }
+
+
+# --- the tablet, drawn ------------------------------------------------------------------------------
+
+
+def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notice: str = "") -> dict[str, Any]:
+    """Everything the tablet shows for ``table``: its rules, bank, round, seat ring and the next actions only."""
+    user = request.user
+    round_ = tablet.round_latest(table)
+    in_play = round_ is not None and RoundState(round_.state) not in FINAL_STATES
+    snapshot = round_.rule_set_snapshot if in_play and round_ is not None else table.rule_set.snapshot()
+    wagers = {w.seat.number: w.amount_cents for w in round_.wagers.all()} if round_ is not None else {}
+    actions = tablet.next_actions(round_)
+    can_act = can_act_at_table(user, table)
+    context: dict[str, Any] = {
+        "table": table,
+        "round": round_,
+        "in_play": in_play,
+        "snapshot": snapshot,
+        "rules": tablet.rule_summary(snapshot),
+        "bank": tablet.bank_of(round_ if in_play else None, snapshot),
+        "actions": actions,
+        "state_label": tablet.STATE_LABELS[RoundState(round_.state)] if round_ is not None else _("No round yet"),
+        "can_act": can_act,
+        "view_only": not can_act,
+        "wagers": wagers,
+        "error": error,
+        "notice": notice,
+        "chips": tablet.chips(),
+        "void_reasons": tablet.VOID_REASONS,
+        "pending": tablet.pending_adjustment(round_) if in_play else None,
+        "decided": tablet.last_decided_adjustment(round_),
+        **_game_flags(table),
+    }
+    result = None
+    if round_ is not None and round_.state == RoundState.SETTLED:
+        result = tablet_values.settled_result(round_)
+    state = round_.state if round_ is not None else None
+    if "open" in actions:
+        context["open"] = _open_context(table, snapshot, round_)
+    if state == RoundState.OPEN:
+        limits = tablet.wager_limits(table, round_)
+        bank_number = round_.bank_seat.number if round_ is not None and round_.bank_seat is not None else None
+        context["limits"] = limits
+        context["wager_seats"] = [
+            {"number": n, "wager_cents": wagers.get(n), "bank": n == bank_number}
+            for n in range(1, table.seat_count + 1)
+        ]
+        free = [s["number"] for s in context["wager_seats"] if s["wager_cents"] is None and not s["bank"]]
+        context["next_seat"] = free[0] if free else None
+    if state in (RoundState.DEALT, RoundState.REVEALED) and round_ is not None:
+        context.update(_entry_context(round_, wagers, revealed=state == RoundState.REVEALED))
+    if state == RoundState.REVEALED and round_ is not None:
+        try:
+            answer = settlement_preview(round=round_, hands=tablet_values.stored_entered(round_.hands or {"seats": {}}))
+            # Shown with the hands as recorded: the house way's setting keeps the rule that chose it.
+            result = tablet_values.result_rows(round_, {**answer, "hands": round_.hands})
+        except ApplicationError as exc:
+            context["preview_error"] = exc.message
+        # A key of its own for this preview: a double tap or a retry of the same form settles once.
+        context["idempotency_key"] = f"tablet-{round_.pk}-{uuid.uuid4().hex}"
+    context["result"] = result
+    context["ring"] = tablet.seat_ring(
+        table=table, round_=round_, wagers=wagers, outcomes=tablet_values.outcomes_by_seat(result)
+    )
+    return context
+
+
+def _open_context(table: Table, snapshot: dict[str, Any], round_: Round | None) -> dict[str, Any]:
+    mode = snapshot["banking_mode"]
+    player_bank = mode in (rule_options.PLAYER_ROTATION, rule_options.CO_BANKING)
+    last = tablet.last_bank_turn(table) if player_bank else None
+    return {
+        "number": (round_.number + 1) if round_ is not None else 1,
+        "player_bank": player_bank,
+        "co_banking": mode == rule_options.CO_BANKING,
+        "seats": list(range(1, table.seat_count + 1)),
+        "last_turn": last,
+        "min_cents": table.min_wager_cents,
+    }
+
+
+def _entry_context(round_: Round, wagers: dict[int, int], *, revealed: bool) -> dict[str, Any]:
+    game = round_.table.game
+    if revealed and game == rule_options.OFC:
+        return {}
+    positions = tablet.entry(round_, wagers=wagers)
+    values = {target.name: target.value for position in positions for target in position.targets}
+    lines, house_way = tablet_values.live_values(round_, values, wagers=wagers)
+    for position in positions:
+        position.lines = lines.get(position.key, [])
+    live = None
+    if not revealed and tablet_values.complete(positions):
+        live = tablet_values.preview(round_, values, wagers=wagers)
+    street = None
+    if game == rule_options.OFC:
+        # The street the slowest seat is on: 5 cards make street 1, each card after them one more.
+        boards = round_.placements or {}
+        least = min((len(" ".join(boards.get(str(seat), {}).values()).split()) for seat in wagers), default=0)
+        street = 1 if least == 0 else least - 3
+    return {
+        "positions": positions,
+        "house_way": house_way,
+        "live": live,
+        "picker": tablet.picker(game),
+        "street": street,
+    }
+
+
+def _render_tablet(request: HttpRequest, table: Table, *, status: int = 200, **extra: Any) -> HttpResponse:
+    context = tablet_context(request, table, **extra)
+    template = "dealer/_tablet.html" if request.htmx else "dealer/tablet.html"
+    return render(request, template, context, status=status)
+
+
+def _refused(request: HttpRequest, table: Table, exc: ApplicationError) -> HttpResponse:
+    """The service's refusal in the banner, with its status; htmx swaps the banner only, keeping what was tapped."""
+    if request.htmx:
+        response = render(request, "dealer/_banner.html", {"error": exc.message}, status=exc.status_code)
+        return retarget(reswap(response, "innerHTML"), "#banner")
+    if not can_view_table(request.user, table):
+        return render(request, "dealer/forbidden.html", {"message": exc.message}, status=exc.status_code)
+    return _render_tablet(request, table, status=exc.status_code, error=exc.message)
+
+
+def _done(request: HttpRequest, table: Table, notice: str = "") -> HttpResponse:
+    if request.htmx:
+        return _render_tablet(request, table, notice=notice)
+    return redirect("dealer-table", table_id=table.pk)
+
+
+def _act(request: HttpRequest, round_id: int, act: Callable[[Round], str]) -> HttpResponse:
+    """Run one service on a round the user may see; draw the tablet again, or show the refusal."""
+    round_ = _round(round_id)
+    try:
+        _check_view(request.user, round_.table)
+        notice = act(round_)
+    except ApplicationError as exc:
+        return _refused(request, round_.table, exc)
+    return _done(request, round_.table, notice)
+
+
+# --- pages ------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def dealer_home(request: HttpRequest) -> HttpResponse:
+    """A dealer's table (straight to its tablet when there is one), or every table for supervisors and auditors."""
+    tables = list(tablet.tables_for(request.user))
+    oversees = getattr(request.user, "is_superuser", False) or user_has_role(request.user, *SUPERVISORS, Role.AUDITOR)
+    if len(tables) == 1 and not oversees:
+        return redirect("dealer-table", table_id=tables[0].pk)
+    return render(request, "dealer/dealer_home.html", {"tables": tables})
+
+
+@login_required
+@require_GET
+def dealer_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The tablet of one table."""
+    table = _table(table_id)
+    try:
+        _check_view(request.user, table)
+    except ApplicationError as exc:
+        return render(request, "dealer/forbidden.html", {"message": exc.message}, status=exc.status_code)
+    return _render_tablet(request, table)
+
+
+# --- actions ----------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def round_open_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table(table_id)
+    banker = request.POST.get("banker", "")
+    seat = None if banker in ("", "house") else _int(banker)
+    bank_cents = _int(request.POST.get("bank_cents")) if seat is not None else None
+    try:
+        _check_view(request.user, table)
+        round_ = round_open(actor=request.user, table=table, banker_seat=seat, bank_cents=bank_cents)  # type: ignore[arg-type]
+    except ApplicationError as exc:
+        return _refused(request, table, exc)
+    return _done(request, table, _("Round %(number)s is open: take the wagers.") % {"number": round_.number})
+
+
+@login_required
+@require_POST
+def wager_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    seat, amount = _int(request.POST.get("seat")), _int(request.POST.get("amount_cents"))
+
+    def act(round_: Round) -> str:
+        wager = wager_place(actor=request.user, round=round_, seat=seat, amount_cents=amount)  # type: ignore[arg-type]
+        return _("Seat %(seat)s wagers %(amount)s.") % {"seat": seat, "amount": _money(wager.amount_cents)}
+
+    return _act(request, round_id, act)
+
+
+@login_required
+@require_POST
+def close_betting_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    def act(round_: Round) -> str:
+        round_close_betting(actor=request.user, round=round_)
+        return _("Betting is closed: roll the dice.")
+
+    return _act(request, round_id, act)
+
+
+@login_required
+@require_POST
+def deal_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    auto = request.POST.get("auto") == "1"
+    dice = None if auto else [_int(request.POST.get(f"die{n}")) for n in (1, 2, 3)]
+
+    def act(round_: Round) -> str:
+        if dice is not None and None in dice:
+            raise ApplicationError(_("Tap all three dice first."), extra={"field": "dice"})
+        round_deal(actor=request.user, round=round_, dice=dice, auto=auto)  # type: ignore[arg-type]
+        return _("Dealt: enter the hands.")
+
+    return _act(request, round_id, act)
+
+
+@login_required
+@require_POST
+def hands_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    def act(round_: Round) -> str:
+        hands = tablet.hands_payload(round_, request.POST, wagers=_wagers(round_))
+        round_hands_record(actor=request.user, round=round_, hands=hands)
+        return _("Hands recorded: check the preview, then settle.")
+
+    return _act(request, round_id, act)
+
+
+@login_required
+@require_POST
+def placements_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    def act(round_: Round) -> str:
+        street = tablet.placements_payload(round_, request.POST, wagers=_wagers(round_))
+        placed = round_placements_record(actor=request.user, round=round_, placements=street)
+        if placed.state == RoundState.REVEALED:
+            return _("Every board is complete: check the score sheet, then settle.")
+        return _("Street placed.")
+
+    return _act(request, round_id, act)
+
+
+@login_required
+@require_POST
+def settle_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    key = request.POST.get("idempotency_key", "")
+
+    def act(round_: Round) -> str:
+        body = settle_round(round=round_, actor=request.user, idempotency_key=key)
+        return _("Round %(number)s is settled.") % {"number": body["number"]}
+
+    return _act(request, round_id, act)
+
+
+@login_required
+@require_POST
+def void_request_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    reason = request.POST.get("reason", "")
+
+    def act(round_: Round) -> str:
+        adjustment_request(actor=request.user, round=round_, kind=Adjustment.Kind.VOID, reason=reason)
+        return _("Void requested: waiting for the pit boss.")
+
+    return _act(request, round_id, act)
+
+
+# --- helpers that write nothing ----------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def hands_preview_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    """The values, fouls and house way of what is tapped in so far, and the settlement preview once complete."""
+    round_ = _round(round_id)
+    try:
+        _check_view(request.user, round_.table)
+    except ApplicationError as exc:
+        return _refused(request, round_.table, exc)
+    wagers = _wagers(round_)
+    positions = tablet.entry(round_, wagers=wagers, posted=request.POST)
+    lines, house_way = tablet_values.live_values(round_, request.POST, wagers=wagers)
+    for position in positions:
+        position.lines = lines.get(position.key, [])
+    live = tablet_values.preview(round_, request.POST, wagers=wagers) if tablet_values.complete(positions) else None
+    context = {"positions": positions, "house_way": house_way, "live": live, **_game_flags(round_.table)}
+    return render(request, "dealer/_live.html", context)
+
+
+@login_required
+@require_POST
+def advice_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    """Pai Gow tiles: a seat's four tiles, every setting's exact odds against the house way (nothing is written)."""
+    round_ = _round(round_id)
+    seat = request.POST.get("seat", "")
+    try:
+        _check_view(request.user, round_.table)
+    except ApplicationError as exc:
+        return _refused(request, round_.table, exc)
+    text = f"{request.POST.get(f'hand-{seat}-high', '')} {request.POST.get(f'hand-{seat}-low', '')}"
+    snapshot = round_.rule_set_snapshot
+    engine = rule_options.engine_options(snapshot)
+    context: dict[str, Any] = {"seat": seat, "round": round_}
+    try:
+        if round_.table.game != rule_options.PAIGOW_TILES:
+            raise InvalidHand(_("advice is for Pai Gow tiles"))
+        advice = paigow_tiles_advice.advise(
+            parse_tiles(text),
+            way=engine["house_way"]["way"],
+            commission_bp=snapshot["commission_rate_bp"],
+            commission_on_player_wins=snapshot["commission_on_player_wins"],
+            **engine["hand"],
+        )
+    except InvalidHand as exc:
+        context["error"] = _("Seat %(seat)s: %(problem)s") % {"seat": seat, "problem": exc}
+        return render(request, "dealer/_advice.html", context, status=400)
+    context["rows"] = [
+        {
+            "high": tiles_text(row.setting.high),
+            "low": tiles_text(row.setting.low),
+            "high_faces": tablet.faces(tiles_text(row.setting.high), tiles=True),
+            "low_faces": tablet.faces(tiles_text(row.setting.low), tiles=True),
+            "win": row.win * 100,
+            "push": row.push * 100,
+            "loss": row.loss * 100,
+            "ev": row.ev,
+            "best": row is advice.best,
+            "house": row is advice.house,
+        }
+        for row in sorted(advice.settings, key=lambda r: -r.ev)
+    ]
+    return render(request, "dealer/_advice.html", context)
+
+
+@login_required
+@require_GET
+def request_status_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    """Polled while a void waits: the banner, or a reload of the tablet once the pit boss has decided."""
+    round_ = _round(round_id)
+    try:
+        _check_view(request.user, round_.table)
+    except ApplicationError as exc:
+        return _refused(request, round_.table, exc)
+    pending = tablet.pending_adjustment(round_)
+    if pending is None:
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    return render(request, "dealer/_pending.html", {"pending": pending, "round": round_})

@@ -1,0 +1,105 @@
+"""A table's round history on the dashboard: its rounds, newest first, with settlements and ledger entries."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Prefetch
+
+from settlement.models import Adjustment, Posting
+from settlement.selectors import round_queryset, settlement_in_force
+from tables.models import Round, Table
+
+# --- a table's round history ----------------------------------------------------------------------
+
+HISTORY_PAGE_SIZE = 20
+
+
+@dataclass(frozen=True)
+class RoundHistory:
+    """One round of a table's history: its settlement in force (if any) and every posting with its entries."""
+
+    round: Round
+    settlement: Posting | None
+    postings: list[Posting]
+    adjustments: list[Adjustment]
+
+    @property
+    def result(self) -> dict[str, Any]:
+        return (self.settlement.result or {}) if self.settlement is not None else {}
+
+    @property
+    def seat_lines(self) -> list[dict[str, Any]]:
+        """The settlement's line for each seat, in seat order, the banked and the points games alike.
+
+        ``wager_cents`` is the stake (a point's value in the points games), ``outcome`` is
+        None in the points games (``points`` says how the seat did), ``fee_cents`` is the
+        commission or the rake the seat paid.
+        """
+        return [
+            {
+                "seat": line["seat"],
+                "wager_cents": line.get("wager_cents", line.get("stake_cents")),
+                "outcome": line.get("outcome"),
+                "points": line.get("points"),
+                "fouled": line.get("fouled", False),
+                "won_cents": line["won_cents"],
+                "fee_cents": line.get("commission_cents", 0) + line.get("rake_cents", 0),
+                "net_cents": line["net_cents"],
+            }
+            for line in sorted(self.result.get("seats", []), key=lambda line: line["seat"])
+        ]
+
+    @property
+    def house_fee_cents(self) -> int:
+        house = self.result.get("house") or {}
+        return int(house.get("commission_cents", 0)) + int(house.get("rake_cents", 0))
+
+    @property
+    def corrected(self) -> bool:
+        return self.settlement is not None and self.settlement.corrects_id is not None
+
+    @property
+    def ledger_total_cents(self) -> int:
+        return sum(entry.amount_cents for posting in self.postings for entry in posting.entries.all())
+
+    def player_totals(self) -> dict[str, int]:
+        """Each account's net on the round (players and bankers by seat number)."""
+        totals: dict[str, int] = defaultdict(int)
+        for posting in self.postings:
+            for entry in posting.entries.all():
+                key = f"{entry.account} {entry.seat.number}" if entry.seat_id else entry.account
+                totals[key] += entry.amount_cents
+        return dict(totals)
+
+
+def table_round_history(*, table: Table, page: int | str | None = 1) -> tuple[Page, list[RoundHistory]]:
+    """A table's rounds, newest first, a page at a time, each with its settlement and ledger entries.
+
+    A fixed number of queries a page: the count, the rounds, their wagers, postings, entries and requests.
+    """
+    rounds = (
+        round_queryset()
+        .filter(table=table)
+        .prefetch_related(
+            Prefetch(
+                "adjustments",
+                queryset=Adjustment.objects.select_related("requested_by", "decided_by").order_by("requested_at"),
+            )
+        )
+        .order_by("-number")
+    )
+    paginated = Paginator(rounds, HISTORY_PAGE_SIZE).get_page(page)
+    history = [
+        RoundHistory(
+            round=round_,
+            settlement=settlement_in_force(round_),
+            postings=list(round_.postings.all()),
+            adjustments=list(round_.adjustments.all()),
+        )
+        for round_ in paginated.object_list
+    ]
+    return paginated, history

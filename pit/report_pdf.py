@@ -1,0 +1,251 @@
+"""The PDF of a shift report (issue 8): reportlab for the pages, matplotlib for the chart of the shift by hour.
+
+``render_pdf(data, digest)`` turns a report's figures (``pit.reports``) into PDF bytes. The same figures
+always give the same bytes: reportlab runs in its invariant mode (a fixed creation date and document id), the
+chart is drawn by matplotlib's Agg canvas at a fixed size and dpi into a PNG without metadata, and nothing of the
+build (a date, a user) goes into the pages. Every kind gets a PDF; only the end-of-shift report has the chart.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from casino.money import money_text
+from pit.reports import FIGURES
+from settlement.models import ShiftReport
+
+TITLES = {
+    ShiftReport.Kind.SHIFT: "End-of-shift report",
+    ShiftReport.Kind.COMMISSION: "Commission report",
+    ShiftReport.Kind.AUDIT: "Audit report",
+}
+# The column heads of the figures, short enough for a landscape A4 page.
+HEADS = {
+    "rounds_settled": "Settled",
+    "rounds_voided": "Voided",
+    "wagers": "Wagers",
+    "handle_cents": "Handle",
+    "wins": "Wins",
+    "pushes": "Pushes",
+    "losses": "Losses",
+    "no_actions": "No action",
+    "payouts_cents": "Payouts",
+    "commission_cents": "Commission",
+    "rake_cents": "Rake",
+    "house_cents": "House",
+    "banker_cents": "Player banks",
+    "player_cents": "Players",
+}
+# The chart: a fixed size (inches) and resolution, so the same figures draw the same pixels.
+CHART_SIZE = (9.0, 3.4)
+CHART_DPI = 150
+
+_STYLES = getSampleStyleSheet()
+_SMALL = ParagraphStyle("small", parent=_STYLES["BodyText"], fontSize=7, leading=8.5)
+_GRID = TableStyle(
+    [
+        ("FONT", (0, 0), (-1, -1), "Helvetica", 7),
+        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 7),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
+        ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+    ]
+)
+
+
+def _cell(row: Mapping[str, Any], name: str) -> str:
+    value = row[name]
+    if value is None:
+        return ""
+    return money_text(value) if name.endswith("_cents") else str(value)
+
+
+def _table(
+    head: Sequence[str], rows: Sequence[Sequence[Any]], *, numbers_from: int = 0, bold_last: bool = False
+) -> Table:
+    """A grid with a header row; columns from ``numbers_from`` on are right-aligned (figures)."""
+    table = Table([list(head), *[list(row) for row in rows]], repeatRows=1, hAlign="LEFT")
+    style = TableStyle(_GRID.getCommands())
+    if numbers_from:
+        style.add("ALIGN", (numbers_from, 0), (-1, -1), "RIGHT")
+    if bold_last and rows:
+        style.add("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 7)
+    table.setStyle(style)
+    return table
+
+
+def _heading(text: str) -> Paragraph:
+    return Paragraph(escape(text), _STYLES["Heading2"])
+
+
+def _none(text: str) -> Paragraph:
+    return Paragraph(escape(text), _STYLES["Italic"])
+
+
+def hourly_chart_png(hours: Sequence[Mapping[str, Any]]) -> bytes:
+    """The shift by hour as a PNG: bars for the house's commission and rake, a line for the players' win/loss
+    (players and player banks). Drawn on matplotlib's Agg canvas (no display), no date in the file."""
+    figure = Figure(figsize=CHART_SIZE, dpi=CHART_DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot(1, 1, 1)
+    labels = [row["hour"][11:16] for row in hours]
+    places = list(range(len(hours)))
+    commission = [row["commission_cents"] / 100 for row in hours]
+    rake = [row["rake_cents"] / 100 for row in hours]
+    players = [(row["player_cents"] + row["banker_cents"]) / 100 for row in hours]
+    axes.bar(places, commission, width=0.6, color="#4c72b0", label="House commission")
+    axes.bar(places, rake, width=0.6, bottom=commission, color="#8fb0d9", label="Rake")
+    axes.plot(places, players, color="#c44e52", marker="o", linewidth=1.5, label="Players' win/loss")
+    axes.axhline(0, color="black", linewidth=0.6)
+    axes.set_xlim(-1, len(hours))  # one hour still draws a bar, not a band across the axes
+    axes.set_xticks(places, labels)
+    axes.set_xlabel("Hour (start)")
+    axes.set_ylabel("Amount")
+    axes.set_title("Win/loss and commission by hour")
+    axes.grid(axis="y", linewidth=0.3)
+    axes.legend(loc="best", fontsize=8)
+    figure.tight_layout()
+    out = io.BytesIO()
+    figure.savefig(out, format="png", dpi=CHART_DPI, metadata={"Software": None})
+    return out.getvalue()
+
+
+def _shift_story(data: Mapping[str, Any]) -> list[Flowable]:
+    story: list[Flowable] = [_heading("By table, pit and floor")]
+    heads = ["Level", "Pit", "Table", *(HEADS[name] for name in FIGURES)]
+    rows = [["table", row["pit"], row["table"], *(_cell(row, n) for n in FIGURES)] for row in data["tables"]]
+    rows += [["pit", row["pit"], "", *(_cell(row, n) for n in FIGURES)] for row in data["pits"]]
+    rows.append(["floor", "", "", *(_cell(data["floor"], n) for n in FIGURES)])
+    story.append(_table(heads, rows, numbers_from=3, bold_last=True))
+    story.append(_heading("By hour"))
+    hours = data.get("hours", [])
+    if hours:
+        story.append(Image(io.BytesIO(hourly_chart_png(hours)), width=250 * mm, height=250 * mm * 3.4 / 9.0))
+        money = ("commission_cents", "rake_cents", "house_cents", "banker_cents", "player_cents")
+        rows = [[row["hour"], *(_cell(row, n) for n in money)] for row in hours]
+        totals = {name: sum(row[name] for row in hours) for name in money}
+        rows.append(["total", *(_cell(totals, n) for n in money)])
+        story.append(_table(["Hour", *(HEADS[n] for n in money)], rows, numbers_from=1, bold_last=True))
+    else:
+        story.append(_none("No ledger entries in this shift."))
+    story.append(_heading("Commission and rake by table"))
+    rows = [
+        [row["pit"], row["table"], _cell(row, "commission_cents"), _cell(row, "rake_cents")] for row in data["tables"]
+    ]
+    rows.append(["floor", "", _cell(data["floor"], "commission_cents"), _cell(data["floor"], "rake_cents")])
+    story.append(_table(["Pit", "Table", "Commission", "Rake"], rows, numbers_from=2, bold_last=True))
+    story.append(_heading("Voids and corrections"))
+    if data["adjustments"]:
+        columns = ("kind", "table", "round", "asked_by", "approved_by", "reason")
+        rows = [
+            [*(str(row[c]) for c in columns[:-1]), Paragraph(escape(row["reason"]), _SMALL)]
+            for row in data["adjustments"]
+        ]
+        table = _table(["Kind", "Table", "Round", "Asked by", "Approved by", "Reason"], rows)
+        table._argW = [22 * mm, 25 * mm, 15 * mm, 30 * mm, 30 * mm, 120 * mm]
+        story.append(table)
+    else:
+        story.append(_none("None."))
+    return story
+
+
+def _commission_story(data: Mapping[str, Any]) -> list[Flowable]:
+    story: list[Flowable] = []
+    floor = data["floor"]["commission_cents"]
+    for title, section, columns, heads in (
+        ("By table", "by_table", ("pit", "table"), ["Pit", "Table"]),
+        ("By dealer", "by_dealer", ("dealer",), ["Dealer"]),
+        ("By banking seat", "by_banking_seat", ("table", "bank", "seat"), ["Table", "Bank", "Seat"]),
+    ):
+        story.append(_heading(title))
+        rows = [[*(_cell(row, c) for c in columns), money_text(row["commission_cents"])] for row in data[section]]
+        rows.append(["floor", *([""] * (len(columns) - 1)), money_text(floor)])
+        story.append(_table([*heads, "Commission"], rows, numbers_from=len(columns), bold_last=True))
+    return story
+
+
+def _audit_story(data: Mapping[str, Any]) -> list[Flowable]:
+    chain = data["chain"]
+    if chain["ok"]:
+        verdict = "The audit chain verifies: every event's hash matches its content and its predecessor."
+    else:
+        verdict = f"The audit chain is BROKEN at event {chain['broken_seq']}: {chain['problem']}"
+    story: list[Flowable] = [_heading("Chain verification"), Paragraph(escape(verdict), _STYLES["BodyText"])]
+    story.append(_heading(f"Events ({len(data['events'])})"))
+    rows = [
+        [
+            str(event["seq"]),
+            event["occurred_at"][:19].replace("T", " "),
+            event["actor"],
+            event["event_type"],
+            event["subject"],
+            Paragraph(escape(event["reason"]), _SMALL),
+            event["hash"][:16],
+        ]
+        for event in data["events"]
+    ]
+    table = _table(["Seq", "Occurred at", "Actor", "Event", "Subject", "Reason", "Hash (first 16)"], rows)
+    table._argW = [12 * mm, 30 * mm, 25 * mm, 45 * mm, 45 * mm, 85 * mm, 30 * mm]
+    story.append(table)
+    return story
+
+
+STORIES = {
+    ShiftReport.Kind.SHIFT: _shift_story,
+    ShiftReport.Kind.COMMISSION: _commission_story,
+    ShiftReport.Kind.AUDIT: _audit_story,
+}
+
+
+def render_pdf(data: Mapping[str, Any], digest: str) -> bytes:
+    """The report as a landscape A4 PDF, the same bytes for the same figures (reportlab's invariant mode)."""
+    kind = ShiftReport.Kind(data["kind"])
+    head = data["shift"]
+    title = f"{TITLES[kind]}: {head['name']} shift of {head['gaming_day']}"
+    out = io.BytesIO()
+    document = SimpleDocTemplate(
+        out,
+        pagesize=landscape(A4),
+        leftMargin=12 * mm,
+        rightMargin=12 * mm,
+        topMargin=12 * mm,
+        bottomMargin=14 * mm,
+        title=title,
+        author="Tableside",
+        subject=f"content hash {digest}",
+        creator="Tableside",
+        invariant=1,
+    )
+    closed = head["closed_at"] or "open"
+    story: list[Flowable] = [
+        Paragraph(escape(title), _STYLES["Title"]),
+        Paragraph(
+            escape(f"Shift {head['number']} · opened {head['opened_at']} · closed {closed}"), _STYLES["BodyText"]
+        ),
+        Paragraph(escape(f"Content hash (SHA-256 of the figures): {digest}"), _SMALL),
+        Spacer(1, 3 * mm),
+        *STORIES[kind](data),
+    ]
+
+    def footer(canvas: Any, doc: Any) -> None:
+        canvas.saveState()
+        canvas.setFont("Helvetica", 7)
+        canvas.drawString(12 * mm, 7 * mm, title)
+        canvas.drawRightString(doc.pagesize[0] - 12 * mm, 7 * mm, f"page {doc.page}")
+        canvas.restoreState()
+
+    document.build(story, onFirstPage=footer, onLaterPages=footer)
+    return out.getvalue()

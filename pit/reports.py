@@ -1,0 +1,513 @@
+"""The end-of-shift, commission and audit reports of a closed shift (issue 8), and their CSV and HTML.
+
+Rule: a report reads the ledger (``LedgerEntry`` / ``Posting``, and ``Wager`` for the handle) and the
+audit log only; it never recomputes money from the hands. Its totals therefore reconcile, to the cent,
+with the ledger that ``settlement.ledger.ledger_verify`` checks.
+
+The builders return plain JSON-ready figures (integer cents, strings, lists) with nothing of the build
+itself in them (no "generated at"), so the same shift always gives the same figures and the same
+``content_hash``; ``render_csv`` and ``render_html`` turn the figures into the two files.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connections
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncHour
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from casino.audit import audit_chain_verify, canonical_json
+from casino.models import AuditEvent, Shift
+from casino.money import money_text
+from casino.templatetags.money import cents
+from settlement.models import Adjustment, LedgerEntry, Posting, ShiftReport, Wager
+from tables.models import Round, Table
+from tables.states import RoundState
+
+# The figures of one table, pit or the floor, in the order the reports show them.
+FIGURES = (
+    "rounds_settled",
+    "rounds_voided",
+    "wagers",
+    "handle_cents",
+    "wins",
+    "pushes",
+    "losses",
+    "no_actions",
+    "payouts_cents",
+    "commission_cents",
+    "rake_cents",
+    "house_cents",
+    "banker_cents",
+    "player_cents",
+)
+# The ledger account whose entries (all of them, reversals included) give each money figure.
+_ACCOUNT_FIGURES = {
+    "commission": "commission_cents",
+    "rake": "rake_cents",
+    "house": "house_cents",
+    "banker": "banker_cents",
+    "player": "player_cents",
+}
+_OUTCOME_FIGURES = {"win": "wins", "push": "pushes", "loss": "losses", "no_action": "no_actions"}
+
+
+def content_hash(data: Mapping[str, Any]) -> str:
+    """SHA-256 (hex) of the canonical JSON of the figures (sorted keys, no whitespace), as the audit chain hashes."""
+    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+
+
+def _zero() -> dict[str, int]:
+    return dict.fromkeys(FIGURES, 0)
+
+
+def _add(into: dict[str, int], figures: Mapping[str, int]) -> None:
+    for name in FIGURES:
+        into[name] += figures[name]
+
+
+def _username(user: Any) -> str:
+    return user.get_username() if user is not None else ""
+
+
+def _undone(shift: Shift) -> list[int]:
+    """The ids of the shift's settlements a reversal undid (a correction's first settlement): a handful.
+
+    Player entries of kind ``payout`` or ``commission`` and banker entries of kind ``commission`` are written
+    by settlement postings only (a void's and a reversal's entries are of kind ``reversal``): so their sums
+    over the settlements in force are their sums over the whole shift less their sums over these. Both sides
+    are cheap: one grouped scan of the shift's entries, and an index lookup of a few postings' entries,
+    instead of a semi-join of millions of entries with the 200,000 settlements in force (and an anti-join
+    of those with every posting). Read first, apart (``reverses_id IS NOT NULL``: the unique index), so the
+    planner sees a list of ids, not a join it misjudges."""
+    reversals = Posting.objects.filter(
+        reverses__isnull=False, reverses__round__shift=shift, reverses__kind=Posting.Kind.SETTLEMENT
+    )
+    return sorted(reversals.order_by().values_list("reverses_id", flat=True))
+
+
+def _seat_outcome(line: Mapping[str, Any]) -> str:
+    """A seat's outcome on a settlement: the banked games say it; in the points games it is the sign of the win.
+
+    ``_OUTCOME_SQL`` is the same rule in SQL (what the reports count with); this is the rule in Python."""
+    if "outcome" in line:
+        return str(line["outcome"])
+    won = int(line.get("won_cents", 0))
+    return "win" if won > 0 else "loss" if won < 0 else "push"
+
+
+# ``_seat_outcome`` of each seat line (``line``) of a settlement's ``result``, in each database's JSON dialect:
+# a key that is present (even as JSON null) is not SQL NULL in either.
+_OUTCOME_SQL = {
+    "postgresql": (
+        "CASE WHEN s.line -> 'outcome' IS NOT NULL THEN s.line ->> 'outcome' "
+        "WHEN COALESCE((s.line ->> 'won_cents')::numeric, 0) > 0 THEN 'win' "
+        "WHEN COALESCE((s.line ->> 'won_cents')::numeric, 0) < 0 THEN 'loss' ELSE 'push' END"
+    ),
+    "sqlite": (
+        "CASE WHEN json_type(s.value, '$.outcome') IS NOT NULL THEN json_extract(s.value, '$.outcome') "
+        "WHEN COALESCE(json_extract(s.value, '$.won_cents'), 0) > 0 THEN 'win' "
+        "WHEN COALESCE(json_extract(s.value, '$.won_cents'), 0) < 0 THEN 'loss' ELSE 'push' END"
+    ),
+}
+# The seat lines of each settlement's result: one row a seat.
+_SEATS_SQL = {
+    "postgresql": "CROSS JOIN LATERAL jsonb_array_elements(p.result -> 'seats') AS s(line)",
+    "sqlite": "CROSS JOIN json_each(p.result, '$.seats') AS s",
+}
+
+
+def _outcome_counts(shift: Shift, undone: list[int]) -> list[tuple[int, str, int]]:
+    """(table id, outcome, seats): the seat outcomes (``_seat_outcome``) of the shift's settlements in force
+    (those of the shift but the ``undone`` ones), counted in the database from the results' JSON rather than
+    by reading every result into Python."""
+    connection = connections[Posting.objects.db]
+    vendor = connection.vendor
+    if vendor not in _OUTCOME_SQL:  # the settings accept no other database (config.settings)
+        raise ImproperlyConfigured(f"Tableside's reports run on PostgreSQL or SQLite, not {vendor}.")
+    quote = connection.ops.quote_name
+    postings, rounds = quote(Posting._meta.db_table), quote(Round._meta.db_table)
+    sql = (
+        f"SELECT r.table_id, {_OUTCOME_SQL[vendor]} AS outcome, COUNT(*) "
+        f"FROM {postings} p JOIN {rounds} r ON r.id = p.round_id {_SEATS_SQL[vendor]} "
+        f"WHERE r.shift_id = %s AND p.kind = %s "
+        + (f"AND p.id NOT IN ({', '.join(['%s'] * len(undone))}) " if undone else "")
+        + "GROUP BY r.table_id, outcome"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [shift.pk, Posting.Kind.SETTLEMENT.value, *undone])
+        return [(table_id, outcome, count) for table_id, outcome, count in cursor.fetchall()]
+
+
+def _adjustments(shift: Shift) -> list[dict[str, Any]]:
+    """Voids and corrections: who asked (the request's dealer, else the posting's actor), who approved and why."""
+    approved = {
+        (a.round_id, a.kind): a
+        for a in Adjustment.objects.filter(round__shift=shift, status=Adjustment.Status.APPROVED).select_related(
+            "requested_by", "decided_by"
+        )
+    }
+    voids = {
+        p.round_id: p
+        for p in Posting.objects.filter(round__shift=shift, kind=Posting.Kind.VOID).select_related("actor")
+    }
+    rows: list[dict[str, Any]] = []
+    voided = (
+        Round.objects.filter(shift=shift, state=RoundState.VOIDED)
+        .select_related("table")
+        .only("number", "void_reason", "table__name")  # not the rule-set snapshots (JSON) of a whole shift's voids
+        .order_by("pk")
+    )
+    for round_ in voided:
+        request = approved.get((round_.pk, Adjustment.Kind.VOID))
+        posting = voids.get(round_.pk)
+        actor = _username(posting.actor) if posting is not None else ""
+        rows.append(
+            {
+                "kind": "void",
+                "table": round_.table.name,
+                "round": round_.number,
+                "asked_by": _username(request.requested_by) if request else actor,
+                "approved_by": _username(request.decided_by) if request else actor,
+                "reason": request.reason if request else round_.void_reason,
+            }
+        )
+    corrections = (
+        Posting.objects.filter(round__shift=shift, kind=Posting.Kind.SETTLEMENT, corrects__isnull=False)
+        .select_related("actor", "round__table")
+        .order_by("pk")
+    )
+    requests = {a.posting_id: a for a in approved.values() if a.kind == Adjustment.Kind.CORRECTION}
+    for posting in corrections:
+        round_ = posting.round
+        request = requests.get(posting.pk)
+        rows.append(
+            {
+                "kind": "correction",
+                "table": round_.table.name,
+                "round": round_.number,
+                "asked_by": _username(request.requested_by) if request else _username(posting.actor),
+                "approved_by": _username(request.decided_by) if request else _username(posting.actor),
+                "reason": request.reason if request else posting.reason,
+            }
+        )
+    rows.sort(key=lambda row: (row["table"], row["round"], row["kind"]))
+    return rows
+
+
+def _shift_tables(shift: Shift) -> dict[int, Table]:
+    """The tables that played in the shift, with their pit and dealer: one query, however many rounds."""
+    tables = Table.objects.filter(pk__in=Round.objects.filter(shift=shift).values("table_id")).select_related(
+        "pit", "dealer"
+    )
+    return {table.pk: table for table in tables}
+
+
+def _shift_head(shift: Shift) -> dict[str, Any]:
+    return {
+        "gaming_day": shift.gaming_day.business_date.isoformat(),
+        "number": shift.number,
+        "name": shift.name,
+        "opened_at": shift.opened_at.isoformat(),
+        "closed_at": shift.closed_at.isoformat() if shift.closed_at else None,
+    }
+
+
+# The money figures of each hour of the shift (``hours``): the same ledger accounts, entry by entry.
+HOUR_FIGURES = tuple(_ACCOUNT_FIGURES.values())
+
+
+def _hours(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The shift's money by hour, from the rows of ``_money_by_table_and_hour``: the sums of the ledger entries
+    on each account, grouped by the hour (in the floor's time zone, ``TIME_ZONE``) of the entry's
+    ``created_at``. Only hours with entries appear, in order; each figure's hours sum to the floor's figure
+    (the same entries, split by time)."""
+    zone = timezone.get_default_timezone()
+    hours: dict[Any, dict[str, int]] = defaultdict(lambda: dict.fromkeys(HOUR_FIGURES, 0))
+    for row in rows:
+        hours[row["hour"]][_ACCOUNT_FIGURES[row["account"]]] += row["total"] or 0
+    return [{"hour": timezone.localtime(hour, zone).isoformat(), **figures} for hour, figures in sorted(hours.items())]
+
+
+# A payout to a player: what the ``payouts`` figure sums (in the settlements in force).
+_PAYOUT = Q(account=LedgerEntry.Account.PLAYER, kind=LedgerEntry.Kind.PAYOUT, amount_cents__gt=0)
+
+
+def _money_by_table_and_hour(shift: Shift) -> list[dict[str, Any]]:
+    """The one read of the shift's ledger entries (millions) for the end-of-shift report: the sums on each
+    account of ``_ACCOUNT_FIGURES`` by table and hour (``total``), and of the payouts among them (``paid``,
+    reversed settlements included). A few thousand rows, from which the tables' and the hours' figures are
+    summed in Python."""
+    return list(
+        LedgerEntry.objects.filter(round__shift=shift, account__in=list(_ACCOUNT_FIGURES))
+        .annotate(hour=TruncHour("created_at", tzinfo=timezone.get_default_timezone()))
+        .values("round__table_id", "hour", "account")
+        .annotate(total=Sum("amount_cents"), paid=Sum("amount_cents", filter=_PAYOUT))
+        .order_by()
+    )
+
+
+def shift_figures(shift: Shift) -> dict[str, Any]:
+    """The end-of-shift report: per table, per pit and for the floor (issue 8, "The reports").
+
+    * rounds settled / voided: the shift's rounds by their final state;
+    * wagers and handle: the count and sum of the wagers on rounds not voided;
+    * wins / pushes / losses / no-actions: the seat outcomes of the settlements in force;
+    * payouts: the positive ``player`` entries of kind ``payout`` in the settlements in force;
+    * commission, rake, house, banker (player banks) and player results: the sums of every entry on
+      those accounts (a reversal cancels what it undoes, so these are the figures in force);
+    * hours: those money figures again, by hour of the ledger entries (the PDF's chart).
+    """
+    by_table = _shift_tables(shift)
+    tables: dict[int, dict[str, int]] = defaultdict(_zero)
+    states = Round.objects.filter(shift=shift).values("table_id", "state").annotate(count=Count("pk")).order_by()
+    for row in states:
+        figures = tables[row["table_id"]]
+        if row["state"] == RoundState.SETTLED:
+            figures["rounds_settled"] += row["count"]
+        elif row["state"] == RoundState.VOIDED:
+            figures["rounds_voided"] += row["count"]
+    wagers = (
+        Wager.objects.filter(round__shift=shift)
+        .exclude(round__state=RoundState.VOIDED)
+        .values("round__table_id")
+        .annotate(count=Count("pk"), total=Sum("amount_cents"))
+        .order_by()
+    )
+    for row in wagers:
+        tables[row["round__table_id"]]["wagers"] += row["count"]
+        tables[row["round__table_id"]]["handle_cents"] += row["total"] or 0
+    money = _money_by_table_and_hour(shift)
+    for row in money:
+        figures = tables[row["round__table_id"]]
+        figures[_ACCOUNT_FIGURES[row["account"]]] += row["total"] or 0
+        figures["payouts_cents"] += row["paid"] or 0
+    undone = _undone(shift)
+    if undone:
+        reversed_payouts = (
+            LedgerEntry.objects.filter(_PAYOUT, posting_id__in=undone)
+            .values("round__table_id")
+            .annotate(total=Sum("amount_cents"))
+            .order_by()
+        )
+        for row in reversed_payouts:
+            tables[row["round__table_id"]]["payouts_cents"] -= row["total"] or 0
+    for table_id, outcome, count in _outcome_counts(shift, undone):
+        tables[table_id][_OUTCOME_FIGURES[outcome]] += count
+    table_rows = sorted(
+        (
+            {"pit": by_table[table_id].pit.name, "table": by_table[table_id].name, **figures}
+            for table_id, figures in tables.items()
+        ),
+        key=lambda row: (row["pit"], row["table"]),
+    )
+    pits: dict[str, dict[str, int]] = defaultdict(_zero)
+    floor = _zero()
+    for row in table_rows:
+        _add(pits[row["pit"]], row)
+        _add(floor, row)
+    return {
+        "kind": ShiftReport.Kind.SHIFT.value,
+        "shift": _shift_head(shift),
+        "tables": table_rows,
+        "pits": [{"pit": name, **figures} for name, figures in sorted(pits.items())],
+        "floor": floor,
+        "hours": _hours(money),
+        "adjustments": _adjustments(shift),
+    }
+
+
+def _rows(totals: Mapping[Any, int], *keys: str) -> list[dict[str, Any]]:
+    rows = []
+    for key, amount in sorted(totals.items(), key=lambda item: tuple("" if k is None else str(k) for k in item[0])):
+        rows.append({**dict(zip(keys, key, strict=True)), "commission_cents": amount})
+    return rows
+
+
+# Commission paid by a banking seat: a player bank's (``banker``) or, against the house, the players'.
+_PAID = Q(account__in=[LedgerEntry.Account.BANKER, LedgerEntry.Account.PLAYER], kind=LedgerEntry.Kind.COMMISSION)
+
+
+def commission_figures(shift: Shift) -> dict[str, Any]:
+    """The commission report: the house's commission by table, by dealer and by banking seat (issue 8).
+
+    By table and by dealer (the table's dealer): the ``commission`` account's entries. By banking seat:
+    who paid the commission in the settlements in force: a player bank pays it on its net win (entries on
+    ``banker`` of kind ``commission``, under the bank's seat); against the house bank the players pay it
+    (their ``player`` entries of kind ``commission``, under "house"). Each grouping sums to the floor's.
+    """
+    tables = _shift_tables(shift)
+    by_table: dict[tuple[str, str], int] = defaultdict(int)
+    by_dealer: dict[tuple[str], int] = defaultdict(int)
+    by_bank: dict[tuple[str, str, int | None], int] = defaultdict(int)
+    # What the banking seats paid, with the number of entries: a bank appears if an entry in force is its.
+    paid: dict[tuple[int, str, int | None], list[int]] = defaultdict(lambda: [0, 0])
+    commission = LedgerEntry.objects.filter(round__shift=shift).filter(
+        Q(account=LedgerEntry.Account.COMMISSION) | _PAID
+    )
+    rows = commission.values("round__table_id", "account", "seat__number").annotate(
+        total=Sum("amount_cents"), entries=Count("pk")
+    )
+    floor = 0
+    for row in rows.order_by():
+        table = tables[row["round__table_id"]]
+        amount = row["total"] or 0
+        if row["account"] == LedgerEntry.Account.COMMISSION:
+            by_table[(table.pit.name, table.name)] += amount
+            by_dealer[(_username(table.dealer),)] += amount
+            floor += amount
+        else:
+            sums = paid[(row["round__table_id"], row["account"], row["seat__number"])]
+            sums[0] += amount
+            sums[1] += row["entries"]
+    undone = _undone(shift)
+    if undone:
+        reversed_paid = (
+            LedgerEntry.objects.filter(_PAID, posting_id__in=undone)
+            .values("round__table_id", "account", "seat__number")
+            .annotate(total=Sum("amount_cents"), entries=Count("pk"))
+            .order_by()
+        )
+        for row in reversed_paid:
+            sums = paid[(row["round__table_id"], row["account"], row["seat__number"])]
+            sums[0] -= row["total"] or 0
+            sums[1] -= row["entries"]
+    for (table_id, account, seat), (amount, entries) in paid.items():
+        if entries <= 0:  # every entry of this bank was in a reversed settlement: not listed
+            continue
+        name = tables[table_id].name
+        key = (name, "seat", seat) if account == LedgerEntry.Account.BANKER else (name, "house", None)
+        by_bank[key] -= amount
+    return {
+        "kind": ShiftReport.Kind.COMMISSION.value,
+        "shift": _shift_head(shift),
+        "by_table": _rows(by_table, "pit", "table"),
+        "by_dealer": _rows(by_dealer, "dealer"),
+        "by_banking_seat": _rows(by_bank, "table", "bank", "seat"),
+        "floor": {"commission_cents": floor},
+    }
+
+
+def audit_figures(shift: Shift) -> dict[str, Any]:
+    """The audit report: the shift's audit events and the chain's verification (DESIGN.md, "Ledger and audit").
+
+    The shift's events are those that occurred between its opening and its closing, and those about the
+    shift itself (its opening and closing). The chain result says whether the whole chain verifies and,
+    if not, the first broken event; it leaves out the count of events checked, which grows after the shift.
+    """
+    assert shift.closed_at is not None, "only a closed shift has an audit report"
+    events = AuditEvent.objects.filter(
+        Q(occurred_at__gte=shift.opened_at, occurred_at__lte=shift.closed_at)
+        | Q(subject_type=Shift._meta.label_lower, subject_id=str(shift.pk))
+    ).order_by("seq")
+    rows = [
+        {
+            "seq": event.seq,
+            "occurred_at": event.occurred_at.isoformat(),
+            "actor": event.actor_name,
+            "event_type": event.event_type,
+            "subject": f"{event.subject_type}:{event.subject_id}",
+            "reason": event.reason,
+            "hash": event.hash,
+        }
+        for event in events
+    ]
+    chain = audit_chain_verify()
+    return {
+        "kind": ShiftReport.Kind.AUDIT.value,
+        "shift": _shift_head(shift),
+        "events": rows,
+        "chain": {
+            "ok": chain.ok,
+            "broken_seq": chain.broken_event.seq if chain.broken_event else None,
+            "problem": chain.problem,
+        },
+    }
+
+
+BUILDERS = {
+    ShiftReport.Kind.SHIFT: shift_figures,
+    ShiftReport.Kind.COMMISSION: commission_figures,
+    ShiftReport.Kind.AUDIT: audit_figures,
+}
+
+
+def _money_cells(row: Mapping[str, Any], names: Iterable[str]) -> list[str]:
+    return [money_text(row[name]) if name.endswith("_cents") else str(row[name]) for name in names]
+
+
+def render_csv(data: Mapping[str, Any]) -> str:
+    """The report as CSV: one section per table of figures, each with a header row; money as ``-12.05``."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    head = data["shift"]
+    writer.writerow(["report", data["kind"], "gaming_day", head["gaming_day"], "shift", head["name"]])
+    kind = data["kind"]
+    if kind == ShiftReport.Kind.SHIFT:
+        writer.writerow(["level", "pit", "table", *FIGURES])
+        for row in data["tables"]:
+            writer.writerow(["table", row["pit"], row["table"], *_money_cells(row, FIGURES)])
+        for row in data["pits"]:
+            writer.writerow(["pit", row["pit"], "", *_money_cells(row, FIGURES)])
+        writer.writerow(["floor", "", "", *_money_cells(data["floor"], FIGURES)])
+        writer.writerow([])
+        columns = ("kind", "table", "round", "asked_by", "approved_by", "reason")
+        writer.writerow(columns)
+        for row in data["adjustments"]:
+            writer.writerow([row[c] for c in columns])
+    elif kind == ShiftReport.Kind.COMMISSION:
+        for section, columns in (
+            ("by_table", ("pit", "table")),
+            ("by_dealer", ("dealer",)),
+            ("by_banking_seat", ("table", "bank", "seat")),
+        ):
+            writer.writerow([])
+            writer.writerow([section, *columns, "commission_cents"])
+            for row in data[section]:
+                writer.writerow(
+                    ["", *("" if row[c] is None else row[c] for c in columns), money_text(row["commission_cents"])]
+                )
+        writer.writerow([])
+        writer.writerow(["floor", money_text(data["floor"]["commission_cents"])])
+    else:
+        columns = ("seq", "occurred_at", "actor", "event_type", "subject", "reason", "hash")
+        writer.writerow(columns)
+        for row in data["events"]:
+            writer.writerow([row[c] for c in columns])
+        writer.writerow([])
+        chain = data["chain"]
+        writer.writerow(["chain_ok", chain["ok"], "broken_seq", chain["broken_seq"] or "", "problem", chain["problem"]])
+    return out.getvalue()
+
+
+def render_html(data: Mapping[str, Any]) -> str:
+    """The report as a standalone HTML page (``templates/settlement/shift_report.html``), money as ``12.05``."""
+    context: dict[str, Any] = {"data": data, "kind": data["kind"], "shift": data["shift"]}
+    if data["kind"] == ShiftReport.Kind.SHIFT:
+        levels = [("table", row["pit"], row["table"], row) for row in data["tables"]]
+        levels += [("pit", row["pit"], "", row) for row in data["pits"]]
+        levels.append(("floor", "", "", data["floor"]))
+        context["lines"] = [
+            {"level": level, "pit": pit, "table": table, "cells": [_cell(row, name) for name in FIGURES]}
+            for level, pit, table, row in levels
+        ]
+    return render_to_string("pit/shift_report.html", context)
+
+
+def _cell(row: Mapping[str, Any], name: str) -> str:
+    return cents(row[name]) if name.endswith("_cents") else str(row[name])
+
+
+def report_render(*, shift: Shift, kind: str) -> tuple[dict[str, Any], str, str, str]:
+    """Build one report in memory: its figures, CSV, HTML and content hash (nothing is written)."""
+    data = BUILDERS[ShiftReport.Kind(kind)](shift)
+    return data, render_csv(data), render_html(data), content_hash(data)

@@ -1,0 +1,530 @@
+"""The pit-boss dashboard (issue 7).
+
+The dashboard reads every table's shift figures in a fixed number of queries,
+however many tables there are: one for the shift, one for the tables (their
+latest round and bank turn as correlated subqueries), one for each source of the
+figures (rounds and wagers, the ledger, the settlements above a table's big-win
+threshold), and one for the requests waiting for a supervisor. The figures of
+what can no longer change are kept in the cache, so a refresh reads only what is
+new since the last (see "the shift's figures, read once and kept").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import BigIntegerField, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from casino.models import Pit, Shift
+from rules import options as rule_options
+from rules.games.banking import MAX_BANK_IN_A_ROW, seat_on_the_right
+from rules.models import SEAT_LIMITS, Game
+from settlement.models import Adjustment, LedgerEntry, Posting
+from settlement.selectors import adjustment_list
+from tables.models import BankTurn, Round, Table
+from tables.states import RoundState
+
+
+def pits_with_tables() -> QuerySet[Pit]:
+    """Every pit with its tables, in two queries (the floor page)."""
+    return Pit.objects.prefetch_related(Prefetch("tables", queryset=Table.objects.order_by("name")))
+
+
+# --- the pit-boss dashboard -----------------------------------------------------------------------
+
+# Rounds per hour are counted over at least this long, so a table's first minutes do not read 300 an hour.
+RATE_WINDOW_MIN = dt.timedelta(minutes=15)
+# The most seats a settlement lists (Pai Gow tiles: seven players).
+MAX_SEATS = max(high for _, high in SEAT_LIMITS.values())
+# Big wins shown at most (the newest); the page says when there were more.
+BIG_WINS_SHOWN = 20
+
+
+# A round's state as the dashboard names it.
+ROUND_STATE_LABELS = {
+    RoundState.OPEN: pgettext_lazy("round state", "open"),
+    RoundState.BETTING_CLOSED: _("betting closed"),
+    RoundState.DEALT: _("dealt"),
+    RoundState.REVEALED: _("revealed"),
+    RoundState.SETTLED: _("settled"),
+    RoundState.VOIDED: _("voided"),
+}
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One table's line on the dashboard: what it is playing now and its figures for the shift.
+
+    ``players_cents`` is what the players (a player banker included) won (+) or lost (−) in
+    the shift's settled rounds: the sum of their ledger entries, which is the opposite of
+    what the house took (its bank result, commission and rake), since every posting
+    balances and a settled round's stakes are back off the layout.
+    """
+
+    table: Table
+    round_id: int | None
+    round_number: int | None
+    round_state: str | None
+    banking: bool  # the table's rules have a bank (not a points game or the peer variant)
+    bank_seat: int | None  # the seat holding the bank; None: the house (when ``bank_in_a_row`` is set)
+    bank_in_a_row: int | None  # rounds in a row of the latest bank turn; None: no bank turn yet
+    dealer_name: str = ""
+    # The game's, the table's status and the round state's names, translated once a page, not once a line.
+    game_label: str = ""
+    status_label: str = ""
+    round_state_label: str = ""
+    rounds_settled: int = 0
+    rounds_per_hour: float | None = None
+    handle_cents: int = 0
+    players_cents: int = 0
+    commission_cents: int = 0
+    rake_cents: int = 0
+
+    @property
+    def is_open(self) -> bool:
+        return self.table.status == Table.Status.OPEN
+
+    @property
+    def house_banks(self) -> bool:
+        return self.banking and self.bank_in_a_row is not None and self.bank_seat is None
+
+    @property
+    def must_pass(self) -> bool:
+        return self.bank_seat is not None and (self.bank_in_a_row or 0) >= MAX_BANK_IN_A_ROW
+
+    @property
+    def house_take_cents(self) -> int:
+        return self.commission_cents + self.rake_cents
+
+
+@dataclass(frozen=True)
+class BigWin:
+    """A single seat's win above its table's threshold, in a settlement of this shift still in force."""
+
+    table_id: int
+    table_name: str
+    round_id: int
+    round_number: int
+    seat: int
+    won_cents: int
+    threshold_cents: int
+    settled_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class BankMustPass:
+    """A seat that has banked the most rounds in a row it may: the bank passes to the seat on its right."""
+
+    table_id: int
+    table_name: str
+    seat: int
+    in_a_row: int
+    next_seat: int
+
+
+@dataclass(frozen=True)
+class ShiftTotals:
+    tables_open: int
+    tables: int
+    rounds_settled: int
+    handle_cents: int
+    players_cents: int
+    commission_cents: int
+    rake_cents: int
+
+
+@dataclass(frozen=True)
+class PitSection:
+    pit: Pit
+    lines: list[TableLine]
+
+
+@dataclass(frozen=True)
+class PitDashboard:
+    shift: Shift | None
+    now: dt.datetime
+    lines: list[TableLine]
+    pending: list[Adjustment]
+    big_wins: list[BigWin]
+    big_wins_more: bool  # more big wins this shift than ``big_wins`` shows
+    bank_must_pass: list[BankMustPass]
+    totals: ShiftTotals = field(init=False)
+
+    def __post_init__(self) -> None:
+        lines = self.lines
+        totals = ShiftTotals(
+            tables_open=sum(1 for line in lines if line.is_open),
+            tables=len(lines),
+            rounds_settled=sum(line.rounds_settled for line in lines),
+            handle_cents=sum(line.handle_cents for line in lines),
+            players_cents=sum(line.players_cents for line in lines),
+            commission_cents=sum(line.commission_cents for line in lines),
+            rake_cents=sum(line.rake_cents for line in lines),
+        )
+        object.__setattr__(self, "totals", totals)
+
+    @property
+    def alerts(self) -> int:
+        return len(self.pending) + len(self.big_wins) + len(self.bank_must_pass)
+
+    def pits(self) -> Iterator[PitSection]:
+        """The lines grouped by pit, in the tables' order (pit name, then table name)."""
+        section: PitSection | None = None
+        for line in self.lines:
+            if section is None or section.pit.pk != line.table.pit_id:
+                if section is not None:
+                    yield section
+                section = PitSection(pit=line.table.pit, lines=[])
+            section.lines.append(line)
+        if section is not None:
+            yield section
+
+
+def _tables_with_latest_round() -> QuerySet[Table]:
+    """Every table with its pit and dealer's name, its latest round, and the bank turn of its latest round that counts.
+
+    One query; each subquery reads a table's newest rounds by the (table, number) index.
+    Voided rounds do not count for the rotation (``tables.services._check_banker``).
+    """
+    latest = Round.objects.filter(table=OuterRef("pk")).order_by("-number")
+    counted = (
+        Round.objects.filter(table=OuterRef(OuterRef("pk")))
+        .exclude(state=RoundState.VOIDED)
+        .order_by("-number")
+        .values("pk")[:1]
+    )
+    turn = BankTurn.objects.filter(round_id=Subquery(counted))
+    return (
+        Table.objects.select_related("pit")
+        .annotate(
+            dealer_name=F("dealer__username"),
+            banking_mode=F("rule_set__banking_mode"),
+            latest_round_id=Subquery(latest.values("pk")[:1]),
+            latest_round_number=Subquery(latest.values("number")[:1]),
+            latest_round_state=Subquery(latest.values("state")[:1]),
+            bank_seat_number=Subquery(turn.values("seat__number")[:1]),
+            bank_in_a_row=Subquery(turn.values("consecutive")[:1]),
+        )
+        .order_by("pit__name", "name")
+    )
+
+
+# --- the shift's figures, read once and kept ------------------------------------------------------
+#
+# Summing a whole shift on every refresh would read every round, wager and ledger entry of it
+# (a million rows at 200 tables after eight hours). Instead the sums of what can no longer
+# change are kept in the cache (``_Sealed``) and each refresh reads only what is newer.
+# What can no longer change: a finished round (settled or voided: final states) with its
+# wagers, and a ledger entry or posting (append-only). A row is only sealed once it is
+# older than ``SEAL_MARGIN`` by its own timestamp, and so is every row with a lower id: an
+# id below a sealed one can only belong to a transaction that has stayed open that long
+# (ids are handed out at insert, commits may come in another order). The first refresh of
+# a shift (or after the cache is cleared) reads the whole shift and seals it.
+
+SEAL_MARGIN = dt.timedelta(minutes=1)
+FIGURES_CACHE_KEY = "casino:pit-dashboard:sealed:v1"
+FIGURES_CACHE_SECONDS = 24 * 3600
+
+
+@dataclass
+class _Figures:
+    """A table's figures over some of the shift's rounds and ledger entries."""
+
+    settled: int = 0
+    first_opened: dt.datetime | None = None
+    handle: int = 0
+    house: int = 0
+    commission: int = 0
+    rake: int = 0
+
+    def add_round(self, *, state: str, opened_at: dt.datetime, handle: int | None) -> None:
+        self.settled += state == RoundState.SETTLED
+        self.first_opened = min(self.first_opened or opened_at, opened_at)
+        if state != RoundState.VOIDED:  # a voided round never happened: its wagers are no handle
+            self.handle += handle or 0
+
+    def add_money(self, *, house: int | None, commission: int | None, rake: int | None) -> None:
+        self.house += house or 0
+        self.commission += commission or 0
+        self.rake += rake or 0
+
+    def plus(self, other: _Figures | None) -> _Figures:
+        if other is None:
+            return self
+        opened = [when for when in (self.first_opened, other.first_opened) if when is not None]
+        return _Figures(
+            settled=self.settled + other.settled,
+            first_opened=min(opened) if opened else None,
+            handle=self.handle + other.handle,
+            house=self.house + other.house,
+            commission=self.commission + other.commission,
+            rake=self.rake + other.rake,
+        )
+
+
+@dataclass
+class _Sealed:
+    """What is summed for good about one shift, and up to which ids.
+
+    Rounds with an id up to ``rounds_mark`` are summed in ``tables`` unless listed in
+    ``unfinished``; ledger entries up to ``entries_mark`` are; settlements up to
+    ``postings_mark`` with a big win are listed in ``big_ids`` (under ``thresholds``).
+    """
+
+    shift: tuple[int, str]  # the shift's id and opening time (an id alone may come back after a rollback)
+    rounds_mark: int = 0
+    entries_mark: int = 0
+    postings_mark: int = 0
+    unfinished: set[int] = field(default_factory=set)
+    tables: dict[int, _Figures] = field(default_factory=dict)
+    thresholds: tuple[tuple[int, int], ...] = ()
+    big_ids: tuple[int, ...] = ()
+
+    def figures(self, table_id: int) -> _Figures:
+        return self.tables.setdefault(table_id, _Figures())
+
+
+def _newest_before(model: type[Any], stamp: str, *, above: int, cutoff: dt.datetime) -> Subquery:
+    """The highest id above ``above`` of a row stamped before ``cutoff`` (reads only the newest rows)."""
+    rows = model.objects.filter(pk__gt=above, **{f"{stamp}__lt": cutoff}).order_by("-pk").values("pk")[:1]
+    return Subquery(rows)
+
+
+def _shift_and_marks(sealed: _Sealed | None, *, now: dt.datetime) -> Shift | None:
+    """The open shift, annotated with how far rounds, ledger entries and postings can be sealed now (one query)."""
+    cutoff = now - SEAL_MARGIN
+    return (
+        Shift.objects.select_related("gaming_day")
+        .filter(closed_at__isnull=True)
+        .annotate(
+            seal_rounds=_newest_before(Round, "opened_at", above=sealed.rounds_mark if sealed else 0, cutoff=cutoff),
+            seal_entries=_newest_before(
+                LedgerEntry, "created_at", above=sealed.entries_mark if sealed else 0, cutoff=cutoff
+            ),
+            seal_postings=_newest_before(
+                Posting, "created_at", above=sealed.postings_mark if sealed else 0, cutoff=cutoff
+            ),
+        )
+        .first()
+    )
+
+
+def _rounds_since(shift: Shift, sealed: _Sealed) -> dict[int, _Figures]:
+    """Per table, the rounds not sealed yet; seals those that now can be (one query, a row a round).
+
+    Once something is sealed the rounds are found by id alone (the rounds of another shift are
+    skipped here): filtering by shift too would lead SQLite to read every round of the
+    shift through the shift's index.
+    """
+    seal_to = max(sealed.rounds_mark, shift.seal_rounds or 0)  # type: ignore[attr-defined]
+
+    def per_round(rounds: QuerySet[Round]) -> QuerySet[Round]:
+        fields = ("pk", "shift_id", "table_id", "state", "opened_at")
+        return rounds.values(*fields).annotate(handle=Sum("wagers__amount_cents")).order_by()
+
+    if not sealed.rounds_mark:
+        rows = per_round(Round.objects.filter(shift=shift))
+    else:  # two index reads (an OR of them would make SQLite read every round)
+        rows = per_round(Round.objects.filter(pk__gt=sealed.rounds_mark))
+        if sealed.unfinished:
+            rows = rows.union(per_round(Round.objects.filter(pk__in=sorted(sealed.unfinished))), all=True)
+    fresh: dict[int, _Figures] = defaultdict(_Figures)
+    for row in rows:
+        if row["shift_id"] != shift.pk:
+            continue
+        finished = row["state"] in (RoundState.SETTLED, RoundState.VOIDED)
+        if row["pk"] <= seal_to and finished:
+            sealed.figures(row["table_id"]).add_round(
+                state=row["state"], opened_at=row["opened_at"], handle=row["handle"]
+            )
+            sealed.unfinished.discard(row["pk"])
+            continue
+        if row["pk"] <= seal_to:
+            sealed.unfinished.add(row["pk"])
+        fresh[row["table_id"]].add_round(state=row["state"], opened_at=row["opened_at"], handle=row["handle"])
+    sealed.rounds_mark = seal_to
+    return fresh
+
+
+_MONEY = {
+    "house": LedgerEntry.Account.HOUSE,
+    "commission": LedgerEntry.Account.COMMISSION,
+    "rake": LedgerEntry.Account.RAKE,
+}
+
+
+def _money_since(shift: Shift, sealed: _Sealed) -> dict[int, _Figures]:
+    """Per table, the house's bank result, commission and rake in the ledger entries not sealed yet (one query).
+
+    Only the house's accounts are summed (a few entries a round instead of every player's):
+    the players' result is their opposite, since every posting balances and a settled
+    round's stakes are off the layout again. Unsettled and voided rounds have none.
+    """
+    seal_to = max(sealed.entries_mark, shift.seal_entries or 0)  # type: ignore[attr-defined]
+    sums = {}
+    for name, account in _MONEY.items():
+        sums[f"sealed_{name}"] = Sum("amount_cents", filter=Q(account=account, pk__lte=seal_to))
+        sums[name] = Sum("amount_cents", filter=Q(account=account, pk__gt=seal_to))
+    rows = LedgerEntry.objects.filter(pk__gt=sealed.entries_mark, account__in=_MONEY.values())
+    rows = rows if sealed.entries_mark else rows.filter(round__shift=shift)  # by id alone, as for the rounds
+    rows = rows.values("round__shift_id", "round__table_id").annotate(**sums).order_by()
+    fresh: dict[int, _Figures] = {}
+    for row in rows:
+        if row["round__shift_id"] != shift.pk:  # a correction of an earlier shift's round
+            continue
+        table_id = row["round__table_id"]
+        sealed.figures(table_id).add_money(**{name: row[f"sealed_{name}"] for name in _MONEY})
+        fresh[table_id] = _Figures()
+        fresh[table_id].add_money(**{name: row[name] for name in _MONEY})
+    sealed.entries_mark = seal_to
+    return fresh
+
+
+def _big_wins(shift: Shift, sealed: _Sealed) -> tuple[list[BigWin], bool]:
+    """Seats that won more than their table's threshold in a settlement of the shift still in force (one query).
+
+    The database compares each seat's ``won_cents`` in the stored result with the threshold,
+    among the settlements not sealed yet and the sealed ones that had a big win, so only
+    settlements with a big win come back: the newest ``BIG_WINS_SHOWN``, and whether there
+    were more.
+    """
+    seal_to = max(sealed.postings_mark, shift.seal_postings or 0)  # type: ignore[attr-defined]
+    won = {f"won_{i}": Cast(KT(f"result__seats__{i}__won_cents"), BigIntegerField()) for i in range(MAX_SEATS)}
+    above = Q()
+    for name in won:
+        above |= Q(**{f"{name}__gt": F("round__table__big_win_cents")})
+    fields = ("pk", "round_id", "round__shift_id", "round__number", "round__table_id", "round__table__name")
+    fields += ("round__table__big_win_cents", "result", "created_at")
+
+    def settlements(**where: Any) -> QuerySet[Posting]:
+        rows = Posting.objects.filter(
+            kind=Posting.Kind.SETTLEMENT,
+            round__table__big_win_cents__isnull=False,
+            reversed_by__isnull=True,
+            **where,
+        )
+        return rows.annotate(**won).filter(above).values(*fields).order_by()
+
+    if not sealed.postings_mark:
+        candidates = settlements(round__shift=shift)
+    else:  # by id alone, as for the rounds; the sealed big wins again, in case one was reversed since
+        candidates = settlements(pk__gt=sealed.postings_mark)
+        if sealed.big_ids:
+            candidates = candidates.union(settlements(pk__in=sealed.big_ids), all=True)
+    rows = [row for row in candidates.order_by("-pk")[: BIG_WINS_SHOWN + 1] if row["round__shift_id"] == shift.pk]
+    sealed.big_ids = tuple(row["pk"] for row in rows if row["pk"] <= seal_to)
+    sealed.postings_mark = seal_to
+    wins = [
+        BigWin(
+            table_id=row["round__table_id"],
+            table_name=row["round__table__name"],
+            round_id=row["round_id"],
+            round_number=row["round__number"],
+            seat=seat["seat"],
+            won_cents=seat["won_cents"],
+            threshold_cents=row["round__table__big_win_cents"],
+            settled_at=row["created_at"],
+        )
+        for row in rows
+        for seat in row["result"]["seats"]
+        if seat["won_cents"] > row["round__table__big_win_cents"]
+    ]
+    return wins[:BIG_WINS_SHOWN], len(rows) > BIG_WINS_SHOWN or len(wins) > BIG_WINS_SHOWN
+
+
+def _rounds_per_hour(settled: int, first_opened: dt.datetime | None, now: dt.datetime) -> float | None:
+    """Settled rounds an hour since the table's first round of the shift (at least ``RATE_WINDOW_MIN``)."""
+    if first_opened is None:
+        return None
+    window = max(now - first_opened, RATE_WINDOW_MIN)
+    return settled / (window.total_seconds() / 3600)
+
+
+def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
+    """Every table at a glance with its shift figures, and the alerts, in a fixed number of queries (six).
+
+    Figures are for the open shift (none when no shift is open); requests waiting for a
+    supervisor are listed whatever shift they were asked in. The shift's figures are the
+    sealed sums kept in the cache plus what is newer (see ``_Sealed``).
+    """
+    now = now or timezone.now()
+    cached: _Sealed | None = cache.get(FIGURES_CACHE_KEY)
+    shift = _shift_and_marks(cached, now=now)
+    tables = list(_tables_with_latest_round())
+    figures: dict[int, _Figures] = {}
+    big_wins: list[BigWin] = []
+    big_wins_more = False
+    if shift is not None:
+        key = (shift.pk, shift.opened_at.isoformat())
+        sealed = cached if cached is not None and cached.shift == key else _Sealed(shift=key)
+        thresholds = tuple(sorted((t.pk, t.big_win_cents) for t in tables if t.big_win_cents is not None))
+        if thresholds != sealed.thresholds:  # another threshold: the sealed big wins are read again
+            sealed.thresholds, sealed.postings_mark, sealed.big_ids = thresholds, 0, ()
+        fresh_rounds = _rounds_since(shift, sealed)
+        fresh_money = _money_since(shift, sealed)
+        big_wins, big_wins_more = _big_wins(shift, sealed)
+        cache.set(FIGURES_CACHE_KEY, sealed, FIGURES_CACHE_SECONDS)
+        for table in tables:
+            figures[table.pk] = (
+                _Figures()
+                .plus(sealed.tables.get(table.pk))
+                .plus(fresh_rounds.get(table.pk))
+                .plus(fresh_money.get(table.pk))
+            )
+    games = {value: str(label) for value, label in Game.choices}
+    statuses = {value: str(label) for value, label in Table.Status.choices}
+    states = {value: str(label) for value, label in ROUND_STATE_LABELS.items()}
+    lines = []
+    for table in tables:
+        got = figures.get(table.pk, _Figures())
+        lines.append(
+            TableLine(
+                table=table,
+                round_id=table.latest_round_id,  # type: ignore[attr-defined]
+                round_number=table.latest_round_number,  # type: ignore[attr-defined]
+                round_state=table.latest_round_state,  # type: ignore[attr-defined]
+                banking=table.banking_mode != rule_options.NO_BANK,  # type: ignore[attr-defined]
+                bank_seat=table.bank_seat_number,  # type: ignore[attr-defined]
+                bank_in_a_row=table.bank_in_a_row,  # type: ignore[attr-defined]
+                dealer_name=table.dealer_name or "",  # type: ignore[attr-defined]
+                game_label=games.get(table.game, table.game),
+                status_label=statuses.get(table.status, table.status),
+                round_state_label=states.get(table.latest_round_state, ""),  # type: ignore[attr-defined]
+                rounds_settled=got.settled,
+                rounds_per_hour=_rounds_per_hour(got.settled, got.first_opened, now) if shift else None,
+                handle_cents=got.handle,
+                players_cents=-(got.house + got.commission + got.rake),
+                commission_cents=got.commission,
+                rake_cents=got.rake,
+            )
+        )
+    must_pass = [
+        BankMustPass(
+            table_id=line.table.pk,
+            table_name=line.table.name,
+            seat=line.bank_seat,
+            in_a_row=line.bank_in_a_row or 0,
+            next_seat=seat_on_the_right(seat_number=line.bank_seat, seat_count=line.table.seat_count),
+        )
+        for line in lines
+        if line.must_pass and line.bank_seat is not None
+    ]
+    return PitDashboard(
+        shift=shift,
+        now=now,
+        lines=lines,
+        pending=list(adjustment_list(status=Adjustment.Status.PENDING).order_by("requested_at")),
+        big_wins=big_wins,
+        big_wins_more=big_wins_more,
+        bank_must_pass=must_pass,
+    )

@@ -1,0 +1,31 @@
+"""URLs of the pit: the floor, the pit-boss dashboard, the reports (pages), and the shifts with their reports
+under ``/api/`` (``api_urlpatterns``)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from pit import apis as report_apis
+from pit import report_views, views
+
+page_urlpatterns = [
+    path("", views.floor, name="floor"),
+    path("pit/", views.pit, name="pit-dashboard"),
+    path("pit/live/", views.pit_live, name="pit-dashboard-live"),
+    path("pit/tables/<int:table_id>/", views.pit_table_history, name="pit-table-history"),
+    path("pit/adjustments/<int:adjustment_id>/approve/", views.pit_adjustment_approve, name="pit-adjustment-approve"),
+    path("pit/adjustments/<int:adjustment_id>/reject/", views.pit_adjustment_reject, name="pit-adjustment-reject"),
+    path("pit/shifts/<int:shift_id>/close/", report_views.pit_shift_close, name="pit-shift-close"),
+    path("reports/", report_views.reports, name="reports"),
+    path("reports/<int:report_id>/<str:fmt>/", report_views.report_download, name="report-download"),
+]
+
+api_urlpatterns = [
+    path("shifts/", report_apis.ShiftListApi.as_view(), name="api-shift-list"),
+    path("shifts/<int:shift_id>/close/", report_apis.ShiftCloseApi.as_view(), name="api-shift-close"),
+    path("shifts/<int:shift_id>/reports/", report_apis.ShiftReportListApi.as_view(), name="api-shift-reports"),
+    # ``file_format``, not ``format``: DRF reads a ``format`` argument as a renderer choice and would 404 on csv.
+    path(
+        "reports/<int:report_id>/<str:file_format>/", report_apis.ShiftReportFileApi.as_view(), name="api-report-file"
+    ),
+]

@@ -1,0 +1,124 @@
+"""HTML pages of the floor and the pit-boss dashboard: thin, one selector or one service each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.errors import ApplicationError
+from casino.roles import SUPERVISORS, Role, user_has_role, user_roles
+from casino.selectors import audit_events_recent, shift_current
+from pit.history import table_round_history
+from pit.selectors import pit_dashboard, pits_with_tables
+from settlement.models import Adjustment
+from settlement.services import adjustment_approve, adjustment_reject
+from tables.models import Table
+
+# Who sees the pit (auditors read only), and who acts on its alerts.
+PIT_VIEWERS: tuple[Role, ...] = (*SUPERVISORS, Role.AUDITOR)
+PIT_DECIDERS: tuple[Role, ...] = SUPERVISORS
+
+
+def _may(request: HttpRequest, roles: tuple[Role, ...]) -> bool:
+    return bool(request.user.is_superuser or user_has_role(request.user, *roles))
+
+
+def _require(request: HttpRequest, roles: tuple[Role, ...]) -> None:
+    if not _may(request, roles):
+        raise PermissionDenied
+
+
+@login_required
+def floor(request: HttpRequest) -> HttpResponse:
+    """The floor at a glance: the open shift, every pit and table, the newest audit events.
+
+    A Dealer (who is neither supervisor nor auditor) goes straight to the tablet: their table.
+    """
+    if user_has_role(request.user, Role.DEALER) and not _may(request, PIT_VIEWERS):
+        return redirect("dealer-home")
+    return render(
+        request,
+        "pit/floor.html",
+        {
+            "shift": shift_current(),
+            "pits": pits_with_tables(),
+            "events": audit_events_recent(limit=10),
+            "roles": sorted(role.value for role in user_roles(request.user)),
+        },
+    )
+
+
+def _live_context(request: HttpRequest) -> dict[str, object]:
+    return {"board": pit_dashboard(), "can_decide": _may(request, PIT_DECIDERS)}
+
+
+@login_required
+@require_GET
+def pit(request: HttpRequest) -> HttpResponse:
+    """The pit-boss dashboard: every table's shift figures and the alerts; its live part refreshes itself."""
+    _require(request, PIT_VIEWERS)
+    return render(request, "pit/pit.html", _live_context(request))
+
+
+@login_required
+@require_GET
+def pit_live(request: HttpRequest) -> HttpResponse:
+    """The dashboard's live part alone, which htmx fetches every few seconds."""
+    _require(request, PIT_VIEWERS)
+    return render(request, "pit/pit_live.html", _live_context(request))
+
+
+def _decide(request: HttpRequest, adjustment_id: int, decide: Any, done: Any) -> HttpResponse:
+    """A supervisor's decision on a request (``decide(actor=, adjustment=, note=)``), said as ``done(adjustment)``
+    with its table and round, or the service's refusal; then the refreshed live part for htmx, else the
+    dashboard."""
+    _require(request, PIT_DECIDERS)
+    adjustment = get_object_or_404(Adjustment.objects.select_related("round__table"), pk=adjustment_id)
+    try:
+        decide(actor=request.user, adjustment=adjustment, note=request.POST.get("note", ""))
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("%(done)s: table %(table)s, round %(number)s.")
+            % {"done": done(adjustment), "table": adjustment.round.table.name, "number": adjustment.round.number},
+        )
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "pit/pit_live.html", _live_context(request))
+    return redirect("pit-dashboard")
+
+
+@login_required
+@require_POST
+def pit_adjustment_approve(request: HttpRequest, adjustment_id: int) -> HttpResponse:
+    """A Floor supervisor or Pit boss approves a void or correction request (``adjustment_approve``)."""
+
+    def done(adjustment: Adjustment) -> str:
+        return _("Void approved") if adjustment.kind == Adjustment.Kind.VOID else _("Correction approved")
+
+    return _decide(request, adjustment_id, adjustment_approve, done)
+
+
+@login_required
+@require_POST
+def pit_adjustment_reject(request: HttpRequest, adjustment_id: int) -> HttpResponse:
+    """A Floor supervisor or Pit boss rejects a request, with a note saying why (``adjustment_reject``)."""
+    return _decide(request, adjustment_id, adjustment_reject, lambda adjustment: _("Request rejected"))
+
+
+@login_required
+@require_GET
+def pit_table_history(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A table's round history: each round with its settlement and its ledger entries, newest first."""
+    _require(request, PIT_VIEWERS)
+    table = get_object_or_404(Table.objects.select_related("pit", "dealer", "rule_set"), pk=table_id)
+    page, rounds = table_round_history(table=table, page=request.GET.get("page"))
+    return render(request, "pit/pit_table.html", {"table": table, "page": page, "rounds": rounds})

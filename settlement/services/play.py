@@ -1,0 +1,270 @@
+"""Playing a round: wagers, closing the betting, the deal, the hands (DESIGN.md, "One round, end to end").
+
+Each service checks who acts (``tables.permissions``), locks the round, checks its state, and
+writes what it records with the round's move and its audit event in one transaction; bad input
+is refused before anything is written. A wager in a banked game moves money (a ``wager``
+posting from the player to the layout); the points games post nothing until they settle.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from casino.errors import ApplicationError, WrongState
+from casino.money import money_text as _money
+from casino.roles import require_role
+from rules import options as rule_options
+from rules.games import banking, dealing, registry
+from rules.games.errors import InvalidHand
+from settlement import compute
+from settlement import hands as round_hands
+from settlement.ledger import post
+from settlement.models import Posting, Wager
+from settlement.services.rounds import round_transition
+from settlement.sql import round_lock
+from tables.models import Round, Seat
+from tables.permissions import TABLE_STAFF, require_act_at_table
+from tables.states import RoundState, check_move
+
+
+def _banked(round_: Round) -> bool:
+    return bool(round_.rule_set_snapshot["banking_mode"] != rule_options.NO_BANK)
+
+
+def _seat_ids(round_: Round) -> dict[int, int]:
+    return dict(Seat.objects.filter(table_id=round_.table_id).values_list("number", "pk"))
+
+
+def _wagers(round_: Round) -> dict[int, int]:
+    """The round's wagers by seat number, in cents."""
+    return dict(round_.wagers.values_list("seat__number", "amount_cents"))
+
+
+# --- wagers ---------------------------------------------------------------------------------------
+
+
+def wager_place(*, actor: AbstractBaseUser | None, round: Round, seat: int, amount_cents: int) -> Wager:
+    """Take a seat's wager on an open round, inside the table's limits and what a player bank can cover.
+
+    In the banked games the chips go from the player to the layout (a ``wager`` posting);
+    in the points games the wager is the value of a point and no money moves until the
+    round settles. One wager a seat a round; the banker's seat does not wager.
+    """
+    for name, value in (("seat", seat), ("amount_cents", amount_cents)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ApplicationError(
+                f"The {name.replace('_', ' ')} is a whole number, not {value!r}.", extra={"field": name}
+            )
+    require_role(actor, *TABLE_STAFF, action="take a wager")
+    with transaction.atomic():
+        locked = round_lock(round)
+        require_act_at_table(actor, locked.table, action="take a wager")
+        table = locked.table
+        if locked.state != RoundState.OPEN:
+            raise WrongState(f"Betting is closed on round {locked.number}: it is {locked.state}.")
+        if not 1 <= seat <= table.seat_count:
+            raise ApplicationError(
+                f"Table {table.name} has seats 1 to {table.seat_count}, not {seat}.", extra={"field": "seat"}
+            )
+        if locked.bank_seat is not None and locked.bank_seat.number == seat:
+            raise ApplicationError(
+                f"Seat {seat} holds the bank this round: the banker does not wager.", extra={"field": "seat"}
+            )
+        low, high = table.min_wager_cents, table.max_wager_cents
+        if not low <= amount_cents <= high:
+            raise ApplicationError(
+                f"A wager at table {table.name} is {_money(low)} to {_money(high)}, not {_money(amount_cents)}.",
+                extra={"field": "amount_cents", "min_cents": low, "max_cents": high},
+            )
+        if locked.bank_cents is not None:
+            co_banking = locked.rule_set_snapshot["banking_mode"] == rule_options.CO_BANKING
+            covers = banking.bank_covers(locked.bank_cents, co_banking=co_banking)
+            if amount_cents > covers:
+                raise ApplicationError(
+                    f"The bank (seat {locked.bank_seat.number}) covers {_money(covers)}: "  # type: ignore[union-attr]
+                    f"a wager of {_money(amount_cents)} is more than it can cover.",
+                    extra={"field": "amount_cents", "covers_cents": covers},
+                )
+        seat_row = Seat.objects.get(table=table, number=seat)
+        taken = locked.wagers.filter(seat=seat_row).first()
+        if taken is not None:
+            raise WrongState(
+                f"Seat {seat} already has a wager of {_money(taken.amount_cents)} on round {locked.number}.",
+                extra={"field": "seat"},
+            )
+        wager = Wager.objects.create(round=locked, seat=seat_row, amount_cents=amount_cents, placed_by=actor)
+        if _banked(locked):
+            post(
+                round=locked,
+                kind=Posting.Kind.WAGER,
+                lines=[
+                    compute.Line(compute.PLAYER, seat, -amount_cents, "wager"),
+                    compute.Line(compute.WAGERS, None, amount_cents, "wager"),
+                ],
+                actor=actor,
+                seat_ids={seat: seat_row.pk},
+            )
+    return wager
+
+
+def round_close_betting(*, actor: AbstractBaseUser | None, round: Round) -> Round:
+    """Close the betting: a banked round needs a wager, a points round two players with a value a point."""
+    require_role(actor, *TABLE_STAFF, action="close the betting")
+    with transaction.atomic():
+        locked = round_lock(round)
+        require_act_at_table(actor, locked.table, action="close the betting")
+        check_move(locked.state, RoundState.BETTING_CLOSED, round_number=locked.number)
+        count = locked.wagers.count()
+        needed = 1 if _banked(locked) else 2
+        if count < needed:
+            what = "a wager" if needed == 1 else "two players with a wager"
+            raise WrongState(f"Round {locked.number} needs {what} before the betting closes; it has {count}.")
+        return round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.BETTING_CLOSED)
+
+
+# --- the deal -------------------------------------------------------------------------------------
+
+
+def round_deal(
+    *,
+    actor: AbstractBaseUser | None,
+    round: Round,
+    dice: Sequence[int] | None = None,
+    auto: bool = False,
+    rng: random.Random | None = None,
+) -> Round:
+    """Record the three dice and the action order they give, or (``auto``) let the system roll, shuffle and deal.
+
+    The system's deal (training and simulation mode) uses a cryptographically secure
+    RNG unless ``rng`` is given, and is kept on the round so the hands entered must be
+    the ones dealt.
+    """
+    if (dice is None) == (not auto):
+        raise ApplicationError(
+            "Give the three dice the banker rolled, or ask the system to deal (auto), not both.",
+            extra={"field": "dice"},
+        )
+    if dice is not None:
+        if not isinstance(dice, list | tuple):
+            raise ApplicationError(f"The dice are three numbers, 1 to 6, not {dice!r}.", extra={"field": "dice"})
+        try:
+            dice = dealing.check_dice(dice)
+        except InvalidHand as exc:
+            raise ApplicationError(f"Dice: {exc}.", extra={"field": "dice"}) from None
+    require_role(actor, *TABLE_STAFF, action="deal")
+    with transaction.atomic():
+        locked = round_lock(round)
+        require_act_at_table(actor, locked.table, action="deal")
+        check_move(locked.state, RoundState.DEALT, round_number=locked.number)
+        bank = locked.bank_seat.number if locked.bank_seat is not None else None
+        positions, banker = registry.deal_positions(seat_count=locked.table.seat_count, bank_seat=bank)
+        dealt: dict[str, str] | None = None
+        if auto:
+            source = rng or dealing.secure_rng()
+            dice = dealing.check_dice(dealing.roll_dice(source))
+            in_play = sorted(_wagers(locked))
+            dealt = registry.system_deal(
+                locked.table.game, source, dice=dice, positions=positions, banker=banker, in_play=in_play
+            )
+        order = dealing.action_order(dice, positions=positions, banker=banker)  # type: ignore[arg-type]
+        changes = {"deal_mode": "auto" if auto else "dice", "dice": list(dice), "action_order": list(order)}
+        if dealt is not None:
+            changes["dealt"] = dealt
+        return round_transition(
+            already_locked=True, actor=actor, round=locked, target=RoundState.DEALT, changes=changes
+        )
+
+
+# --- the hands ------------------------------------------------------------------------------------
+
+
+def _read_hands(
+    locked: Round, payload: Mapping[str, Any], *, wagers: Mapping[int, int], complete_boards: bool = False
+) -> round_hands.RoundHands:
+    seats_in_play = sorted(wagers)
+    snapshot = locked.rule_set_snapshot
+    if complete_boards and locked.table.game == rule_options.OFC:
+        return round_hands.ofc_boards_read(payload=payload, seats_in_play=seats_in_play)
+    return round_hands.round_hands_read(
+        game=locked.table.game,
+        snapshot=snapshot,
+        payload=payload,
+        seats_in_play=seats_in_play,
+        bank_seat=locked.bank_seat.number if locked.bank_seat is not None else None,
+        dealt=locked.dealt,
+    )
+
+
+def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: Mapping[str, Any]) -> Round:
+    """Record the revealed hands (checked by ``settlement.hands``); the round becomes ``revealed``.
+
+    Until it settles, the dealer may enter them again (a typo): the new hands replace
+    the old, and the audit log keeps both.
+    """
+    require_role(actor, *TABLE_STAFF, action="enter the hands")
+    with transaction.atomic():
+        locked = round_lock(round)
+        require_act_at_table(actor, locked.table, action="enter the hands")
+        if locked.state not in (RoundState.DEALT, RoundState.REVEALED):
+            check_move(locked.state, RoundState.REVEALED, round_number=locked.number)
+        read = _read_hands(locked, hands, wagers=_wagers(locked))
+        if locked.state == RoundState.REVEALED:
+            return round_transition(
+                already_locked=True,
+                actor=actor,
+                round=locked,
+                target=None,
+                changes={"hands": read.stored},
+                event="round.hands_replaced",
+            )
+        return round_transition(
+            already_locked=True, actor=actor, round=locked, target=RoundState.REVEALED, changes={"hands": read.stored}
+        )
+
+
+def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, placements: Mapping[str, Any]) -> Round:
+    """Place one OFC street for the seats named; when every board is complete the round is ``revealed``."""
+    require_role(actor, *TABLE_STAFF, action="place cards")
+    if round.table.game != rule_options.OFC:
+        raise ApplicationError(
+            "Placements street by street are for Open-Face Chinese Poker: enter this game's hands at once.",
+            extra={"field": "seats"},
+        )
+    with transaction.atomic():
+        locked = round_lock(round)
+        require_act_at_table(actor, locked.table, action="place cards")
+        if locked.state != RoundState.DEALT:
+            raise WrongState(
+                f"Round {locked.number} is {locked.state}: cards are placed after the deal, before settling."
+            )
+        seats_in_play = sorted(_wagers(locked))
+        boards = round_hands.ofc_place(
+            boards=locked.placements or {}, payload=placements, seats_in_play=seats_in_play, dealt=locked.dealt
+        )
+        finished = all(
+            str(seat) in boards
+            and sum(len(boards[str(seat)][row].split()) for row in ("front", "middle", "back")) == 13
+            for seat in seats_in_play
+        )
+        if finished:
+            read = round_hands.ofc_hands(boards=boards, seats_in_play=seats_in_play)
+            return round_transition(
+                already_locked=True,
+                actor=actor,
+                round=locked,
+                target=RoundState.REVEALED,
+                changes={"placements": boards, "hands": read.stored},
+            )
+        return round_transition(
+            already_locked=True,
+            actor=actor,
+            round=locked,
+            target=None,
+            changes={"placements": boards},
+            event="round.placed",
+        )

@@ -1,0 +1,246 @@
+"""A round's life at the table: opening it (who banks, what the bank puts up), and the one service that moves it.
+
+The Dealer assigned to a table (``tables.services.table_assign_dealer``) opens its rounds
+and plays them; a Floor supervisor or Pit boss may do whatever a Dealer may, at any table
+(``tables.permissions``). Every change of a round goes through ``round_transition``, under
+the round's row lock (``settlement.sql.round_lock``), with its audit event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino.audit import audit_event_record
+from casino.errors import ApplicationError, WrongState
+from casino.models import Shift
+from casino.money import money_text as _money
+from casino.roles import require_role
+from casino.rows import update_statement
+from rules import options as rule_options
+from rules.games import banking
+from rules.models import Game
+from settlement.sql import round_lock
+from tables.models import BankTurn, Round, Seat, Table
+from tables.permissions import TABLE_STAFF, require_act_at_table
+from tables.services import seats_ensure
+from tables.states import UNFINISHED_STATES, RoundState, check_move
+
+
+def _round_snapshot(round_: Round) -> dict[str, object]:
+    return {
+        "table": round_.table.name,
+        "number": round_.number,
+        "state": round_.state,
+        "bank_seat": round_.bank_seat.number if round_.bank_seat is not None else None,
+        "bank_cents": round_.bank_cents,
+        "rule_set_version": round_.rule_set_snapshot["version"],
+        "void_reason": round_.void_reason,
+        "dice": round_.dice,
+        "action_order": round_.action_order,
+        "hands": round_.hands,
+        "placements": round_.placements,
+    }
+
+
+def _check_banker(*, table: Table, banking_mode: str, seat_number: int | None) -> int:
+    """Check who may bank the next round at ``table``; return how many rounds in a row they will have banked.
+
+    The house banks when the banking mode is ``house``; nobody banks when it is ``none``.
+    Otherwise a player may take the bank (GAME_RULES.md §1 and §2): at most two rounds
+    in a row, after which the bank passes to the player on the banker's right; a banker
+    may pass after one round, again to the player on the right. When no player takes
+    the bank the house banks that round, and any seat may take the bank after it.
+    Voided rounds never happened and do not count.
+    """
+    if banking_mode == rule_options.NO_BANK:
+        if seat_number is not None:
+            raise ApplicationError(
+                f"{Game(table.game).label} at table {table.name} has no bank: no seat can bank.",
+                extra={"field": "banker_seat"},
+            )
+        return 0
+    if banking_mode == rule_options.HOUSE and seat_number is not None:
+        raise ApplicationError(
+            f"The house banks every round at table {table.name}: seat {seat_number} cannot take the bank.",
+            extra={"field": "banker_seat"},
+        )
+    if seat_number is not None and not 1 <= seat_number <= table.seat_count:
+        raise ApplicationError(
+            f"Table {table.name} has seats 1 to {table.seat_count}, not {seat_number}.",
+            extra={"field": "banker_seat"},
+        )
+    last = (
+        BankTurn.objects.filter(round__table=table)
+        .exclude(round__state=RoundState.VOIDED)
+        .select_related("seat")
+        .order_by("-round__number")
+        .first()
+    )
+    last_seat = last.seat.number if last is not None and last.seat is not None else None
+    if last is None or last_seat != seat_number:
+        if last_seat is not None and seat_number is not None:
+            right = banking.seat_on_the_right(seat_number=last_seat, seat_count=table.seat_count)
+            if seat_number != right:
+                raise WrongState(
+                    f"The bank passes from seat {last_seat} to seat {right}, on the banker's right, "
+                    f"not to seat {seat_number}.",
+                    extra={"field": "banker_seat", "next_banker_seat": right},
+                )
+        return 1
+    if seat_number is not None and last.consecutive >= banking.MAX_BANK_IN_A_ROW:
+        right = banking.seat_on_the_right(seat_number=seat_number, seat_count=table.seat_count)
+        raise WrongState(
+            f"Seat {seat_number} has banked {banking.MAX_BANK_IN_A_ROW} rounds in a row: the bank passes to "
+            f"seat {right}, on the banker's right.",
+            extra={"field": "banker_seat", "next_banker_seat": right},
+        )
+    return last.consecutive + 1
+
+
+def _check_bank_cents(*, table: Table, banking_mode: str, seat: Seat | None, bank_cents: int | None) -> int | None:
+    """What a player banker puts up: at least the table minimum; when co-banking, at most their last wager + 10%."""
+    if seat is None:
+        if bank_cents is not None:
+            raise ApplicationError(
+                "Only a player bank puts up a bank: leave the bank out when the house banks.",
+                extra={"field": "bank_cents"},
+            )
+        return None
+    if bank_cents is None:
+        raise ApplicationError(
+            f"Seat {seat.number} takes the bank: say how much the bank puts up to cover the wagers.",
+            extra={"field": "bank_cents"},
+        )
+    if isinstance(bank_cents, bool) or not isinstance(bank_cents, int) or bank_cents < table.min_wager_cents:
+        raise ApplicationError(
+            f"A bank puts up at least the table minimum, {_money(table.min_wager_cents)}, not {bank_cents!r} cents.",
+            extra={"field": "bank_cents"},
+        )
+    if banking_mode == rule_options.CO_BANKING:
+        last = seat.wagers.exclude(round__state=RoundState.VOIDED).order_by("-round__number").first()
+        if last is None:
+            raise WrongState(
+                f"Seat {seat.number} has not wagered at table {table.name} yet: a co-banker banks up to "
+                "their last wager plus 10%.",
+                extra={"field": "bank_cents"},
+            )
+        most = banking.co_bank_most(last.amount_cents)
+        if bank_cents > most:
+            raise ApplicationError(
+                f"Seat {seat.number}'s last wager was {_money(last.amount_cents)}: co-banking, the bank is at most "
+                f"{_money(most)} (the last wager plus 10%), not {_money(bank_cents)}.",
+                extra={"field": "bank_cents", "most_cents": most},
+            )
+    return bank_cents
+
+
+def round_open(
+    *,
+    actor: AbstractBaseUser | None,
+    table: Table,
+    banker_seat: int | None = None,
+    bank_cents: int | None = None,
+) -> Round:
+    """Open the next round at an open table, in the open shift, with the table's rules frozen on it.
+
+    ``banker_seat`` is the number of the seat that takes the bank, and ``bank_cents`` what
+    that player puts up to cover the wagers; ``None`` lets the house bank (or nobody, in a
+    game without a bank). A table has one unfinished round at a time.
+    """
+    require_role(actor, *TABLE_STAFF, action="open a round")
+    with transaction.atomic():
+        locked = Table.objects.select_for_update(of=("self",)).select_related("rule_set").get(pk=table.pk)
+        require_act_at_table(actor, locked, action="open a round")
+        if locked.status != Table.Status.OPEN:
+            raise WrongState(f"Table {locked.name} is closed: open it before opening a round.")
+        shift = Shift.objects.filter(closed_at__isnull=True, gaming_day__closed_at__isnull=True).first()
+        if shift is None:
+            raise WrongState("No shift is open: a supervisor opens one before rounds can be played.")
+        unfinished = locked.rounds.filter(state__in=UNFINISHED_STATES).first()
+        if unfinished is not None:
+            raise WrongState(
+                f"Round {unfinished.number} at table {locked.name} is still {unfinished.state}: "
+                "settle or void it before opening another."
+            )
+        snapshot = locked.rule_set.snapshot()
+        in_a_row = _check_banker(table=locked, banking_mode=snapshot["banking_mode"], seat_number=banker_seat)
+        seats = seats_ensure(table=locked)
+        bank_seat = seats[banker_seat - 1] if banker_seat is not None else None
+        bank_cents = _check_bank_cents(
+            table=locked, banking_mode=snapshot["banking_mode"], seat=bank_seat, bank_cents=bank_cents
+        )
+        last = locked.rounds.order_by("-number").first()
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                round_ = Round.objects.create(
+                    table=locked,
+                    number=(last.number + 1) if last is not None else 1,
+                    shift=shift,
+                    state=RoundState.OPEN,
+                    rule_set_snapshot=snapshot,
+                    bank_seat=bank_seat,
+                    bank_cents=bank_cents,
+                    opened_by=actor,
+                    opened_at=now,
+                    state_changed_at=now,
+                )
+        except IntegrityError as exc:  # a concurrent open won the race
+            raise WrongState(f"Another round was opened at table {locked.name} at the same moment.") from exc
+        if in_a_row:
+            BankTurn.objects.create(round=round_, seat=bank_seat, consecutive=in_a_row)
+        audit_event_record(actor=actor, event_type="round.opened", subject=round_, after=_round_snapshot(round_))
+    return round_
+
+
+def round_transition(
+    *,
+    actor: AbstractBaseUser | None,
+    round: Round,
+    target: str | None,
+    reason: str = "",
+    changes: Mapping[str, Any] | None = None,
+    event: str = "",
+    already_locked: bool = False,
+) -> Round:
+    """The one service that changes a round: lock its row, check the move, save, audit, in one transaction.
+
+    ``target`` is the next state (checked against ``tables.states``) or ``None`` to change
+    ``changes`` (the hands, the placements) without moving. The step services call it with
+    what their step records: ``settlement.services`` deals (``dealt``), takes the hands
+    (``revealed``) and settles (``settled``); the audit event is ``round.<state>`` or ``event``.
+    Callers have checked the actor's role and the table; this checks the state. A caller
+    that already holds the row lock (``round_lock`` in its own transaction) passes that
+    locked round with ``already_locked=True``.
+    """
+    with transaction.atomic(savepoint=False):
+        if already_locked and not transaction.get_connection().in_atomic_block:
+            raise RuntimeError("already_locked=True needs the caller's transaction that holds the round's lock")
+        locked = round if already_locked else round_lock(round)
+        before = _round_snapshot(locked)
+        fields = list(changes or {})
+        for name, value in (changes or {}).items():
+            setattr(locked, name, value)
+        if target is not None:
+            state = check_move(locked.state, target, round_number=locked.number)
+            locked.state = state
+            locked.state_changed_at = timezone.now()
+            fields += ["state", "state_changed_at"]
+            if state == RoundState.VOIDED:
+                locked.void_reason = reason
+                fields.append("void_reason")
+        audit_event_record(
+            actor=actor,
+            event_type=event or f"round.{locked.state}",
+            subject=locked,
+            before=before,
+            after=_round_snapshot(locked),
+            reason=reason,
+            change=update_statement(locked, fields),  # the row is locked: the UPDATE finds it
+        )
+    return locked

@@ -1,0 +1,196 @@
+"""Settling a round, once: every hand checked again, the engine's outcomes, commission and rake, the ledger
+postings and the round's move to ``settled`` in one transaction, idempotent on a key (DESIGN.md, step 5).
+Also the dealer's preview of a settlement, which writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from casino.errors import ApplicationError, WrongState
+from casino.roles import require_role
+from settlement import compute
+from settlement import hands as round_hands
+from settlement.ledger import post
+from settlement.models import Posting
+from settlement.services.play import _read_hands, _wagers
+from settlement.services.rounds import round_transition
+from settlement.sql import key_used_sql, round_lock_reading, stakes_read, stakes_sql
+from tables.models import Round
+from tables.permissions import TABLE_STAFF, require_act_at_table
+from tables.states import RoundState, check_move
+
+MAX_KEY_LENGTH = 200
+
+
+def _used_key(key: str) -> Posting:
+    """The posting a key was already used for."""
+    return Posting.objects.select_related("round__table").get(idempotency_key=key)
+
+
+# --- settling -------------------------------------------------------------------------------------
+
+
+def _check_key(idempotency_key: str | None) -> str:
+    key = (idempotency_key or "").strip()
+    if not key:
+        raise ApplicationError(
+            "A settlement needs an idempotency key (the Idempotency-Key header): the same key never pays twice.",
+            extra={"field": "idempotency_key"},
+        )
+    if len(key) > MAX_KEY_LENGTH:
+        raise ApplicationError(
+            f"An idempotency key is at most {MAX_KEY_LENGTH} characters.", extra={"field": "idempotency_key"}
+        )
+    return key
+
+
+def settlement_body(posting: Posting) -> dict[str, Any]:
+    """What a settle (or correction) call answers, rebuilt the same from the stored posting on every retry."""
+    round_ = posting.round
+    return {
+        "settlement_id": posting.pk,
+        "idempotency_key": posting.idempotency_key,
+        "round": round_.pk,
+        "table": round_.table.name,
+        "number": round_.number,
+        "game": round_.rule_set_snapshot["game"],
+        "rule_set_version": round_.rule_set_snapshot["version"],
+        "settled_at": posting.created_at.isoformat(),
+        "corrects": posting.corrects_id,
+        "bank_seat": round_.bank_seat.number if round_.bank_seat is not None else None,
+        "hands": posting.hands,
+        **(posting.result or {}),
+    }
+
+
+def _replay(existing: Posting, round_: Round, *, correction: bool) -> dict[str, Any]:
+    """The stored answer for a retried key, if the key was used for this very act; otherwise refuse."""
+    same_act = existing.kind == Posting.Kind.SETTLEMENT and (existing.corrects_id is not None) == correction
+    if existing.round_id != round_.pk or not same_act:
+        used_for = "a correction" if existing.corrects_id is not None else existing.get_kind_display()
+        raise WrongState(
+            f"This idempotency key was already used for {used_for} (posting {existing.pk}, "
+            f"round {existing.round.number} at table {existing.round.table.name}): use a new key.",
+            extra={"field": "idempotency_key"},
+        )
+    return settlement_body(existing)
+
+
+def _compute(round_: Round, read: round_hands.RoundHands, wagers: Mapping[int, int]) -> compute.Computed:
+    """What the round pays with these hands, by its frozen rules, its action order and its bank."""
+    return compute.settle(
+        snapshot=round_.rule_set_snapshot,
+        hands=read,
+        wagers=wagers,
+        order=round_.action_order or [],
+        bank_seat=round_.bank_seat.number if round_.bank_seat is not None else None,
+        bank_cents=round_.bank_cents,
+    )
+
+
+def _settle_into(
+    locked: Round,
+    *,
+    actor: AbstractBaseUser | None,
+    key: str,
+    read: round_hands.RoundHands,
+    wagers: Mapping[int, int],
+    seat_ids: Mapping[int, int],
+    stored: Mapping[str, Any],
+    corrects: Posting | None = None,
+    reason: str = "",
+) -> Posting:
+    computed = _compute(locked, read, wagers)
+    return post(
+        round=locked,
+        kind=Posting.Kind.SETTLEMENT,
+        lines=computed.lines,
+        actor=actor,
+        seat_ids=seat_ids,
+        idempotency_key=key,
+        hands=stored,
+        result=computed.result,
+        corrects=corrects,
+        reason=reason,
+    )
+
+
+@contextmanager
+def _key_race() -> Iterator[None]:
+    """A key taken at the same moment by a settlement of another round (the unique index decides)."""
+    try:
+        yield
+    except IntegrityError as exc:
+        raise WrongState(
+            "This idempotency key was used at the same moment for another settlement: use a new key.",
+            extra={"field": "idempotency_key"},
+        ) from exc
+
+
+def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_key: str) -> dict[str, Any]:
+    """Settle a revealed round by its frozen rules and post its balanced ledger entries, once.
+
+    Checks every hand again (``settlement.hands``), asks the engine for each outcome or score
+    sheet, computes commission and rake (``settlement.compute``), posts the entries and
+    moves the round to ``settled``, all in one transaction. The same key returns the same
+    answer, however often it is retried; another attempt on a settled round is refused.
+    """
+    key = _check_key(idempotency_key)
+    require_role(actor, *TABLE_STAFF, action="settle a round")
+    require_act_at_table(actor, round.table, action="settle a round")
+    with _key_race(), transaction.atomic():
+        # The round locked, then whether the key was used and the wagers (one round trip on PostgreSQL).
+        # The key is looked up under the round's lock: a retry waits for the first attempt to commit,
+        # then finds its posting and answers the same.
+        locked, (key_used, stakes) = round_lock_reading(round, key_used_sql(key), stakes_sql(round))
+        require_act_at_table(actor, locked.table, action="settle a round")
+        if key_used:
+            return _replay(_used_key(key), locked, correction=False)
+        if locked.state == RoundState.SETTLED:
+            raise WrongState(
+                f"Round {locked.number} is already settled with another key: it is never paid twice. "
+                "A supervisor corrects a settled round.",
+                extra={"field": "idempotency_key"},
+            )
+        check_move(locked.state, RoundState.SETTLED, round_number=locked.number)
+        if locked.hands is None:
+            raise WrongState(f"Round {locked.number} has no hands entered.")
+        wagers, seat_ids = stakes_read(locked, stakes)
+        read = _read_hands(locked, _entered(locked.hands), wagers=wagers, complete_boards=True)
+        posting = _settle_into(
+            locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=locked.hands
+        )
+        round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED)
+    return settlement_body(posting)
+
+
+def _entered(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """Stored hands as they would be entered: each setting or arrangement, without the notes kept beside it."""
+    parts = ("high", "low", "front", "middle", "back")
+    payload: dict[str, Any] = {
+        "seats": {seat: {k: v for k, v in hand.items() if k in parts} for seat, hand in stored["seats"].items()}
+    }
+    if stored.get("banker") is not None:
+        payload["banker"] = {k: v for k, v in stored["banker"].items() if k in parts}
+    return payload
+
+
+def settlement_preview(*, round: Round, hands: Mapping[str, Any]) -> dict[str, Any]:
+    """What settling ``round`` with ``hands`` would pay, without writing anything (the dealer's preview).
+
+    The hands are checked as ``round_hands_record`` checks them; the answer has the
+    settle call's shape (per seat outcome, won, commission, net; the bank's and the
+    house's totals) plus ``hands``, the hands as they would be stored (the house way's
+    setting and rule for a bank left unset, a foul marked on each fouled seat).
+    """
+    round_ = Round.objects.select_related("table", "bank_seat").get(pk=round.pk)
+    wagers = _wagers(round_)
+    read = _read_hands(round_, hands, wagers=wagers, complete_boards=True)
+    computed = _compute(round_, read, wagers)
+    return {"round": round_.pk, "preview": True, "hands": read.stored, **computed.result}

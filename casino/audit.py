@@ -22,6 +22,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, models, transaction
 from django.utils import timezone
 
+from casino.events import AuditEventType
 from casino.models import GENESIS_HASH, AuditEvent
 from casino.rows import row_insert, statements_in_one_trip
 
@@ -108,7 +109,7 @@ def _changed_one_row(count: int) -> None:
 def audit_event_record(
     *,
     actor: AbstractBaseUser | AnonymousUser | None,
-    event_type: str,
+    event_type: AuditEventType,
     subject: models.Model | tuple[str, object],
     before: Any = None,
     after: Any = None,
@@ -123,6 +124,7 @@ def audit_event_record(
     (``casino.rows.update_statement``): it runs first, in the same round trip as the
     chain's lock where the driver allows, and must change exactly one row.
     """
+    event_type = AuditEventType(event_type)  # a kind of event not listed is a bug: ValueError, nothing written
     subject_type, subject_id = _subject_key(subject)
     user = actor if actor is not None and actor.is_authenticated else None
     # No savepoint of its own: the event fails or succeeds with the change around it.
@@ -133,7 +135,7 @@ def audit_event_record(
             occurred_at=timezone.now(),
             actor=user,
             actor_name=user.get_username() if user is not None else SYSTEM_ACTOR,
-            event_type=event_type,
+            event_type=event_type.value,
             subject_type=subject_type,
             subject_id=subject_id,
             before=_jsonable(before),

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
+from casino.events import AuditEventType
 from casino.models import GamingDay, Pit, Shift
 from casino.roles import SUPERVISORS, require_role
 from casino.signals import shift_closed
@@ -37,7 +38,7 @@ def pit_create(*, actor: Actor, name: str) -> Pit:
         if Pit.objects.filter(name__iexact=name).exists():
             raise ApplicationError(f"There is already a pit called {name!r}.")
         pit = Pit.objects.create(name=name)
-        audit_event_record(actor=actor, event_type="pit.created", subject=pit, after={"name": pit.name})
+        audit_event_record(actor=actor, event_type=AuditEventType.PIT_CREATED, subject=pit, after={"name": pit.name})
     return pit
 
 
@@ -52,7 +53,10 @@ def gaming_day_open(*, actor: Actor, business_date: dt.date) -> GamingDay:
             raise WrongState(f"The gaming day {business_date.isoformat()} was already opened and closed.")
         day = GamingDay.objects.create(business_date=business_date, opened_at=timezone.now(), opened_by=actor)
         audit_event_record(
-            actor=actor, event_type="gaming_day.opened", subject=day, after={"business_date": business_date}
+            actor=actor,
+            event_type=AuditEventType.GAMING_DAY_OPENED,
+            subject=day,
+            after={"business_date": business_date},
         )
     return day
 
@@ -71,7 +75,7 @@ def gaming_day_close(*, actor: Actor, gaming_day: GamingDay) -> GamingDay:
         day.save(update_fields=["closed_at", "closed_by"])
         audit_event_record(
             actor=actor,
-            event_type="gaming_day.closed",
+            event_type=AuditEventType.GAMING_DAY_CLOSED,
             subject=day,
             before={"closed_at": None},
             after={"closed_at": day.closed_at},
@@ -100,7 +104,9 @@ def shift_open(*, actor: Actor, name: str) -> Shift:
                 )
         except IntegrityError as exc:  # a concurrent open won the race
             raise WrongState("Another shift was opened at the same moment; reload and try again.") from exc
-        audit_event_record(actor=actor, event_type="shift.opened", subject=shift, after=_shift_snapshot(shift))
+        audit_event_record(
+            actor=actor, event_type=AuditEventType.SHIFT_OPENED, subject=shift, after=_shift_snapshot(shift)
+        )
     return shift
 
 
@@ -119,7 +125,11 @@ def shift_close(*, actor: Actor, shift: Shift) -> Shift:
         locked.closed_by = actor
         locked.save(update_fields=["closed_at", "closed_by"])
         audit_event_record(
-            actor=actor, event_type="shift.closed", subject=locked, before=before, after=_shift_snapshot(locked)
+            actor=actor,
+            event_type=AuditEventType.SHIFT_CLOSED,
+            subject=locked,
+            before=before,
+            after=_shift_snapshot(locked),
         )
         transaction.on_commit(lambda: shift_closed.send(sender=Shift, shift=locked), robust=True)
     return locked

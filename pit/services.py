@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
+from casino.events import AuditEventType
 from casino.models import Shift
 from pit import report_pdf, reports
 from settlement.models import ShiftReport
@@ -52,7 +53,7 @@ def shift_report_build(*, shift: Shift, kind: str) -> ShiftReport:
         report.save(update_fields=["data", "csv", "html", "pdf", "content_hash", "status", "finished_at"])
         audit_event_record(
             actor=None,
-            event_type="shift_report.built",
+            event_type=AuditEventType.SHIFT_REPORT_BUILT,
             subject=report,
             after={"shift": shift.pk, "kind": kind, "content_hash": digest},
         )

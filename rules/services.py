@@ -9,6 +9,7 @@ from django.db import transaction
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
+from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, require_role
 from rules import options as rule_options
 from rules.models import RuleSet
@@ -65,7 +66,9 @@ def rule_set_create(*, actor: AbstractBaseUser | None, name: str, game: str, **o
         rule_set = RuleSet(name=name, game=game)
         _apply(rule_set, settings)
         rule_set.save()
-        audit_event_record(actor=actor, event_type="rule_set.created", subject=rule_set, after=rule_set.snapshot())
+        audit_event_record(
+            actor=actor, event_type=AuditEventType.RULE_SET_CREATED, subject=rule_set, after=rule_set.snapshot()
+        )
     return rule_set
 
 
@@ -98,7 +101,9 @@ def rule_set_update(*, actor: AbstractBaseUser | None, rule_set: RuleSet, **chan
         if after == before:
             raise WrongState(f"Rule set {locked.name!r} already has these rules: nothing to change.")
         locked.save()
-        audit_event_record(actor=actor, event_type="rule_set.updated", subject=locked, before=before, after=after)
+        audit_event_record(
+            actor=actor, event_type=AuditEventType.RULE_SET_UPDATED, subject=locked, before=before, after=after
+        )
     return locked
 
 
@@ -120,5 +125,7 @@ def rule_set_default(*, game: str) -> RuleSet:
         rule_set = RuleSet(name=name, game=game)
         _apply(rule_set, rule_options.rule_set_validate(game=game, common={}, options={}))
         rule_set.save()
-        audit_event_record(actor=None, event_type="rule_set.created", subject=rule_set, after=rule_set.snapshot())
+        audit_event_record(
+            actor=None, event_type=AuditEventType.RULE_SET_CREATED, subject=rule_set, after=rule_set.snapshot()
+        )
     return rule_set

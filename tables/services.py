@@ -10,6 +10,7 @@ from django.db import transaction
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
+from casino.events import AuditEventType
 from casino.models import Pit
 from casino.money import money_text as _money
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
@@ -89,8 +90,15 @@ def table_create(
             seat_count=seat_count,
             rule_set=rule_set,
         )
-        audit_event_record(actor=actor, event_type="table.created", subject=table, after=_snapshot(table))
+        audit_event_record(actor=actor, event_type=AuditEventType.TABLE_CREATED, subject=table, after=_snapshot(table))
     return table
+
+
+# The event each status a table is put in records.
+_STATUS_EVENTS = {
+    Table.Status.OPEN: AuditEventType.TABLE_OPENED,
+    Table.Status.CLOSED: AuditEventType.TABLE_CLOSED,
+}
 
 
 def _table_set_status(*, actor: AbstractBaseUser | None, table: Table, status: str, verb: str) -> Table:
@@ -103,7 +111,7 @@ def _table_set_status(*, actor: AbstractBaseUser | None, table: Table, status: s
         locked.status = status
         locked.save(update_fields=["status"])
         audit_event_record(
-            actor=actor, event_type=f"table.{status}", subject=locked, before=before, after=_snapshot(locked)
+            actor=actor, event_type=_STATUS_EVENTS[status], subject=locked, before=before, after=_snapshot(locked)
         )
     return locked
 
@@ -139,7 +147,7 @@ def table_assign_dealer(*, actor: AbstractBaseUser | None, table: Table, dealer:
         locked.save(update_fields=["dealer"])
         audit_event_record(
             actor=actor,
-            event_type="table.dealer_assigned",
+            event_type=AuditEventType.TABLE_DEALER_ASSIGNED,
             subject=locked,
             before=before,
             after={"dealer": dealer.get_username() if dealer is not None else None},
@@ -164,7 +172,7 @@ def table_set_big_win(*, actor: AbstractBaseUser | None, table: Table, big_win_c
         locked.save(update_fields=["big_win_cents"])
         audit_event_record(
             actor=actor,
-            event_type="table.big_win_set",
+            event_type=AuditEventType.TABLE_BIG_WIN_SET,
             subject=locked,
             before=before,
             after={"big_win_cents": big_win_cents},
@@ -188,7 +196,7 @@ def table_assign_rule_set(*, actor: AbstractBaseUser | None, table: Table, rule_
         locked.save(update_fields=["rule_set"])
         audit_event_record(
             actor=actor,
-            event_type="table.rule_set_assigned",
+            event_type=AuditEventType.TABLE_RULE_SET_ASSIGNED,
             subject=locked,
             before=before,
             after=_snapshot(locked),

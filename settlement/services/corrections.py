@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
+from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, require_role
 from settlement.ledger import post, reversal_lines
 from settlement.models import Adjustment, LedgerEntry, Posting
@@ -128,12 +129,12 @@ def correct_round(
             round=locked,
             target=None,
             changes={"hands": read.stored},
-            event="round.corrected",
+            event=AuditEventType.ROUND_CORRECTED,
             reason=reason,
         )
         audit_event_record(
             actor=actor,
-            event_type="settlement.corrected",
+            event_type=AuditEventType.SETTLEMENT_CORRECTED,
             subject=posting,
             before={"settlement": current.pk, "hands": before_hands, "house": (current.result or {}).get("house")},
             after={"settlement": posting.pk, "hands": read.stored, "house": (posting.result or {}).get("house")},
@@ -143,6 +144,17 @@ def correct_round(
 
 
 # --- requests for voids and corrections, approved from the pit ------------------------------------
+
+
+# The event of a request asked for (pending), approved or rejected, by its kind.
+_ADJUSTMENT_EVENTS: Mapping[tuple[str, str], AuditEventType] = {
+    (Adjustment.Kind.VOID, Adjustment.Status.PENDING): AuditEventType.ADJUSTMENT_VOID_REQUESTED,
+    (Adjustment.Kind.VOID, Adjustment.Status.APPROVED): AuditEventType.ADJUSTMENT_VOID_APPROVED,
+    (Adjustment.Kind.VOID, Adjustment.Status.REJECTED): AuditEventType.ADJUSTMENT_VOID_REJECTED,
+    (Adjustment.Kind.CORRECTION, Adjustment.Status.PENDING): AuditEventType.ADJUSTMENT_CORRECTION_REQUESTED,
+    (Adjustment.Kind.CORRECTION, Adjustment.Status.APPROVED): AuditEventType.ADJUSTMENT_CORRECTION_APPROVED,
+    (Adjustment.Kind.CORRECTION, Adjustment.Status.REJECTED): AuditEventType.ADJUSTMENT_CORRECTION_REJECTED,
+}
 
 
 def _adjustment_snapshot(adjustment: Adjustment) -> dict[str, Any]:
@@ -196,7 +208,7 @@ def adjustment_request(
         )
         audit_event_record(
             actor=actor,
-            event_type=f"adjustment.{kind}_requested",
+            event_type=_ADJUSTMENT_EVENTS[kind, Adjustment.Status.PENDING],
             subject=adjustment,
             after=_adjustment_snapshot(adjustment),
             reason=reason,
@@ -237,7 +249,7 @@ def adjustment_approve(*, actor: AbstractBaseUser | None, adjustment: Adjustment
         locked.save(update_fields=["status", "decided_by", "decided_at", "decision_note", "posting"])
         audit_event_record(
             actor=actor,
-            event_type=f"adjustment.{locked.kind}_approved",
+            event_type=_ADJUSTMENT_EVENTS[locked.kind, Adjustment.Status.APPROVED],
             subject=locked,
             before=before,
             after=_adjustment_snapshot(locked),
@@ -262,7 +274,7 @@ def adjustment_reject(*, actor: AbstractBaseUser | None, adjustment: Adjustment,
         locked.save(update_fields=["status", "decided_by", "decided_at", "decision_note"])
         audit_event_record(
             actor=actor,
-            event_type=f"adjustment.{locked.kind}_rejected",
+            event_type=_ADJUSTMENT_EVENTS[locked.kind, Adjustment.Status.REJECTED],
             subject=locked,
             before=before,
             after=_adjustment_snapshot(locked),

@@ -16,6 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from casino.errors import ApplicationError, WrongState
+from casino.events import AuditEventType
 from casino.money import money_text as _money
 from casino.roles import require_role
 from rules import options as rule_options
@@ -220,7 +221,7 @@ def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: M
                 round=locked,
                 target=None,
                 changes={"hands": read.stored},
-                event="round.hands_replaced",
+                event=AuditEventType.ROUND_HANDS_REPLACED,
             )
         return round_transition(
             already_locked=True, actor=actor, round=locked, target=RoundState.REVEALED, changes={"hands": read.stored}
@@ -266,5 +267,5 @@ def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, pla
             round=locked,
             target=None,
             changes={"placements": boards},
-            event="round.placed",
+            event=AuditEventType.ROUND_PLACED,
         )

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
+from casino.events import AuditEventType
 from casino.models import Shift
 from casino.money import money_text as _money
 from casino.roles import require_role
@@ -194,8 +195,21 @@ def round_open(
             raise WrongState(f"Another round was opened at table {locked.name} at the same moment.") from exc
         if in_a_row:
             BankTurn.objects.create(round=round_, seat=bank_seat, consecutive=in_a_row)
-        audit_event_record(actor=actor, event_type="round.opened", subject=round_, after=_round_snapshot(round_))
+        audit_event_record(
+            actor=actor, event_type=AuditEventType.ROUND_OPENED, subject=round_, after=_round_snapshot(round_)
+        )
     return round_
+
+
+# The event each move records: one for every state a round reaches (``tables.states``).
+_MOVE_EVENTS: Mapping[RoundState, AuditEventType] = {
+    RoundState.OPEN: AuditEventType.ROUND_OPENED,
+    RoundState.BETTING_CLOSED: AuditEventType.ROUND_BETTING_CLOSED,
+    RoundState.DEALT: AuditEventType.ROUND_DEALT,
+    RoundState.REVEALED: AuditEventType.ROUND_REVEALED,
+    RoundState.SETTLED: AuditEventType.ROUND_SETTLED,
+    RoundState.VOIDED: AuditEventType.ROUND_VOIDED,
+}
 
 
 def round_transition(
@@ -205,7 +219,7 @@ def round_transition(
     target: str | None,
     reason: str = "",
     changes: Mapping[str, Any] | None = None,
-    event: str = "",
+    event: AuditEventType | None = None,
     already_locked: bool = False,
 ) -> Round:
     """The one service that changes a round: lock its row, check the move, save, audit, in one transaction.
@@ -213,7 +227,7 @@ def round_transition(
     ``target`` is the next state (checked against ``tables.states``) or ``None`` to change
     ``changes`` (the hands, the placements) without moving. The step services call it with
     what their step records: ``settlement.services`` deals (``dealt``), takes the hands
-    (``revealed``) and settles (``settled``); the audit event is ``round.<state>`` or ``event``.
+    (``revealed``) and settles (``settled``); the audit event is the move's (``_MOVE_EVENTS``) or ``event``.
     Callers have checked the actor's role and the table; this checks the state. A caller
     that already holds the row lock (``round_lock`` in its own transaction) passes that
     locked round with ``already_locked=True``.
@@ -236,7 +250,7 @@ def round_transition(
                 fields.append("void_reason")
         audit_event_record(
             actor=actor,
-            event_type=event or f"round.{locked.state}",
+            event_type=event or _MOVE_EVENTS[RoundState(locked.state)],
             subject=locked,
             before=before,
             after=_round_snapshot(locked),

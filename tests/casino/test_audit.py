@@ -11,24 +11,25 @@ from django.db import connection
 
 from casino.append_only import AppendOnlyError
 from casino.audit import audit_chain_verify, audit_event_record, canonical_json
+from casino.events import AuditEventType
 from casino.models import GENESIS_HASH, AuditEvent
 
 
 def record_three(actor: object = None) -> list[AuditEvent]:
     return [
         audit_event_record(
-            actor=actor, event_type="table.opened", subject=("tables.table", 1), after={"status": "open"}
+            actor=actor, event_type=AuditEventType.TABLE_OPENED, subject=("tables.table", 1), after={"status": "open"}
         ),
         audit_event_record(
             actor=actor,
-            event_type="round.voided",
+            event_type=AuditEventType.ROUND_VOIDED,
             subject=("tables.round", 7),
             before={"state": "dealt"},
             after={"state": "voided"},
             reason="Card exposed in the shuffle",
         ),
         audit_event_record(
-            actor=actor, event_type="table.closed", subject=("tables.table", 1), after={"status": "closed"}
+            actor=actor, event_type=AuditEventType.TABLE_CLOSED, subject=("tables.table", 1), after={"status": "closed"}
         ),
     ]
 
@@ -45,7 +46,9 @@ def test_the_first_event_chains_to_zeros_and_each_next_to_the_one_before(pit_bos
 
 @pytest.mark.django_db
 def test_the_hash_is_sha256_of_the_previous_hash_and_the_canonical_json() -> None:
-    event = audit_event_record(actor=None, event_type="shift.closed", subject=("casino.shift", 3), reason="end")
+    event = audit_event_record(
+        actor=None, event_type=AuditEventType.SHIFT_CLOSED, subject=("casino.shift", 3), reason="end"
+    )
     stored = AuditEvent.objects.get(pk=event.pk)
     payload = {
         "seq": 1,
@@ -155,3 +158,41 @@ def test_the_verify_task_reports_the_chain_for_an_auditor() -> None:
     result = audit_chain_verify_task.apply().get()
     assert result["ok"] is True
     assert result["events_checked"] == 3
+
+
+# --- the kinds of event are one enumeration ---------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_an_event_type_that_is_not_listed_is_refused_and_nothing_is_written() -> None:
+    with pytest.raises(ValueError, match="round.teleported"):
+        audit_event_record(actor=None, event_type="round.teleported", subject=("tables.round", 1))  # type: ignore[arg-type]
+    assert AuditEvent.objects.count() == 0
+
+
+def test_every_move_of_a_round_every_request_and_every_table_status_has_its_listed_event() -> None:
+    from settlement.models import Adjustment
+    from settlement.services.corrections import _ADJUSTMENT_EVENTS
+    from settlement.services.rounds import _MOVE_EVENTS
+    from tables.models import Table
+    from tables.services import _STATUS_EVENTS
+    from tables.states import RoundState
+
+    assert set(_MOVE_EVENTS) == set(RoundState)
+    assert set(_ADJUSTMENT_EVENTS) == {(kind, status) for kind in Adjustment.Kind for status in Adjustment.Status}
+    assert set(_STATUS_EVENTS) == set(Table.Status)
+    used = {*_MOVE_EVENTS.values(), *_ADJUSTMENT_EVENTS.values(), *_STATUS_EVENTS.values()}
+    assert len(used) == len(_MOVE_EVENTS) + len(_ADJUSTMENT_EVENTS) + len(_STATUS_EVENTS)  # no two share a type
+
+
+def test_the_stored_values_of_the_event_types_are_the_ones_written_before_the_enumeration() -> None:
+    # The chain hashes event_type: a value renamed would make a new kind of the same event.
+    assert {t.value for t in AuditEventType} >= {
+        "pit.created", "gaming_day.opened", "gaming_day.closed", "shift.opened", "shift.closed",
+        "shift_report.built", "rule_set.created", "rule_set.updated", "table.created", "table.open",
+        "table.closed", "table.dealer_assigned", "table.rule_set_assigned", "table.big_win_set",
+        "round.opened", "round.betting_closed", "round.dealt", "round.revealed", "round.settled",
+        "round.voided", "round.hands_replaced", "round.placed", "round.corrected", "settlement.corrected",
+        "adjustment.void_requested", "adjustment.void_approved", "adjustment.void_rejected",
+        "adjustment.correction_requested", "adjustment.correction_approved", "adjustment.correction_rejected",
+    }  # fmt: skip

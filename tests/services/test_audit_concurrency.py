@@ -8,6 +8,7 @@ import pytest
 from django.db import connection, transaction
 
 from casino.audit import audit_chain_verify, audit_event_record
+from casino.events import AuditEventType
 from casino.models import AuditEvent
 
 
@@ -22,7 +23,7 @@ def test_four_threads_writing_at_once_leave_one_unbroken_chain(transactional_db)
             for n in range(25):
                 with transaction.atomic():
                     audit_event_record(
-                        actor=None, event_type="round.settled", subject=("tables.round", worker * 100 + n)
+                        actor=None, event_type=AuditEventType.ROUND_SETTLED, subject=("tables.round", worker * 100 + n)
                     )
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import connection
 
 from casino.audit import audit_event_record
+from casino.events import AuditEventType
 from casino.tasks import audit_chain_verify_task
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +72,7 @@ def test_a_task_travels_through_redis_to_a_worker_process_and_its_result_comes_b
     queue, log = worker
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
     for n in range(4):
-        audit_event_record(actor=None, event_type="table.opened", subject=("tables.table", n))
+        audit_event_record(actor=None, event_type=AuditEventType.TABLE_OPENED, subject=("tables.table", n))
 
     sent = audit_chain_verify_task.apply_async(queue=queue)
     assert isinstance(sent, AsyncResult)

@@ -10,6 +10,7 @@ import pytest
 from django.db import transaction
 
 from casino.audit import audit_chain_verify, audit_event_record
+from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.rows import update_statement
 from rules.services import rule_set_create
@@ -135,7 +136,7 @@ def test_the_change_an_event_records_is_made_with_it_and_the_chain_holds(play_to
         locked.void_reason = "a test of the statement sent with the chain's lock"
         event = audit_event_record(
             actor=dealer,
-            event_type="round.test",
+            event_type=AuditEventType.ROUND_HANDS_REPLACED,
             subject=locked,
             reason="test",
             change=update_statement(locked, ["void_reason"]),
@@ -157,6 +158,9 @@ def test_a_change_that_finds_no_row_records_no_event(play_to_hands, pgp_table, d
     gone = Round(pk=round_.pk + 1000, void_reason="nowhere")
     with pytest.raises(RuntimeError, match="changed 0"), transaction.atomic():
         audit_event_record(
-            actor=dealer, event_type="round.test", subject=gone, change=update_statement(gone, ["void_reason"])
+            actor=dealer,
+            event_type=AuditEventType.ROUND_HANDS_REPLACED,
+            subject=gone,
+            change=update_statement(gone, ["void_reason"]),
         )
     assert AuditEvent.objects.count() == events

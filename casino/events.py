@@ -1,0 +1,49 @@
+"""Every kind of event the audit trail records: one enumeration, asked by every writer (STYLE.md 14).
+
+The values are what ``AuditEvent.event_type`` stores (and the chain hashes), so a value is never
+renamed: a new kind of event is a new member. ``casino.audit.audit_event_record`` refuses a type
+that is not listed here.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class AuditEventType(StrEnum):
+    # The floor
+    PIT_CREATED = "pit.created"
+    GAMING_DAY_OPENED = "gaming_day.opened"
+    GAMING_DAY_CLOSED = "gaming_day.closed"
+    SHIFT_OPENED = "shift.opened"
+    SHIFT_CLOSED = "shift.closed"
+    SHIFT_REPORT_BUILT = "shift_report.built"
+    # Rule sets
+    RULE_SET_CREATED = "rule_set.created"
+    RULE_SET_UPDATED = "rule_set.updated"
+    # Tables
+    TABLE_CREATED = "table.created"
+    TABLE_OPENED = "table.open"
+    TABLE_CLOSED = "table.closed"
+    TABLE_DEALER_ASSIGNED = "table.dealer_assigned"
+    TABLE_RULE_SET_ASSIGNED = "table.rule_set_assigned"
+    TABLE_BIG_WIN_SET = "table.big_win_set"
+    # A round's moves (one per state it reaches), and its changes that are not moves
+    ROUND_OPENED = "round.opened"
+    ROUND_BETTING_CLOSED = "round.betting_closed"
+    ROUND_DEALT = "round.dealt"
+    ROUND_REVEALED = "round.revealed"
+    ROUND_SETTLED = "round.settled"
+    ROUND_VOIDED = "round.voided"
+    ROUND_HANDS_REPLACED = "round.hands_replaced"
+    ROUND_PLACED = "round.placed"
+    ROUND_CORRECTED = "round.corrected"
+    # Settlements
+    SETTLEMENT_CORRECTED = "settlement.corrected"
+    # Requests for a void or a correction, decided from the pit
+    ADJUSTMENT_VOID_REQUESTED = "adjustment.void_requested"
+    ADJUSTMENT_VOID_APPROVED = "adjustment.void_approved"
+    ADJUSTMENT_VOID_REJECTED = "adjustment.void_rejected"
+    ADJUSTMENT_CORRECTION_REQUESTED = "adjustment.correction_requested"
+    ADJUSTMENT_CORRECTION_APPROVED = "adjustment.correction_approved"
+    ADJUSTMENT_CORRECTION_REJECTED = "adjustment.correction_rejected"

@@ -3,9 +3,9 @@
 Every event's hash is ``sha256(prev_hash + canonical_json)`` where the canonical
 JSON holds the event's sequence number, UTC time, actor, type, subject,
 before/after and reason, serialised with sorted keys and no whitespace. The
-first event chains to 64 zeros. Writers take one lock for the chain (a
-PostgreSQL transaction-level advisory lock; SQLite serialises writers itself),
-so two concurrent actions can never fork it.
+first event chains to 64 zeros. Writers take one lock for the chain before
+reading its head (``casino.rows.chain_lock_and_head``, where its SQL is), so two
+concurrent actions can never fork it.
 """
 
 from __future__ import annotations
@@ -19,15 +19,12 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from casino.events import AuditEventType
 from casino.models import GENESIS_HASH, AuditEvent
-from casino.rows import row_insert, statements_in_one_trip
-
-# An arbitrary constant naming "the audit chain" among PostgreSQL advisory locks.
-_CHAIN_LOCK_KEY = 0x7AB1E51DE
+from casino.rows import chain_lock_and_head, row_insert
 
 SYSTEM_ACTOR = "system"
 
@@ -71,41 +68,6 @@ def _subject_key(subject: models.Model | tuple[str, object]) -> tuple[str, str]:
     return kind, str(ident)
 
 
-def _lock_chain_and_read_head(change: tuple[str, Sequence[Any]] | None) -> tuple[int, str] | None:
-    """Run ``change`` (a statement and its parameters) if given, take the chain's lock, then read its
-    last event's (seq, hash): None while the chain is empty.
-
-    On PostgreSQL the lock comes first and the head is read by a later statement: under READ
-    COMMITTED each statement reads what was committed when it started, so the read must start once
-    the lock is held. The statements go in one round trip when the driver allows (each statement
-    of a multi-statement query takes its own snapshot). SQLite serialises writers itself.
-    """
-    q = connection.ops.quote_name
-    head = f"SELECT {q('seq')}, {q('hash')} FROM {q(AuditEvent._meta.db_table)} ORDER BY {q('seq')} DESC LIMIT 1"
-    lock = "SELECT pg_advisory_xact_lock(%s)"
-    with connection.cursor() as cursor:
-        if statements_in_one_trip():  # PostgreSQL, the lock and the head in one round trip
-            first, params = (f"{change[0]}; ", list(change[1])) if change else ("", [])
-            cursor.execute(f"{first}{lock}; {head}", [*params, _CHAIN_LOCK_KEY])
-            if change:
-                _changed_one_row(cursor.rowcount)
-                cursor.nextset()
-            cursor.nextset()
-            return cursor.fetchone()
-        if change:
-            cursor.execute(*change)
-            _changed_one_row(cursor.rowcount)
-        if connection.vendor == "postgresql":
-            cursor.execute(lock, [_CHAIN_LOCK_KEY])
-        cursor.execute(head)
-        return cursor.fetchone()
-
-
-def _changed_one_row(count: int) -> None:
-    if count != 1:  # the caller holds the row's lock: anything else is a bug, and the transaction rolls back
-        raise RuntimeError(f"the change an audit event records must change one row; it changed {count}")
-
-
 def audit_event_record(
     *,
     actor: AbstractBaseUser | AnonymousUser | None,
@@ -129,7 +91,7 @@ def audit_event_record(
     user = actor if actor is not None and actor.is_authenticated else None
     # No savepoint of its own: the event fails or succeeds with the change around it.
     with transaction.atomic(savepoint=False):
-        last = _lock_chain_and_read_head(change)
+        last = chain_lock_and_head(change)
         event = AuditEvent(
             seq=(last[0] + 1) if last else 1,
             occurred_at=timezone.now(),

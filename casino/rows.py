@@ -1,4 +1,5 @@
-"""One-statement writes and reads of single rows, for the hot paths (settling a round, the audit chain).
+"""Casino's hand-written SQL, in one place: one-statement writes and reads of single rows, for the hot
+paths (settling a round, the audit chain), and the audit chain's lock.
 
 Django's ``Model.save()`` and ``QuerySet.get()`` build their SQL anew on every call: for a
 settlement that is most of the time the process spends (docs/performance.md, "Settlement").
@@ -9,19 +10,77 @@ what the ORM stores and returns.
 
 They skip what the models here do not use: model signals (none is connected to these models),
 multi-table inheritance and database routing (one database).
+
+``chain_lock_and_head`` takes the audit chain's lock and reads its head (``casino.audit`` writes the
+events and computes their hashes), running the change an event records in the same round trip where it
+can.
+
+The one vendor switch is ``_dialect()``: what differs between PostgreSQL and SQLite is said there and
+nowhere else.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, models
+
+from casino.models import AuditEvent
 
 M = TypeVar("M", bound=models.Model)
 
 Converter = Callable[[Any, Any, Any], Any]
+
+
+@dataclass(frozen=True)
+class _Dialect:
+    """What this module's SQL needs to know of the database."""
+
+    returning: bool  # an INSERT can return the new pk (``RETURNING``; not SQLite before 3.35)
+    statements_in_one_trip: bool  # several statements in one query string, each run in turn
+    chain_lock: str  # the statement taking the audit chain's lock ("" where the database serialises writers itself)
+
+
+# An arbitrary constant naming "the audit chain" among PostgreSQL advisory locks.
+_CHAIN_LOCK_KEY = 0x7AB1E51DE
+
+
+@cache
+def _dialect_of(vendor: str, returning: bool, server_side_binding: bool) -> _Dialect:
+    if vendor == "postgresql":
+        return _Dialect(
+            returning=returning,
+            # psycopg 3's client-side binding (Django's default) sends a query with the simple protocol, which
+            # runs several statements in turn, each with its own snapshot; psycopg2 keeps only the last one's
+            # result, and server-side binding takes one statement at a time.
+            statements_in_one_trip=not server_side_binding and _psycopg3(),
+            chain_lock=f"SELECT pg_advisory_xact_lock({_CHAIN_LOCK_KEY})",
+        )
+    if vendor == "sqlite":  # its driver takes one statement at a time; a write locks the whole file
+        return _Dialect(returning=returning, statements_in_one_trip=False, chain_lock="")
+    raise ImproperlyConfigured(f"Tableside runs on PostgreSQL or SQLite, not {vendor}.")
+
+
+def _dialect() -> _Dialect:
+    """The one vendor switch of this module."""
+    return _dialect_of(
+        connection.vendor,
+        connection.features.can_return_columns_from_insert,
+        bool(connection.settings_dict["OPTIONS"].get("server_side_binding")),
+    )
+
+
+@cache
+def _psycopg3() -> bool:
+    """Whether Django drives PostgreSQL through psycopg 3."""
+    # Imported here, not at the top: the module imports psycopg, which a SQLite-only install may lack.
+    from django.db.backends.postgresql.psycopg_any import is_psycopg3
+
+    return bool(is_psycopg3)
 
 
 def _quote(name: str) -> str:
@@ -29,20 +88,19 @@ def _quote(name: str) -> str:
 
 
 @cache
-def _insert_sql(model: type[models.Model], vendor: str, returning: bool) -> tuple[str, tuple[models.Field, ...]]:
+def _insert_sql(model: type[models.Model], dialect: _Dialect) -> tuple[str, tuple[models.Field, ...]]:
     fields = tuple(f for f in model._meta.concrete_fields if not f.primary_key)
     table = _quote(model._meta.db_table)
     columns = ", ".join(_quote(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
-    back = f" RETURNING {_quote(model._meta.pk.column)}" if returning else ""
+    back = f" RETURNING {_quote(model._meta.pk.column)}" if dialect.returning else ""
     return f"INSERT INTO {table} ({columns}) VALUES ({marks}){back}", fields
 
 
 def insert_statement(instance: models.Model) -> tuple[str, list[Any]]:
     """The ``INSERT`` (``RETURNING pk`` where the database can) of a new instance and its values, as ``save()``
     would write them; ``inserted_from`` reads the new pk after it."""
-    returning = connection.features.can_return_columns_from_insert
-    sql, fields = _insert_sql(type(instance), connection.vendor, returning)
+    sql, fields = _insert_sql(type(instance), _dialect())
     return sql, [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
 
 
@@ -57,8 +115,7 @@ def inserted(instance: M, pk: Any) -> M:
 def inserted_from(cursor: Any, instance: M) -> M:
     """``inserted`` with the pk of the ``insert_statement`` the cursor just ran (its RETURNING row, or the last
     row id on a database without RETURNING: SQLite before 3.35)."""
-    returning = connection.features.can_return_columns_from_insert
-    return inserted(instance, cursor.fetchone()[0] if returning else cursor.lastrowid)
+    return inserted(instance, cursor.fetchone()[0] if _dialect().returning else cursor.lastrowid)
 
 
 def row_insert(instance: M) -> M:
@@ -70,23 +127,9 @@ def row_insert(instance: M) -> M:
 
 
 def statements_in_one_trip() -> bool:
-    """Whether several statements may go to the database in one round trip (one query string).
-
-    PostgreSQL through psycopg's client-side binding (Django's default) sends a query with the
-    simple protocol, which runs several statements in turn, each with its own snapshot; SQLite's
-    driver takes one statement at a time.
-    """
-    if connection.vendor != "postgresql" or connection.settings_dict["OPTIONS"].get("server_side_binding"):
-        return False
-    return _psycopg3()
-
-
-@cache
-def _psycopg3() -> bool:
-    """Whether Django drives PostgreSQL through psycopg 3 (psycopg2 keeps only the last statement's result)."""
-    from django.db.backends.postgresql.psycopg_any import is_psycopg3
-
-    return bool(is_psycopg3)
+    """Whether several statements may go to the database in one round trip (one query string), each
+    with its own snapshot: PostgreSQL through psycopg 3's client-side binding, not SQLite."""
+    return _dialect().statements_in_one_trip
 
 
 def update_statement(instance: models.Model, fields: Sequence[str]) -> tuple[str, list[Any]]:
@@ -141,3 +184,48 @@ def instance_from_row(model: type[M], names: Sequence[str], values: Sequence[Any
             value = converter(value, column, connection)
         converted.append(value)
     return model.from_db(connection.alias, list(names), converted)
+
+
+# --- the audit chain ---------------------------------------------------------------------------------
+
+
+@cache
+def _chain_head_sql() -> str:
+    meta, q = AuditEvent._meta, _quote
+    seq, hash_ = q(meta.get_field("seq").column), q(meta.get_field("hash").column)
+    return f"SELECT {seq}, {hash_} FROM {q(meta.db_table)} ORDER BY {seq} DESC LIMIT 1"
+
+
+def chain_lock_and_head(change: tuple[str, Sequence[Any]] | None = None) -> tuple[int, str] | None:
+    """Run ``change`` (a statement and its parameters, the UPDATE of one row) if given, take the audit
+    chain's lock until the transaction ends, then read the chain's last event's (seq, hash): None while
+    the chain is empty. ``change`` must change exactly one row (RuntimeError otherwise).
+
+    On PostgreSQL the lock is a transaction-level advisory lock, and the head is read by a later
+    statement: under READ COMMITTED each statement reads what was committed when it started, so the
+    read must start once the lock is held. The statements go in one round trip where the driver
+    allows (each statement of a multi-statement query takes its own snapshot). SQLite serialises
+    writers itself.
+    """
+    dialect, head = _dialect(), _chain_head_sql()
+    with connection.cursor() as cursor:
+        if dialect.statements_in_one_trip:  # the change, the lock and the head in one round trip
+            first, params = (f"{change[0]}; ", list(change[1])) if change else ("", [])
+            cursor.execute(f"{first}{dialect.chain_lock}; {head}", params)
+            if change:
+                _changed_one_row(cursor.rowcount)
+                cursor.nextset()
+            cursor.nextset()
+            return cursor.fetchone()
+        if change:
+            cursor.execute(*change)
+            _changed_one_row(cursor.rowcount)
+        if dialect.chain_lock:
+            cursor.execute(dialect.chain_lock)
+        cursor.execute(head)
+        return cursor.fetchone()
+
+
+def _changed_one_row(count: int) -> None:
+    if count != 1:  # the caller holds the row's lock: anything else is a bug, and the transaction rolls back
+        raise RuntimeError(f"the change an audit event records must change one row; it changed {count}")

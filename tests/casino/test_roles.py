@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import AnonymousUser, Group, User
 
 from casino.errors import NotAllowed
 from casino.roles import Role, user_roles
@@ -24,6 +24,21 @@ def test_the_four_role_groups_exist_after_migrate() -> None:
 def test_a_user_holds_the_roles_of_their_groups(dealer, pit_boss) -> None:
     assert user_roles(dealer) == {Role.DEALER}
     assert user_roles(pit_boss) == {Role.PIT_BOSS}
+
+
+@pytest.mark.django_db
+def test_a_users_roles_are_read_in_one_query_once_per_user_object(make_user, django_assert_num_queries) -> None:
+    both = make_user("sam_both", Role.DEALER, Role.PIT_BOSS)
+    both.groups.add(Group.objects.create(name="Bowling team"))  # a group that is no role
+    fresh = User.objects.get(pk=both.pk)
+    with django_assert_num_queries(1):
+        assert user_roles(fresh) == {Role.DEALER, Role.PIT_BOSS}
+        assert user_roles(fresh) == {Role.DEALER, Role.PIT_BOSS}
+    none = User.objects.get(pk=make_user("nora_none").pk)
+    with django_assert_num_queries(1):
+        assert user_roles(none) == frozenset()
+    with django_assert_num_queries(0):
+        assert user_roles(AnonymousUser()) == frozenset()
 
 
 @pytest.mark.django_db

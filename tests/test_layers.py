@@ -1,0 +1,70 @@
+"""Every app looks only down (DESIGN.md, "Layout"): the import contracts in pyproject.toml hold on this tree,
+and an import that climbs a layer, or Django in the engines, breaks them.
+
+The broken cases run ``lint-imports`` on a copy of the tree with one module added, never on the tree itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("config", "pit", "dealer", "settlement", "tables", "rules", "casino")
+LAYERS = "Apps look only down"
+PURE_ENGINES = "The engines (rules.games) import no Django"
+
+
+def lint_imports(where: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports --no-cache`` run in ``where``, importing the packages found there."""
+    command = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    return subprocess.run(
+        [sys.executable, "-c", command, "--no-cache"],
+        cwd=where,
+        env={**os.environ, "PYTHONPATH": str(where)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def copy_of_the_tree(to: Path) -> Path:
+    shutil.copy2(ROOT / "pyproject.toml", to / "pyproject.toml")
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, to / package, ignore=shutil.ignore_patterns("__pycache__", "static"))
+    return to
+
+
+def test_the_tree_keeps_every_import_contract() -> None:
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 kept, 0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "broken", "named"),
+    [
+        ("casino/_climb_probe.py", "import pit\n", LAYERS, "casino._climb_probe -> pit"),
+        ("tables/_climb_probe.py", "from settlement import models\n", LAYERS, "tables._climb_probe -> settlement"),
+        ("rules/games/_django_probe.py", "import django.db\n", PURE_ENGINES, "rules.games._django_probe -> django"),
+    ],
+)
+def test_a_module_that_imports_upwards_breaks_a_contract(
+    tmp_path: Path, module: str, source: str, broken: str, named: str
+) -> None:
+    tree = copy_of_the_tree(tmp_path)
+    (tree / module).write_text(source, encoding="utf-8")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    out = " ".join(result.stdout.split())  # the report wraps long contract names
+    verdict = re.search(re.escape(broken) + r".*?\b(KEPT|BROKEN)\b", out)
+    assert verdict is not None and verdict.group(1) == "BROKEN", out
+    assert "1 kept, 1 broken" in out
+    assert named in out

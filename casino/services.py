@@ -111,7 +111,7 @@ def shift_open(*, actor: Actor, name: str) -> Shift:
 
 
 def shift_close(*, actor: Actor, shift: Shift) -> Shift:
-    """Close a shift. A closed shift never reopens, and no round opens in it (``tables.services.round_open``
+    """Close a shift. A closed shift never reopens, and no round opens in it (``settlement.services.round_open``
     takes the open shift only). Once the close commits, ``casino.signals.shift_closed`` is sent: the pit
     enqueues the Celery task that builds the shift's reports (issue 8).
     """

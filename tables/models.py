@@ -82,7 +82,7 @@ class Seat(models.Model):
 
 
 class Round(models.Model):
-    """One coup at a table, in the open shift. Changed only by ``tables.services.round_transition``.
+    """One coup at a table, in the open shift. Changed only by ``settlement.services.round_transition``.
 
     ``rule_set_snapshot`` is the table's rules frozen when the round opened; the round
     settles from it, never from the live rule set. The banker is ``bank_seat``; when it

@@ -15,7 +15,7 @@ hand), ``front``, ``middle``, ``back``; each holds cards or tiles in notation.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,7 +67,8 @@ PART_LABELS = {
     "back": gettext_lazy("Back"),
 }
 ROW_WORDS = {"front": gettext_lazy("front"), "middle": gettext_lazy("middle"), "back": gettext_lazy("back")}
-ROW_SIZES = {"front": 3, "middle": 5, "back": 5}
+# What a game's hands are made of (the registry's ``noun``), as the tablet says it.
+NOUNS = {"tiles": gettext_lazy("tiles"), "cards": gettext_lazy("cards")}
 
 
 # --- who sees and who acts ------------------------------------------------------------------------
@@ -135,10 +136,11 @@ def faces(text: str, *, tiles: bool) -> list[dict[str, Any]]:
 
 def picker(game: str) -> dict[str, Any]:
     """The tap grid: 52 cards by suit (and the joker in Pai Gow Poker), or the 21 tile faces in ranking order."""
-    if game == rule_options.PAIGOW_TILES:
+    spec = registry.game(game)
+    if spec.tiles:
         return {"tiles": True, "items": [tile_face(tile) for tile in TILE_FACES]}
     rows = [[card_face(Card(rank, suit)) for rank in range(14, 1, -1)] for suit in "shdc"]
-    joker = card_face(JOKER) if game == rule_options.PAIGOW_POKER else None
+    joker = card_face(JOKER) if spec.joker else None
     return {"tiles": False, "rows": rows, "joker": joker}
 
 
@@ -153,6 +155,51 @@ def _words(value: str) -> str:
     return value.replace("_", " ")
 
 
+def _house_way_rules(way_option: str) -> Callable[[Mapping[str, Any]], list[str]]:
+    """A banked game's rules: its house way (the option ``way_option``), foul policy and commission."""
+
+    def rules(snapshot: Mapping[str, Any]) -> list[str]:
+        o = snapshot["options"]
+        items = [
+            _("house way %(way)s") % {"way": _words(o[way_option]).title()},
+            _("foul: %(policy)s") % {"policy": _words(o["foul_policy"])},
+        ]
+        rate = _percent(snapshot["commission_rate_bp"])
+        if snapshot["commission_on_player_wins"]:
+            items.append(_("%(rate)s commission on player wins") % {"rate": rate})
+        else:
+            items.append(_("%(rate)s commission on the bank's win") % {"rate": rate})
+        return items
+
+    return rules
+
+
+def _chinese_poker_rules(snapshot: Mapping[str, Any]) -> list[str]:
+    o = snapshot["options"]
+    return [
+        _("%(system)s scoring") % {"system": o["cp_scoring"]},
+        _("%(table)s royalties") % {"table": o["cp_royalties"]},
+        _("naturals") if o["naturals"] else _("no naturals"),
+    ]
+
+
+def _ofc_rules(snapshot: Mapping[str, Any]) -> list[str]:
+    o = snapshot["options"]
+    items = [_("%(table)s royalties") % {"table": o["ofc_royalties"].title()}]
+    if o["fantasyland"]:
+        items.append(_("Fantasyland"))
+    return items
+
+
+# Each game's own options in a few words (they differ per game, as ``rules.options.GAME_OPTIONS`` does).
+_GAME_RULES: Mapping[str, Callable[[Mapping[str, Any]], list[str]]] = {
+    registry.PAIGOW_TILES: _house_way_rules("tiles_house_way"),
+    registry.PAIGOW_POKER: _house_way_rules("pgp_house_way"),
+    registry.CHINESE_POKER: _chinese_poker_rules,
+    registry.OFC: _ofc_rules,
+}
+
+
 def rule_summary(snapshot: Mapping[str, Any]) -> list[str]:
     """The key options of a rule set in a few words each, for the table bar."""
     game, o = snapshot["game"], snapshot["options"]
@@ -162,25 +209,8 @@ def rule_summary(snapshot: Mapping[str, Any]) -> list[str]:
         rule_options.CO_BANKING: _("co-banking"),
         rule_options.NO_BANK: _("no bank"),
     }[snapshot["banking_mode"]]
-    items: list[str] = []
-    if game in rule_options.BANKED_GAMES:
-        way = o["pgp_house_way"] if game == rule_options.PAIGOW_POKER else o["tiles_house_way"]
-        items.append(_("house way %(way)s") % {"way": _words(way).title()})
-        items.append(_("foul: %(policy)s") % {"policy": _words(o["foul_policy"])})
-        rate = _percent(snapshot["commission_rate_bp"])
-        if snapshot["commission_on_player_wins"]:
-            items.append(_("%(rate)s commission on player wins") % {"rate": rate})
-        else:
-            items.append(_("%(rate)s commission on the bank's win") % {"rate": rate})
-    elif game == rule_options.CHINESE_POKER:
-        items.append(_("%(system)s scoring") % {"system": o["cp_scoring"]})
-        items.append(_("%(table)s royalties") % {"table": o["cp_royalties"]})
-        items.append(_("naturals") if o["naturals"] else _("no naturals"))
-    else:
-        items.append(_("%(table)s royalties") % {"table": o["ofc_royalties"].title()})
-        if o["fantasyland"]:
-            items.append(_("Fantasyland"))
-    if game in rule_options.POINTS_GAMES and o["rake_bp"]:
+    items = _GAME_RULES[game](snapshot)
+    if not registry.game(game).bankable and o["rake_bp"]:
         items.append(_("rake %(rate)s") % {"rate": _percent(o["rake_bp"])})
     items.append(banking)
     return items
@@ -286,10 +316,6 @@ class Position:
     lines: list[dict[str, Any]] = field(default_factory=list)
 
 
-def is_tiles(game: str) -> bool:
-    return game == rule_options.PAIGOW_TILES
-
-
 def _bank_position(round_: Round) -> str:
     return str(round_.bank_seat.number if round_.bank_seat is not None else DEALER)
 
@@ -331,27 +357,23 @@ def _prefill(round_: Round, stored_hands: Mapping[str, Any] | None) -> dict[str,
 
 def entry(round_: Round, *, wagers: Mapping[int, int], posted: Mapping[str, str] | None = None) -> list[Position]:
     """The positions whose hands the dealer taps in, the bank first, then the seats in action order."""
-    game = round_.table.game
-    tiles = is_tiles(game)
-    noun = _("tiles") if tiles else _("cards")
+    spec = registry.game(round_.table.game)
     order = list(round_.action_order or [])
     # A QueryDict read key by key (``dict()`` of one would copy its lists of values).
     values = {key: str(posted.get(key, "")) for key in posted} if posted is not None else _prefill(round_, round_.hands)
     positions: list[Position] = []
-    if game in rule_options.BANKED_GAMES and is_banked(round_):
-        high, low = (2, 2) if tiles else (5, 2)
+    if spec.bankable and is_banked(round_):
         bank_place = order.index(round_.bank_seat.number if round_.bank_seat else DEALER) + 1 if order else None
         if round_.bank_seat is None:
-            unset = "tiles" if tiles else "cards"
-            size = high + low
-            name = f"hand-bank-{unset}"
-            label = _("%(count)s %(noun)s, set by the house way") % {"count": size, "noun": noun}
+            size = spec.hand_size
+            name = f"hand-bank-{spec.noun}"
+            label = _("%(count)s %(noun)s, set by the house way") % {"count": size, "noun": NOUNS[spec.noun]}
             targets = [Target(name, label, size, values.get(name, ""))]
             title = _("The house")
         else:
             targets = [
-                Target("hand-bank-high", _("High"), high, values.get("hand-bank-high", "")),
-                Target("hand-bank-low", _("Low"), low, values.get("hand-bank-low", "")),
+                Target(f"hand-bank-{part}", str(PART_LABELS[part]), size, values.get(f"hand-bank-{part}", ""))
+                for part, size in spec.parts
             ]
             title = _("Bank · seat %(seat)s") % {"seat": round_.bank_seat.number}
         positions.append(Position(BANK, title, targets, place=bank_place))
@@ -360,28 +382,20 @@ def entry(round_: Round, *, wagers: Mapping[int, int], posted: Mapping[str, str]
         title = _("Seat %(seat)s") % {"seat": seat}
         place = order.index(seat) + 1 if seat in order else None
         position = Position(str(seat), title, [], wager_cents=wagers[seat], place=place)
-        if game == rule_options.OFC:
-            board = boards.get(str(seat), {})
-            placed = sum(len(board.get(row, "").split()) for row in ROWS)
-            position.quota = 5 if placed == 0 else (0 if placed == 13 else 1)
-            for row in ROWS:
-                name = f"hand-{seat}-{row}"
-                position.targets.append(
-                    Target(name, str(PART_LABELS[row]), ROW_SIZES[row], values.get(name, ""), board.get(row, ""))
-                )
+        # Placed street by street (Open-Face): the cards placed before stay, locked, in their rows.
+        board = boards.get(str(seat), {}) if spec.placed_by_street else {}
+        for part, size in spec.parts:
+            name = f"hand-{seat}-{part}"
+            position.targets.append(
+                Target(name, str(PART_LABELS[part]), size, values.get(name, ""), board.get(part, ""))
+            )
+        if spec.placed_by_street:
+            placed = sum(len(board.get(row, "").split()) for row in spec.part_names)
+            position.quota = 5 if placed == 0 else (0 if placed == spec.hand_size else 1)
             if round_.dealt and position.quota:
                 dealt = round_.dealt[str(seat)].split()
                 position.hint = " ".join(dealt[placed : placed + position.quota])
-        elif game == rule_options.CHINESE_POKER:
-            for row in ROWS:
-                name = f"hand-{seat}-{row}"
-                position.targets.append(Target(name, str(PART_LABELS[row]), ROW_SIZES[row], values.get(name, "")))
-        else:
-            high, low = (2, 2) if tiles else (5, 2)
-            for part, size in (("high", high), ("low", low)):
-                name = f"hand-{seat}-{part}"
-                position.targets.append(Target(name, str(PART_LABELS[part]), size, values.get(name, "")))
-            position.advice = tiles and is_banked(round_) and round_.bank_seat is None
+        position.advice = spec.advice and is_banked(round_) and round_.bank_seat is None
         positions.append(position)
     return positions
 
@@ -395,23 +409,20 @@ def _text(post: Mapping[str, str], name: str) -> str:
 
 def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, Any]:
     """The hands as ``round_hands_record`` and ``settlement_preview`` take them; a position left empty is left out."""
-    game = round_.table.game
-    tiles = is_tiles(game)
-    parts = ROWS if game in rule_options.POINTS_GAMES else ("high", "low")
+    spec = registry.game(round_.table.game)
     seats: dict[str, dict[str, str]] = {}
     for seat in sorted(wagers):
-        hand = {part: _text(post, f"hand-{seat}-{part}") for part in parts}
+        hand = {part: _text(post, f"hand-{seat}-{part}") for part in spec.part_names}
         if any(hand.values()):
             seats[str(seat)] = hand
     payload: dict[str, Any] = {"seats": seats}
-    if game in rule_options.BANKED_GAMES and is_banked(round_):
+    if spec.bankable and is_banked(round_):
         if round_.bank_seat is None:
-            unset = "tiles" if tiles else "cards"
-            text = _text(post, f"hand-bank-{unset}")
+            text = _text(post, f"hand-bank-{spec.noun}")
             if text:
-                payload["banker"] = {unset: text}
+                payload["banker"] = {spec.noun: text}
         else:
-            bank = {part: _text(post, f"hand-bank-{part}") for part in ("high", "low")}
+            bank = {part: _text(post, f"hand-bank-{part}") for part in spec.part_names}
             if any(bank.values()):
                 payload["banker"] = bank
     return payload
@@ -419,9 +430,10 @@ def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int
 
 def placements_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, Any]:
     """One OFC street: the new cards of each seat that placed any, by row (cards placed before stay as they are)."""
+    rows = registry.game(round_.table.game).part_names
     seats: dict[str, dict[str, str]] = {}
     for seat in sorted(wagers):
-        street = {row: _text(post, f"hand-{seat}-{row}") for row in ROWS}
+        street = {row: _text(post, f"hand-{seat}-{row}") for row in rows}
         street = {row: cards for row, cards in street.items() if cards}
         if street:
             seats[str(seat)] = street
@@ -433,11 +445,12 @@ def placements_payload(round_: Round, post: Mapping[str, str], *, wagers: Mappin
 def ofc_boards(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, dict[str, str]]:
     """Each seat's board as placed plus the street being tapped in."""
     boards = round_.placements or {}
+    rows = registry.game(round_.table.game).part_names
     result = {}
     for seat in sorted(wagers):
         board = boards.get(str(seat), {})
         result[str(seat)] = {
-            row: " ".join(f"{board.get(row, '')} {_text(post, f'hand-{seat}-{row}')}".split()) for row in ROWS
+            row: " ".join(f"{board.get(row, '')} {_text(post, f'hand-{seat}-{row}')}".split()) for row in rows
         }
     return result
 

@@ -8,31 +8,19 @@ templates draw (per seat, the bank, the house; in the points games who pays whom
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
-from dealer.tablet import (
-    BANK,
-    PART_LABELS,
-    ROW_SIZES,
-    ROW_WORDS,
-    ROWS,
-    Position,
-    faces,
-    hands_payload,
-    is_banked,
-    is_tiles,
-    ofc_boards,
-)
+from dealer.tablet import BANK, PART_LABELS, ROW_WORDS, ROWS, Position, faces, hands_payload, is_banked, ofc_boards
+from rules import engines
 from rules import options as rule_options
-from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles, poker
-from rules.games.cards import Card, cards_text, parse_cards
+from rules.games import chinese_poker, ofc, poker, registry
+from rules.games.cards import Card, parse_cards
 from rules.games.errors import InvalidHand
-from rules.games.tiles import parse_tiles, tiles_text
 from settlement.selectors import settlement_in_force
 from settlement.services import settlement_preview
 from tables.models import Round
@@ -44,39 +32,30 @@ def _line(label: str, value: str, *, bad: bool = False) -> dict[str, Any]:
     return {"label": label, "value": value, "bad": bad}
 
 
-def _parse(text: str, tiles: bool) -> tuple[Any, ...]:
-    return parse_tiles(text) if tiles else parse_cards(text)
-
-
 def _banked_lines(game: str, engine: Mapping[str, Any], high_text: str, low_text: str, *, bank: bool) -> list:
-    tiles = is_tiles(game)
-    sizes = (2, 2) if tiles else (5, 2)
+    spec, play = registry.game(game), engines.banked(game)
     lines = []
     try:
-        high = _parse(high_text, tiles)
-        low = _parse(low_text, tiles)
+        high = spec.parse(high_text)
+        low = spec.parse(low_text)
     except InvalidHand as exc:
         return [_line(_("Check"), str(exc), bad=True)]
     values = []
-    for label, items, size in ((_("High"), high, sizes[0]), (_("Low"), low, sizes[1])):
+    for (part, size), items in zip(spec.parts, (high, low), strict=True):
+        label = str(PART_LABELS[part])
         if len(items) != size:
             values.append(None)
             continue
         try:
-            if tiles:
-                value = paigow_tiles.hand_value(items, **engine["hand"])
-            elif size == 5:
-                value = poker.high_hand(items, **engine["hand"])
-            else:
-                value = poker.low_hand(items)
+            value = play.value(part, items, **engine["hand"])
         except InvalidHand as exc:
             return [_line(label, str(exc), bad=True)]
         values.append(value)
         lines.append(_line(label, value.describe()))
     if None not in values:
         try:
-            setting = (paigow_tiles.Setting if tiles else paigow_poker.Setting)(high, low)  # type: ignore[arg-type]
-            fouled = (paigow_tiles if tiles else paigow_poker).is_foul(setting, **engine["hand"])  # type: ignore[attr-defined]
+            setting = play.setting(high, low)
+            fouled = play.is_foul(setting, **engine["hand"])
         except InvalidHand as exc:
             return [*lines, _line(_("Check"), str(exc), bad=True)]
         if fouled:
@@ -91,59 +70,71 @@ def _banked_lines(game: str, engine: Mapping[str, Any], high_text: str, low_text
 
 
 def _house_way_lines(game: str, engine: Mapping[str, Any], text: str) -> tuple[list, dict[str, Any] | None]:
-    tiles = is_tiles(game)
-    size = 4 if tiles else 7
+    spec = registry.game(game)
     try:
-        items = _parse(text, tiles)
-        if len(items) != size:
+        items = spec.parse(text)
+        if len(items) != spec.hand_size:
             return [], None
-        setting, rule = (paigow_tiles if tiles else paigow_poker).house_way_explained(items, **engine["house_way"])  # type: ignore[attr-defined]
+        setting, rule = engines.banked(game).house_way(items, **engine["house_way"])
     except InvalidHand as exc:
         return [_line(_("Check"), str(exc), bad=True)], None
-    text_of = tiles_text if tiles else cards_text
-    lines = _banked_lines(game, engine, text_of(setting.high), text_of(setting.low), bank=True)
-    way = {"high": text_of(setting.high), "low": text_of(setting.low), "rule": rule}
+    lines = _banked_lines(game, engine, spec.text(setting.high), spec.text(setting.low), bank=True)
+    way = {"high": spec.text(setting.high), "low": spec.text(setting.low), "rule": rule}
     return lines, way
 
 
+def _ofc_lines(rows: Sequence[tuple[Card, ...]], engine: Mapping[str, Any], lines: list) -> None:
+    board = ofc.Board.from_rows(*rows)
+    if ofc.is_foul(board):
+        lines.append(_line(_("Foul"), _("the rows do not ascend: loses 6 to each opponent"), bad=True))
+    else:
+        royalties = ofc.royalties(board, engine["royalties"]["table"])
+        if royalties:
+            lines.append(_line(_("Royalties"), str(royalties)))
+
+
+def _chinese_poker_lines(rows: Sequence[tuple[Card, ...]], engine: Mapping[str, Any], lines: list) -> None:
+    arrangement = chinese_poker.Arrangement(*rows)
+    natural = chinese_poker.natural(arrangement.cards) if engine["score"]["naturals"] else None
+    if natural is not None:
+        lines.append(_line(_("Natural"), f"{natural.name} ({natural.points})"))
+    if chinese_poker.is_foul(arrangement):
+        lines.append(_line(_("Foul"), _("the rows do not ascend: pays every opponent"), bad=True))
+    else:
+        royalties = chinese_poker.royalties(arrangement, engine["royalties"]["table"])
+        if royalties:
+            lines.append(_line(_("Royalties"), str(royalties)))
+
+
+# What a complete arrangement of each game set in rows is worth beyond its rows (fouls, royalties,
+# naturals), by game: each asks its own engine.
+_ARRANGEMENT_LINES: Mapping[str, Callable[[Sequence[tuple[Card, ...]], Mapping[str, Any], list], None]] = {
+    registry.CHINESE_POKER: _chinese_poker_lines,
+    registry.OFC: _ofc_lines,
+}
+
+
 def _rows_lines(game: str, engine: Mapping[str, Any], rows: Mapping[str, str]) -> list:
-    lines = []
+    parts = registry.game(game).parts
+    lines: list = []
     parsed: dict[str, tuple[Card, ...]] = {}
     try:
-        for row in ROWS:
+        for row, _size in parts:
             parsed[row] = parse_cards(rows.get(row, ""))
     except InvalidHand as exc:
         return [_line(_("Check"), str(exc), bad=True)]
-    for row in ROWS:
+    for row, size in parts:
         cards = parsed[row]
-        if len(cards) != ROW_SIZES[row]:
+        if len(cards) != size:
             continue
         try:
             value = poker.front_hand(cards) if row == "front" else poker.high_hand(cards, wheel_second_highest=False)
         except InvalidHand as exc:
             return [_line(str(PART_LABELS[row]), str(exc), bad=True)]
         lines.append(_line(str(PART_LABELS[row]), value.describe()))
-    if all(len(parsed[row]) == ROW_SIZES[row] for row in ROWS):
+    if all(len(parsed[row]) == size for row, size in parts):
         try:
-            if game == rule_options.OFC:
-                board = ofc.Board.from_rows(parsed["front"], parsed["middle"], parsed["back"])
-                if ofc.is_foul(board):
-                    lines.append(_line(_("Foul"), _("the rows do not ascend: loses 6 to each opponent"), bad=True))
-                else:
-                    royalties = ofc.royalties(board, engine["royalties"]["table"])
-                    if royalties:
-                        lines.append(_line(_("Royalties"), str(royalties)))
-            else:
-                arrangement = chinese_poker.Arrangement(parsed["front"], parsed["middle"], parsed["back"])
-                natural = chinese_poker.natural(arrangement.cards) if engine["score"]["naturals"] else None
-                if natural is not None:
-                    lines.append(_line(_("Natural"), f"{natural.name} ({natural.points})"))
-                if chinese_poker.is_foul(arrangement):
-                    lines.append(_line(_("Foul"), _("the rows do not ascend: pays every opponent"), bad=True))
-                else:
-                    royalties = chinese_poker.royalties(arrangement, engine["royalties"]["table"])
-                    if royalties:
-                        lines.append(_line(_("Royalties"), str(royalties)))
+            _ARRANGEMENT_LINES[game]([parsed[row] for row, _size in parts], engine, lines)
         except InvalidHand as exc:
             lines.append(_line(_("Check"), str(exc), bad=True))
     return lines
@@ -154,24 +145,25 @@ def live_values(
 ) -> tuple[dict[str, list], dict[str, Any] | None]:
     """Each position's hand values and foul warning from what is tapped in so far; the house way's setting."""
     game = round_.table.game
+    spec = registry.game(game)
     engine = rule_options.engine_options(round_.rule_set_snapshot)
     lines: dict[str, list] = {}
     house_way = None
-    if game == rule_options.OFC:
+    if spec.placed_by_street:
         for seat, rows in ofc_boards(round_, post, wagers=wagers).items():
             lines[seat] = _rows_lines(game, engine, rows)
         return lines, None
     payload = hands_payload(round_, post, wagers=wagers)
     for seat in sorted(wagers):
         hand = payload["seats"].get(str(seat), {})
-        if game == rule_options.CHINESE_POKER:
+        if not spec.bankable:
             lines[str(seat)] = _rows_lines(game, engine, hand)
         else:
             lines[str(seat)] = _banked_lines(game, engine, hand.get("high", ""), hand.get("low", ""), bank=False)
     banker = payload.get("banker") or {}
-    if game in rule_options.BANKED_GAMES and is_banked(round_):
+    if spec.bankable and is_banked(round_):
         if round_.bank_seat is None:
-            unset = banker.get("tiles" if is_tiles(game) else "cards", "")
+            unset = banker.get(spec.noun, "")
             lines[BANK], house_way = _house_way_lines(game, engine, unset)
         else:
             lines[BANK] = _banked_lines(game, engine, banker.get("high", ""), banker.get("low", ""), bank=True)
@@ -189,7 +181,7 @@ def complete(positions: Sequence[Position]) -> bool:
 
 def preview(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, Any]:
     """``settlement_preview`` of the hands tapped in (nothing is written), or the reason it cannot be shown."""
-    if round_.table.game == rule_options.OFC:
+    if registry.game(round_.table.game).placed_by_street:
         hands: dict[str, Any] = {"seats": ofc_boards(round_, post, wagers=wagers)}
     else:
         hands = hands_payload(round_, post, wagers=wagers)
@@ -223,9 +215,9 @@ OUTCOME_LABELS = {
 
 def result_rows(round_: Round, result: Mapping[str, Any]) -> dict[str, Any]:
     """A settle (or preview) answer as the tables the tablet shows: per seat, the bank, the house; the pairs."""
-    game = round_.table.game
-    tiles = is_tiles(game)
-    naturals = game == rule_options.CHINESE_POKER and round_.rule_set_snapshot["options"]["naturals"]
+    tiles = registry.game(round_.table.game).tiles
+    # Naturals are a house rule of the games that have them (Chinese Poker's ``naturals`` option).
+    naturals = bool(round_.rule_set_snapshot["options"].get("naturals", False))
     stored = result.get("hands") or {}
     seats = []
     for row in result["seats"]:

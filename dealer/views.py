@@ -24,7 +24,7 @@ from casino.roles import SUPERVISORS, Role, user_has_role
 from casino.templatetags.money import cents as _money
 from dealer import tablet, tablet_values
 from rules import options as rule_options
-from rules.games import paigow_tiles_advice
+from rules.games import paigow_tiles_advice, registry
 from rules.games.errors import InvalidHand
 from rules.games.tiles import parse_tiles, tiles_text
 from settlement.models import Adjustment
@@ -81,10 +81,12 @@ def _int(value: str | None) -> int | str | None:
 
 
 def _game_flags(table: Table) -> dict[str, bool]:
+    """What the templates draw differently by game, as the registry answers it."""
+    spec = registry.game(table.game)
     return {
-        "tiles": table.game == rule_options.PAIGOW_TILES,
-        "points_game": table.game in rule_options.POINTS_GAMES,
-        "ofc": table.game == rule_options.OFC,
+        "tiles": spec.tiles,
+        "points_game": not spec.bankable,
+        "by_street": spec.placed_by_street,
     }
 
 
@@ -170,7 +172,8 @@ def _open_context(table: Table, snapshot: dict[str, Any], round_: Round | None) 
 
 def _entry_context(round_: Round, wagers: dict[int, int], *, revealed: bool) -> dict[str, Any]:
     game = round_.table.game
-    if revealed and game == rule_options.OFC:
+    by_street = registry.game(game).placed_by_street
+    if revealed and by_street:
         return {}
     positions = tablet.entry(round_, wagers=wagers)
     values = {target.name: target.value for position in positions for target in position.targets}
@@ -181,7 +184,7 @@ def _entry_context(round_: Round, wagers: dict[int, int], *, revealed: bool) -> 
     if not revealed and tablet_values.complete(positions):
         live = tablet_values.preview(round_, values, wagers=wagers)
     street = None
-    if game == rule_options.OFC:
+    if by_street:
         # The street the slowest seat is on: 5 cards make street 1, each card after them one more.
         boards = round_.placements or {}
         least = min((len(" ".join(boards.get(str(seat), {}).values()).split()) for seat in wagers), default=0)
@@ -394,7 +397,7 @@ def advice_view(request: HttpRequest, round_id: int) -> HttpResponse:
     engine = rule_options.engine_options(snapshot)
     context: dict[str, Any] = {"seat": seat, "round": round_}
     try:
-        if round_.table.game != rule_options.PAIGOW_TILES:
+        if not registry.game(round_.table.game).advice:
             raise InvalidHand(_("advice is for Pai Gow tiles"))
         advice = paigow_tiles_advice.advise(
             parse_tiles(text),

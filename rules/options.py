@@ -29,27 +29,23 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from casino.errors import ApplicationError
-from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles
+from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles, registry
 from rules.games.commission import Rounding
 
-PAIGOW_TILES = "paigow_tiles"
-PAIGOW_POKER = "paigow_poker"
-CHINESE_POKER = "chinese_poker"
-OFC = "ofc"
+# The games are the registry's (rules.games.registry): its keys, names and what each needs.
+PAIGOW_TILES = registry.PAIGOW_TILES
+PAIGOW_POKER = registry.PAIGOW_POKER
+CHINESE_POKER = registry.CHINESE_POKER
+OFC = registry.OFC
 
-GAME_LABELS: Mapping[str, str] = {
-    PAIGOW_TILES: "Pai Gow (tiles)",
-    PAIGOW_POKER: "Pai Gow Poker",
-    CHINESE_POKER: "Chinese Poker",
-    OFC: "Open-Face Chinese Poker",
-}
-BANKED_GAMES = (PAIGOW_TILES, PAIGOW_POKER)
-POINTS_GAMES = (CHINESE_POKER, OFC)
+GAME_LABELS: Mapping[str, str] = {key: spec.name for key, spec in registry.GAMES.items()}
+BANKED_GAMES = tuple(key for key, spec in registry.GAMES.items() if spec.bankable)
+POINTS_GAMES = tuple(key for key, spec in registry.GAMES.items() if not spec.bankable)
 
 HOUSE, PLAYER_ROTATION, CO_BANKING, NO_BANK = "house", "player_rotation", "co_banking", "none"
 BANKING_MODES = (HOUSE, PLAYER_ROTATION, CO_BANKING, NO_BANK)
@@ -237,12 +233,12 @@ def _check_common(game: str, common: Mapping[str, Any]) -> dict[str, Any]:
     if banking not in allowed:
         if banking not in BANKING_MODES:
             message = f"Unknown banking mode {banking!r}: choose {_words(allowed)} for {label}."
-        elif game in POINTS_GAMES:
+        elif not registry.game(game).bankable:
             message = f"{label} has no bank: its banking mode is {NO_BANK!r}, not {banking!r}."
         else:
             message = f"{label} cannot be banked {banking!r}: choose {_words(allowed)}."
         raise _bad("banking_mode", message)
-    if game in POINTS_GAMES and (rate or on_wins):
+    if not registry.game(game).bankable and (rate or on_wins):
         raise _bad(
             "commission_rate_bp" if rate else "commission_on_player_wins",
             f"{label} has no bank and takes no commission (set the rate to 0 and commission on player wins off): "
@@ -256,31 +252,48 @@ def _check_common(game: str, common: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _check_tiles_mode(common: Mapping[str, Any], options: Mapping[str, Any]) -> None:
+    """Pai Gow tiles: the peer variant has no bank, the banked game needs one; the peer rules need the peer mode."""
+    if options["mode"] == "peer":
+        # The peer variant (§1, Czech seed) has no banker, so nobody holds a bank or pays on it.
+        if common["banking_mode"] != NO_BANK or common["commission_on_player_wins"]:
+            raise _bad(
+                "banking_mode",
+                f"The peer variant has no banker: set the banking mode to {NO_BANK!r} "
+                "and commission on player wins off.",
+            )
+    else:
+        if common["banking_mode"] == NO_BANK:
+            raise _bad(
+                "banking_mode",
+                f"Banked Pai Gow needs a banker: choose {HOUSE!r} or {PLAYER_ROTATION!r}, "
+                f"or set mode to 'peer' for the game without one.",
+            )
+        for key in ("gee_joon_as_zero", "peer_points"):
+            if options[key]:
+                raise _bad(key, f"{key} is a rule of the peer variant only: set mode to 'peer' to use it.")
+
+
+def _check_naturals(common: Mapping[str, Any], options: Mapping[str, Any]) -> None:
+    """Chinese Poker: natural against natural means nothing without naturals."""
+    if options["natural_vs_natural"] != "higher" and not options["naturals"]:
+        raise _bad("natural_vs_natural", "Natural against natural has no meaning with naturals off.")
+
+
+# The rules that tie two of a game's own options together, by game (a game without any is not listed).
+_COMBINATION_CHECKS: Mapping[str, Callable[[Mapping[str, Any], Mapping[str, Any]], None]] = {
+    PAIGOW_TILES: _check_tiles_mode,
+    CHINESE_POKER: _check_naturals,
+}
+
+
 def _check_combinations(game: str, common: Mapping[str, Any], options: Mapping[str, Any]) -> None:
     """The rules that tie two settings together."""
-    if game == PAIGOW_TILES:
-        if options["mode"] == "peer":
-            # The peer variant (§1, Czech seed) has no banker, so nobody holds a bank or pays on it.
-            if common["banking_mode"] != NO_BANK or common["commission_on_player_wins"]:
-                raise _bad(
-                    "banking_mode",
-                    f"The peer variant has no banker: set the banking mode to {NO_BANK!r} "
-                    "and commission on player wins off.",
-                )
-        else:
-            if common["banking_mode"] == NO_BANK:
-                raise _bad(
-                    "banking_mode",
-                    f"Banked Pai Gow needs a banker: choose {HOUSE!r} or {PLAYER_ROTATION!r}, "
-                    f"or set mode to 'peer' for the game without one.",
-                )
-            for key in ("gee_joon_as_zero", "peer_points"):
-                if options[key]:
-                    raise _bad(key, f"{key} is a rule of the peer variant only: set mode to 'peer' to use it.")
-    if game in POINTS_GAMES and options["rake_bp"] and options["time_charge_cents"]:
+    if not registry.game(game).bankable and options["rake_bp"] and options["time_charge_cents"]:
         raise _bad("rake_bp", "The house takes a rake or a time charge, not both: set one of them to 0.")
-    if game == CHINESE_POKER and options["natural_vs_natural"] != "higher" and not options["naturals"]:
-        raise _bad("natural_vs_natural", "Natural against natural has no meaning with naturals off.")
+    check = _COMBINATION_CHECKS.get(game)
+    if check is not None:
+        check(common, options)
 
 
 def rule_set_validate(*, game: str, common: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
@@ -347,40 +360,64 @@ def engine_options(snapshot: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         common={field: snapshot[field] for field in COMMON_FIELDS},
         options=snapshot["options"],
     )
-    o = settings["options"]
-    money = {"rate_bp": settings["commission_rate_bp"], "rounding": settings["commission_rounding"]}
-    if game == PAIGOW_POKER:
-        hand = {"wheel_second_highest": o["wheel_second_highest"], "joker_flush_as_ace": o["joker_flush_as_ace"]}
-        return {
-            "hand": hand,
-            "house_way": {"way": o["pgp_house_way"], **hand},
-            "outcome": {"foul_policy": o["foul_policy"], "way": o["pgp_house_way"], **hand},
-            "commission": money,
-        }
-    if game == PAIGOW_TILES:
-        hand = {key: o[key] for key in ("gee_joon_single_rank", "zero_zero_copy", "gee_joon_as_zero", "peer_points")}
-        outcome = {"foul_policy": o["foul_policy"], "way": o["tiles_house_way"], **hand}
-        return {
-            "hand": hand,
-            "house_way": {"way": o["tiles_house_way"], **hand},
-            "outcome": outcome,
-            "peer_results": dict(outcome),
-            "commission": money,
-        }
-    rake = {"rate_bp": o["rake_bp"], "rounding": settings["commission_rounding"]}
-    if game == CHINESE_POKER:
-        return {
-            "score": {
-                "scoring": o["cp_scoring"],
-                "royalties": o["cp_royalties"],
-                "natural_vs_natural": o["natural_vs_natural"],
-                "naturals": o["naturals"],
-            },
-            "royalties": {"table": o["cp_royalties"]},
-            "rake": rake,
-        }
+    return _ENGINE_OPTIONS[game](settings, settings["options"])
+
+
+def _pgp_engine_options(settings: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    hand = {"wheel_second_highest": o["wheel_second_highest"], "joker_flush_as_ace": o["joker_flush_as_ace"]}
+    return {
+        "hand": hand,
+        "house_way": {"way": o["pgp_house_way"], **hand},
+        "outcome": {"foul_policy": o["foul_policy"], "way": o["pgp_house_way"], **hand},
+        "commission": _money(settings),
+    }
+
+
+def _tiles_engine_options(settings: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    hand = {key: o[key] for key in ("gee_joon_single_rank", "zero_zero_copy", "gee_joon_as_zero", "peer_points")}
+    outcome = {"foul_policy": o["foul_policy"], "way": o["tiles_house_way"], **hand}
+    return {
+        "hand": hand,
+        "house_way": {"way": o["tiles_house_way"], **hand},
+        "outcome": outcome,
+        "peer_results": dict(outcome),
+        "commission": _money(settings),
+    }
+
+
+def _cp_engine_options(settings: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        "score": {
+            "scoring": o["cp_scoring"],
+            "royalties": o["cp_royalties"],
+            "natural_vs_natural": o["natural_vs_natural"],
+            "naturals": o["naturals"],
+        },
+        "royalties": {"table": o["cp_royalties"]},
+        "rake": _rake(settings, o),
+    }
+
+
+def _ofc_engine_options(settings: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return {
         "score": {"royalties": o["ofc_royalties"], "fantasyland": o["fantasyland"]},
         "royalties": {"table": o["ofc_royalties"]},
-        "rake": rake,
+        "rake": _rake(settings, o),
     }
+
+
+def _money(settings: Mapping[str, Any]) -> dict[str, Any]:
+    return {"rate_bp": settings["commission_rate_bp"], "rounding": settings["commission_rounding"]}
+
+
+def _rake(settings: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, Any]:
+    return {"rate_bp": o["rake_bp"], "rounding": settings["commission_rounding"]}
+
+
+# How each game's options become its engine's keyword arguments (``engine_options``).
+_ENGINE_OPTIONS: Mapping[str, Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, dict[str, Any]]]] = {
+    PAIGOW_POKER: _pgp_engine_options,
+    PAIGOW_TILES: _tiles_engine_options,
+    CHINESE_POKER: _cp_engine_options,
+    OFC: _ofc_engine_options,
+}

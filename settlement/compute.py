@@ -26,12 +26,13 @@ the other wins. The house takes its rake (``rake_bp`` of each net win) from the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules import engines
 from rules import options as rule_options
-from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles
+from rules.games import chinese_poker, ofc, registry
 from rules.games.commission import commission_cents
 from settlement.hands import RoundHands
 
@@ -81,7 +82,7 @@ def settle_banked(
     """Settle every wager of a banked Pai Gow Poker or Pai Gow tiles round (see the module's docstring)."""
     game = snapshot["game"]
     engine = rule_options.engine_options(snapshot)
-    outcome = paigow_tiles.outcome if game == rule_options.PAIGOW_TILES else paigow_poker.outcome
+    outcome = engines.banked(game).outcome
     money = engine["commission"]
     players_pay = bool(snapshot["commission_on_player_wins"])
     co_banking = snapshot["banking_mode"] == rule_options.CO_BANKING and bank_seat is not None
@@ -178,47 +179,71 @@ def _pair_stake(wagers: Mapping[int, int], a: int, b: int) -> int:
     return min(wagers[a], wagers[b])
 
 
+Sheet = tuple[list[dict[str, Any]], dict[int, int]]  # the pairs (the lower seat first), each seat's royalties
+
+
+def _chinese_poker_sheet(hands: RoundHands, engine: Mapping[str, Any], game: str) -> Sheet:
+    pairs: list[dict[str, Any]] = []
+    sheet = chinese_poker.score(hands.seats, **engine["score"])
+    for (a, b), pair in sheet.pairs.items():
+        if a < b:
+            pairs.append(
+                {
+                    "seat": a,
+                    "opponent": b,
+                    "points": pair.net,
+                    "rows_won": pair.won,
+                    "rows_lost": pair.lost,
+                    "natural": pair.natural,
+                    "fouled": pair.fouled,
+                    "opponent_fouled": pair.opponent_fouled,
+                }
+            )
+    royalties = {
+        s: chinese_poker.royalties(hands.seats[s], engine["royalties"]["table"]) if s not in hands.fouled else 0
+        for s in sorted(hands.seats)
+    }
+    return pairs, royalties
+
+
+def _ofc_sheet(hands: RoundHands, engine: Mapping[str, Any], game: str) -> Sheet:
+    pairs: list[dict[str, Any]] = []
+    ofc_sheet = ofc.score({str(s): board for s, board in hands.seats.items()}, **engine["score"])
+    for (a, b), ofc_pair in ofc_sheet.pairs.items():
+        if int(a) < int(b):
+            pairs.append({"seat": int(a), "opponent": int(b), "points": ofc_pair.total, "rows": ofc_pair.rows})
+    return pairs, {int(s): r for s, r in ofc_sheet.royalties.items()}
+
+
+def _peer_sheet(hands: RoundHands, engine: Mapping[str, Any], game: str) -> Sheet:
+    """A banked game played without a bank (the tiles' peer variant): each pair wins, loses or pushes one point."""
+    peer_results = engines.banked(game).peer_results
+    assert peer_results is not None, f"{registry.game(game).name} has no variant without a bank"
+    pairs: list[dict[str, Any]] = []
+    for (a, b), peer in peer_results(hands.seats, **engine["peer_results"]).items():
+        if a < b:
+            value = {"win": 1, "loss": -1, "push": 0}[peer.value]
+            pairs.append({"seat": a, "opponent": b, "points": value, "outcome": peer.value})
+    return pairs, {}
+
+
+# Each points game's score sheet, by game (the engine that scores it); a banked game without a bank
+# (the tiles' peer variant) is scored by ``_peer_sheet``.
+_POINTS_SHEETS: Mapping[str, Callable[[RoundHands, Mapping[str, Any], str], Sheet]] = {
+    registry.CHINESE_POKER: _chinese_poker_sheet,
+    registry.OFC: _ofc_sheet,
+}
+
+
 def settle_points(*, snapshot: Mapping[str, Any], hands: RoundHands, wagers: Mapping[int, int]) -> Computed:
     """Settle a Chinese Poker, OFC or peer-tiles round: each pair at the smaller value, the rake from the winners."""
     game = snapshot["game"]
     engine = rule_options.engine_options(snapshot)
     seats = sorted(hands.seats)
-    pairs: list[dict[str, Any]] = []
     points: dict[int, int] = dict.fromkeys(seats, 0)
     cents: dict[int, int] = dict.fromkeys(seats, 0)
-    royalties: dict[int, int] = {}
-    if game == rule_options.CHINESE_POKER:
-        sheet = chinese_poker.score(hands.seats, **engine["score"])
-        for (a, b), pair in sheet.pairs.items():
-            if a < b:
-                pairs.append(
-                    {
-                        "seat": a,
-                        "opponent": b,
-                        "points": pair.net,
-                        "rows_won": pair.won,
-                        "rows_lost": pair.lost,
-                        "natural": pair.natural,
-                        "fouled": pair.fouled,
-                        "opponent_fouled": pair.opponent_fouled,
-                    }
-                )
-        royalties = {
-            s: chinese_poker.royalties(hands.seats[s], engine["royalties"]["table"]) if s not in hands.fouled else 0
-            for s in seats
-        }
-    elif game == rule_options.OFC:
-        ofc_sheet = ofc.score({str(s): board for s, board in hands.seats.items()}, **engine["score"])
-        for (a, b), ofc_pair in ofc_sheet.pairs.items():
-            if int(a) < int(b):
-                pairs.append({"seat": int(a), "opponent": int(b), "points": ofc_pair.total, "rows": ofc_pair.rows})
-        royalties = {int(s): r for s, r in ofc_sheet.royalties.items()}
-    else:
-        results = paigow_tiles.peer_results(hands.seats, **engine["peer_results"])
-        for (a, b), peer in results.items():
-            if a < b:
-                value = {"win": 1, "loss": -1, "push": 0}[peer.value]
-                pairs.append({"seat": a, "opponent": b, "points": value, "outcome": peer.value})
+    sheet = _peer_sheet if registry.game(game).bankable else _POINTS_SHEETS[game]
+    pairs, royalties = sheet(hands, engine, game)
     for pair in pairs:
         a, b = pair["seat"], pair["opponent"]
         stake = _pair_stake(wagers, a, b)

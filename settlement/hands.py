@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from casino.errors import ApplicationError
+from rules import engines
 from rules import options as rule_options
-from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles, registry
+from rules.games import ofc, registry
 from rules.games.cards import Card, cards_text, parse_cards
 from rules.games.errors import InvalidHand
-from rules.games.tiles import parse_tiles, tiles_text
 
 DEALER = 0  # the dealer's own position in the action order
 BANK = "bank"
@@ -107,13 +107,13 @@ def _check_once(used: Mapping[str, Sequence[Any]], *, tiles: bool) -> None:
             )
 
 
-def _check_dealt(name: str, field: str, items: Sequence[Any], dealt: str | None, *, tiles: bool) -> None:
+def _check_dealt(name: str, field: str, items: Sequence[Any], dealt: str | None, *, spec: registry.Game) -> None:
     if dealt is None:
         return
-    expected = parse_tiles(dealt) if tiles else parse_cards(dealt)
+    expected = spec.parse(dealt)
     if Counter(items) != Counter(expected):
         raise ApplicationError(
-            f"{name} was dealt {dealt}; the hand entered holds {(tiles_text if tiles else cards_text)(items)}.",
+            f"{name} was dealt {dealt}; the hand entered holds {spec.text(items)}.",
             extra={"field": field},
         )
 
@@ -123,32 +123,43 @@ def _check_dealt(name: str, field: str, items: Sequence[Any], dealt: str | None,
 
 @dataclass(frozen=True)
 class _Banked:
-    tiles: bool
-    hand_size: tuple[int, int]  # high, low
-    parse: Callable[[str], tuple[Any, ...]]
-    text: Callable[[Sequence[Any]], str]
-    noun: str
+    """A banked game as its hands are read: what the registry says of it, and its engine (``rules.engines``)."""
+
+    spec: registry.Game
+    engine: engines.Banked
+
+    @classmethod
+    def of(cls, game: str) -> _Banked:
+        return cls(registry.game(game), engines.banked(game))
+
+    @property
+    def tiles(self) -> bool:
+        return self.spec.tiles
+
+    @property
+    def hand_size(self) -> tuple[int, ...]:  # high, low
+        return tuple(size for _, size in self.spec.parts)
+
+    @property
+    def noun(self) -> str:
+        return self.spec.noun
+
+    def parse(self, text: str) -> tuple[Any, ...]:
+        return self.spec.parse(text)
+
+    def text(self, items: Sequence[Any]) -> str:
+        return self.spec.text(items)
 
     def setting(self, high: Sequence[Any], low: Sequence[Any]) -> Any:
-        if self.tiles:
-            return paigow_tiles.Setting(tuple(high), tuple(low))  # type: ignore[arg-type]
-        return paigow_poker.Setting(tuple(high), tuple(low))
-
-
-_PGP = _Banked(False, (5, 2), parse_cards, cards_text, "cards")
-_TILES = _Banked(True, (2, 2), parse_tiles, tiles_text, "tiles")
+        return self.engine.setting(tuple(high), tuple(low))
 
 
 def _house_way(game: _Banked, items: Sequence[Any], engine: Mapping[str, Any]) -> tuple[Any, str]:
-    if game.tiles:
-        return paigow_tiles.house_way_explained(items, **engine["house_way"])
-    return paigow_poker.house_way_explained(items, **engine["house_way"])
+    return game.engine.house_way(items, **engine["house_way"])
 
 
 def _is_foul(game: _Banked, setting: Any, engine: Mapping[str, Any]) -> bool:
-    if game.tiles:
-        return paigow_tiles.is_foul(setting, **engine["hand"])
-    return paigow_poker.is_foul(setting, **engine["hand"])
+    return game.engine.is_foul(setting, **engine["hand"])
 
 
 def _read_setting(
@@ -157,7 +168,7 @@ def _read_setting(
     """A (high, low) pair of parsed hands, or the unset hand (a flat tuple) for the house way."""
     if not isinstance(entry, Mapping):
         raise _refuse(where, "give the hand as high and low", field)
-    unset_key = "tiles" if game.tiles else "cards"
+    unset_key = game.noun
     keys = set(entry)
     if unset_key in keys and unset_allowed and keys <= {unset_key}:
         items = _parse(game.parse, entry[unset_key], where, f"{field}.{unset_key}")
@@ -194,7 +205,7 @@ def banked_hands(
     ``seats_in_play`` are the seats with a wager; ``bank_seat`` the player banking (None: the
     house); ``dealt`` the system's deal by position ("0" the dealer), when it dealt.
     """
-    rules = _TILES if game == rule_options.PAIGOW_TILES else _PGP
+    rules = _Banked.of(game)
     seats_payload = payload.get("seats") or {}
     if not isinstance(seats_payload, Mapping):
         raise ApplicationError("Give the seats' hands by seat number.", extra={"field": "seats"})
@@ -206,7 +217,7 @@ def banked_hands(
         number = _seat_number(key, seats_in_play, f"seats.{key}")
         where = position_name(number)
         high, low = _read_setting(rules, entry, where, f"seats.{key}", unset_allowed=False)  # type: ignore[misc]
-        _check_dealt(where, f"seats.{key}", (*high, *low), (dealt or {}).get(str(number)), tiles=rules.tiles)
+        _check_dealt(where, f"seats.{key}", (*high, *low), (dealt or {}).get(str(number)), spec=rules.spec)
         used[where] = (*high, *low)
         settings[number] = (high, low)
         stored_seats[str(number)] = {"high": rules.text(high), "low": rules.text(low), "set_by": "player"}
@@ -234,7 +245,7 @@ def banked_hands(
                 message + (f" (or all {sum(rules.hand_size)} unset for the house way)." if house_banks else "."),
                 extra={"field": "banker"},
             )
-        banker = {("tiles" if rules.tiles else "cards"): dealt[bank_position]}
+        banker = {rules.noun: dealt[bank_position]}
     read = _read_setting(rules, banker, "The bank", "banker", unset_allowed=house_banks or dealt is not None)
     if len(read) == 2 and isinstance(read[0], tuple):
         high, low = read  # type: ignore[misc]
@@ -244,7 +255,7 @@ def banked_hands(
         bank_items = read
         setting, why = _house_way(rules, bank_items, engine)
         high, low, set_by = setting.high, setting.low, "house_way"
-    _check_dealt("The bank", "banker", bank_items, (dealt or {}).get(bank_position), tiles=rules.tiles)
+    _check_dealt("The bank", "banker", bank_items, (dealt or {}).get(bank_position), spec=rules.spec)
     used["the bank"] = bank_items
     _check_once(used, tiles=rules.tiles)
     try:
@@ -264,49 +275,42 @@ def banked_hands(
     return RoundHands(stored=stored, bank=bank_setting, seats=seat_settings, fouled=fouled)
 
 
-def peer_tiles_hands(
+def peer_hands(
     *,
+    game: str,
     engine: Mapping[str, Any],
     payload: Mapping[str, Any],
     seats_in_play: Sequence[int],
     dealt: Mapping[str, str] | None,
 ) -> RoundHands:
-    """Check the hands of the tiles' peer variant: every seat sets high and low; there is no banker."""
+    """Check the hands of a banked game played without a bank (the tiles' peer variant): every seat sets
+    high and low; there is no banker."""
     if payload.get("banker") is not None:
         raise ApplicationError("The peer variant has no banker: give the seats' hands only.", extra={"field": "banker"})
     if len(seats_in_play) < 2:
         raise ApplicationError("The peer variant needs two to four players with a wager.", extra={"field": "seats"})
+    rules = _Banked.of(game)
     return _rows_hands(
         payload=payload,
         seats_in_play=seats_in_play,
         dealt=dealt,
-        rows=(("high", 2), ("low", 2)),
-        parse=parse_tiles,
-        text=tiles_text,
-        noun="tiles",
-        build=lambda rows: paigow_tiles.Setting(*rows),
-        fouled=lambda s: paigow_tiles.is_foul(s, **engine["hand"]),
-        tiles=True,
+        spec=rules.spec,
+        build=lambda rows: rules.setting(*rows),
+        fouled=lambda s: _is_foul(rules, s, engine),
     )
 
 
-def chinese_poker_hands(
-    *, payload: Mapping[str, Any], seats_in_play: Sequence[int], dealt: Mapping[str, str] | None
+def arranged_hands(
+    *, game: str, payload: Mapping[str, Any], seats_in_play: Sequence[int], dealt: Mapping[str, str] | None
 ) -> RoundHands:
-    """Check a Chinese Poker round's arrangements: front 3, middle 5, back 5 for every seat in play."""
+    """Check the arrangements of a game set in rows at once (Chinese Poker: front 3, middle 5, back 5) for
+    every seat in play."""
+    spec = registry.game(game)
     if payload.get("banker") is not None:
-        raise ApplicationError("Chinese Poker has no banker: give the seats' hands only.", extra={"field": "banker"})
+        raise ApplicationError(f"{spec.name} has no banker: give the seats' hands only.", extra={"field": "banker"})
+    engine = engines.arranged(game)
     return _rows_hands(
-        payload=payload,
-        seats_in_play=seats_in_play,
-        dealt=dealt,
-        rows=(("front", 3), ("middle", 5), ("back", 5)),
-        parse=_jokerless,
-        text=cards_text,
-        noun="cards",
-        build=lambda rows: chinese_poker.Arrangement(*rows),
-        fouled=chinese_poker.is_foul,
-        tiles=False,
+        payload=payload, seats_in_play=seats_in_play, dealt=dealt, spec=spec, build=engine.build, fouled=engine.is_foul
     )
 
 
@@ -317,19 +321,21 @@ def _jokerless(text: str) -> tuple[Card, ...]:
     return cards
 
 
+def _reader(spec: registry.Game) -> Callable[[str], tuple[Any, ...]]:
+    """How a hand of the game is read: its notation, refusing the joker where its deck has none."""
+    return spec.parse if spec.tiles or spec.joker else _jokerless
+
+
 def _rows_hands(
     *,
     payload: Mapping[str, Any],
     seats_in_play: Sequence[int],
     dealt: Mapping[str, str] | None,
-    rows: Sequence[tuple[str, int]],
-    parse: Callable[[str], tuple[Any, ...]],
-    text: Callable[[Sequence[Any]], str],
-    noun: str,
+    spec: registry.Game,
     build: Callable[[list[tuple[Any, ...]]], Any],
     fouled: Callable[[Any], bool],
-    tiles: bool,
 ) -> RoundHands:
+    rows, parse, text, noun, tiles = spec.parts, _reader(spec), spec.text, spec.noun, spec.tiles
     seats_payload = payload.get("seats") or {}
     if not isinstance(seats_payload, Mapping):
         raise ApplicationError("Give the seats' hands by seat number.", extra={"field": "seats"})
@@ -354,7 +360,7 @@ def _rows_hands(
             _count(items, size, noun, f"{where}, {name}", field)
             hand.append(items)
         everything = tuple(item for row in hand for item in row)
-        _check_dealt(where, f"seats.{key}", everything, (dealt or {}).get(str(number)), tiles=tiles)
+        _check_dealt(where, f"seats.{key}", everything, (dealt or {}).get(str(number)), spec=spec)
         used[where] = everything
         parsed[number] = hand
         stored[str(number)] = {name: text(items) for name, items in zip(names, hand, strict=True)}
@@ -463,19 +469,17 @@ def ofc_hands(*, boards: Mapping[str, Mapping[str, str]], seats_in_play: Sequenc
     return RoundHands(stored={"seats": stored}, bank=None, seats=built, fouled=fouls)
 
 
-def ofc_boards_read(*, payload: Mapping[str, Any], seats_in_play: Sequence[int]) -> RoundHands:
-    """Finished OFC boards entered at once (a supervisor's correction): front 3, middle 5, back 5 a seat."""
+def boards_read(*, game: str, payload: Mapping[str, Any], seats_in_play: Sequence[int]) -> RoundHands:
+    """Finished boards of a game placed street by street, entered at once (a supervisor's correction):
+    front 3, middle 5, back 5 a seat in Open-Face."""
+    engine = engines.arranged(game)
     return _rows_hands(
         payload=payload,
         seats_in_play=seats_in_play,
         dealt=None,
-        rows=(("front", 3), ("middle", 5), ("back", 5)),
-        parse=_jokerless,
-        text=cards_text,
-        noun="cards",
-        build=lambda rows: ofc.Board.from_rows(*rows),
-        fouled=ofc.is_foul,
-        tiles=False,
+        spec=registry.game(game),
+        build=engine.build,
+        fouled=engine.is_foul,
     )
 
 
@@ -493,15 +497,16 @@ def round_hands_read(
         raise ApplicationError("Give the hands as an object with the seats' hands.", extra={"field": "hands"})
     engine = rule_options.engine_options(snapshot)
     banking = snapshot["banking_mode"]
-    if game == rule_options.OFC:
+    spec = registry.game(game)
+    if spec.placed_by_street:
         raise ApplicationError(
-            "Open-Face Chinese Poker is placed street by street: post each street to the round's placements.",
+            f"{spec.name} is placed street by street: post each street to the round's placements.",
             extra={"field": "hands"},
         )
-    if game == rule_options.CHINESE_POKER:
-        return chinese_poker_hands(payload=payload, seats_in_play=seats_in_play, dealt=dealt)
+    if not spec.bankable:
+        return arranged_hands(game=game, payload=payload, seats_in_play=seats_in_play, dealt=dealt)
     if banking == rule_options.NO_BANK:
-        return peer_tiles_hands(engine=engine, payload=payload, seats_in_play=seats_in_play, dealt=dealt)
+        return peer_hands(game=game, engine=engine, payload=payload, seats_in_play=seats_in_play, dealt=dealt)
     return banked_hands(
         game=game,
         engine=engine,
@@ -527,20 +532,18 @@ def dealt_hands_set(
     if spec.placed_by_street:
         return payload
     engine = rule_options.engine_options(snapshot)
-    parse, text = (parse_tiles, tiles_text) if spec.tiles else (parse_cards, cards_text)
     for position, hand in dealt.items():
         if position == bank_position and position == str(DEALER):
             payload["banker"] = {spec.noun: hand}
             continue
-        items = parse(hand)
+        items = spec.parse(hand)
         if spec.bankable:
-            way = paigow_tiles if spec.tiles else paigow_poker
-            setting, _rule = way.house_way_explained(items, **engine["house_way"])  # type: ignore[attr-defined]
-            setting_text = {"high": text(setting.high), "low": text(setting.low)}
+            setting, _rule = engines.banked(game).house_way(items, **engine["house_way"])
         else:
-            options = engine["score"]
-            best = chinese_poker.suggest(items, top=1, scoring=options["scoring"], royalties=options["royalties"])
-            setting_text = {row: text(getattr(best[0].arrangement, row)) for row in spec.part_names}
+            best = engines.arranged(game).best
+            assert best is not None, f"{spec.name} has no best arrangement to set a hand by"
+            setting = best(items, **engine["score"])
+        setting_text = {part: spec.text(getattr(setting, part)) for part in spec.part_names}
         if position == bank_position:
             payload["banker"] = setting_text
         else:

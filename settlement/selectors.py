@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
+from rules.games import registry
 from settlement.models import Adjustment, LedgerEntry, Posting, Wager
 from tables.models import Round
 from tables.states import TRANSITIONS, RoundState
@@ -50,7 +51,7 @@ def round_next_actions(round_: Round) -> list[str]:
     """The actions the round's state allows next; ``void`` while it is not yet settled."""
     state = RoundState(round_.state)
     actions = list(_NEXT_ACTIONS[state])
-    if state == RoundState.DEALT and round_.table.game == "ofc":
+    if state == RoundState.DEALT and registry.game(round_.table.game).placed_by_street:
         actions = ["placements"]
     if RoundState.VOIDED in TRANSITIONS[state]:
         actions.append("void")

@@ -1,8 +1,9 @@
 """The games Tableside knows, and what each needs from the code around the engines.
 
 Code outside ``rules.games`` asks this registry what a game needs (tiles or cards, how a
-hand is arranged, whether it can be banked, how the system deals it) instead of branching
-on the game's name: a new game is one more entry here and its engine module.
+hand is arranged, whether it can be banked, how the system deals it, how many seats a table
+has) instead of branching on the game's name: a new game is one more entry here, its engine
+module, and its line in ``rules.engines`` (which engine functions play it).
 
 >>> game("paigow_poker").parts
 (('high', 5), ('low', 2))
@@ -15,13 +16,14 @@ on the game's name: a new game is one more entry here and its engine module.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.games import dealing, tiles_dealing
-from rules.games.cards import cards_text, deck
+from rules.games.cards import cards_text, deck, parse_cards
 from rules.games.errors import InvalidHand
-from rules.games.tiles import tiles_text
+from rules.games.tiles import parse_tiles, tiles_text
 
 PAIGOW_TILES = "paigow_tiles"
 PAIGOW_POKER = "paigow_poker"
@@ -42,6 +44,8 @@ class Game:
     bankable: bool  # players against a bank (the house or a player); else each player against each (points)
     deals_to_dealer: bool  # the dealer's position receives a hand when nobody sits there (the house's or a spare)
     placed_by_street: bool  # entered street by street as it is played (Open-Face), not at once
+    seats: tuple[int, int]  # how many player seats a table of it may have: fewest, most
+    advice: bool  # the exact odds of every setting against the house way can be shown (paigow_tiles_advice)
 
     @property
     def noun(self) -> str:
@@ -50,25 +54,70 @@ class Game:
 
     @property
     def part_names(self) -> tuple[str, ...]:
+        """The parts a hand is set into, in order: ``("high", "low")`` or ``("front", "middle", "back")``."""
         return tuple(name for name, _ in self.parts)
+
+    def parse(self, text: str) -> tuple[Any, ...]:
+        """A hand of this game in notation: tiles (``6-6 4-2``) or cards (``As Td``); bad notation raises."""
+        return parse_tiles(text) if self.tiles else parse_cards(text)
+
+    def text(self, items: Iterable[Any]) -> str:
+        """Tiles or cards in this game's notation: the inverse of ``parse``."""
+        return tiles_text(items) if self.tiles else cards_text(items)
 
 
 GAMES: Mapping[str, Game] = {
-    PAIGOW_TILES: Game(PAIGOW_TILES, "Pai Gow (tiles)", True, False, 4, (("high", 2), ("low", 2)), True, True, False),
-    PAIGOW_POKER: Game(PAIGOW_POKER, "Pai Gow Poker", False, True, 7, (("high", 5), ("low", 2)), True, True, False),
+    PAIGOW_TILES: Game(
+        key=PAIGOW_TILES,
+        name="Pai Gow (tiles)",
+        tiles=True,
+        joker=False,
+        hand_size=4,
+        parts=(("high", 2), ("low", 2)),
+        bankable=True,
+        deals_to_dealer=True,
+        placed_by_street=False,
+        seats=(1, 7),  # up to eight positions with the banker
+        advice=True,
+    ),
+    PAIGOW_POKER: Game(
+        key=PAIGOW_POKER,
+        name="Pai Gow Poker",
+        tiles=False,
+        joker=True,
+        hand_size=7,
+        parts=(("high", 5), ("low", 2)),
+        bankable=True,
+        deals_to_dealer=True,
+        placed_by_street=False,
+        seats=(1, 6),  # seven hands: six players and the bank
+        advice=False,
+    ),
     CHINESE_POKER: Game(
-        CHINESE_POKER,
-        "Chinese Poker",
-        False,
-        False,
-        13,
-        (("front", 3), ("middle", 5), ("back", 5)),
-        False,
-        False,
-        False,
+        key=CHINESE_POKER,
+        name="Chinese Poker",
+        tiles=False,
+        joker=False,
+        hand_size=13,
+        parts=(("front", 3), ("middle", 5), ("back", 5)),
+        bankable=False,
+        deals_to_dealer=False,
+        placed_by_street=False,
+        seats=(2, 4),
+        advice=False,
     ),
     OFC: Game(
-        OFC, "Open-Face Chinese Poker", False, False, 13, (("front", 3), ("middle", 5), ("back", 5)), False, False, True
+        key=OFC,
+        name="Open-Face Chinese Poker",
+        tiles=False,
+        joker=False,
+        hand_size=13,
+        parts=(("front", 3), ("middle", 5), ("back", 5)),
+        bankable=False,
+        deals_to_dealer=False,
+        placed_by_street=True,
+        seats=(2, 4),
+        advice=False,
     ),
 }
 

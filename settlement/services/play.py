@@ -189,8 +189,8 @@ def _read_hands(
 ) -> round_hands.RoundHands:
     seats_in_play = sorted(wagers)
     snapshot = locked.rule_set_snapshot
-    if complete_boards and locked.table.game == rule_options.OFC:
-        return round_hands.ofc_boards_read(payload=payload, seats_in_play=seats_in_play)
+    if complete_boards and registry.game(locked.table.game).placed_by_street:
+        return round_hands.boards_read(game=locked.table.game, payload=payload, seats_in_play=seats_in_play)
     return round_hands.round_hands_read(
         game=locked.table.game,
         snapshot=snapshot,
@@ -231,7 +231,8 @@ def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: M
 def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, placements: Mapping[str, Any]) -> Round:
     """Place one OFC street for the seats named; when every board is complete the round is ``revealed``."""
     require_role(actor, *TABLE_STAFF, action="place cards")
-    if round.table.game != rule_options.OFC:
+    spec = registry.game(round.table.game)
+    if not spec.placed_by_street:
         raise ApplicationError(
             "Placements street by street are for Open-Face Chinese Poker: enter this game's hands at once.",
             extra={"field": "seats"},
@@ -249,7 +250,7 @@ def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, pla
         )
         finished = all(
             str(seat) in boards
-            and sum(len(boards[str(seat)][row].split()) for row in ("front", "middle", "back")) == 13
+            and sum(len(boards[str(seat)][row].split()) for row in spec.part_names) == spec.hand_size
             for seat in seats_in_play
         )
         if finished:

@@ -42,9 +42,6 @@ DEMO_ROUNDS = 4  # per table
 DEMO_SEED = 8  # the demo's deals, so the sample is the same on every run of a fresh demo floor
 
 
-OFC_ROWS = registry.game(registry.OFC).part_names
-
-
 class Command(BaseCommand):
     help = "Build a closed shift's report if needed and write its PDF, CSV or HTML (or --demo: the docs sample)."
 
@@ -113,7 +110,7 @@ class Command(BaseCommand):
         round_close_betting(actor=dealer, round=round_)
         round_ = round_deal(actor=dealer, round=round_, auto=True, rng=rng)
         wagers = {w.seat.number: w.amount_cents for w in round_.wagers.select_related("seat")}
-        if table.game == rule_options.OFC:
+        if registry.game(table.game).placed_by_street:
             round_ = self._place_ofc(round_, dealer, wagers)
         else:
             bank = None
@@ -129,19 +126,18 @@ class Command(BaseCommand):
     def _place_ofc(self, round_: Round, dealer: Any, wagers: dict[int, int]) -> Round:
         """Place each seat's cards street by street (five, then one at a time) where the best arrangement of its
         13 cards puts them: a demo's shortcut, as a player who could see the whole deal would."""
+        spec = registry.game(round_.table.game)
         rows: dict[str, dict[str, str]] = {}
         dealt: dict[str, list[str]] = {}
         for seat in wagers:
             cards = parse_cards(round_.dealt[str(seat)])
             arrangement = chinese_poker.suggest(cards, top=1)[0].arrangement
             rows[str(seat)] = {
-                card: row
-                for row in ("front", "middle", "back")
-                for card in cards_text(getattr(arrangement, row)).split()
+                card: row for row in spec.part_names for card in cards_text(getattr(arrangement, row)).split()
             }
             dealt[str(seat)] = round_.dealt[str(seat)].split()
         placed = 0
-        while placed < 13:
+        while placed < spec.hand_size:
             size = 5 if placed == 0 else 1
             street: dict[str, dict[str, str]] = {}
             for seat, cards in dealt.items():

@@ -7,6 +7,10 @@ hands where the wheel (5-4-3-2-A) is the lowest straight. ``score`` settles a
 round every player against every other into a ``ScoreSheet`` whose totals sum
 to zero.
 
+This module scores (the points systems, the swap, ``score``); arrangements and
+fouls are in ``rules.games.chinese_poker_arrangement``, royalties and naturals in
+``rules.games.chinese_poker_bonuses``, and every name of theirs is offered here too.
+
 Rule choices where §3 is silent (practice, each documented where it is coded):
 
 * A natural is claimed automatically: pass a bare ``Arrangement`` and its 13
@@ -41,347 +45,33 @@ True
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, Literal, TypeVar
 
-from rules.games.cards import CARDS, SUIT_CHARS, Card, cards_text, check_distinct, check_jokerless, parse_cards
+from rules.games.cards import Card, check_distinct
+from rules.games.chinese_poker_arrangement import _CARD_MASK, _check_row
+from rules.games.chinese_poker_arrangement import Arrangement as Arrangement
+from rules.games.chinese_poker_arrangement import Cards as Cards
+from rules.games.chinese_poker_arrangement import is_foul as is_foul
+from rules.games.chinese_poker_bonuses import _CATEGORY_SHIFT, _natural_of_key
+from rules.games.chinese_poker_bonuses import NATURALS as NATURALS
+from rules.games.chinese_poker_bonuses import ROYALTY_TABLES as ROYALTY_TABLES
+from rules.games.chinese_poker_bonuses import SIX_PAIRS as SIX_PAIRS
+from rules.games.chinese_poker_bonuses import THIRTEEN_CARD_ROYAL_FLUSH as THIRTEEN_CARD_ROYAL_FLUSH
+from rules.games.chinese_poker_bonuses import THIRTEEN_CARD_STRAIGHT as THIRTEEN_CARD_STRAIGHT
+from rules.games.chinese_poker_bonuses import THREE_FLUSHES as THREE_FLUSHES
+from rules.games.chinese_poker_bonuses import THREE_STRAIGHTS as THREE_STRAIGHTS
+from rules.games.chinese_poker_bonuses import Natural as Natural
+from rules.games.chinese_poker_bonuses import RoyaltiesOption as RoyaltiesOption
+from rules.games.chinese_poker_bonuses import RoyaltyTable as RoyaltyTable
+from rules.games.chinese_poker_bonuses import natural as natural
+from rules.games.chinese_poker_bonuses import natural_arrangement as natural_arrangement
+from rules.games.chinese_poker_bonuses import royalties as royalties
+from rules.games.chinese_poker_bonuses import royalty_table as royalty_table
 from rules.games.errors import InvalidHand
-from rules.games.poker import Category, HandValue, front_hand, high_hand
 
-Cards = tuple[Card, ...]
 P = TypeVar("P", bound=Hashable)
-
-# --- per-card keys ---------------------------------------------------------------------------------
-# One additive key a card, so one sum over 13 cards gives: the set of cards (52 bits; a repeated card
-# carries, leaving fewer than 13 bits set), the count of each rank (3 bits a rank) and of each suit
-# (4 bits a suit). Naturals and the front's value are read off these sums.
-_RANK_SHIFT: Final = 52
-_SUIT_SHIFT: Final = _RANK_SHIFT + 3 * 13
-_CARD_MASK: Final = (1 << _RANK_SHIFT) - 1
-_RANK_MASK: Final = (1 << (3 * 13)) - 1
-_SUIT_MASK: Final = (1 << 16) - 1
-
-
-def _rank_field(rank: int) -> int:
-    return 1 << (3 * (rank - 2))
-
-
-_KEYS: Final = tuple(
-    (1 << c.index) | (_rank_field(c.rank) << _RANK_SHIFT) | (1 << (_SUIT_SHIFT + 4 * SUIT_CHARS.index(c.suit)))
-    for c in CARDS
-)
-_KEY_OF: Final = dict(zip(CARDS, _KEYS, strict=True))
-_ONE_OF_EACH_RANK: Final = sum(_rank_field(r) for r in range(2, 15))
-_PAIR_BIT: Final = 2 * _ONE_OF_EACH_RANK  # set in a rank's field for two or three of it
-_QUADS_BIT: Final = 4 * _ONE_OF_EACH_RANK  # set for four of it, which counts as two pairs
-
-
-# --- arrangements and fouls (GAME_RULES.md §3) --------------------------------------------------------
-
-
-def _check_row(cards: Iterable[Card], name: str, size: int) -> Cards:
-    row = check_jokerless(cards, where=name, game="Chinese Poker")
-    if len(row) != size:
-        raise InvalidHand(f"{name}: {size} cards expected, got {len(row)}")
-    return row
-
-
-@dataclass(frozen=True, slots=True)
-class Arrangement:
-    """Thirteen cards set as a ``front`` of 3, a ``middle`` of 5 and a ``back`` of 5 (§3).
-
-    The rows keep the order they were given in. The three row values (``values``)
-    are computed once, here, on the one scale of ``rules.games.poker`` with the
-    wheel lowest.
-
-    >>> Arrangement.parse("As Kd", "Qh Jc 9s 5d 2c", "8s 7d 6h 4c 3s")
-    Traceback (most recent call last):
-    ...
-    rules.games.errors.InvalidHand: front: 3 cards expected, got 2
-    >>> Arrangement.parse("As Kd Qh", "Jc 9s 5d 2c As", "8s 7d 6h 4c 3s")
-    Traceback (most recent call last):
-    ...
-    rules.games.errors.InvalidHand: A♠ appears twice
-    """
-
-    front: Cards
-    middle: Cards
-    back: Cards
-    values: tuple[HandValue, HandValue, HandValue] = field(init=False, repr=False, compare=False)
-    key: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        front, middle, back = tuple(self.front), tuple(self.middle), tuple(self.back)
-        key_of = _KEY_OF.__getitem__
-        try:
-            if len(front) != 3 or len(middle) != 5 or len(back) != 5:
-                raise KeyError
-            front_key = sum(map(key_of, front))
-            key = front_key + sum(map(key_of, middle)) + sum(map(key_of, back))
-        except (KeyError, TypeError):  # not 3/5/5 cards, or not cards of the 52: say which
-            _check_row(front, "front", 3)
-            _check_row(middle, "middle", 5)
-            _check_row(back, "back", 5)
-            raise
-        if (key & _CARD_MASK).bit_count() != 13:
-            check_distinct(front + middle + back)
-        values = (
-            front_hand(front),
-            high_hand(middle, wheel_second_highest=False),
-            high_hand(back, wheel_second_highest=False),
-        )
-        object.__setattr__(self, "front", front)
-        object.__setattr__(self, "middle", middle)
-        object.__setattr__(self, "back", back)
-        object.__setattr__(self, "values", values)
-        object.__setattr__(self, "key", key)
-
-    @classmethod
-    def parse(cls, front: str, middle: str, back: str) -> Arrangement:
-        """An arrangement from card notation: ``Arrangement.parse("Qs Tc 5h", "Ah Ac 2h 2c 4d", "3s 3h 3d 3c 6h")``."""
-        return cls(parse_cards(front), parse_cards(middle), parse_cards(back))
-
-    @property
-    def cards(self) -> Cards:
-        """All 13 cards: front, middle, back."""
-        return self.front + self.middle + self.back
-
-    def __str__(self) -> str:
-        return f"front: {cards_text(self.front)}, middle: {cards_text(self.middle)}, back: {cards_text(self.back)}"
-
-
-def is_foul(arrangement: Arrangement) -> bool:
-    """Whether the rows are mis-set: the back ranks below the middle or the middle below the front (§3).
-
-    Equal rows are allowed (practice). A three-card front and a five-card middle
-    compare by category, then rank by rank over the front's three cards.
-
-    >>> is_foul(Arrangement.parse("Qs Qd 5c", "Qh Qc 9s 7d 2c", "Ah Kh 8h 6h 3h"))
-    False
-    >>> is_foul(Arrangement.parse("Ah Kh 8h", "Qh Qc 9s 7d 2c", "Qs Qd 5c 4s 3d"))
-    True
-    """
-    front, middle, back = arrangement.values
-    return front > middle or middle > back
-
-
-# --- royalties ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RoyaltyTable:
-    """Bonus points a row's category earns from each opponent, by row (§3, option ``cp_royalties``)."""
-
-    name: str
-    front: Mapping[Category, int]
-    middle: Mapping[Category, int]
-    back: Mapping[Category, int]
-    by_category: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        rows = tuple(tuple(row.get(c, 0) for c in Category) for row in (self.front, self.middle, self.back))
-        object.__setattr__(self, "by_category", rows)
-
-    def of(self, arrangement: Arrangement) -> int:
-        """The royalties the rows earn, fouled or not (``royalties`` applies the foul)."""
-        front, middle, back = self.by_category
-        f, m, b = arrangement.values
-        return front[f >> _CATEGORY_SHIFT] + middle[m >> _CATEGORY_SHIFT] + back[b >> _CATEGORY_SHIFT]
-
-
-_CATEGORY_SHIFT: Final = 20  # a HandValue's category sits above five 4-bit rank fields
-_BIG_HANDS: Final = {Category.FOUR_OF_A_KIND: 3, Category.STRAIGHT_FLUSH: 4, Category.ROYAL_FLUSH: 5}
-
-ROYALTY_TABLES: Final[Mapping[str, RoyaltyTable]] = {
-    # The seed's table: trips in front 3; full house in the middle 1; four of a kind, straight
-    # flush, royal flush in the middle or back 3, 4, 5.
-    "seed": RoyaltyTable(
-        "seed",
-        front={Category.THREE_OF_A_KIND: 3},
-        middle={Category.FULL_HOUSE: 1, **_BIG_HANDS},
-        back=dict(_BIG_HANDS),
-    ),
-    "none": RoyaltyTable("none", front={}, middle={}, back={}),
-}
-
-RoyaltiesOption = str | RoyaltyTable | None
-
-
-def royalty_table(table: RoyaltiesOption) -> RoyaltyTable:
-    """The table named ``table`` (``None`` is ``"none"``), or the table itself."""
-    if isinstance(table, RoyaltyTable):
-        return table
-    try:
-        return ROYALTY_TABLES["none" if table is None else table]
-    except KeyError:
-        raise InvalidHand(f"no royalty table {table!r}: choose one of {', '.join(ROYALTY_TABLES)}") from None
-
-
-def royalties(arrangement: Arrangement, table: RoyaltiesOption = "seed") -> int:
-    """The royalties an arrangement earns from each opponent (§3); a fouled hand earns none.
-
-    >>> royalties(Arrangement.parse("5s 5h 5d", "Kh Kd Kc 2s 2d", "As Ks Qs Js Ts"))
-    9
-    >>> royalties(Arrangement.parse("5s 5h 5d", "Kh Kd Kc 2s 2d", "As Ks Qs Js Ts"), None)
-    0
-    """
-    if is_foul(arrangement):
-        return 0
-    return royalty_table(table).of(arrangement)
-
-
-# --- naturals -----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Natural:
-    """A natural: 13 cards that win ``points`` from every opponent without a showdown (§3)."""
-
-    name: str
-    points: int
-
-
-THIRTEEN_CARD_ROYAL_FLUSH: Final = Natural("13-card royal flush", 50)
-THIRTEEN_CARD_STRAIGHT: Final = Natural("13-card straight", 13)
-SIX_PAIRS: Final = Natural("six pairs", 6)
-THREE_FLUSHES: Final = Natural("three flushes", 3)
-THREE_STRAIGHTS: Final = Natural("three straights", 3)
-NATURALS: Final = (THIRTEEN_CARD_ROYAL_FLUSH, THIRTEEN_CARD_STRAIGHT, SIX_PAIRS, THREE_FLUSHES, THREE_STRAIGHTS)
-
-
-def _windows(size: int) -> list[tuple[int, ...]]:
-    """Every straight of ``size`` cards as its ranks (the ace 14, low or high): A-2-3 ... Q-K-A."""
-    return [tuple(14 if r == 1 else r for r in range(low, low + size)) for low in range(1, 16 - size)]
-
-
-_FRONT_STRAIGHTS: Final = _windows(3)  # A-2-3 and Q-K-A count here alone (§3, naturals)
-_STRAIGHTS: Final = _windows(5)
-
-
-def _rank_key(ranks: Iterable[int]) -> int:
-    return sum(map(_rank_field, ranks))
-
-
-# Rank counts of every 13 cards that split into three straights, and the windows that split them.
-_THREE_STRAIGHT_SPLITS: Final = {
-    _rank_key(front + middle + back): (front, middle, back)
-    for front in _FRONT_STRAIGHTS
-    for middle, back in itertools.combinations_with_replacement(_STRAIGHTS, 2)
-}
-# Suit counts (4 bits a suit) of every 13 cards that split into three flushes: one suit for all 13,
-# two suits of 10 and 3 or 8 and 5, or three of 5, 5 and 3.
-_THREE_FLUSH_SUITS: Final = frozenset(
-    sum(count << (4 * suit) for suit, count in enumerate(counts))
-    for shape in ((13, 0, 0, 0), (10, 3, 0, 0), (8, 5, 0, 0), (5, 5, 3, 0))
-    for counts in itertools.permutations(shape)
-)
-
-
-def _natural_of_key(key: int) -> Natural | None:
-    """The highest natural of 13 distinct cards whose summed ``_KEYS`` is ``key``.
-
-    Cheap first: counting pairs, looking up the suit counts and the rank counts
-    in the precomputed sets decides every hand without a search.
-    """
-    ranks = (key >> _RANK_SHIFT) & _RANK_MASK
-    suits = key >> _SUIT_SHIFT
-    if ranks == _ONE_OF_EACH_RANK:
-        return THIRTEEN_CARD_ROYAL_FLUSH if suits in _ONE_SUIT else THIRTEEN_CARD_STRAIGHT
-    if (ranks & _PAIR_BIT).bit_count() + 2 * (ranks & _QUADS_BIT).bit_count() >= 6:
-        return SIX_PAIRS
-    if suits in _THREE_FLUSH_SUITS:
-        return THREE_FLUSHES
-    if ranks in _THREE_STRAIGHT_SPLITS:
-        return THREE_STRAIGHTS
-    return None
-
-
-_ONE_SUIT: Final = frozenset(13 << (4 * suit) for suit in range(4))
-
-
-def _key13(cards13: Sequence[Card]) -> int:
-    """The summed key of 13 distinct cards, or ``InvalidHand`` in a dealer's words."""
-    cards = _check_row(cards13, "hand", 13)
-    key = sum(map(_KEY_OF.__getitem__, cards))
-    if (key & _CARD_MASK).bit_count() != 13:
-        check_distinct(cards)
-    return key
-
-
-def natural(cards13: Sequence[Card]) -> Natural | None:
-    """The highest-valued natural in 13 cards, or ``None`` (§3, "Naturals").
-
-    Six pairs 6 (four of a kind counts as two pairs); three flushes 3 and three
-    straights 3, when the 13 cards can be set 3/5/5 that way (here alone the
-    front counts as a three-card flush or straight; A-2-3 and Q-K-A are
-    straights); a 13-card straight 13; all 13 of one suit, the 13-card royal
-    flush, 50.
-
-    >>> natural(parse_cards("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As"))
-    Natural(name='six pairs', points=6)
-    >>> natural(parse_cards("As 2h 3d 4c 5s 6h 7d 8c 9s Th Jd Qc Ks")).name
-    '13-card straight'
-    >>> natural(parse_cards("As 2h 3d 9c Ts Jh Qd Kc 4s 5h 6d 7c 8s")).name
-    '13-card straight'
-    >>> natural(parse_cards("Qs Kh Ad 2c 3s 4h 5d 6c 7s 8h 9d Tc Ts")) is None
-    True
-    """
-    return _natural_of_key(_key13(cards13))
-
-
-def natural_arrangement(cards13: Sequence[Card]) -> Arrangement | None:
-    """A setting that shows the natural of 13 cards, for naturals that are made of rows.
-
-    Three flushes: each row one suit; three straights and the 13-card hands: each
-    row a straight (the front a three-card one). ``None`` when the cards hold no
-    such natural (six pairs needs no setting). The rows are legal: back not
-    below middle, middle not below front.
-
-    >>> print(natural_arrangement(parse_cards("Ks Js 4s Kc Qc 8c 7c 5c Ad Qd 9d 6d 2d")))
-    front: Ks Js 4s, middle: Kc Qc 8c 7c 5c, back: Ad Qd 9d 6d 2d
-    """
-    key = _key13(cards13)
-    cards = tuple(cards13)
-    ranks, suits = (key >> _RANK_SHIFT) & _RANK_MASK, key >> _SUIT_SHIFT
-    windows = _THREE_STRAIGHT_SPLITS.get(ranks)
-    if windows is not None and (ranks == _ONE_OF_EACH_RANK or suits not in _THREE_FLUSH_SUITS):
-        front, middle, back = _straight_rows(cards, windows)
-    elif suits in _THREE_FLUSH_SUITS:
-        front, middle, back = _flush_rows(cards)
-    else:
-        return None
-    if high_hand(middle, wheel_second_highest=False) > high_hand(back, wheel_second_highest=False):
-        middle, back = back, middle
-    return Arrangement(front, middle, back)
-
-
-def _flush_rows(cards: Cards) -> tuple[Cards, Cards, Cards]:
-    """Rows of one suit each: the three-card row from the suit whose count leaves fives."""
-    by_suit = sorted(([c for c in cards if c.suit == s] for s in SUIT_CHARS), key=len)
-    by_suit = [s for s in by_suit if s]
-    sizes = [len(s) for s in by_suit]
-    if sizes == [3, 5, 5]:
-        return tuple(by_suit[0]), tuple(by_suit[1]), tuple(by_suit[2])
-    if sizes == [5, 8]:
-        return tuple(by_suit[1][:3]), tuple(by_suit[0]), tuple(by_suit[1][3:])
-    if sizes == [3, 10]:
-        return tuple(by_suit[0]), tuple(by_suit[1][:5]), tuple(by_suit[1][5:])
-    return tuple(by_suit[0][:3]), tuple(by_suit[0][3:8]), tuple(by_suit[0][8:])  # all 13 of one suit
-
-
-def _straight_rows(cards: Cards, windows: tuple[tuple[int, ...], ...]) -> tuple[Cards, Cards, Cards]:
-    pool = list(cards)
-    rows = []
-    for window in windows:
-        row = []
-        for rank in window:
-            card = next(c for c in pool if c.rank == rank)
-            pool.remove(card)
-            row.append(card)
-        rows.append(tuple(row))
-    return rows[0], rows[1], rows[2]
 
 
 # --- points systems -----------------------------------------------------------------------------------
@@ -453,6 +143,7 @@ def swap(
     swaps against the new undealt cards. Charge the 2 points a player with
     ``score(..., swapped={player})``.
 
+    >>> from rules.games.cards import cards_text, parse_cards
     >>> hand = parse_cards("2s 3h 5d 7c 8s 9h Jd Qc Ks 4h 6d Tc Ah")
     >>> undealt = parse_cards("2h 3d 5c 7s 8h 9d Jc Qs Kh 4d 6c Ts Ad")
     >>> new_hand, new_undealt = swap(hand, undealt, parse_cards("2s 3h"), parse_cards("Ad Kh"))

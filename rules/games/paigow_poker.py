@@ -7,6 +7,10 @@ way of the seed (the default) or another way of ``HOUSE_WAYS``, each a
 ``HouseWay`` value whose tables (two pairs, four of a kind, ...) one shared
 interpreter reads. A player's wager is settled against the bank by ``outcome``.
 
+This module holds the interpreter and settling; settings and fouls are in
+``rules.games.paigow_poker_hands`` and the house ways as data in
+``rules.games.paigow_poker_ways``, and every name of theirs is offered here too.
+
 >>> from rules.games.cards import parse_cards
 >>> setting, why = house_way_explained(parse_cards("As Ad Kh Kc 7s 4d 2c"))
 >>> str(setting), why
@@ -22,362 +26,54 @@ interpreter reads. A player's wager is settled against the bank by ``outcome``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
 from enum import Enum
-from operator import itemgetter, ne
+from operator import ne
 from typing import Final
 
-from rules.games.cards import JOKER, Card, cards_text, check_distinct, deck, parse_cards
-from rules.games.errors import InvalidHand
+from rules.games.cards import JOKER, Card, check_distinct
+from rules.games.paigow_poker_hands import (
+    _CARD_BITS,
+    _KEY,
+    _LOW,
+    _ORDER,
+    _PICK_OF_HIGH,
+    _PICKS,
+    _RANK_SHIFT,
+    _SPLIT_AT,
+    _SUIT_INDEX,
+    _SUIT_SHIFT,
+    _prepare,
+    _setting,
+)
+from rules.games.paigow_poker_hands import Cards as Cards
+from rules.games.paigow_poker_hands import Pick as Pick
+from rules.games.paigow_poker_hands import Setting as Setting
+from rules.games.paigow_poker_hands import Split as Split
+from rules.games.paigow_poker_hands import is_foul as is_foul
+from rules.games.paigow_poker_hands import settings as settings
+from rules.games.paigow_poker_ways import ACE as ACE
+from rules.games.paigow_poker_ways import ANY_CARD as ANY_CARD
+from rules.games.paigow_poker_ways import ANY_RANK as ANY_RANK
+from rules.games.paigow_poker_ways import FOXWOODS as FOXWOODS
+from rules.games.paigow_poker_ways import GOLDEN_NUGGET as GOLDEN_NUGGET
+from rules.games.paigow_poker_ways import HOUSE_WAYS as HOUSE_WAYS
+from rules.games.paigow_poker_ways import JACK as JACK
+from rules.games.paigow_poker_ways import KING as KING
+from rules.games.paigow_poker_ways import SEVEN as SEVEN
+from rules.games.paigow_poker_ways import SIX as SIX
+from rules.games.paigow_poker_ways import TEN as TEN
+from rules.games.paigow_poker_ways import TRUMP_PLAZA as TRUMP_PLAZA
+from rules.games.paigow_poker_ways import TWO as TWO
+from rules.games.paigow_poker_ways import FullHouseKeep as FullHouseKeep
+from rules.games.paigow_poker_ways import FullHouseLow as FullHouseLow
+from rules.games.paigow_poker_ways import HouseWay as HouseWay
+from rules.games.paigow_poker_ways import PairsOverStraight as PairsOverStraight
+from rules.games.paigow_poker_ways import QuadsRule as QuadsRule
+from rules.games.paigow_poker_ways import RankRange as RankRange
+from rules.games.paigow_poker_ways import TwoPairRule as TwoPairRule
+from rules.games.paigow_poker_ways import _house_way, _within
 from rules.games.poker import HandValue, high_hand, low_hand
-
-TWO, SIX, SEVEN, TEN, JACK, KING, ACE = 2, 6, 7, 10, 11, 13, 14
-ANY_CARD: Final = TWO  # "a card of rank two or better can go low": always true
-ANY_RANK: Final = (TWO, ACE)
-
-RankRange = tuple[int, int]
-Cards = tuple[Card, ...]
-
-# Per-card lookups, from the public fields of Card only.
-_SUITS: Final = "shdc"
-_DECK: Final = deck(joker=True)
-_ORDER: Final = {c: (15 - c.rank) * 4 + (0 if c.is_joker else _SUITS.index(c.suit)) for c in _DECK}  # joker, A..2
-_SUIT_INDEX: Final = {c: -1 if c.is_joker else _SUITS.index(c.suit) for c in _DECK}
-# One additive key a card, so that one sum over a hand gives: the set of its cards (53 bits: seven
-# bits set exactly when the seven cards are distinct, as a repeated card carries), the count of each
-# suit (4 bits each) and the count of each natural rank (3 bits each, at 3 * rank).
-_SUIT_SHIFT: Final = 53
-_RANK_SHIFT: Final = _SUIT_SHIFT + 16
-_CARD_BITS: Final = (1 << _SUIT_SHIFT) - 1
-_KEY: Final = {
-    c: (1 << n) | (0 if c.is_joker else 1 << (_SUIT_SHIFT + 4 * _SUITS.index(c.suit)) | 1 << (_RANK_SHIFT + 3 * c.rank))
-    for n, c in enumerate(_DECK)
-}
-
-
-# --- settings and fouls (GAME_RULES.md §2, "Setting and fouls") ----------------------------------
-
-
-def _check_cards(cards: Iterable[object], where: str) -> None:
-    for card in cards:
-        if not isinstance(card, Card):
-            raise InvalidHand(f"{where}: cards expected, got {card!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class Setting:
-    """A seven-card hand set as a five-card ``high`` hand and a two-card ``low`` hand (§2, "Setting").
-
-    The cards of each hand are kept in one order (joker, aces ... twos; s h d c),
-    so two settings of the same cards are equal however they were written.
-
-    >>> Setting.parse("7s 4d 2c Ad As", "Kh Kc") == Setting.parse("As Ad 7s 4d 2c", "Kc Kh")
-    True
-    >>> Setting.parse("As Ad 7s 4d", "Kh Kc 2c")
-    Traceback (most recent call last):
-    ...
-    rules.games.errors.InvalidHand: high hand: 5 cards expected, got 4
-    """
-
-    high: Cards
-    low: Cards
-
-    def __post_init__(self) -> None:
-        high, low = tuple(self.high), tuple(self.low)
-        for name, cards, size in (("high hand", high, 5), ("low hand", low, 2)):
-            _check_cards(cards, name)
-            if len(cards) != size:
-                raise InvalidHand(f"{name}: {size} cards expected, got {len(cards)}")
-        check_distinct(high + low)
-        object.__setattr__(self, "high", tuple(sorted(high, key=_ORDER.__getitem__)))
-        object.__setattr__(self, "low", tuple(sorted(low, key=_ORDER.__getitem__)))
-
-    @classmethod
-    def parse(cls, high: str, low: str) -> Setting:
-        """A setting from card notation: ``Setting.parse("As Ad 7s 4d 2c", "Kh Kc")``."""
-        return cls(parse_cards(high), parse_cards(low))
-
-    @property
-    def cards(self) -> Cards:
-        """All seven cards, high hand first."""
-        return self.high + self.low
-
-    def __str__(self) -> str:
-        return f"high: {cards_text(self.high)}, low: {cards_text(self.low)}"
-
-
-# The slots' own setters, past the frozen __setattr__ (the fields are already checked and in order).
-_SET_HIGH: Final[Callable[[Setting, Cards], None]] = vars(Setting)["high"].__set__
-_SET_LOW: Final[Callable[[Setting, Cards], None]] = vars(Setting)["low"].__set__
-
-
-def _setting(high: Cards, low: Cards) -> Setting:
-    """A setting from cards already checked and in order (the house way's fast path)."""
-    setting = object.__new__(Setting)
-    _SET_HIGH(setting, high)
-    _SET_LOW(setting, low)
-    return setting
-
-
-def _prepare(cards7: Sequence[Card]) -> tuple[list[Card], int]:
-    """Seven distinct cards in canonical order and their summed ``_KEY``, or ``InvalidHand`` in a dealer's words."""
-    try:
-        key = sum(map(_KEY.__getitem__, cards7))
-    except (KeyError, TypeError):
-        _check_cards(list(cards7), "hand")
-        raise
-    if len(cards7) != 7:
-        raise InvalidHand(f"7 cards expected, got {len(cards7)}")
-    if (key & _CARD_BITS).bit_count() != 7:
-        check_distinct(cards7)
-    return sorted(cards7, key=_ORDER.__getitem__), key
-
-
-Pick = tuple[int, int]  # a low hand as two positions in a hand of seven in canonical order
-Split = tuple[Callable[[Sequence[Card]], Cards], Callable[[Sequence[Card]], Cards]]  # (low of, high of)
-
-_PICKS: Final = tuple(itertools.combinations(range(7), 2))  # the 21 settings
-_SPLIT_AT: Final[dict[Pick, Split]] = {}
-for _i, _j in _PICKS:
-    _SPLIT_AT[_i, _j] = _SPLIT_AT[_j, _i] = (
-        itemgetter(_i, _j),
-        itemgetter(*(k for k in range(7) if k not in (_i, _j))),
-    )
-_PICK_OF_HIGH: Final = {tuple(k for k in range(7) if k not in pick): pick for pick in _PICKS}
-
-
-def _low_values() -> dict[int, HandValue]:
-    """``low_hand`` of every two ranks (the joker's 15 too), keyed ``rank_a * 16 + rank_b``.
-
-    A low hand's value depends on its ranks only (§2, two-card ranking), so the
-    house way looks it up instead of checking each two-card hand again.
-    """
-    ranks = range(2, 16)
-    sample = {r: (JOKER, JOKER) if r == 15 else (Card(r, "s"), Card(r, "h")) for r in ranks}
-    return {
-        a * 16 + b: low_hand((sample[a][0], sample[b][1] if a == b else sample[b][0]))
-        for a in ranks
-        for b in ranks
-        if not a == b == 15
-    }
-
-
-_LOW: Final = _low_values()
-
-
-def settings(cards7: Sequence[Card]) -> tuple[Setting, ...]:
-    """All 21 settings of seven cards: every way to pick the two-card low hand (§2, "Setting").
-
-    >>> from rules.games.cards import parse_cards
-    >>> len(settings(parse_cards("As Kd Qh Jc 9s 5d 2c")))
-    21
-    """
-    hand, _ = _prepare(cards7)
-    return tuple(_setting(high_of(hand), low_of(hand)) for low_of, high_of in map(_SPLIT_AT.__getitem__, _PICKS))
-
-
-def is_foul(setting: Setting, *, wheel_second_highest: bool = True, joker_flush_as_ace: bool = False) -> bool:
-    """Whether the low hand outranks the high hand (§2, "Setting and fouls"); the joker is an ace low.
-
-    >>> is_foul(Setting.parse("Qs Qh 9c 7d 2s", "Jk Kd"))
-    False
-    >>> is_foul(Setting.parse("Qs Jh 9c 7d 2s", "Jk Kd"))
-    True
-    """
-    high = high_hand(setting.high, wheel_second_highest=wheel_second_highest, joker_flush_as_ace=joker_flush_as_ace)
-    return low_hand(setting.low) > high
-
-
-# --- house ways as data (GAME_RULES.md §2, "House way" and "Other house ways") ------------------
-
-
-# What may go low, in the dealer's words: (with its article, without).
-_SINGLE_WORDS: Final = {ACE: ("an ace", "ace"), KING: ("a king or better", "king or better")}
-_PAIR_WORDS: Final = {
-    ANY_CARD: ("a pair", "pair"),
-    TEN: ("a pair of tens or better", "pair of tens or better"),
-    SEVEN: ("a pair of sevens or better", "pair of sevens or better"),
-}
-
-
-def _words(single: int | None, pair: int | None) -> tuple[str, str]:
-    """("an ace or a pair", "ace or pair"): the cards whose going low keeps a hand together."""
-    parts = [_SINGLE_WORDS[single]] if single is not None else []
-    parts += [_PAIR_WORDS[pair]] if pair is not None else []
-    return " or ".join(p[0] for p in parts), " or ".join(p[1] for p in parts)
-
-
-@dataclass(frozen=True)
-class TwoPairRule:
-    """One row of a way's two-pairs table: the first row whose ranges hold the two pairs decides.
-
-    The pairs split (higher pair high, lower pair low) unless a single of rank
-    ``keep_with`` or better can go low; then both stay high with the two highest
-    singles low. ``keep_with=None``: always split; ``ANY_CARD``: never split.
-    """
-
-    higher: RankRange
-    lower: RankRange
-    keep_with: int | None
-    name: str
-    split_reason: str = field(init=False, compare=False, repr=False)
-    keep_reason: str = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        if self.keep_with in _SINGLE_WORDS:
-            card, bare = _words(self.keep_with, None)
-            split, keep = f", no {bare} to go low", f", {card} goes low"
-        else:
-            split = keep = ""
-        split = f"two pairs, split: {self.name}{split}"
-        keep = f"two pairs, kept together: {self.name}{keep}"
-        object.__setattr__(self, "split_reason", split)
-        object.__setattr__(self, "keep_reason", keep)
-
-
-@dataclass(frozen=True)
-class QuadsRule:
-    """Four of a kind in ``ranks`` stays high when a single of ``keep_with_single`` or better,
-    or a pair (or three of a kind) of ``keep_with_pair`` or better, can go low; otherwise it
-    splits into two pairs, one of them low. ``None``: that never keeps it; ``ANY_CARD``: always."""
-
-    ranks: RankRange
-    keep_with_single: int | None
-    keep_with_pair: int | None
-    name: str
-    split_reason: str = field(init=False, compare=False, repr=False)
-    keep_reason: str = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        if self.keep_with_single == ANY_CARD:
-            split, keep = "", f"{self.name}: never split"
-        elif self.keep_with_single is None and self.keep_with_pair is None:
-            split, keep = f"{self.name}: always split", ""
-        else:
-            what, bare = _words(self.keep_with_single, self.keep_with_pair)
-            split, keep = f"{self.name}: split, no {bare} to go low", f"{self.name}: kept, {what} goes low"
-        object.__setattr__(self, "split_reason", split)
-        object.__setattr__(self, "keep_reason", keep)
-
-
-@dataclass(frozen=True)
-class PairsOverStraight:
-    """A straight or flush gives way to the pair rules when two pairs are in these ranges
-    and a single of ``with_single`` or better is held (``None``: no single needed)."""
-
-    higher: RankRange
-    lower: RankRange
-    with_single: int | None
-    name: str
-
-
-@dataclass(frozen=True)
-class FullHouseKeep:
-    """Three of a kind and a pair of ``pair``: keep the full house when singles of ``low`` can go low."""
-
-    pair: int
-    low: tuple[int, int]
-    reason: str
-
-
-class FullHouseLow(Enum):
-    """Which pair of a full house goes low."""
-
-    PAIR = "pair"  # the pair; with two pairs, the higher one (Golden Nugget)
-    HIGHEST_PERMISSIBLE = "highest_permissible"  # the highest pair, two of the trips too, that does not foul
-
-
-@dataclass(frozen=True)
-class HouseWay:
-    """One casino's house way as data (§2); one interpreter, ``house_way_explained``, plays them all."""
-
-    name: str
-    two_pairs: tuple[TwoPairRule, ...]
-    pairs_over_straight: tuple[PairsOverStraight, ...]
-    full_house_low: FullHouseLow
-    full_house_keeps: tuple[FullHouseKeep, ...]
-    quads: tuple[QuadsRule, ...]
-    five_aces_keep_with_pair: int = KING
-    break_straight_flush_for: int = JACK
-    break_royal_flush_for: int = KING
-
-
-# The seed's way (GAME_RULES.md §2, "House way").
-GOLDEN_NUGGET: Final = HouseWay(
-    name="golden_nugget",
-    two_pairs=(
-        TwoPairRule((ACE, ACE), ANY_RANK, None, "aces with any pair"),
-        TwoPairRule((JACK, KING), (SIX, KING), None, "jacks or better with sixes or better"),
-        TwoPairRule((SEVEN, KING), ANY_RANK, ACE, "a pair of sevens or better"),
-        TwoPairRule(ANY_RANK, ANY_RANK, ANY_CARD, "both below sevens"),
-    ),
-    pairs_over_straight=(
-        PairsOverStraight(ANY_RANK, ANY_RANK, ACE, "two pairs and a single ace"),
-        PairsOverStraight((JACK, JACK), (SIX, SIX), None, "jacks and sixes"),
-        PairsOverStraight((ACE, ACE), ANY_RANK, None, "aces and any pair"),
-    ),
-    full_house_low=FullHouseLow.PAIR,
-    full_house_keeps=(FullHouseKeep(TWO, (ACE, KING), "full house kept: twos, and an ace and a king go low"),),
-    quads=(
-        QuadsRule((TWO, SIX), ANY_CARD, ANY_CARD, "four of a kind, twos to sixes"),
-        QuadsRule((SEVEN, TEN), ACE, ANY_CARD, "four of a kind, sevens to tens"),
-        QuadsRule((JACK, KING), None, TEN, "four of a kind, jacks to kings"),
-        QuadsRule((ACE, ACE), None, SEVEN, "four aces"),
-    ),
-)
-
-# "Other house ways": what each changes of the Golden Nugget way.
-TRUMP_PLAZA: Final = replace(
-    GOLDEN_NUGGET,
-    name="trump_plaza",
-    two_pairs=(  # pairs by groups: low 2-6, medium 7-10, high J-K
-        TwoPairRule((ACE, ACE), ANY_RANK, None, "aces with any pair"),
-        TwoPairRule((JACK, KING), (SEVEN, KING), None, "medium or high with high"),
-        TwoPairRule((JACK, KING), (TWO, SIX), ACE, "low with high"),
-        TwoPairRule((SEVEN, TEN), (SEVEN, TEN), ACE, "medium with medium"),
-        TwoPairRule(ANY_RANK, (TWO, SIX), KING, "low with low or medium"),
-    ),
-    quads=(  # with a pair, the pair goes low in every band
-        QuadsRule((TWO, SIX), ANY_CARD, ANY_CARD, "four of a kind, twos to sixes"),
-        QuadsRule((SEVEN, TEN), KING, ANY_CARD, "four of a kind, sevens to tens"),
-        QuadsRule((JACK, KING), ACE, ANY_CARD, "four of a kind, jacks to kings"),
-        QuadsRule((ACE, ACE), None, ANY_CARD, "four aces"),
-    ),
-)
-
-FOXWOODS: Final = replace(
-    GOLDEN_NUGGET,
-    name="foxwoods",
-    two_pairs=(
-        TwoPairRule((JACK, ACE), ANY_RANK, None, "big pair jacks or better"),
-        TwoPairRule((SEVEN, TEN), ANY_RANK, ACE, "big pair sevens to tens"),
-        TwoPairRule(ANY_RANK, ANY_RANK, KING, "big pair sixes or lower"),
-    ),
-    full_house_low=FullHouseLow.HIGHEST_PERMISSIBLE,
-    full_house_keeps=(),
-    quads=(  # with a pair, the pair goes low in every band
-        QuadsRule((TWO, SIX), ANY_CARD, ANY_CARD, "four of a kind, sixes or lower"),
-        QuadsRule((SEVEN, TEN), KING, ANY_CARD, "four of a kind, sevens to tens"),
-        QuadsRule((JACK, ACE), None, ANY_CARD, "four of a kind, jacks to aces"),
-    ),
-)
-
-HOUSE_WAYS: Final[dict[str, HouseWay]] = {w.name: w for w in (GOLDEN_NUGGET, TRUMP_PLAZA, FOXWOODS)}
-
-
-def _house_way(way: str | HouseWay) -> HouseWay:
-    if isinstance(way, HouseWay):
-        return way
-    found = HOUSE_WAYS.get(way)
-    if found is None:
-        raise ValueError(f"unknown house way {way!r}: choose one of {', '.join(HOUSE_WAYS)}")
-    return found
-
-
-def _within(rank: int, ranks: RankRange) -> bool:
-    return ranks[0] <= rank <= ranks[1]
-
 
 # --- the interpreter --------------------------------------------------------------------------
 #

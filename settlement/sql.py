@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db import connection, connections, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.utils import timezone
 
 from casino.rows import (
@@ -65,8 +65,13 @@ def _dialect_of(vendor: str, has_select_for_update_of: bool) -> _Dialect:
 
 
 def _dialect() -> _Dialect:
-    """The one vendor switch of this module."""
-    return _dialect_of(connection.vendor, connection.features.has_select_for_update_of)
+    """The one vendor switch of this module, worked out once a database connection and kept on it."""
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    dialect: _Dialect | None = wrapper.__dict__.get("_tableside_settlement_dialect")
+    if dialect is None:
+        dialect = _dialect_of(wrapper.vendor, wrapper.features.has_select_for_update_of)
+        wrapper.__dict__["_tableside_settlement_dialect"] = dialect
+    return dialect
 
 
 def _q(name: str) -> str:

@@ -42,6 +42,19 @@ def test_a_users_roles_are_read_in_one_query_once_per_user_object(make_user, dja
 
 
 @pytest.mark.django_db
+def test_the_hand_written_group_read_answers_what_the_orm_answers(make_user) -> None:
+    from casino.rows import user_group_names
+
+    both = make_user("sam_both", Role.DEALER, Role.PIT_BOSS)
+    both.groups.add(Group.objects.create(name="Bowling team"))
+    none = make_user("nora_none")
+    for user in (both, none):
+        assert user_group_names(user.pk) == set(user.groups.values_list("name", flat=True))
+    assert user_group_names(both.pk) == {"Dealer", "Pit boss", "Bowling team"}
+    assert user_group_names(10_000_000) == set()  # no such user
+
+
+@pytest.mark.django_db
 def test_a_dealer_cannot_open_a_shift_and_is_told_who_can(dealer, floor_supervisor) -> None:
     import datetime as dt
 

@@ -102,7 +102,7 @@ def floor_args(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def code_state() -> str:
-    """The commit measured and the state of the report code (settlement/ may be changing while the bench runs)."""
+    """The commit measured and the state of the report code (pit/ may be changing while the bench runs)."""
 
     def git(*words: str) -> str:
         try:
@@ -111,8 +111,8 @@ def code_state() -> str:
             return "?"
 
     commit = git("rev-parse", "--short", "HEAD")
-    changed = git("status", "--short", "--", "settlement", "casino", "templates")
-    files = ("settlement/reports.py", "settlement/services.py")
+    changed = git("status", "--short", "--", "pit", "settlement", "casino", "templates")
+    files = ("pit/reports.py", "pit/services.py")
     digests = ", ".join(f"{name} {hashlib.sha256((ROOT / name).read_bytes()).hexdigest()[:12]}" for name in files)
     dirty = "; uncommitted: " + " ".join(line.split()[-1] for line in changed.splitlines()) if changed else ""
     return f"commit {commit}{dirty}; {digests}"

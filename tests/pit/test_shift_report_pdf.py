@@ -8,7 +8,7 @@ import pytest
 from pit.report_pdf import hourly_chart_png, render_pdf
 from pit.reports import HOUR_FIGURES, report_render
 from settlement.models import ShiftReport
-from tests.settlement.test_shift_reports import closed_shift  # noqa: F401  (a fixture)
+from tests.pit.test_shift_reports import closed_shift  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.usefixtures("eager_celery")
 

@@ -18,8 +18,8 @@ from pit import reports
 from settlement.models import LedgerEntry, Posting
 from settlement.services import correct_round, settle_round
 from tables.models import Round
+from tests.pit.test_shift_reports import closed_shift  # noqa: F401  (a fixture)
 from tests.settlement.test_banked import DICE, TILES_BANK, TILES_LOSE, TILES_WIN, TILES_WIN_TOO
-from tests.settlement.test_shift_reports import closed_shift  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.usefixtures("eager_celery")
 

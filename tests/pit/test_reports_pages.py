@@ -18,7 +18,7 @@ from casino.services import shift_close
 from pit.tasks import shift_boundaries
 from settlement.models import ShiftReport
 from tables.models import Table
-from tests.casino.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, play, settle
+from tests.pit.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, play, settle
 
 pytestmark = pytest.mark.usefixtures("eager_celery")
 

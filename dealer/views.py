@@ -20,7 +20,6 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from casino.errors import ApplicationError, NotAllowed
-from casino.roles import SUPERVISORS, Role, user_has_role
 from casino.templatetags.money import cents as _money
 from dealer import tablet, tablet_values
 from rules import options as rule_options
@@ -40,7 +39,7 @@ from settlement.services import (
     wager_place,
 )
 from tables.models import Round, Table
-from tables.permissions import can_act_at_table, can_view_table
+from tables.permissions import can_act_at_table, can_view_every_table, can_view_table
 from tables.states import FINAL_STATES, RoundState
 
 # --- who may see a table ----------------------------------------------------------------------------
@@ -239,8 +238,7 @@ def _act(request: HttpRequest, round_id: int, act: Callable[[Round], str]) -> Ht
 def dealer_home(request: HttpRequest) -> HttpResponse:
     """A dealer's table (straight to its tablet when there is one), or every table for supervisors and auditors."""
     tables = list(tablet.tables_for(request.user))
-    oversees = getattr(request.user, "is_superuser", False) or user_has_role(request.user, *SUPERVISORS, Role.AUDITOR)
-    if len(tables) == 1 and not oversees:
+    if len(tables) == 1 and not can_view_every_table(request.user):
         return redirect("dealer-table", table_id=tables[0].pk)
     return render(request, "dealer/dealer_home.html", {"tables": tables})
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from casino.roles import SUPERVISORS, Role, user_roles
+from casino.roles import OVERSEERS, TABLE_STAFF, user_roles
 
 
 def faces(request: HttpRequest) -> dict[str, Any]:
@@ -14,6 +14,6 @@ def faces(request: HttpRequest) -> dict[str, Any]:
     roles = user_roles(request.user) if hasattr(request, "user") else frozenset()
     superuser = bool(getattr(getattr(request, "user", None), "is_superuser", False))
     return {
-        "may_deal": superuser or bool(roles & {Role.DEALER, *SUPERVISORS}),
-        "may_watch": superuser or bool(roles & {Role.AUDITOR, *SUPERVISORS}),
+        "may_deal": superuser or bool(roles & set(TABLE_STAFF)),
+        "may_watch": superuser or bool(roles & set(OVERSEERS)),
     }

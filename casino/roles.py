@@ -6,6 +6,7 @@ from enum import StrEnum
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
+from casino.errors import NotAllowed
 from casino.rows import user_group_names
 
 
@@ -17,6 +18,10 @@ class Role(StrEnum):
 
 
 SUPERVISORS: tuple[Role, ...] = (Role.FLOOR_SUPERVISOR, Role.PIT_BOSS)
+# Who plays rounds at a table (the table's own dealer, or a supervisor at any: ``tables.permissions``).
+TABLE_STAFF: tuple[Role, ...] = (Role.DEALER, *SUPERVISORS)
+# Who oversees the whole floor: every table, the pit, the reports (Auditors read only).
+OVERSEERS: tuple[Role, ...] = (*SUPERVISORS, Role.AUDITOR)
 
 
 _CACHE = "_tableside_roles"
@@ -53,8 +58,6 @@ def require_role(user: AbstractBaseUser | AnonymousUser | None, *roles: Role, ac
 
     ``None`` is the system itself (scheduled tasks) and may act; a superuser may too.
     """
-    from casino.errors import NotAllowed
-
     if user is None or getattr(user, "is_superuser", False):
         return
     if not user_has_role(user, *roles):

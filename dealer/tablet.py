@@ -19,8 +19,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -30,11 +28,10 @@ from rules.games import registry
 from rules.games.cards import JOKER, RANK_CHARS, SUIT_SYMBOLS, Card, parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.tiles import TILE_FACES, Tile, parse_tiles
-from settlement.hands import dealt_hands_set
+from settlement.hands import dealt_bank_position, dealt_hands_set
 from settlement.models import Adjustment
 from settlement.selectors import round_next_actions, round_queryset
 from tables.models import BankTurn, Round, Table
-from tables.permissions import can_view_every_table
 from tables.states import FINAL_STATES, RoundState
 
 BANK = "bank"
@@ -72,14 +69,6 @@ NOUNS = {"tiles": gettext_lazy("tiles"), "cards": gettext_lazy("cards")}
 
 
 # --- who sees and who acts ------------------------------------------------------------------------
-
-
-def tables_for(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Table]:
-    """The tables a user's tablet lists: a dealer's own; every table for supervisors and auditors."""
-    tables = Table.objects.select_related("pit", "rule_set", "dealer").order_by("pit__name", "name")
-    if can_view_every_table(user):
-        return tables
-    return tables.filter(dealer_id=user.pk)
 
 
 def round_latest(table: Table) -> Round | None:
@@ -316,10 +305,6 @@ class Position:
     lines: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _bank_position(round_: Round) -> str:
-    return str(round_.bank_seat.number if round_.bank_seat is not None else DEALER)
-
-
 def is_banked(round_: Round) -> bool:
     return bool(round_.rule_set_snapshot["banking_mode"] != rule_options.NO_BANK)
 
@@ -335,9 +320,11 @@ def _prefill(round_: Round, stored_hands: Mapping[str, Any] | None) -> dict[str,
     if not stored_hands:
         if not round_.dealt:
             return {}
-        bank = _bank_position(round_) if is_banked(round_) else None
         stored_hands = dealt_hands_set(
-            game=round_.table.game, snapshot=round_.rule_set_snapshot, dealt=round_.dealt, bank_position=bank
+            game=round_.table.game,
+            snapshot=round_.rule_set_snapshot,
+            dealt=round_.dealt,
+            bank_position=dealt_bank_position(round_),
         )
     values: dict[str, str] = {}
     for seat, hand in (stored_hands.get("seats") or {}).items():

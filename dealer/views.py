@@ -39,7 +39,7 @@ from settlement.services import (
     wager_place,
 )
 from tables.models import Round, Table
-from tables.permissions import can_act_at_table, can_view_every_table, can_view_table
+from tables.permissions import can_act_at_table, can_view_every_table, can_view_table, tables_visible_to
 from tables.states import FINAL_STATES, RoundState
 
 # --- who may see a table ----------------------------------------------------------------------------
@@ -237,7 +237,7 @@ def _act(request: HttpRequest, round_id: int, act: Callable[[Round], str]) -> Ht
 @require_GET
 def dealer_home(request: HttpRequest) -> HttpResponse:
     """A dealer's table (straight to its tablet when there is one), or every table for supervisors and auditors."""
-    tables = list(tablet.tables_for(request.user))
+    tables = list(tables_visible_to(request.user))
     if len(tables) == 1 and not can_view_every_table(request.user):
         return redirect("dealer-table", table_id=tables[0].pk)
     return render(request, "dealer/dealer_home.html", {"tables": tables})

@@ -17,13 +17,13 @@ from rest_framework.views import APIView
 
 from casino.errors import NotAllowed
 from casino.models import Shift
-from casino.roles import SUPERVISORS, Role, user_has_role
+from casino.roles import OVERSEERS, Role, user_has_role
 from casino.services import shift_close
 from pit.report_selectors import REPORT_FORMATS, report_file, shift_get, shift_list, shift_report_get
 from pit.report_views import report_http_response
 from settlement.models import ShiftReport
 
-REPORT_READERS: tuple[Role, ...] = (*SUPERVISORS, Role.AUDITOR)
+REPORT_READERS: tuple[Role, ...] = OVERSEERS
 
 
 def _require_reader(request: Request) -> None:

@@ -490,7 +490,7 @@ def render_csv(data: Mapping[str, Any]) -> str:
 
 
 def render_html(data: Mapping[str, Any]) -> str:
-    """The report as a standalone HTML page (``templates/settlement/shift_report.html``), money as ``12.05``."""
+    """The report as a standalone HTML page (``templates/pit/shift_report.html``), money as ``12.05``."""
     context: dict[str, Any] = {"data": data, "kind": data["kind"], "shift": data["shift"]}
     if data["kind"] == ShiftReport.Kind.SHIFT:
         levels = [("table", row["pit"], row["table"], row) for row in data["tables"]]

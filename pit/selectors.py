@@ -194,7 +194,7 @@ def _tables_with_latest_round() -> QuerySet[Table]:
     """Every table with its pit and dealer's name, its latest round, and the bank turn of its latest round that counts.
 
     One query; each subquery reads a table's newest rounds by the (table, number) index.
-    Voided rounds do not count for the rotation (``tables.services._check_banker``).
+    Voided rounds do not count for the rotation (``settlement.services.rounds._check_banker``).
     """
     latest = Round.objects.filter(table=OuterRef("pk")).order_by("-number")
     counted = (

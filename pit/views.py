@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
-from casino.roles import SUPERVISORS, Role, user_has_role, user_roles
+from casino.roles import OVERSEERS, SUPERVISORS, Role, user_has_role, user_roles
 from casino.selectors import audit_events_recent, shift_current
 from pit.history import table_round_history
 from pit.selectors import pit_dashboard, pits_with_tables
@@ -22,7 +22,7 @@ from settlement.services import adjustment_approve, adjustment_reject
 from tables.models import Table
 
 # Who sees the pit (auditors read only), and who acts on its alerts.
-PIT_VIEWERS: tuple[Role, ...] = (*SUPERVISORS, Role.AUDITOR)
+PIT_VIEWERS: tuple[Role, ...] = OVERSEERS
 PIT_DECIDERS: tuple[Role, ...] = SUPERVISORS
 
 

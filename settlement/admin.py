@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from casino.admin import NoWritesAdmin
-from casino.roles import SUPERVISORS, Role, user_has_role
+from casino.roles import OVERSEERS, user_has_role
 from settlement.models import Adjustment, LedgerEntry, Posting, Wager
 
 
@@ -16,7 +16,7 @@ class MoneyReadOnlyAdmin(NoWritesAdmin):
     """Money rows are append-only: supervisors and auditors look; nobody edits or deletes them here."""
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_superuser or user_has_role(request.user, *SUPERVISORS, Role.AUDITOR))
+        return bool(request.user.is_superuser or user_has_role(request.user, *OVERSEERS))
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return self.has_view_permission(request)

@@ -32,7 +32,7 @@ from typing import Any
 
 from rules import engines
 from rules import options as rule_options
-from rules.games import chinese_poker, ofc, registry
+from rules.games import banking, chinese_poker, ofc, registry
 from rules.games.commission import commission_cents
 from settlement.hands import RoundHands
 
@@ -86,7 +86,7 @@ def settle_banked(
     money = engine["commission"]
     players_pay = bool(snapshot["commission_on_player_wins"])
     co_banking = snapshot["banking_mode"] == rule_options.CO_BANKING and bank_seat is not None
-    capacity = None if bank_seat is None else (bank_cents or 0) * (2 if co_banking else 1)
+    capacity = None if bank_seat is None else banking.bank_covers(bank_cents or 0, co_banking=co_banking)
     left = capacity
     lines: list[Line] = []
     house_won = banker_won = commission_total = 0

@@ -518,6 +518,14 @@ def round_hands_read(
     )
 
 
+def dealt_bank_position(round_: Any) -> str | None:
+    """Which position of a round's deal holds the bank's hand: "0" (the dealer's) when the house banks, the
+    banking seat's number when a player banks, None when nobody banks (the points games, the peer variant)."""
+    if round_.rule_set_snapshot["banking_mode"] == rule_options.NO_BANK:
+        return None
+    return str(round_.bank_seat.number if round_.bank_seat is not None else DEALER)
+
+
 def dealt_hands_set(
     *, game: str, snapshot: Mapping[str, Any], dealt: Mapping[str, str], bank_position: str | None
 ) -> dict[str, Any]:

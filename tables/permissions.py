@@ -1,4 +1,5 @@
-"""Who may see a table and who may act at it: one answer, asked by the tablet, the API and the services alike.
+"""Who may see a table and who may act at it: one answer, asked by the tablet, the API and the services alike
+(the role sets ``TABLE_STAFF`` and ``OVERSEERS`` are ``casino.roles``').
 
 A table's rounds are played by the Dealer assigned to it (``tables.services.table_assign_dealer``);
 a Floor supervisor or Pit boss may do whatever a Dealer may, at any table; an Auditor sees every
@@ -8,15 +9,13 @@ table and acts at none. ``None`` is the system itself (scheduled tasks, the demo
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
 
 from casino.errors import NotAllowed
-from casino.roles import SUPERVISORS, Role, require_role, user_has_role
+from casino.roles import OVERSEERS, SUPERVISORS, TABLE_STAFF, Role, require_role, user_has_role
 from tables.models import Table
 
 User = AbstractBaseUser | AnonymousUser | None
-
-# Who may open and play rounds (voids and corrections excepted: those are SUPERVISORS').
-TABLE_STAFF: tuple[Role, ...] = (Role.DEALER, *SUPERVISORS)
 
 
 def _anywhere(user: User, *roles: Role) -> bool:
@@ -42,7 +41,17 @@ def require_act_at_table(user: User, table: Table, *, action: str) -> None:
 
 def can_view_every_table(user: User) -> bool:
     """Whether ``user`` sees every table: a Floor supervisor, Pit boss or Auditor (a dealer sees their own)."""
-    return _anywhere(user, *SUPERVISORS, Role.AUDITOR)
+    return _anywhere(user, *OVERSEERS)
+
+
+def tables_visible_to(user: User) -> QuerySet[Table]:
+    """The tables ``user`` may see: every table for those who oversee the floor, a dealer's own for a dealer."""
+    tables = Table.objects.select_related("pit", "rule_set", "dealer").order_by("pit__name", "name")
+    if can_view_every_table(user):
+        return tables
+    if user is None or not user_has_role(user, Role.DEALER):
+        return tables.none()
+    return tables.filter(dealer_id=user.pk)
 
 
 def can_view_table(user: User, table: Table) -> bool:

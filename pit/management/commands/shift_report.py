@@ -22,10 +22,9 @@ from casino.models import Shift
 from casino.services import shift_close
 from pit.report_pdf import hourly_chart_png
 from pit.services import shift_report_build
-from rules import options as rule_options
 from rules.games import chinese_poker, registry
 from rules.games.cards import cards_text, parse_cards
-from settlement.hands import dealt_hands_set
+from settlement.hands import dealt_bank_position, dealt_hands_set
 from settlement.models import ShiftReport
 from settlement.services import (
     round_close_betting,
@@ -113,11 +112,11 @@ class Command(BaseCommand):
         if registry.game(table.game).placed_by_street:
             round_ = self._place_ofc(round_, dealer, wagers)
         else:
-            bank = None
-            if round_.rule_set_snapshot["banking_mode"] != rule_options.NO_BANK:
-                bank = str(round_.bank_seat.number if round_.bank_seat is not None else 0)
             hands = dealt_hands_set(
-                game=table.game, snapshot=round_.rule_set_snapshot, dealt=round_.dealt, bank_position=bank
+                game=table.game,
+                snapshot=round_.rule_set_snapshot,
+                dealt=round_.dealt,
+                bank_position=dealt_bank_position(round_),
             )
             hands["seats"] = {seat: hand for seat, hand in hands["seats"].items() if int(seat) in wagers}
             round_ = round_hands_record(actor=dealer, round=round_, hands=hands)

@@ -18,16 +18,16 @@ from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, require_role
 from settlement.ledger import post, reversal_lines
 from settlement.models import Adjustment, LedgerEntry, Posting
-from settlement.services.play import _read_hands, _seat_ids, _wagers
+from settlement.services.play import read_hands, round_seat_ids, round_wagers
 from settlement.services.rounds import round_transition
 from settlement.services.settle import (
-    _check_key,
-    _entered,
-    _key_race,
-    _replay,
-    _settle_into,
-    _used_key,
+    check_key,
+    entered_hands,
+    key_race,
+    replay,
+    settle_into,
     settlement_body,
+    used_key_posting,
 )
 from settlement.sql import key_used_sql, round_lock, round_lock_reading, stakes_read, stakes_sql
 from tables.models import Round
@@ -51,13 +51,13 @@ def void_round(*, actor: AbstractBaseUser | None, round: Round, reason: str) -> 
         check_move(locked.state, RoundState.VOIDED, round_number=locked.number)
         entries = list(LedgerEntry.objects.filter(posting__round=locked, posting__kind=Posting.Kind.WAGER))
         if entries:
-            numbers = {pk: number for number, pk in _seat_ids(locked).items()}
+            numbers = {pk: number for number, pk in round_seat_ids(locked).items()}
             post(
                 round=locked,
                 kind=Posting.Kind.VOID,
                 lines=reversal_lines(entries, numbers),
                 actor=actor,
-                seat_ids=_seat_ids(locked),
+                seat_ids=round_seat_ids(locked),
                 reason=reason,
             )
         return round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.VOIDED, reason=reason)
@@ -80,27 +80,27 @@ def correct_round(
     The same key returns the same answer.
     """
     require_role(actor, *SUPERVISORS, action="correct a settled round")
-    key = _check_key(idempotency_key)
+    key = check_key(idempotency_key)
     reason = (reason or "").strip()
     if not reason:
         raise ApplicationError("A correction needs a reason.", extra={"field": "reason"})
-    with _key_race(), transaction.atomic():
+    with key_race(), transaction.atomic():
         locked, (key_used, stakes) = round_lock_reading(round, key_used_sql(key), stakes_sql(round))
         if key_used:
-            return _replay(_used_key(key), locked, correction=True)
+            return replay(used_key_posting(key), locked, correction=True)
         if locked.state != RoundState.SETTLED:
             raise WrongState(
                 f"Round {locked.number} is {locked.state}: only a settled round is corrected "
                 "(change the hands, or void it, before it settles)."
             )
         wagers, seat_ids = stakes_read(locked, stakes)
-        read = _read_hands(locked, hands, wagers=wagers, complete_boards=True)
+        read = read_hands(locked, hands, wagers=wagers, complete_boards=True)
         current = Posting.objects.get(round=locked, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
-        if _entered(read.stored) == _entered(current.hands or {"seats": {}}):
+        if entered_hands(read.stored) == entered_hands(current.hands or {"seats": {}}):
             raise ApplicationError(
                 "The corrected hands are the hands already settled: nothing to correct.", extra={"field": "hands"}
             )
-        seat_ids = _seat_ids(locked)
+        seat_ids = round_seat_ids(locked)
         numbers = {pk: number for number, pk in seat_ids.items()}
         post(
             round=locked,
@@ -111,7 +111,7 @@ def correct_round(
             reverses=current,
             reason=reason,
         )
-        posting = _settle_into(
+        posting = settle_into(
             locked,
             actor=actor,
             key=key,
@@ -200,11 +200,11 @@ def adjustment_request(
                 raise WrongState(f"Round {locked.number} is {locked.state}: only a settled round is corrected.")
             if not isinstance(hands, Mapping):
                 raise ApplicationError("A correction needs the corrected hands.", extra={"field": "hands"})
-            hands = _read_hands(locked, hands, wagers=_wagers(locked), complete_boards=True).stored
+            hands = read_hands(locked, hands, wagers=round_wagers(locked), complete_boards=True).stored
         if locked.adjustments.filter(status=Adjustment.Status.PENDING).exists():
             raise WrongState(f"Round {locked.number} already has a request waiting for a supervisor.")
         adjustment = Adjustment.objects.create(
-            round=locked, kind=kind, reason=reason, hands=_entered(hands) if hands else None, requested_by=actor
+            round=locked, kind=kind, reason=reason, hands=entered_hands(hands) if hands else None, requested_by=actor
         )
         audit_event_record(
             actor=actor,

@@ -37,11 +37,12 @@ def _banked(round_: Round) -> bool:
     return bool(round_.rule_set_snapshot["banking_mode"] != rule_options.NO_BANK)
 
 
-def _seat_ids(round_: Round) -> dict[int, int]:
+def round_seat_ids(round_: Round) -> dict[int, int]:
+    """The ids of the round's table's seats, by seat number (what a posting's lines name)."""
     return dict(Seat.objects.filter(table_id=round_.table_id).values_list("number", "pk"))
 
 
-def _wagers(round_: Round) -> dict[int, int]:
+def round_wagers(round_: Round) -> dict[int, int]:
     """The round's wagers by seat number, in cents."""
     return dict(round_.wagers.values_list("seat__number", "amount_cents"))
 
@@ -168,7 +169,7 @@ def round_deal(
         if auto:
             source = rng or dealing.secure_rng()
             dice = dealing.check_dice(dealing.roll_dice(source))
-            in_play = sorted(_wagers(locked))
+            in_play = sorted(round_wagers(locked))
             dealt = registry.system_deal(
                 locked.table.game, source, dice=dice, positions=positions, banker=banker, in_play=in_play
             )
@@ -184,9 +185,11 @@ def round_deal(
 # --- the hands ------------------------------------------------------------------------------------
 
 
-def _read_hands(
+def read_hands(
     locked: Round, payload: Mapping[str, Any], *, wagers: Mapping[int, int], complete_boards: bool = False
 ) -> round_hands.RoundHands:
+    """The hands ``payload`` gives for the locked round, checked by ``settlement.hands`` against its rules, its
+    seats in play (``wagers``), its bank and its deal; ``complete_boards`` reads Open-Face's finished boards."""
     seats_in_play = sorted(wagers)
     snapshot = locked.rule_set_snapshot
     if complete_boards and registry.game(locked.table.game).placed_by_street:
@@ -213,7 +216,7 @@ def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: M
         require_act_at_table(actor, locked.table, action="enter the hands")
         if locked.state not in (RoundState.DEALT, RoundState.REVEALED):
             check_move(locked.state, RoundState.REVEALED, round_number=locked.number)
-        read = _read_hands(locked, hands, wagers=_wagers(locked))
+        read = read_hands(locked, hands, wagers=round_wagers(locked))
         if locked.state == RoundState.REVEALED:
             return round_transition(
                 already_locked=True,
@@ -244,7 +247,7 @@ def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, pla
             raise WrongState(
                 f"Round {locked.number} is {locked.state}: cards are placed after the deal, before settling."
             )
-        seats_in_play = sorted(_wagers(locked))
+        seats_in_play = sorted(round_wagers(locked))
         boards = round_hands.ofc_place(
             boards=locked.placements or {}, payload=placements, seats_in_play=seats_in_play, dealt=locked.dealt
         )

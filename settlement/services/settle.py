@@ -18,7 +18,7 @@ from settlement import compute
 from settlement import hands as round_hands
 from settlement.ledger import post
 from settlement.models import Posting
-from settlement.services.play import _read_hands, _wagers
+from settlement.services.play import read_hands, round_wagers
 from settlement.services.rounds import round_transition
 from settlement.sql import key_used_sql, round_lock_reading, stakes_read, stakes_sql
 from tables.models import Round
@@ -28,7 +28,7 @@ from tables.states import RoundState, check_move
 MAX_KEY_LENGTH = 200
 
 
-def _used_key(key: str) -> Posting:
+def used_key_posting(key: str) -> Posting:
     """The posting a key was already used for."""
     return Posting.objects.select_related("round__table").get(idempotency_key=key)
 
@@ -36,7 +36,8 @@ def _used_key(key: str) -> Posting:
 # --- settling -------------------------------------------------------------------------------------
 
 
-def _check_key(idempotency_key: str | None) -> str:
+def check_key(idempotency_key: str | None) -> str:
+    """The idempotency key of a settle or a correction, trimmed; refused when missing or too long."""
     key = (idempotency_key or "").strip()
     if not key:
         raise ApplicationError(
@@ -69,7 +70,7 @@ def settlement_body(posting: Posting) -> dict[str, Any]:
     }
 
 
-def _replay(existing: Posting, round_: Round, *, correction: bool) -> dict[str, Any]:
+def replay(existing: Posting, round_: Round, *, correction: bool) -> dict[str, Any]:
     """The stored answer for a retried key, if the key was used for this very act; otherwise refuse."""
     same_act = existing.kind == Posting.Kind.SETTLEMENT and (existing.corrects_id is not None) == correction
     if existing.round_id != round_.pk or not same_act:
@@ -94,7 +95,7 @@ def _compute(round_: Round, read: round_hands.RoundHands, wagers: Mapping[int, i
     )
 
 
-def _settle_into(
+def settle_into(
     locked: Round,
     *,
     actor: AbstractBaseUser | None,
@@ -106,6 +107,7 @@ def _settle_into(
     corrects: Posting | None = None,
     reason: str = "",
 ) -> Posting:
+    """Post the settlement of the locked round with these hands: what it pays, as one balanced posting."""
     computed = _compute(locked, read, wagers)
     return post(
         round=locked,
@@ -122,7 +124,7 @@ def _settle_into(
 
 
 @contextmanager
-def _key_race() -> Iterator[None]:
+def key_race() -> Iterator[None]:
     """A key taken at the same moment by a settlement of another round (the unique index decides)."""
     try:
         yield
@@ -141,17 +143,17 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
     moves the round to ``settled``, all in one transaction. The same key returns the same
     answer, however often it is retried; another attempt on a settled round is refused.
     """
-    key = _check_key(idempotency_key)
+    key = check_key(idempotency_key)
     require_role(actor, *TABLE_STAFF, action="settle a round")
     require_act_at_table(actor, round.table, action="settle a round")
-    with _key_race(), transaction.atomic():
+    with key_race(), transaction.atomic():
         # The round locked, then whether the key was used and the wagers (one round trip on PostgreSQL).
         # The key is looked up under the round's lock: a retry waits for the first attempt to commit,
         # then finds its posting and answers the same.
         locked, (key_used, stakes) = round_lock_reading(round, key_used_sql(key), stakes_sql(round))
         require_act_at_table(actor, locked.table, action="settle a round")
         if key_used:
-            return _replay(_used_key(key), locked, correction=False)
+            return replay(used_key_posting(key), locked, correction=False)
         if locked.state == RoundState.SETTLED:
             raise WrongState(
                 f"Round {locked.number} is already settled with another key: it is never paid twice. "
@@ -162,15 +164,15 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
         if locked.hands is None:
             raise WrongState(f"Round {locked.number} has no hands entered.")
         wagers, seat_ids = stakes_read(locked, stakes)
-        read = _read_hands(locked, _entered(locked.hands), wagers=wagers, complete_boards=True)
-        posting = _settle_into(
+        read = read_hands(locked, entered_hands(locked.hands), wagers=wagers, complete_boards=True)
+        posting = settle_into(
             locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=locked.hands
         )
         round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED)
     return settlement_body(posting)
 
 
-def _entered(stored: Mapping[str, Any]) -> dict[str, Any]:
+def entered_hands(stored: Mapping[str, Any]) -> dict[str, Any]:
     """Stored hands as they would be entered: each setting or arrangement, without the notes kept beside it."""
     parts = ("high", "low", "front", "middle", "back")
     payload: dict[str, Any] = {
@@ -190,7 +192,7 @@ def settlement_preview(*, round: Round, hands: Mapping[str, Any]) -> dict[str, A
     setting and rule for a bank left unset, a foul marked on each fouled seat).
     """
     round_ = Round.objects.select_related("table", "bank_seat").get(pk=round.pk)
-    wagers = _wagers(round_)
-    read = _read_hands(round_, hands, wagers=wagers, complete_boards=True)
+    wagers = round_wagers(round_)
+    read = read_hands(round_, hands, wagers=wagers, complete_boards=True)
     computed = _compute(round_, read, wagers)
     return {"round": round_.pk, "preview": True, "hands": read.stored, **computed.result}

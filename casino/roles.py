@@ -27,11 +27,6 @@ OVERSEERS: tuple[Role, ...] = (*SUPERVISORS, Role.AUDITOR)
 _CACHE = "_tableside_roles"
 
 
-def _group_names(user: AbstractBaseUser) -> set[str]:
-    """The names of the user's groups: one statement (``casino.rows``; read on every request of a user)."""
-    return user_group_names(user.pk)
-
-
 def user_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[Role]:
     """The roles a user holds (none for an anonymous user).
 
@@ -42,7 +37,7 @@ def user_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[Role]:
         return frozenset()
     cached: frozenset[Role] | None = getattr(user, _CACHE, None)
     if cached is None:
-        names = _group_names(user)
+        names = user_group_names(user.pk)  # one statement (casino.rows)
         cached = frozenset(role for role in Role if role.value in names)
         setattr(user, _CACHE, cached)
     return cached

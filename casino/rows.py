@@ -25,16 +25,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from casino.models import AuditEvent
 
 M = TypeVar("M", bound=models.Model)
+T = TypeVar("T")
 
 Converter = Callable[[Any, Any, Any], Any]
 
@@ -68,19 +70,25 @@ def _dialect_of(vendor: str, returning: bool, server_side_binding: bool) -> _Dia
     raise ImproperlyConfigured(f"Tableside runs on PostgreSQL or SQLite, not {vendor}.")
 
 
-def _dialect() -> _Dialect:
-    """The one vendor switch of this module, worked out once a database connection and kept on it (this is
-    asked several times a settle: one look-up of the connection, not three)."""
+def per_connection(name: str, make: Callable[[BaseDatabaseWrapper], T]) -> T:
+    """``make(connection)`` worked out once a database connection and kept on it under ``name``: what an SQL
+    module asks of the database several times a settle costs one look-up of the connection, not several."""
     wrapper = connections[DEFAULT_DB_ALIAS]
-    dialect: _Dialect | None = wrapper.__dict__.get("_tableside_rows_dialect")
-    if dialect is None:
-        dialect = _dialect_of(
+    if name not in wrapper.__dict__:
+        wrapper.__dict__[name] = make(wrapper)
+    return cast(T, wrapper.__dict__[name])
+
+
+def _dialect() -> _Dialect:
+    """The one vendor switch of this module."""
+    return per_connection(
+        "_tableside_rows_dialect",
+        lambda wrapper: _dialect_of(
             wrapper.vendor,
             wrapper.features.can_return_columns_from_insert,
             bool(wrapper.settings_dict["OPTIONS"].get("server_side_binding")),
-        )
-        wrapper.__dict__["_tableside_rows_dialect"] = dialect
-    return dialect
+        ),
+    )
 
 
 @cache
@@ -92,17 +100,18 @@ def _psycopg3() -> bool:
     return bool(is_psycopg3)
 
 
-def _quote(name: str) -> str:
+def quote(name: str) -> str:
+    """A table or column name quoted for this database."""
     return connection.ops.quote_name(name)
 
 
 @cache
 def _insert_sql(model: type[models.Model], dialect: _Dialect) -> tuple[str, tuple[models.Field, ...]]:
     fields = tuple(f for f in model._meta.concrete_fields if not f.primary_key)
-    table = _quote(model._meta.db_table)
-    columns = ", ".join(_quote(f.column) for f in fields)
+    table = quote(model._meta.db_table)
+    columns = ", ".join(quote(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
-    back = f" RETURNING {_quote(model._meta.pk.column)}" if dialect.returning else ""
+    back = f" RETURNING {quote(model._meta.pk.column)}" if dialect.returning else ""
     return f"INSERT INTO {table} ({columns}) VALUES ({marks}){back}", fields
 
 
@@ -147,10 +156,10 @@ def update_statement(instance: models.Model, fields: Sequence[str]) -> tuple[str
         raise ValueError("an UPDATE needs at least one field")
     meta = instance._meta
     chosen = [meta.get_field(name) for name in dict.fromkeys(fields)]  # each once, in order
-    assignments = ", ".join(f"{_quote(f.column)} = %s" for f in chosen)
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in chosen)
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in chosen]
-    where = _quote(meta.pk.column)
-    return f"UPDATE {_quote(meta.db_table)} SET {assignments} WHERE {where} = %s", [*values, instance.pk]
+    where = quote(meta.pk.column)
+    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {where} = %s", [*values, instance.pk]
 
 
 @cache
@@ -173,7 +182,7 @@ def _converters(model: type[models.Model], names: tuple[str, ...]) -> list[tuple
 def columns_sql(model: type[models.Model], names: Sequence[str], alias: str) -> str:
     """``alias."column", ...`` for the fields ``names`` of ``model``, for a hand-written SELECT."""
     meta = model._meta
-    return ", ".join(f"{alias}.{_quote(meta.get_field(name).column)}" for name in names)
+    return ", ".join(f"{alias}.{quote(meta.get_field(name).column)}" for name in names)
 
 
 def concrete_names(model: type[models.Model]) -> tuple[str, ...]:
@@ -200,7 +209,7 @@ def instance_from_row(model: type[M], names: Sequence[str], values: Sequence[Any
 
 @cache
 def _chain_head_sql() -> str:
-    meta, q = AuditEvent._meta, _quote
+    meta, q = AuditEvent._meta, quote
     seq, hash_ = q(meta.get_field("seq").column), q(meta.get_field("hash").column)
     return f"SELECT {seq}, {hash_} FROM {q(meta.db_table)} ORDER BY {seq} DESC LIMIT 1"
 
@@ -250,8 +259,8 @@ def _group_names_sql() -> str:
     through = groups.through._meta.db_table
     user_column, group_column = groups.field.m2m_column_name(), groups.field.m2m_reverse_name()
     return (
-        f"SELECT g.{_quote('name')} FROM {_quote(Group._meta.db_table)} g JOIN {_quote(through)} ug "
-        f"ON ug.{_quote(group_column)} = g.{_quote('id')} WHERE ug.{_quote(user_column)} = %s"
+        f"SELECT g.{quote('name')} FROM {quote(Group._meta.db_table)} g JOIN {quote(through)} ug "
+        f"ON ug.{quote(group_column)} = g.{quote('id')} WHERE ug.{quote(user_column)} = %s"
     )
 
 

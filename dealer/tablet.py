@@ -28,7 +28,7 @@ from rules.games import registry
 from rules.games.cards import JOKER, RANK_CHARS, SUIT_SYMBOLS, Card, parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.tiles import TILE_FACES, Tile, parse_tiles
-from settlement.hands import dealt_bank_position, dealt_hands_set
+from settlement.hands import dealt_bank_position, dealt_hands_set, round_is_banked
 from settlement.models import Adjustment
 from settlement.selectors import round_next_actions, round_queryset
 from tables.models import BankTurn, Round, Table
@@ -305,10 +305,6 @@ class Position:
     lines: list[dict[str, Any]] = field(default_factory=list)
 
 
-def is_banked(round_: Round) -> bool:
-    return bool(round_.rule_set_snapshot["banking_mode"] != rule_options.NO_BANK)
-
-
 def _in_action_order(round_: Round, seats: Sequence[int]) -> list[int]:
     order = [p for p in (round_.action_order or []) if p in seats]
     return order + sorted(s for s in seats if s not in order)
@@ -349,7 +345,7 @@ def entry(round_: Round, *, wagers: Mapping[int, int], posted: Mapping[str, str]
     # A QueryDict read key by key (``dict()`` of one would copy its lists of values).
     values = {key: str(posted.get(key, "")) for key in posted} if posted is not None else _prefill(round_, round_.hands)
     positions: list[Position] = []
-    if spec.bankable and is_banked(round_):
+    if spec.bankable and round_is_banked(round_):
         bank_place = order.index(round_.bank_seat.number if round_.bank_seat else DEALER) + 1 if order else None
         if round_.bank_seat is None:
             size = spec.hand_size
@@ -382,7 +378,7 @@ def entry(round_: Round, *, wagers: Mapping[int, int], posted: Mapping[str, str]
             if round_.dealt and position.quota:
                 dealt = round_.dealt[str(seat)].split()
                 position.hint = " ".join(dealt[placed : placed + position.quota])
-        position.advice = spec.advice and is_banked(round_) and round_.bank_seat is None
+        position.advice = spec.advice and round_is_banked(round_) and round_.bank_seat is None
         positions.append(position)
     return positions
 
@@ -403,7 +399,7 @@ def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int
         if any(hand.values()):
             seats[str(seat)] = hand
     payload: dict[str, Any] = {"seats": seats}
-    if spec.bankable and is_banked(round_):
+    if spec.bankable and round_is_banked(round_):
         if round_.bank_seat is None:
             text = _text(post, f"hand-bank-{spec.noun}")
             if text:

@@ -15,12 +15,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
-from dealer.tablet import BANK, PART_LABELS, ROW_WORDS, ROWS, Position, faces, hands_payload, is_banked, ofc_boards
+from dealer.tablet import BANK, PART_LABELS, ROW_WORDS, ROWS, Position, faces, hands_payload, ofc_boards
 from rules import engines
 from rules import options as rule_options
 from rules.games import chinese_poker, ofc, poker, registry
 from rules.games.cards import Card, parse_cards
 from rules.games.errors import InvalidHand
+from settlement.hands import round_is_banked
 from settlement.selectors import settlement_in_force
 from settlement.services import settlement_preview
 from tables.models import Round
@@ -161,7 +162,7 @@ def live_values(
         else:
             lines[str(seat)] = _banked_lines(game, engine, hand.get("high", ""), hand.get("low", ""), bank=False)
     banker = payload.get("banker") or {}
-    if spec.bankable and is_banked(round_):
+    if spec.bankable and round_is_banked(round_):
         if round_.bank_seat is None:
             unset = banker.get(spec.noun, "")
             lines[BANK], house_way = _house_way_lines(game, engine, unset)

@@ -518,10 +518,15 @@ def round_hands_read(
     )
 
 
+def round_is_banked(round_: Any) -> bool:
+    """Whether somebody banks the round (the house or a player): not in the points games, nor the peer variant."""
+    return bool(round_.rule_set_snapshot["banking_mode"] != rule_options.NO_BANK)
+
+
 def dealt_bank_position(round_: Any) -> str | None:
     """Which position of a round's deal holds the bank's hand: "0" (the dealer's) when the house banks, the
     banking seat's number when a player banks, None when nobody banks (the points games, the peer variant)."""
-    if round_.rule_set_snapshot["banking_mode"] == rule_options.NO_BANK:
+    if not round_is_banked(round_):
         return None
     return str(round_.bank_seat.number if round_.bank_seat is not None else DEALER)
 

@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import connection, connections, models
 from django.utils import timezone
 
 from casino.rows import (
@@ -31,6 +31,8 @@ from casino.rows import (
     inserted,
     inserted_from,
     instance_from_row,
+    per_connection,
+    quote,
     statements_in_one_trip,
 )
 from settlement.compute import Line
@@ -65,17 +67,11 @@ def _dialect_of(vendor: str, has_select_for_update_of: bool) -> _Dialect:
 
 
 def _dialect() -> _Dialect:
-    """The one vendor switch of this module, worked out once a database connection and kept on it."""
-    wrapper = connections[DEFAULT_DB_ALIAS]
-    dialect: _Dialect | None = wrapper.__dict__.get("_tableside_settlement_dialect")
-    if dialect is None:
-        dialect = _dialect_of(wrapper.vendor, wrapper.features.has_select_for_update_of)
-        wrapper.__dict__["_tableside_settlement_dialect"] = dialect
-    return dialect
-
-
-def _q(name: str) -> str:
-    return connection.ops.quote_name(name)
+    """The one vendor switch of this module."""
+    return per_connection(
+        "_tableside_settlement_dialect",
+        lambda wrapper: _dialect_of(wrapper.vendor, wrapper.features.has_select_for_update_of),
+    )
 
 
 # --- the round's lock -----------------------------------------------------------------------------
@@ -85,7 +81,7 @@ _ROUND_NAMES, _TABLE_NAMES, _SEAT_NAMES = concrete_names(Round), concrete_names(
 
 @cache
 def _round_lock_sql(dialect: _Dialect) -> str:
-    lock, q = dialect.lock_of, _q
+    lock, q = dialect.lock_of, quote
     return (
         f"SELECT {columns_sql(Round, _ROUND_NAMES, 'r')}, {columns_sql(Table, _TABLE_NAMES, 't')}, "
         f"{columns_sql(Seat, _SEAT_NAMES, 's')} FROM {q(Round._meta.db_table)} r "
@@ -148,7 +144,7 @@ def stakes_sql(round_: Round) -> tuple[str, list[Any]]:
     The seat's number is a correlated look-up by primary key rather than a join: on PostgreSQL
     that plans in a fraction of the time for the six or seven rows a round has.
     """
-    q = _q
+    q = quote
     number = f"(SELECT s.{q('number')} FROM {q(Seat._meta.db_table)} s WHERE s.{q('id')} = w.{q('seat_id')})"
     row = f"{number}, w.{q('seat_id')}, w.{q('amount_cents')}"
     rows = _dialect().json_rows(row)
@@ -157,7 +153,7 @@ def stakes_sql(round_: Round) -> tuple[str, list[Any]]:
 
 def key_used_sql(key: str) -> tuple[str, list[Any]]:
     """A scalar subquery: whether a posting already holds this idempotency key."""
-    q = _q
+    q = quote
     return f"SELECT COUNT(*) FROM {q(Posting._meta.db_table)} WHERE {q('idempotency_key')} = %s", [key]
 
 
@@ -213,7 +209,7 @@ _LINE_COLUMNS = ("account", "seat", "amount_cents", "kind")
 
 
 def _entry_columns() -> str:
-    q = connections[LedgerEntry.objects.db].ops.quote_name
+    q = quote
     names = ("posting", *_SHARED_COLUMNS, *_LINE_COLUMNS)
     return ", ".join(q(LedgerEntry._meta.get_field(name).column) for name in names)
 
@@ -221,7 +217,7 @@ def _entry_columns() -> str:
 @cache
 def _entries_rows_sql(count: int) -> str:
     """``INSERT`` of ``count`` entries as rows of every column."""
-    table = connections[LedgerEntry.objects.db].ops.quote_name(LedgerEntry._meta.db_table)
+    table = quote(LedgerEntry._meta.db_table)
     row = "(" + ", ".join(["%s"] * (1 + len(_SHARED_COLUMNS) + len(_LINE_COLUMNS))) + ")"
     return f"INSERT INTO {table} ({_entry_columns()}) VALUES " + ", ".join([row] * count)
 
@@ -231,7 +227,7 @@ def _entries_unnest_sql() -> str:
     """PostgreSQL: ``INSERT`` of a posting's entries in its ``WITH`` (as ``p``): the posting's id from ``p``,
     the values every entry shares once, each line's values from four arrays; all cast to their columns' types."""
     connection = connections[LedgerEntry.objects.db]
-    q = connection.ops.quote_name
+    q = quote
     meta = LedgerEntry._meta
 
     def db_type(name: str) -> str:

@@ -33,10 +33,6 @@ from tables.permissions import TABLE_STAFF, require_act_at_table
 from tables.states import RoundState, check_move
 
 
-def _banked(round_: Round) -> bool:
-    return bool(round_.rule_set_snapshot["banking_mode"] != rule_options.NO_BANK)
-
-
 def round_seat_ids(round_: Round) -> dict[int, int]:
     """The ids of the round's table's seats, by seat number (what a posting's lines name)."""
     return dict(Seat.objects.filter(table_id=round_.table_id).values_list("number", "pk"))
@@ -100,7 +96,7 @@ def wager_place(*, actor: AbstractBaseUser | None, round: Round, seat: int, amou
                 extra={"field": "seat"},
             )
         wager = Wager.objects.create(round=locked, seat=seat_row, amount_cents=amount_cents, placed_by=actor)
-        if _banked(locked):
+        if round_hands.round_is_banked(locked):
             post(
                 round=locked,
                 kind=Posting.Kind.WAGER,
@@ -122,7 +118,7 @@ def round_close_betting(*, actor: AbstractBaseUser | None, round: Round) -> Roun
         require_act_at_table(actor, locked.table, action="close the betting")
         check_move(locked.state, RoundState.BETTING_CLOSED, round_number=locked.number)
         count = locked.wagers.count()
-        needed = 1 if _banked(locked) else 2
+        needed = 1 if round_hands.round_is_banked(locked) else 2
         if count < needed:
             what = "a wager" if needed == 1 else "two players with a wager"
             raise WrongState(f"Round {locked.number} needs {what} before the betting closes; it has {count}.")

@@ -250,12 +250,16 @@ def floor_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, dict
                     posting = Posting(round=round_, kind="settlement", idempotency_key=f"bench-{round_.pk}",
                                       result=result, hands={})  # fmt: skip
                     postings.append((posting, lines))
-            Posting.objects.bulk_create(p for p, _ in postings)
-            with connection.cursor() as cursor:  # auto_now_add stamped them now: back to when they were posted
-                cursor.executemany(
-                    f"UPDATE {Posting._meta.db_table} SET created_at = %s WHERE id = %s",
-                    [(p.round.state_changed_at, p.pk) for p, _ in postings],
-                )
+            # Stamped when they were posted, not now (auto_now_add off for this insert: postings are append-only,
+            # in the database too, so they cannot be re-dated after it).
+            created_at = Posting._meta.get_field("created_at")
+            created_at.auto_now_add = False
+            try:
+                for p, _ in postings:
+                    p.created_at = p.round.state_changed_at
+                Posting.objects.bulk_create(p for p, _ in postings)
+            finally:
+                created_at.auto_now_add = True
             entries = [
                 LedgerEntry(
                     posting=p,

@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from casino.models import AuditEvent, GamingDay, Pit, Shift
+from casino.models import AuditCheckpoint, AuditEvent, GamingDay, Pit, Shift
 from casino.roles import SUPERVISORS, user_has_role
 
 
@@ -59,3 +59,12 @@ class AuditEventAdmin(NoWritesAdmin):
     list_filter = ["event_type", "subject_type"]
     search_fields = ["event_type", "subject_id", "actor_name", "reason"]
     ordering = ["-seq"]
+
+
+@admin.register(AuditCheckpoint)
+class AuditCheckpointAdmin(NoWritesAdmin):
+    """Read-only: the signed heads of the audit chain (``manage.py verify_audit`` holds the chain to them)."""
+
+    list_display = ["seq", "made_at", "reason", "shift", "key_id", "head_hash"]
+    list_filter = ["reason"]
+    ordering = ["-seq", "-pk"]

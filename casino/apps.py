@@ -1,6 +1,25 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _after_migrate(sender: AppConfig, using: str = "default", **kwargs: Any) -> None:
+    """After every ``migrate``: SQLite's append-only triggers written again (a rebuilt table lost them) and,
+    on PostgreSQL, the application's role granted what it may do on the tables as they now are."""
+    from django.conf import settings
+    from django.db import connections
+
+    from casino.append_only import sqlite_triggers_install
+    from casino.db_role import app_role_grant, role_exists
+
+    connection = connections[using]
+    sqlite_triggers_install(connection)
+    role = getattr(settings, "TABLESIDE_DB_APP_ROLE", "")
+    if connection.vendor == "postgresql" and role and role_exists(connection, role):
+        app_role_grant(connection, role)
 
 
 class CasinoConfig(AppConfig):
@@ -9,3 +28,6 @@ class CasinoConfig(AppConfig):
 
     def ready(self) -> None:
         from casino import checks  # noqa: F401  (registers the system checks)
+
+        # Once per migrate, after every app's migrations (the last app's signal is enough, but each is cheap).
+        post_migrate.connect(_after_migrate, dispatch_uid="casino.after_migrate")

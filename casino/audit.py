@@ -1,29 +1,39 @@
-"""The audit log: recording chained events and verifying the chain.
+"""The audit log: recording chained events, checkpointing the chain's head, and verifying both.
 
-Every event's hash is ``sha256(prev_hash + canonical_json)`` where the canonical
-JSON holds the event's sequence number, UTC time, actor, type, subject,
-before/after and reason, serialised with sorted keys and no whitespace. The
-first event chains to 64 zeros. Writers take one lock for the chain before
-reading its head (``casino.rows.chain_lock_and_head``, where its SQL is), so two
+Every event's hash is ``HMAC-SHA256(key, prev_hash + canonical_json)`` where the canonical JSON holds the
+event's sequence number, UTC time, actor, type, subject, before/after and reason, serialised with sorted
+keys and no whitespace, and the key is the one ``key_id`` names in ``TABLESIDE_AUDIT_KEYS`` (the first key
+signs new events; keys live in the environment, never in the database). Events written before the chain
+was keyed (``key_id`` "") hash with plain SHA-256; they only ever come before the first keyed event, whose
+HMAC covers them through its ``prev_hash``. The first event chains to 64 zeros. Writers take one lock for
+the chain before reading its head (``casino.rows.chain_lock_and_head``, where its SQL is), so two
 concurrent actions can never fork it.
+
+A checkpoint (``audit_checkpoint_make``, at every shift close) signs the head (its sequence number and
+hash) and is kept in the database, appended to the checkpoint file the settings name and printed in the
+shift's reports: ``audit_chain_verify`` holds the chain to every checkpoint it is given, so a chain cut
+short or rewritten after one is reported even by whoever holds the key.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
 
 from casino.events import AuditEventType
-from casino.models import GENESIS_HASH, AuditEvent
+from casino.models import GENESIS_HASH, AuditCheckpoint, AuditEvent, Shift
 from casino.rows import chain_lock_and_head, row_insert
 
 SYSTEM_ACTOR = "system"
@@ -56,9 +66,34 @@ def _payload(event: AuditEvent) -> dict[str, Any]:
     }
 
 
+class UnknownKey(KeyError):
+    """An event or checkpoint names a key this installation does not hold."""
+
+
+def audit_keys() -> Mapping[str, str]:
+    """The audit chain's keys by id, the one that signs new events first (``TABLESIDE_AUDIT_KEYS``)."""
+    keys: Mapping[str, str] = settings.TABLESIDE_AUDIT_KEYS
+    return keys
+
+
+def _key(key_id: str) -> bytes:
+    try:
+        return audit_keys()[key_id].encode("utf-8")
+    except KeyError:
+        raise UnknownKey(key_id) from None
+
+
+def current_key_id() -> str:
+    return next(iter(audit_keys()))
+
+
 def event_hash(*, prev_hash: str, event: AuditEvent) -> str:
-    """SHA-256 over the previous hash and this event's canonical JSON, as hex."""
-    return hashlib.sha256((prev_hash + canonical_json(_payload(event))).encode("utf-8")).hexdigest()
+    """The event's hash, as hex: HMAC-SHA256 under its key over the previous hash and its canonical JSON
+    (plain SHA-256 for an event written before the chain was keyed, ``key_id`` "")."""
+    message = (prev_hash + canonical_json(_payload(event))).encode("utf-8")
+    if not event.key_id:
+        return hashlib.sha256(message).hexdigest()
+    return hmac.digest(_key(event.key_id), message, "sha256").hex()
 
 
 def _subject_key(subject: models.Model | tuple[str, object]) -> tuple[str, str]:
@@ -104,57 +139,257 @@ def audit_event_record(
             after=_jsonable(after),
             reason=reason,
             prev_hash=last[1] if last else GENESIS_HASH,
+            key_id=current_key_id(),
         )
         event.hash = event_hash(prev_hash=event.prev_hash, event=event)
         row_insert(event)
     return event
 
 
+# --- checkpoints ------------------------------------------------------------------------------------
+
+
+def _checkpoint_message(seq: int, head_hash: str, made_at: str) -> bytes:
+    # Its own prefix: a checkpoint's signature is never a valid event hash, nor the other way round.
+    return f"tableside-audit-checkpoint|{seq}|{head_hash}|{made_at}".encode()
+
+
+def _utc_text(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.UTC).isoformat(timespec="microseconds")
+
+
+def checkpoint_signature(*, seq: int, head_hash: str, made_at: str, key_id: str) -> str:
+    """HMAC-SHA256 of a checkpoint under the key ``key_id`` names, as hex."""
+    return hmac.digest(_key(key_id), _checkpoint_message(seq, head_hash, made_at), "sha256").hex()
+
+
+def checkpoint_record(checkpoint: AuditCheckpoint) -> dict[str, Any]:
+    """A checkpoint as it is written outside the database (the file, the reports) and read back."""
+    return {
+        "seq": checkpoint.seq,
+        "head_hash": checkpoint.head_hash,
+        "made_at": _utc_text(checkpoint.made_at),
+        "key_id": checkpoint.key_id,
+        "signature": checkpoint.signature,
+        "reason": checkpoint.reason,
+        "shift": checkpoint.shift_id,
+    }
+
+
+def checkpoint_text(record: Mapping[str, Any]) -> str:
+    """The one line a report prints and ``verify_audit --checkpoint`` reads back: seq:hash:made_at:key:signature."""
+    return ":".join([str(record["seq"]), record["head_hash"], record["made_at"], record["key_id"], record["signature"]])
+
+
+def _append_to_file(record: Mapping[str, Any]) -> None:
+    path = getattr(settings, "TABLESIDE_AUDIT_CHECKPOINT_FILE", "")
+    if not path:
+        return
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(dict(record), sort_keys=True) + "\n")
+
+
+def audit_checkpoint_make(*, reason: str, shift: Shift | None = None) -> AuditCheckpoint | None:
+    """Sign the chain's head now, inside the caller's transaction: None while the chain is empty.
+
+    The checkpoint is written to the database with the caller's change, and appended to the checkpoint
+    file once that commits (a rolled-back close leaves no line behind).
+    """
+    with transaction.atomic(savepoint=False):
+        last = chain_lock_and_head()
+        if last is None:
+            return None
+        seq, head_hash = last
+        made_at = timezone.now()
+        key_id = current_key_id()
+        checkpoint = AuditCheckpoint(
+            seq=seq,
+            head_hash=head_hash,
+            made_at=made_at,
+            key_id=key_id,
+            signature=checkpoint_signature(seq=seq, head_hash=head_hash, made_at=_utc_text(made_at), key_id=key_id),
+            shift=shift,
+            reason=reason,
+        )
+        row_insert(checkpoint)
+        record = checkpoint_record(checkpoint)
+        transaction.on_commit(lambda: _append_to_file(record), robust=True)
+    return checkpoint
+
+
+def checkpoint_parse(text: str) -> dict[str, Any]:
+    """A checkpoint as a report prints it (``checkpoint_text``), or just ``seq:head_hash``; ValueError if malformed."""
+    parts = text.strip().split(":")
+    # made_at holds colons of its own (an ISO time): the first two fields and the last two are fixed.
+    if len(parts) == 2:
+        seq, head_hash, made_at, key_id, signature = parts[0], parts[1], "", "", ""
+    elif len(parts) >= 5:
+        seq, head_hash, key_id, signature = parts[0], parts[1], parts[-2], parts[-1]
+        made_at = ":".join(parts[2:-2])
+    else:
+        raise ValueError(f"a checkpoint is SEQ:HASH or SEQ:HASH:MADE_AT:KEY:SIGNATURE, not {text!r}")
+    if not seq.isdigit() or len(head_hash) != 64 or any(c not in "0123456789abcdef" for c in head_hash):
+        raise ValueError(f"a checkpoint starts with the event number and its 64-hex-digit hash, not {text!r}")
+    return {"seq": int(seq), "head_hash": head_hash, "made_at": made_at, "key_id": key_id, "signature": signature}
+
+
+def checkpoints_from_file(path: str | Path) -> list[dict[str, Any]]:
+    """The checkpoints appended to a checkpoint file, in order; a line that is not one is reported as such."""
+    records = []
+    target = Path(path)
+    if not target.is_file():
+        return []
+    for number, line in enumerate(target.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            checkpoint_parse(f"{record['seq']}:{record['head_hash']}")
+        except (ValueError, KeyError, TypeError):
+            record = {"malformed": f"line {number} of {target}"}
+        records.append({**record, "source": f"{target}, line {number}"})
+    return records
+
+
+# --- verifying --------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class ChainReport:
-    """The result of walking the audit chain."""
+    """The result of walking the audit chain and holding it to its checkpoints."""
 
     events_checked: int
     broken_event: AuditEvent | None = None
     problem: str = ""
+    checkpoints_checked: int = 0
+    checkpoint_problems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
 
     @property
     def ok(self) -> bool:
-        return self.broken_event is None
+        return self.broken_event is None and not self.checkpoint_problems
 
     def describe(self) -> str:
+        lines = []
+        if self.broken_event is not None:
+            event = self.broken_event
+            lines.append(
+                f"Audit chain broken at event #{event.seq} (id {event.pk}, {event.event_type} on "
+                f"{event.subject_type}:{event.subject_id}, {event.occurred_at.isoformat()}): {self.problem}"
+            )
+        lines.extend(self.checkpoint_problems)
         if self.ok:
-            return f"Audit chain intact: {self.events_checked} events verified."
-        event = self.broken_event
-        assert event is not None
-        return (
-            f"Audit chain broken at event #{event.seq} (id {event.pk}, {event.event_type} on "
-            f"{event.subject_type}:{event.subject_id}, {event.occurred_at.isoformat()}): {self.problem}"
-        )
+            lines.append(
+                f"Audit chain intact: {self.events_checked} events verified, "
+                f"held to {self.checkpoints_checked} checkpoint{'s' if self.checkpoints_checked != 1 else ''}."
+            )
+        lines.extend(self.notes)
+        return "\n".join(lines)
 
 
 def _events_in_order(queryset: models.QuerySet[AuditEvent]) -> Iterator[AuditEvent]:
     return queryset.order_by("seq").iterator(chunk_size=2000)
 
 
-def audit_chain_verify() -> ChainReport:
-    """Walk the whole chain from the first event; report the first broken link.
+def _checkpoint_problem(record: Mapping[str, Any]) -> str:
+    """What is wrong with a checkpoint itself ("" if nothing): malformed, or a signature that does not hold."""
+    if "malformed" in record:
+        return f"Checkpoint at {record['malformed']} is not a checkpoint."
+    if not record.get("signature"):
+        return ""  # a bare seq:hash from a report: held to the chain, nothing to check on its own
+    where = f"Checkpoint at event #{record['seq']} ({record['source']})"
+    try:
+        expected = checkpoint_signature(
+            seq=record["seq"], head_hash=record["head_hash"], made_at=record["made_at"], key_id=record["key_id"]
+        )
+    except UnknownKey:
+        return f"{where} names key {record['key_id']!r}, which this installation does not hold."
+    if not hmac.compare_digest(expected, record["signature"]):
+        return f"{where} has a signature that does not match: it was forged or altered."
+    return ""
 
-    An event is broken when its sequence number skips or repeats (an event was
-    removed or inserted), when its ``prev_hash`` is not the previous event's
-    hash, or when its stored ``hash`` does not match its content.
+
+def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> ChainReport:
+    """Walk the whole chain from the first event; report the first broken link, then hold it to the checkpoints.
+
+    An event is broken when its sequence number skips or repeats (an event was removed or inserted),
+    when its ``prev_hash`` is not the previous event's hash, when its stored ``hash`` does not match its
+    content under its key (the row was altered, or the chain recomputed without the key), or when it was
+    written without a key after the chain was keyed. The checkpoints are the database's, the checkpoint
+    file's (settings) and ``checkpoints`` (read from a report); each must be validly signed (where it carries
+    a signature) and name an event that exists with that very hash.
     """
-    expected_prev = GENESIS_HASH
-    expected_seq = 1
-    checked = 0
+    given = [dict(c, source=c.get("source", "given on the command line")) for c in checkpoints]
+    stored = [
+        {**checkpoint_record(c), "source": f"the database, checkpoint id {c.pk}"}
+        for c in AuditCheckpoint.objects.order_by("seq", "pk")
+    ]
+    path = getattr(settings, "TABLESIDE_AUDIT_CHECKPOINT_FILE", "")
+    filed = checkpoints_from_file(path) if path else []
+    problems = [p for p in (_checkpoint_problem(r) for r in [*given, *stored, *filed]) if p]
+    valid = [r for r in [*given, *stored, *filed] if "malformed" not in r and not _checkpoint_problem(r)]
+    # A checkpoint in the file that the database no longer holds was deleted from it.
+    in_db = {(r["seq"], r["head_hash"], r["signature"]) for r in stored}
+    for record in filed:
+        if "malformed" not in record and (record["seq"], record["head_hash"], record["signature"]) not in in_db:
+            where = f"Checkpoint at event #{record['seq']} ({record['source']})"
+            problems.append(f"{where} is missing from the database's checkpoints.")
+    wanted: dict[int, list[Mapping[str, Any]]] = {}
+    for record in valid:
+        wanted.setdefault(record["seq"], []).append(record)
+
+    expected_prev, expected_seq, checked, keyed = GENESIS_HASH, 1, 0, False
+    broken: tuple[AuditEvent, str] | None = None
+    last_good_checkpoint = 0
     for event in _events_in_order(AuditEvent.objects.all()):
         if event.seq != expected_seq:
-            return ChainReport(checked, event, f"sequence number {event.seq} where {expected_seq} was expected")
-        if event.prev_hash != expected_prev:
-            return ChainReport(checked, event, "its previous-hash link does not match the event before it")
-        if event_hash(prev_hash=event.prev_hash, event=event) != event.hash:
-            return ChainReport(checked, event, "its stored hash does not match its content (the row was altered)")
+            broken = (event, f"sequence number {event.seq} where {expected_seq} was expected")
+        elif event.prev_hash != expected_prev:
+            broken = (event, "its previous-hash link does not match the event before it")
+        elif keyed and not event.key_id:
+            broken = (event, "it was written without the audit key after the chain was keyed (a forged event)")
+        else:
+            try:
+                matches = hmac.compare_digest(event_hash(prev_hash=event.prev_hash, event=event), event.hash)
+            except UnknownKey:
+                broken = (event, f"it names key {event.key_id!r}, which this installation does not hold")
+            else:
+                if not matches:
+                    broken = (event, "its stored hash does not match its content (the row was altered)")
+        if broken is not None:
+            break
+        for record in wanted.pop(event.seq, ()):
+            if record["head_hash"] != event.hash:
+                problems.append(
+                    f"Event #{event.seq} is not the event checkpoint {record['source']} signed: the chain was "
+                    f"rewritten after event #{last_good_checkpoint} (the last checkpoint that holds), at or before "
+                    f"#{event.seq}; the first event that differs is one of #{last_good_checkpoint + 1} to #{event.seq}."
+                )
+            else:
+                last_good_checkpoint = event.seq
+        keyed = keyed or bool(event.key_id)
         checked += 1
         expected_prev = event.hash
         expected_seq += 1
-    return ChainReport(checked)
+    if broken is None:
+        for seq, records in sorted(wanted.items()):
+            for record in records:
+                problems.append(
+                    f"The chain ends at event #{expected_seq - 1}, but checkpoint {record['source']} signed event "
+                    f"#{seq}: events #{expected_seq} to #{seq} (at least) were removed."
+                )
+    notes = []
+    if checked and not keyed and broken is None:
+        notes.append(
+            f"Note: all {checked} events were written before the chain was keyed; the next event written seals them."
+        )
+    return ChainReport(
+        events_checked=checked,
+        broken_event=broken[0] if broken else None,
+        problem=broken[1] if broken else "",
+        checkpoints_checked=len(valid),
+        checkpoint_problems=tuple(problems),
+        notes=tuple(notes),
+    )

@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, Warning, register
 
-from casino.defaults import DEVELOPMENT_SECRET_KEY
+from casino.defaults import DEVELOPMENT_AUDIT_KEY, DEVELOPMENT_SECRET_KEY
 
 
 def _development_key_in_use() -> bool:
@@ -70,5 +70,20 @@ def check_celery(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
             "DEBUG is off but Celery runs tasks eagerly in the web process (no CELERY_BROKER_URL).",
             hint="Set CELERY_BROKER_URL=redis://HOST:6379/0 and run a worker: celery -A config worker.",
             id="casino.E003",
+        )
+    ]
+
+
+@register(Tags.security)
+def check_audit_key(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """The audit chain's key is what makes it impossible to recompute: never the published development key."""
+    current = next(iter(settings.TABLESIDE_AUDIT_KEYS.values()), DEVELOPMENT_AUDIT_KEY)
+    if settings.DEBUG or current != DEVELOPMENT_AUDIT_KEY:
+        return []
+    return [
+        Error(
+            "DEBUG is off but the audit chain is signed with the built-in development key.",
+            hint="Set TABLESIDE_AUDIT_KEYS=id:secret (a long random secret, kept outside the database): see README.",
+            id="casino.E004",
         )
     ]

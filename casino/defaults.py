@@ -4,3 +4,5 @@
 from __future__ import annotations
 
 DEVELOPMENT_SECRET_KEY = "tableside-development-key-do-not-use-in-production"
+# The audit chain's development key (HMAC): the system checks refuse it with DEBUG off.
+DEVELOPMENT_AUDIT_KEY = "tableside-development-audit-key-do-not-use-in-production"

@@ -38,6 +38,9 @@ class AuditEventType(StrEnum):
     ROUND_HANDS_REPLACED = "round.hands_replaced"
     ROUND_PLACED = "round.placed"
     ROUND_CORRECTED = "round.corrected"
+    # Money: a wager taken (the settlement, the void and the correction are the round's events above and
+    # below); each money event names the postings it wrote and their lines (``settlement.ledger.posting_record``)
+    WAGER_PLACED = "wager.placed"
     # Settlements
     SETTLEMENT_CORRECTED = "settlement.corrected"
     # Requests for a void or a correction, decided from the pit

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.append_only import AppendOnlyModel
+from casino.append_only import AppendOnlyModel, append_only_triggers
 
 GENESIS_HASH = "0" * 64
 
@@ -101,10 +101,11 @@ class Shift(models.Model):
 class AuditEvent(AppendOnlyModel):
     """One state change: who, what, when, before, after, why.
 
-    Events form a chain: ``hash`` is SHA-256 over the previous event's hash
-    followed by this event's canonical JSON (see ``casino.audit``), so editing
-    or removing any stored event breaks every hash after it, and
-    ``manage.py verify_audit`` names the first broken one.
+    Events form a chain: ``hash`` is HMAC-SHA256, under the key ``key_id`` names (kept outside the
+    database, ``TABLESIDE_AUDIT_KEYS``), over the previous event's hash followed by this event's canonical
+    JSON (see ``casino.audit``), so editing or removing any stored event breaks every hash after it, only
+    the key's holder can compute them again, and ``manage.py verify_audit`` names the first broken one.
+    Events written before the chain was keyed have ``key_id`` "" and a plain SHA-256.
     """
 
     seq = models.PositiveBigIntegerField(_("sequence"), unique=True)
@@ -126,12 +127,43 @@ class AuditEvent(AppendOnlyModel):
     reason = models.TextField(_("reason"), blank=True)
     prev_hash = models.CharField(_("previous hash"), max_length=64)
     hash = models.CharField(_("hash"), max_length=64, unique=True)
+    key_id = models.CharField(_("key"), max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ["seq"]
         verbose_name = _("audit event")
         verbose_name_plural = _("audit events")
         indexes = [models.Index(fields=["subject_type", "subject_id"], name="audit_subject_idx")]
+        triggers = append_only_triggers()
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.event_type} {self.subject_type}:{self.subject_id}"
+
+
+class AuditCheckpoint(AppendOnlyModel):
+    """The audit chain's head at one moment, signed: the event ``seq`` had the hash ``head_hash``.
+
+    Written at every shift close (and by ``manage.py audit_checkpoint``) into the database, the
+    checkpoint file the settings name and the shift's reports, which leave the building: a chain
+    rewritten or cut short after it no longer reaches the same hash at the same event, and
+    ``verify_audit`` says so. ``signature`` is HMAC-SHA256 under the key ``key_id`` names.
+    """
+
+    seq = models.PositiveBigIntegerField(_("event"))
+    head_hash = models.CharField(_("head hash"), max_length=64)
+    made_at = models.DateTimeField(_("made at (UTC)"))
+    key_id = models.CharField(_("key"), max_length=16)
+    signature = models.CharField(_("signature"), max_length=64)
+    shift = models.ForeignKey(
+        Shift, on_delete=models.PROTECT, null=True, blank=True, related_name="checkpoints", verbose_name=_("shift")
+    )
+    reason = models.CharField(_("reason"), max_length=80)
+
+    class Meta:
+        ordering = ["seq", "pk"]
+        verbose_name = _("audit checkpoint")
+        verbose_name_plural = _("audit checkpoints")
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"checkpoint at #{self.seq} ({self.reason})"

@@ -244,6 +244,14 @@ def chain_lock_and_head(change: tuple[str, Sequence[Any]] | None = None) -> tupl
         return cursor.fetchone()
 
 
+def chain_head() -> tuple[int, str] | None:
+    """The chain's last event's (seq, hash), without the lock: None while the chain is empty."""
+    with connection.cursor() as cursor:
+        cursor.execute(_chain_head_sql())
+        row = cursor.fetchone()
+    return (row[0], row[1]) if row else None
+
+
 def _changed_one_row(count: int) -> None:
     if count != 1:  # the caller holds the row's lock: anything else is a bug, and the transaction rolls back
         raise RuntimeError(f"the change an audit event records must change one row; it changed {count}")

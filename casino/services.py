@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino.audit import audit_event_record
+from casino.audit import audit_checkpoint_make, audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.models import GamingDay, Pit, Shift
@@ -131,5 +131,7 @@ def shift_close(*, actor: Actor, shift: Shift) -> Shift:
             before=before,
             after=_shift_snapshot(locked),
         )
+        # The chain's head, signed, as the shift closes: its reports print it (they leave the building).
+        audit_checkpoint_make(reason="shift closed", shift=locked)
         transaction.on_commit(lambda: shift_closed.send(sender=Shift, shift=locked), robust=True)
     return locked

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import transaction
 
-from casino.audit import audit_chain_verify
+from casino.audit import audit_chain_verify, audit_checkpoint_make
+from casino.models import AuditCheckpoint
+from casino.rows import chain_head
 
 
 @shared_task(name="casino.audit_chain_verify")
@@ -17,3 +20,15 @@ def audit_chain_verify_task() -> dict[str, object]:
         "broken_seq": report.broken_event.seq if report.broken_event else None,
         "message": report.describe(),
     }
+
+
+@shared_task(name="casino.audit_checkpoint")
+def audit_checkpoint_task() -> dict[str, object]:
+    """Sign the chain's head if it moved since the last checkpoint (Celery beat, every 5 minutes)."""
+    with transaction.atomic():
+        head = chain_head()
+        last = AuditCheckpoint.objects.order_by("-seq", "-pk").first()
+        if head is None or (last is not None and last.seq == head[0]):
+            return {"made": False, "seq": last.seq if last else None}
+        checkpoint = audit_checkpoint_make(reason="every 5 minutes")
+    return {"made": checkpoint is not None, "seq": checkpoint.seq if checkpoint else None}

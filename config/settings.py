@@ -21,7 +21,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from casino.defaults import DEVELOPMENT_SECRET_KEY
+from casino.defaults import DEVELOPMENT_AUDIT_KEY, DEVELOPMENT_SECRET_KEY
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -64,6 +64,45 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or DEVELOPMENT_SECRET_KEY
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
+
+def _audit_keys(raw: str) -> dict[str, str]:
+    """``TABLESIDE_AUDIT_KEYS``: ``id:secret`` pairs, comma-separated, the key new events are signed with first.
+
+    Rotation: put the new key first and keep the old ones after it, so the events and checkpoints they
+    signed still verify (README, "The audit trail").
+    """
+    keys: dict[str, str] = {}
+    for part in (p.strip() for p in raw.split(",")):
+        if not part:
+            continue
+        key_id, sep, secret = part.partition(":")
+        key_id, secret = key_id.strip(), secret.strip()
+        if not sep or not key_id or len(key_id) > 16 or not key_id.isalnum():
+            raise ImproperlyConfigured(
+                "TABLESIDE_AUDIT_KEYS holds id:secret pairs, comma-separated, each id letters and digits "
+                f"(at most 16), got {part.split(':')[0]!r}"
+            )
+        if len(secret) < 32:
+            raise ImproperlyConfigured(
+                f"TABLESIDE_AUDIT_KEYS: the secret of key {key_id!r} is shorter than 32 characters"
+            )
+        if key_id in keys:
+            raise ImproperlyConfigured(f"TABLESIDE_AUDIT_KEYS names key {key_id!r} twice")
+        keys[key_id] = secret
+    return keys
+
+
+# The audit chain's keys (HMAC-SHA256): outside the database, so whoever holds only the database cannot
+# recompute the chain. The first signs new events and checkpoints; the others verify older ones.
+TABLESIDE_AUDIT_KEYS = _audit_keys(os.environ.get("TABLESIDE_AUDIT_KEYS", "")) or {"dev": DEVELOPMENT_AUDIT_KEY}
+# Where every signed checkpoint of the chain's head is also appended (one JSON line each), outside the
+# database; "" keeps them in the database and the shift reports only.
+TABLESIDE_AUDIT_CHECKPOINT_FILE = os.environ.get(
+    "TABLESIDE_AUDIT_CHECKPOINT_FILE", str(VAR_DIR / "audit-checkpoints.jsonl")
+)
+# PostgreSQL: the role the application connects as, granted its privileges after every migrate (casino.db_role).
+TABLESIDE_DB_APP_ROLE = os.environ.get("TABLESIDE_DB_APP_ROLE", "").strip()
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -76,6 +115,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "pgtrigger",
     "casino",
     "rules",
     "tables",
@@ -169,6 +209,9 @@ if not 0 < SHIFT_HOURS <= 24:
     raise ImproperlyConfigured(f"SHIFT_HOURS must be more than 0 and at most 24, got {SHIFT_HOURS!r}")
 CELERY_BEAT_SCHEDULE = {
     "shift-boundaries": {"task": "casino.shift_boundaries", "schedule": 5 * 60.0},
+    # The audit chain's head signed every 5 minutes when it moved (and at every shift close): a tail cut off
+    # the chain loses at most the events since the last checkpoint unseen (casino.audit).
+    "audit-checkpoint": {"task": "casino.audit_checkpoint", "schedule": 5 * 60.0},
 }
 
 # --- Auth ---------------------------------------------------------------------
@@ -232,3 +275,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+
+# --- Four eyes on voids and corrections (DESIGN.md, "Trust") ------------------------
+# Whoever asked for a void or a correction, or dealt or settled the round, cannot approve it, and a correction
+# needs a second supervisor. Only a one-supervisor room turns this off (TABLESIDE_FOUR_EYES=0); the shift and
+# audit reports then say so.
+TABLESIDE_FOUR_EYES = _bool("TABLESIDE_FOUR_EYES", True)

@@ -22,7 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from casino.money import money_text
-from pit.reports import FIGURES
+from pit.reports import FIGURES, controls_lines
 from settlement.models import ShiftReport
 
 TITLES = {
@@ -53,6 +53,7 @@ CHART_DPI = 150
 
 _STYLES = getSampleStyleSheet()
 _SMALL = ParagraphStyle("small", parent=_STYLES["BodyText"], fontSize=7, leading=8.5)
+_WRAP_ANYWHERE = ParagraphStyle("wrap-anywhere", parent=_SMALL, fontName="Courier", wordWrap="CJK")
 _GRID = TableStyle(
     [
         ("FONT", (0, 0), (-1, -1), "Helvetica", 7),
@@ -203,6 +204,15 @@ def _audit_story(data: Mapping[str, Any]) -> list[Flowable]:
     return story
 
 
+def _controls_story(data: Mapping[str, Any]) -> list[Flowable]:
+    """The floor's controls the report states (``pit.reports.controls_lines``), a line each, under its head."""
+    return [
+        # The checkpoint is one long word (hex and a time): CJK wrapping breaks it anywhere, inside the page.
+        Paragraph(escape(f"{control}: {state}"), _WRAP_ANYWHERE if len(state) > 80 else _STYLES["BodyText"])
+        for control, state in controls_lines(data)
+    ]
+
+
 STORIES = {
     ShiftReport.Kind.SHIFT: _shift_story,
     ShiftReport.Kind.COMMISSION: _commission_story,
@@ -236,6 +246,7 @@ def render_pdf(data: Mapping[str, Any], digest: str) -> bytes:
             escape(f"Shift {head['number']} · opened {head['opened_at']} · closed {closed}"), _STYLES["BodyText"]
         ),
         Paragraph(escape(f"Content hash (SHA-256 of the figures): {digest}"), _SMALL),
+        *_controls_story(data),
         Spacer(1, 3 * mm),
         *STORIES[kind](data),
     ]

@@ -25,11 +25,12 @@ from django.db.models.functions import TruncHour
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from casino.audit import audit_chain_verify, canonical_json
-from casino.models import AuditEvent, Shift
+from casino.audit import audit_chain_verify, canonical_json, checkpoint_record, checkpoint_text
+from casino.models import AuditCheckpoint, AuditEvent, Shift
 from casino.money import money_text
 from casino.templatetags.money import cents
 from settlement.models import Adjustment, LedgerEntry, Posting, ShiftReport, Wager
+from settlement.services import four_eyes_required
 from tables.models import Round, Table
 from tables.states import RoundState
 
@@ -323,6 +324,7 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
         "floor": floor,
         "hours": _hours(money),
         "adjustments": _adjustments(shift),
+        "controls": report_controls(),
     }
 
 
@@ -431,6 +433,7 @@ def audit_figures(shift: Shift) -> dict[str, Any]:
             "broken_seq": chain.broken_event.seq if chain.broken_event else None,
             "problem": chain.problem,
         },
+        "controls": report_controls(),
     }
 
 
@@ -486,6 +489,7 @@ def render_csv(data: Mapping[str, Any]) -> str:
         writer.writerow([])
         chain = data["chain"]
         writer.writerow(["chain_ok", chain["ok"], "broken_seq", chain["broken_seq"] or "", "problem", chain["problem"]])
+    _write_controls(writer, data)
     return out.getvalue()
 
 
@@ -510,4 +514,47 @@ def _cell(row: Mapping[str, Any], name: str) -> str:
 def report_render(*, shift: Shift, kind: str) -> tuple[dict[str, Any], str, str, str]:
     """Build one report in memory: its figures, CSV, HTML and content hash (nothing is written)."""
     data = BUILDERS[ShiftReport.Kind(kind)](shift)
+    data["checkpoint"] = shift_checkpoint(shift)
     return data, render_csv(data), render_html(data), content_hash(data)
+
+
+# --- controls: how the floor was set up, stated by the shift and audit reports (DESIGN.md, "Trust") ----------
+
+
+def report_controls() -> dict[str, bool]:
+    """The floor's controls a report states, as set when it is built. ``four_eyes`` (``TABLESIDE_FOUR_EYES``):
+    whether a void or a correction needed a second person; false only in a one-supervisor room. Part of the
+    figures, so of the content hash: the same shift under the same settings gives the same hash."""
+    return {"four_eyes": four_eyes_required()}
+
+
+def shift_checkpoint(shift: Shift) -> dict[str, Any] | None:
+    """The audit chain's head as the shift closed, signed (``casino.audit.audit_checkpoint_make``): printed in
+    every report of the shift, which leave the building, so ``verify_audit --checkpoint`` can hold the chain
+    to it later. None for a shift closed before checkpoints were made."""
+    checkpoint = AuditCheckpoint.objects.filter(shift=shift).order_by("seq", "pk").first()
+    return checkpoint_record(checkpoint) if checkpoint is not None else None
+
+
+CHECKPOINT_LABEL = "Audit checkpoint at the shift's close (manage.py verify_audit --checkpoint)"
+
+
+def controls_lines(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The report's controls as (control, state) lines: the words of the CSV and the PDF (the HTML translates
+    them): four eyes, and the audit checkpoint. None of either for a report built before it stated them."""
+    lines = []
+    controls = data.get("controls")
+    if controls is not None:
+        four_eyes = "required" if controls["four_eyes"] else "RELAXED (one-supervisor room, TABLESIDE_FOUR_EYES=0)"
+        lines.append(("Four eyes on voids and corrections", four_eyes))
+    if data.get("checkpoint"):
+        lines.append((CHECKPOINT_LABEL, checkpoint_text(data["checkpoint"])))
+    return lines
+
+
+def _write_controls(writer: Any, data: Mapping[str, Any]) -> None:
+    lines = controls_lines(data)
+    if lines:
+        writer.writerow([])
+        for control, state in lines:
+            writer.writerow(["control", control, state])

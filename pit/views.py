@@ -18,7 +18,7 @@ from casino.selectors import audit_events_recent, shift_current
 from pit.history import table_round_history
 from pit.selectors import pit_dashboard, pits_with_tables
 from settlement.models import Adjustment
-from settlement.services import adjustment_approve, adjustment_reject
+from settlement.services import adjustment_approve, adjustment_reject, four_eyes_required
 from tables.models import Table
 
 # Who sees the pit (auditors read only), and who acts on its alerts.
@@ -56,7 +56,8 @@ def floor(request: HttpRequest) -> HttpResponse:
 
 
 def _live_context(request: HttpRequest) -> dict[str, object]:
-    return {"board": pit_dashboard(), "can_decide": _may(request, PIT_DECIDERS)}
+    # ``four_eyes``: a supervisor's own requests wait for another supervisor (shown without an Approve button).
+    return {"board": pit_dashboard(), "can_decide": _may(request, PIT_DECIDERS), "four_eyes": four_eyes_required()}
 
 
 @login_required

@@ -1,7 +1,8 @@
 """REST endpoints for playing a round: thin, one class per operation; the services decide everything.
 
 Every write answers with the round as it now stands (or, for a settlement or a
-correction, the settlement); every refusal is ``{"message", "extra"}`` with 400, 403,
+correction, the settlement; a correction that waits for a second supervisor answers
+202 with its request); every refusal is ``{"message", "extra"}`` with 400, 403,
 404 or 409 (``casino.errors``). Settling and correcting take an ``Idempotency-Key``
 header: the same key answers the same body and never pays twice.
 """
@@ -34,7 +35,7 @@ from settlement.selectors import (
     round_next_actions,
     settlement_in_force,
 )
-from settlement.services import round_open
+from settlement.services import correction_submit, round_open
 from tables.models import Round
 from tables.selectors import table_get
 
@@ -139,6 +140,23 @@ SETTLEMENT_OUTPUT = inline_serializer(
         "house": serializers.JSONField(help_text="The house's bank result, commission and rake, in cents."),
     },
 )
+
+
+class AdjustmentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    round = serializers.IntegerField(source="round_id")
+    table = serializers.CharField(source="round.table.name")
+    round_number = serializers.IntegerField(source="round.number")
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    reason = serializers.CharField()
+    hands = serializers.JSONField(allow_null=True)
+    requested_by = serializers.CharField(source="requested_by.username", allow_null=True, default=None)
+    requested_at = serializers.DateTimeField()
+    decided_by = serializers.CharField(source="decided_by.username", allow_null=True, default=None)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    decision_note = serializers.CharField()
+    posting = serializers.IntegerField(source="posting_id", allow_null=True)
 
 
 # --- rounds ---------------------------------------------------------------------------------------
@@ -332,8 +350,16 @@ class CorrectionApi(APIView):
     @extend_schema(
         request=CorrectionInputSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses=SETTLEMENT_OUTPUT,
-        summary="Correct a settled round: reverse its settlement and settle again (Floor supervisor or Pit boss)",
+        responses={
+            200: SETTLEMENT_OUTPUT,
+            202: inline_serializer(
+                "CorrectionRequested",
+                {"message": serializers.CharField(), "request": AdjustmentOutputSerializer()},
+            ),
+        },
+        summary="Correct a settled round (Floor supervisor or Pit boss): with four eyes (the default) the "
+        "correction waits for another supervisor's approval (202); in a one-supervisor room it reverses the "
+        "settlement and settles again at once (200)",
     )
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(CorrectionInputSerializer, request)
@@ -342,34 +368,23 @@ class CorrectionApi(APIView):
             raise ApplicationError(
                 "The corrected hands are an object, as for the hands endpoint.", extra={"field": "hands"}
             )
-        body = services.correct_round(
+        done = correction_submit(
             actor=request.user,
             round=round_get_for_action(round_id=round_id),
             hands=hands,
             reason=data["reason"],
             idempotency_key=_key(request),
         )
-        return Response(body)
+        if done.request is not None:
+            message = "Correction asked for: another supervisor approves it from the pit before the ledger changes."
+            return Response(
+                {"message": message, "request": AdjustmentOutputSerializer(done.request).data},
+                status=status.HTTP_202_ACCEPTED,
+            )
+        return Response(done.settlement)
 
 
 # --- requests for voids and corrections -----------------------------------------------------------
-
-
-class AdjustmentOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField(source="pk")
-    round = serializers.IntegerField(source="round_id")
-    table = serializers.CharField(source="round.table.name")
-    round_number = serializers.IntegerField(source="round.number")
-    kind = serializers.CharField()
-    status = serializers.CharField()
-    reason = serializers.CharField()
-    hands = serializers.JSONField(allow_null=True)
-    requested_by = serializers.CharField(source="requested_by.username", allow_null=True, default=None)
-    requested_at = serializers.DateTimeField()
-    decided_by = serializers.CharField(source="decided_by.username", allow_null=True, default=None)
-    decided_at = serializers.DateTimeField(allow_null=True)
-    decision_note = serializers.CharField()
-    posting = serializers.IntegerField(source="posting_id", allow_null=True)
 
 
 class AdjustmentRequestInputSerializer(serializers.Serializer):

@@ -14,10 +14,12 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, Sum
 
+from casino.events import AuditEventType
+from casino.models import AuditEvent
 from settlement.compute import Line
-from settlement.models import LedgerEntry, Posting
+from settlement.models import LedgerEntry, Posting, Wager
 from settlement.sql import ledger_insert
-from tables.models import Round
+from tables.models import Round, Seat
 from tables.states import RoundState
 
 
@@ -39,7 +41,22 @@ def post(
     if actor is not None and not actor.is_authenticated:
         actor = None
     posting = Posting(round=round, kind=kind, idempotency_key=idempotency_key, actor=actor, **fields)
-    return ledger_insert(posting, lines=lines, seat_ids=seat_ids)
+    posting = ledger_insert(posting, lines=lines, seat_ids=seat_ids)
+    posting.lines = tuple(lines)  # type: ignore[attr-defined]  # for posting_record, in the same transaction
+    return posting
+
+
+def posting_record(posting: Posting) -> dict[str, Any]:
+    """A posting as the audit event that caused it records it: its id, kind and every line (account, seat
+    number, cents, kind). ``ledger_audit_check`` holds the stored entries to it, and the event's keyed hash
+    holds it: neither record can change without the other showing it."""
+    lines: tuple[Line, ...] = posting.lines  # type: ignore[attr-defined]
+    record: dict[str, Any] = {
+        "id": posting.pk,
+        "kind": posting.kind,
+        "lines": [[line.account, line.seat, line.amount, line.kind] for line in lines],
+    }
+    return record
 
 
 def reversal_lines(entries: Iterable[LedgerEntry], seat_numbers: Mapping[int, int]) -> list[Line]:
@@ -76,7 +93,9 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
     * a round's chips on the layout (``wagers``) equal its wagers while it is in play and
       are back to zero once it is settled or voided;
     * a settled round has exactly one settlement in force (not reversed), a voided or
-      unfinished round none, and every wager of a banked round was posted.
+      unfinished round none, and every wager of a banked round was posted;
+    * every posting and every wager is the one the audit event that caused it recorded, line for line
+      (``ledger_audit_check``).
     """
     report = LedgerReport()
     postings = Posting.objects.all()
@@ -155,4 +174,137 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
             report.problems.append(f"{name} is {round_.state} but has a settlement in force.")
         if round_.state == RoundState.VOIDED and banked and staked.get(round_.pk) and voids[round_.pk] != 1:
             report.problems.append(f"{name} is voided but its wagers were not returned by one void posting.")
+    report.problems.extend(ledger_audit_check(rounds=rounds))
     return report
+
+
+# The events that move money, each naming the postings it wrote (``posting_record``).
+MONEY_EVENTS = (
+    AuditEventType.WAGER_PLACED,
+    AuditEventType.ROUND_SETTLED,
+    AuditEventType.ROUND_VOIDED,
+    AuditEventType.SETTLEMENT_CORRECTED,
+)
+
+_Lines = Counter[tuple[str, int | None, int, str]]
+
+
+def _recorded(after: Any) -> list[Mapping[str, Any]]:
+    if not isinstance(after, Mapping):
+        return []
+    found = after.get("postings") or (after.get("money") or {}).get("postings") or []
+    return [p for p in found if isinstance(p, Mapping) and "id" in p]
+
+
+def ledger_audit_check(*, rounds: Iterable[int] | None = None) -> list[str]:
+    """Hold the ledger and the wagers to the audit events that wrote them; say what differs.
+
+    Each money event (``MONEY_EVENTS``) records the postings it wrote, line for line, and a wager's
+    event its amount. A posting or a wager with no event, an event whose posting is gone, and entries or an
+    amount that are not what the event recorded are each named. Postings and wagers older than the first
+    one an event recorded were written before money was audited (a note, not a problem).
+    """
+    round_ids = None if rounds is None else set(rounds)
+    recorded: dict[int, tuple[int, str, _Lines, Any]] = {}
+    wager_events: dict[int, tuple[int, int]] = {}
+    for seq, event_type, subject_id, after in (
+        AuditEvent.objects.filter(event_type__in=[e.value for e in MONEY_EVENTS])
+        .order_by("seq")
+        .values_list("seq", "event_type", "subject_id", "after")
+        .iterator(chunk_size=5000)
+    ):
+        if event_type == AuditEventType.WAGER_PLACED and isinstance(after, Mapping) and subject_id.isdigit():
+            wager_events[int(subject_id)] = (seq, after.get("amount_cents"))
+        # A settlement's event records the hands it settled (the round's, or the correction's): the replay
+        # recomputes the settlement from the posting's own copy, which must be the same.
+        settled_hands = after.get("hands") if isinstance(after, Mapping) else None
+        for posting in _recorded(after):
+            lines: _Lines = Counter(tuple(line) for line in posting.get("lines", ()))  # type: ignore[misc]
+            kind = str(posting.get("kind"))
+            hands = settled_hands if kind == Posting.Kind.SETTLEMENT else None
+            recorded[int(posting["id"])] = (seq, kind, lines, hands)
+    problems: list[str] = []
+    numbers = dict(Seat.objects.values_list("pk", "number"))
+    postings, entries, wagers = Posting.objects.all(), LedgerEntry.objects.all(), Wager.objects.all()
+    if round_ids is not None:
+        postings, entries, wagers = (
+            postings.filter(round_id__in=round_ids),
+            entries.filter(round_id__in=round_ids),
+            wagers.filter(round_id__in=round_ids),
+        )
+    found: dict[int, _Lines] = defaultdict(Counter)
+    for posting_id, account, seat_id, amount, kind in entries.values_list(
+        "posting_id", "account", "seat_id", "amount_cents", "kind"
+    ).iterator(chunk_size=5000):
+        found[posting_id][(account, numbers.get(seat_id) if seat_id else None, amount, kind)] += 1
+    first_audited = min(recorded, default=None)
+    seen: set[int] = set()
+    for pk, kind_stored, round_id, hands in (
+        postings.order_by("pk").values_list("pk", "kind", "round_id", "hands").iterator(chunk_size=2000)
+    ):
+        seen.add(pk)
+        if pk not in recorded:
+            if first_audited is not None and pk > first_audited:
+                problems.append(f"{_posting_name(pk, kind_stored, round_id)} has no audit event: it was not written "
+                                "by Tableside's services.")  # fmt: skip
+            continue
+        seq, kind, lines, recorded_hands = recorded[pk]
+        if kind != kind_stored:
+            problems.append(f"{_posting_name(pk, kind_stored, round_id)} is recorded as a {kind} posting by audit "
+                            f"event #{seq}.")  # fmt: skip
+        if found[pk] != lines:
+            problems.append(
+                f"{_posting_name(pk, kind_stored, round_id)} does not hold the entries audit event #{seq} recorded: "
+                f"recorded {_lines_text(lines - found[pk])}, found {_lines_text(found[pk] - lines)}."
+            )
+        if recorded_hands is not None and recorded_hands != hands:
+            problems.append(
+                f"{_posting_name(pk, kind_stored, round_id)} does not hold the hands audit event #{seq} recorded "
+                "settling: they were changed after the settlement."
+            )
+    missing = [pk for pk in recorded if pk not in seen]
+    if round_ids is not None and missing:  # outside the rounds looked at, or gone
+        missing = sorted(set(missing) - set(Posting.objects.filter(pk__in=missing).values_list("pk", flat=True)))
+    for posting_id in sorted(missing):
+        seq, kind, _lines, _hands = recorded[posting_id]
+        problems.append(f"Audit event #{seq} recorded {kind} posting {posting_id}, which the ledger no longer holds.")
+    first_wager = min(wager_events, default=None)
+    for pk, amount_stored, round_id, seat_id in (
+        wagers.order_by("pk").values_list("pk", "amount_cents", "round_id", "seat_id").iterator(chunk_size=5000)
+    ):
+        if pk not in wager_events:
+            if first_wager is not None and pk > first_wager:
+                problems.append(f"{_wager_name(pk, round_id, numbers.get(seat_id))} has no audit event: it was not "
+                                "taken by Tableside's services.")  # fmt: skip
+            continue
+        seq, amount = wager_events[pk]
+        if amount != amount_stored:
+            problems.append(
+                f"{_wager_name(pk, round_id, numbers.get(seat_id))} holds {amount_stored} cents, but audit event "
+                f"#{seq} recorded {amount} cents taken."
+            )
+    return problems
+
+
+def _round_name(round_id: int) -> str:
+    found = Round.objects.filter(pk=round_id).values_list("number", "table__name").first()
+    return f"round {found[0]} at table {found[1]}" if found else "a round that no longer exists"
+
+
+def _posting_name(pk: int, kind: str, round_id: int) -> str:
+    """How a problem names a posting (read only for the postings that have one)."""
+    return f"{Posting.Kind(kind).label.capitalize()} posting {pk} on {_round_name(round_id)} (round id {round_id})"
+
+
+def _wager_name(pk: int, round_id: int, seat: int | None) -> str:
+    return f"The wager on seat {seat} of {_round_name(round_id)} (wager id {pk})"
+
+
+def _lines_text(lines: _Lines) -> str:
+    if not lines:
+        return "nothing else"
+    parts = []
+    for (account, seat, amount, kind), count in sorted(lines.items(), key=str):
+        who = f" seat {seat}" if seat is not None else ""
+        parts.append(f"{account}{who} {amount:+d} ({kind})" + (f" ×{count}" if count > 1 else ""))
+    return ", ".join(parts)

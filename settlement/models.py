@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.append_only import AppendOnlyModel
+from casino.append_only import AppendOnlyModel, append_only_triggers
 from casino.models import Shift
 from tables.models import Round, Seat
 
@@ -48,6 +48,7 @@ class Wager(AppendOnlyModel):
             models.UniqueConstraint(fields=["round", "seat"], name="one_wager_per_seat_per_round"),
             models.CheckConstraint(condition=models.Q(amount_cents__gt=0), name="wager_positive"),
         ]
+        triggers = append_only_triggers()
 
     def __str__(self) -> str:
         return f"{self.round}: seat {self.seat.number} {self.amount_cents} cents"
@@ -95,6 +96,7 @@ class Posting(AppendOnlyModel):
         verbose_name = _("posting")
         verbose_name_plural = _("postings")
         indexes = [models.Index(fields=["round", "kind"], name="posting_round_kind")]
+        triggers = append_only_triggers()
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.pk} on {self.round}"
@@ -145,6 +147,7 @@ class LedgerEntry(AppendOnlyModel):
                 name="ledger_seat_matches_account",
             ),
         ]
+        triggers = append_only_triggers()
 
     def __str__(self) -> str:
         who = f" seat {self.seat.number}" if self.seat_id else ""

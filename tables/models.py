@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.append_only import guarded_triggers
 from casino.models import Pit, Shift
 from rules.models import Game, RuleSet
 from tables.states import UNFINISHED_STATES, RoundState
@@ -149,6 +150,24 @@ class Round(models.Model):
                 name="one_unfinished_round_per_table",
             ),
         ]
+        # What a round is opened with never changes, nor its deal once dealt, and a settled or voided round never
+        # moves again, in the database too: the replay (``verify_ledger --replay``) recomputes its settlement
+        # from them.
+        triggers = guarded_triggers(
+            "tables_round",
+            frozen=(
+                "table_id",
+                "number",
+                "rule_set_snapshot",
+                "bank_seat_id",
+                "bank_cents",
+                "opened_by_id",
+                "opened_at",
+            ),
+            state="state",
+            final_states=("settled", "voided"),
+            frozen_from=(("deal_mode", "dice", "action_order", "dealt"), ("dealt", "revealed", "settled", "voided")),
+        )
 
     def __str__(self) -> str:
         return f"{self.table.name} round {self.number} ({self.state})"

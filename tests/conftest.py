@@ -92,6 +92,61 @@ def eager_celery() -> Iterator[None]:
     app.conf.task_always_eager = eager
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """pytest-django's test database, then, when ``TABLESIDE_TEST_APP_ROLE`` names a role (the PostgreSQL CI
+    pass), every connection of the run works as that least-privilege role: granted as after a ``migrate``
+    (``casino.db_role``), entered with ``SET ROLE`` at connection time (libpq's ``options``, and ``PGOPTIONS``
+    for the Celery worker the suite starts). The superuser made and migrated the database, and drops it."""
+    from django.db import connection
+
+    from casino.db_role import app_role_create, app_role_grant
+
+    role = os.environ.get("TABLESIDE_TEST_APP_ROLE", "").strip()
+    if not role or connection.vendor != "postgresql":
+        yield
+        return
+    with django_db_blocker.unblock():
+        app_role_create(connection, role)
+        app_role_grant(connection, role)
+        connection.close()
+    option = f"-c role={role}"
+    for settings_dict in (settings.DATABASES["default"], connection.settings_dict):
+        settings_dict.setdefault("OPTIONS", {})["options"] = option
+    os.environ["PGOPTIONS"] = option
+    yield
+    with django_db_blocker.unblock():
+        connection.close()
+    for settings_dict in (settings.DATABASES["default"], connection.settings_dict):
+        settings_dict["OPTIONS"].pop("options", None)
+    os.environ.pop("PGOPTIONS", None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_past_the_guards() -> Iterator[None]:
+    """A transactional test's teardown empties every table (``manage.py flush``): past the append-only
+    triggers and the application's role, as only the test suite does (``tests.guards``)."""
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    from tests.guards import guards_off
+
+    original = BaseDatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self, sql_list):  # type: ignore[no-untyped-def]
+        with guards_off():
+            original(self, sql_list)
+
+    BaseDatabaseOperations.execute_sql_flush = execute_sql_flush  # type: ignore[method-assign]
+    yield
+    BaseDatabaseOperations.execute_sql_flush = original  # type: ignore[method-assign]
+
+
+@pytest.fixture(autouse=True)
+def _audit_checkpoint_file(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Each test's checkpoints go to its own file, not the project's var/."""
+    settings.TABLESIDE_AUDIT_CHECKPOINT_FILE = str(tmp_path / "audit-checkpoints.jsonl")
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
     """PBKDF2 is slow on purpose; tests only need hashing to work."""

@@ -16,6 +16,9 @@ from settlement.services.corrections import (
     adjustment_reject,
     adjustment_request,
     correct_round,
+    correction_submit,
+    four_eyes_required,
+    round_party,
     void_round,
 )
 from settlement.services.play import (
@@ -34,10 +37,13 @@ __all__ = [
     "adjustment_reject",
     "adjustment_request",
     "correct_round",
+    "correction_submit",
+    "four_eyes_required",
     "round_close_betting",
     "round_deal",
     "round_hands_record",
     "round_open",
+    "round_party",
     "round_placements_record",
     "round_transition",
     "settle_round",

@@ -1,23 +1,40 @@
 """Voids and corrections (a supervisor's acts, with a reason), and the dealer's requests for them, decided from the
 pit. A void returns the wagers; a correction reverses the settlement in force and settles again with the
 corrected hands; both stay in the ledger and the audit trail.
+
+Four eyes (DESIGN.md, "Trust": whoever asked for or caused a void or correction cannot approve it):
+
+* a request is approved by someone other than who asked for it, and other than a party to the round
+  (who opened it, took a wager on it, dealt it, recorded its hands or settled it: ``round_party``);
+* a correction always needs a request, so two people: a supervisor who wants one asks for it
+  (``correction_submit``, the correct endpoint) and another supervisor approves it;
+* a supervisor voids a round directly (a void before the settlement only returns the wagers) unless
+  they are a party to it: then they ask, and another supervisor approves;
+* a request is rejected by a supervisor who is not a party to the round, or withdrawn (rejected) by
+  whoever asked for it: rejecting moves no money, but the party whose work is questioned does not
+  dismiss the question.
+
+``TABLESIDE_FOUR_EYES=0`` (a one-supervisor room) lifts all of this; the shift and audit reports say so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from casino.audit import audit_event_record
-from casino.errors import ApplicationError, WrongState
+from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
+from casino.models import AuditEvent
 from casino.roles import SUPERVISORS, require_role
-from settlement.ledger import post, reversal_lines
-from settlement.models import Adjustment, LedgerEntry, Posting
+from settlement.ledger import post, posting_record, reversal_lines
+from settlement.models import Adjustment, LedgerEntry, Posting, Wager
 from settlement.services.play import read_hands, round_seat_ids, round_wagers
 from settlement.services.rounds import round_transition
 from settlement.services.settle import (
@@ -27,6 +44,7 @@ from settlement.services.settle import (
     replay,
     settle_into,
     settlement_body,
+    settlement_money,
     used_key_posting,
 )
 from settlement.sql import key_used_sql, round_lock, round_lock_reading, stakes_read, stakes_sql
@@ -34,13 +52,71 @@ from tables.models import Round
 from tables.permissions import TABLE_STAFF, require_act_at_table
 from tables.states import RoundState, check_move
 
+# --- four eyes ------------------------------------------------------------------------------------
+
+
+def four_eyes_required() -> bool:
+    """Whether a void or a correction needs a second person (``TABLESIDE_FOUR_EYES``, on unless a one-supervisor
+    room turns it off): the one answer the services, the pit's page and the reports ask."""
+    return bool(getattr(settings, "TABLESIDE_FOUR_EYES", True))
+
+
+# A settlement in someone's name: the round's first settlement, or a correction (its reversal, its new settlement).
+_SETTLING_POSTINGS = frozenset({Posting.Kind.SETTLEMENT.value, Posting.Kind.REVERSAL.value})
+_SETTLING_EVENTS = frozenset({AuditEventType.ROUND_SETTLED.value, AuditEventType.ROUND_CORRECTED.value})
+
+
+def round_party(*, user: AbstractBaseUser, round: Round) -> str | None:
+    """What ``user`` did on ``round`` that makes them a party to it, or ``None`` (DESIGN.md, "Trust").
+
+    ``"settled"``: a settlement or a correction is posted in their name, or they made the round's
+    ``round.settled`` or ``round.corrected`` move. ``"dealt"``: they opened the round, took a wager on it, or
+    made another of its moves (closed the betting, dealt, recorded the hands or the placements). Three reads:
+    the round's postings, audit events and wagers in the user's name.
+    """
+    postings = set(Posting.objects.filter(round=round, actor_id=user.pk).values_list("kind", flat=True))
+    events = set(
+        AuditEvent.objects.filter(
+            subject_type=Round._meta.label_lower, subject_id=str(round.pk), actor_id=user.pk
+        ).values_list("event_type", flat=True)
+    )
+    if postings & _SETTLING_POSTINGS or events & _SETTLING_EVENTS:
+        return "settled"
+    if postings or events or round.opened_by_id == user.pk:
+        return "dealt"
+    return "dealt" if Wager.objects.filter(round=round, placed_by_id=user.pk).exists() else None
+
+
+def _require_second_person(
+    *, actor: AbstractBaseUser | None, round: Round, kind: str, requested_by: AbstractBaseUser | None, asked: bool
+) -> None:
+    """Refuse ``actor`` carrying out a void or a correction (``kind``) of ``round`` they asked for
+    (``requested_by``, when ``asked``: there is a request) or are a party to (``round_party``).
+
+    Nothing is refused when four eyes are relaxed, or for the system itself (``actor`` ``None``).
+    """
+    if actor is None or not four_eyes_required():
+        return
+    if asked and requested_by is not None and requested_by.pk == actor.pk:
+        raise NotAllowed(f"You asked for this {kind}: another supervisor approves it.", extra={"four_eyes": "asked"})
+    party = round_party(user=actor, round=round)
+    if party is None:
+        return
+    then = f"another supervisor approves its {kind}" if asked else f"ask for the {kind}; another supervisor approves it"
+    raise NotAllowed(f"You {party} round {round.number}: {then}.", extra={"four_eyes": party})
+
+
 # --- voids and corrections ------------------------------------------------------------------------
 
 
-def void_round(*, actor: AbstractBaseUser | None, round: Round, reason: str) -> Round:
+def void_round(
+    *, actor: AbstractBaseUser | None, round: Round, reason: str, requested_by: AbstractBaseUser | None = None
+) -> Round:
     """Void a round not yet settled (a Floor supervisor's or Pit boss's act, with a reason); return its wagers.
 
-    Every wager posting is undone line for line by one ``void`` posting.
+    Every wager posting is undone line for line by one ``void`` posting. Four eyes: the supervisor is no
+    party to the round (did not open it, take a wager on it or deal it); approving a request
+    (``requested_by``, from ``adjustment_approve``), they are not who asked for it either.
     """
     require_role(actor, *SUPERVISORS, action="void a round")
     reason = (reason or "").strip()
@@ -49,18 +125,31 @@ def void_round(*, actor: AbstractBaseUser | None, round: Round, reason: str) -> 
     with transaction.atomic():
         locked = round_lock(round)
         check_move(locked.state, RoundState.VOIDED, round_number=locked.number)
+        _require_second_person(
+            actor=actor, round=locked, kind="void", requested_by=requested_by, asked=requested_by is not None
+        )
         entries = list(LedgerEntry.objects.filter(posting__round=locked, posting__kind=Posting.Kind.WAGER))
+        postings = []
         if entries:
             numbers = {pk: number for number, pk in round_seat_ids(locked).items()}
-            post(
-                round=locked,
-                kind=Posting.Kind.VOID,
-                lines=reversal_lines(entries, numbers),
-                actor=actor,
-                seat_ids=round_seat_ids(locked),
-                reason=reason,
+            postings.append(
+                post(
+                    round=locked,
+                    kind=Posting.Kind.VOID,
+                    lines=reversal_lines(entries, numbers),
+                    actor=actor,
+                    seat_ids=round_seat_ids(locked),
+                    reason=reason,
+                )
             )
-        return round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.VOIDED, reason=reason)
+        return round_transition(
+            already_locked=True,
+            actor=actor,
+            round=locked,
+            target=RoundState.VOIDED,
+            reason=reason,
+            money={"postings": [posting_record(p) for p in postings]},
+        )
 
 
 def correct_round(
@@ -70,6 +159,7 @@ def correct_round(
     hands: Mapping[str, Any],
     reason: str,
     idempotency_key: str,
+    requested_by: AbstractBaseUser | None = None,
 ) -> dict[str, Any]:
     """Correct a settled round: reverse its settlement and settle again with the corrected hands.
 
@@ -78,12 +168,21 @@ def correct_round(
     ``settlement`` that names the one it corrects; one audit event holds both. For OFC
     the corrected hands are the finished boards (front, middle, back for each seat).
     The same key returns the same answer.
+
+    Four eyes: a correction carries out a request (``adjustment_approve`` passes its ``requested_by``), and
+    ``actor`` is neither who asked for it nor a party to the round (who settled or dealt it). A supervisor
+    asks through ``correction_submit``. In a one-supervisor room (``TABLESIDE_FOUR_EYES=0``) none of this holds.
     """
     require_role(actor, *SUPERVISORS, action="correct a settled round")
     key = check_key(idempotency_key)
     reason = (reason or "").strip()
     if not reason:
         raise ApplicationError("A correction needs a reason.", extra={"field": "reason"})
+    if requested_by is None and actor is not None and four_eyes_required():
+        raise NotAllowed(
+            "A correction needs a second supervisor: ask for it, and another supervisor approves it.",
+            extra={"four_eyes": "unasked"},
+        )
     with key_race(), transaction.atomic():
         locked, (key_used, stakes) = round_lock_reading(round, key_used_sql(key), stakes_sql(round))
         if key_used:
@@ -93,6 +192,7 @@ def correct_round(
                 f"Round {locked.number} is {locked.state}: only a settled round is corrected "
                 "(change the hands, or void it, before it settles)."
             )
+        _require_second_person(actor=actor, round=locked, kind="correction", requested_by=requested_by, asked=True)
         wagers, seat_ids = stakes_read(locked, stakes)
         read = read_hands(locked, hands, wagers=wagers, complete_boards=True)
         current = Posting.objects.get(round=locked, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
@@ -102,7 +202,7 @@ def correct_round(
             )
         seat_ids = round_seat_ids(locked)
         numbers = {pk: number for number, pk in seat_ids.items()}
-        post(
+        reversal = post(
             round=locked,
             kind=Posting.Kind.REVERSAL,
             lines=reversal_lines(current.entries.all(), numbers),
@@ -137,10 +237,54 @@ def correct_round(
             event_type=AuditEventType.SETTLEMENT_CORRECTED,
             subject=posting,
             before={"settlement": current.pk, "hands": before_hands, "house": (current.result or {}).get("house")},
-            after={"settlement": posting.pk, "hands": read.stored, "house": (posting.result or {}).get("house")},
+            after={
+                "settlement": posting.pk,
+                "hands": read.stored,
+                "house": (posting.result or {}).get("house"),
+                "money": settlement_money(posting, reversal),
+            },
             reason=reason,
         )
     return settlement_body(posting)
+
+
+@dataclass(frozen=True)
+class CorrectionSubmitted:
+    """What a supervisor's correction did: ``settlement`` (``correct_round``'s answer) when the round was corrected
+    at once, or ``request``, the correction waiting for another supervisor."""
+
+    settlement: dict[str, Any] | None = None
+    request: Adjustment | None = None
+
+
+def correction_submit(
+    *,
+    actor: AbstractBaseUser | None,
+    round: Round,
+    hands: Mapping[str, Any],
+    reason: str,
+    idempotency_key: str,
+) -> CorrectionSubmitted:
+    """A Floor supervisor or Pit boss corrects a settled round: with four eyes (the default) they ask for the
+    correction and another supervisor approves it (``adjustment_approve``); in a one-supervisor room
+    (``TABLESIDE_FOUR_EYES=0``) the round is corrected at once (``correct_round``).
+
+    The idempotency key is required either way, so a client sends the same request in both rooms.
+    """
+    require_role(actor, *SUPERVISORS, action="correct a settled round")
+    if not four_eyes_required():
+        settled = correct_round(
+            actor=actor,
+            round=round,
+            hands=hands,
+            reason=reason,
+            idempotency_key=idempotency_key,
+            requested_by=actor,
+        )
+        return CorrectionSubmitted(settlement=settled)
+    check_key(idempotency_key)
+    asked = adjustment_request(actor=actor, round=round, kind=Adjustment.Kind.CORRECTION, reason=reason, hands=hands)
+    return CorrectionSubmitted(request=asked)
 
 
 # --- requests for voids and corrections, approved from the pit ------------------------------------
@@ -201,6 +345,11 @@ def adjustment_request(
             if not isinstance(hands, Mapping):
                 raise ApplicationError("A correction needs the corrected hands.", extra={"field": "hands"})
             hands = read_hands(locked, hands, wagers=round_wagers(locked), complete_boards=True).stored
+            current = Posting.objects.get(round=locked, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
+            if entered_hands(hands) == entered_hands(current.hands or {"seats": {}}):
+                raise ApplicationError(
+                    "The corrected hands are the hands already settled: nothing to correct.", extra={"field": "hands"}
+                )
         if locked.adjustments.filter(status=Adjustment.Status.PENDING).exists():
             raise WrongState(f"Round {locked.number} already has a request waiting for a supervisor.")
         adjustment = Adjustment.objects.create(
@@ -224,13 +373,16 @@ def _adjustment_decide(adjustment: Adjustment) -> Adjustment:
 
 
 def adjustment_approve(*, actor: AbstractBaseUser | None, adjustment: Adjustment, note: str = "") -> Adjustment:
-    """A Floor supervisor or Pit boss approves a request: the round is voided, or corrected, at once."""
+    """A Floor supervisor or Pit boss approves a request: the round is voided, or corrected, at once.
+
+    Four eyes: not by whoever asked for it, nor by a party to the round (``void_round``, ``correct_round``).
+    """
     require_role(actor, *SUPERVISORS, action="approve a void or a correction")
     with transaction.atomic():
         locked = _adjustment_decide(adjustment)
         before = _adjustment_snapshot(locked)
         if locked.kind == Adjustment.Kind.VOID:
-            void_round(actor=actor, round=locked.round, reason=locked.reason)
+            void_round(actor=actor, round=locked.round, reason=locked.reason, requested_by=locked.requested_by)
             posting = Posting.objects.filter(round=locked.round, kind=Posting.Kind.VOID).first()
         else:
             body = correct_round(
@@ -239,6 +391,7 @@ def adjustment_approve(*, actor: AbstractBaseUser | None, adjustment: Adjustment
                 hands=locked.hands or {},
                 reason=locked.reason,
                 idempotency_key=f"adjustment-{locked.pk}",
+                requested_by=locked.requested_by,
             )
             posting = Posting.objects.get(pk=body["settlement_id"])
         locked.status = Adjustment.Status.APPROVED
@@ -259,13 +412,24 @@ def adjustment_approve(*, actor: AbstractBaseUser | None, adjustment: Adjustment
 
 
 def adjustment_reject(*, actor: AbstractBaseUser | None, adjustment: Adjustment, note: str) -> Adjustment:
-    """A Floor supervisor or Pit boss turns a request down, saying why; the round stays as it is."""
+    """A Floor supervisor or Pit boss turns a request down, saying why; the round stays as it is.
+
+    Four eyes: whoever asked for it may withdraw it so (it moves no money); anyone else who is a party to
+    the round may not dismiss a request about their own work: another supervisor decides it.
+    """
     require_role(actor, *SUPERVISORS, action="reject a void or a correction")
     note = (note or "").strip()
     if not note:
         raise ApplicationError("Say why the request is rejected.", extra={"field": "note"})
     with transaction.atomic():
         locked = _adjustment_decide(adjustment)
+        if actor is not None and locked.requested_by_id != actor.pk and four_eyes_required():
+            party = round_party(user=actor, round=locked.round)
+            if party is not None:
+                raise NotAllowed(
+                    f"You {party} round {locked.round.number}: another supervisor decides this request.",
+                    extra={"four_eyes": party},
+                )
         before = _adjustment_snapshot(locked)
         locked.status = Adjustment.Status.REJECTED
         locked.decided_by = actor  # type: ignore[assignment]

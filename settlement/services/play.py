@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.money import money_text as _money
@@ -24,7 +25,7 @@ from rules.games import banking, dealing, registry
 from rules.games.errors import InvalidHand
 from settlement import compute
 from settlement import hands as round_hands
-from settlement.ledger import post
+from settlement.ledger import post, posting_record
 from settlement.models import Posting, Wager
 from settlement.services.rounds import round_transition
 from settlement.sql import round_lock
@@ -96,17 +97,33 @@ def wager_place(*, actor: AbstractBaseUser | None, round: Round, seat: int, amou
                 extra={"field": "seat"},
             )
         wager = Wager.objects.create(round=locked, seat=seat_row, amount_cents=amount_cents, placed_by=actor)
+        postings = []
         if round_hands.round_is_banked(locked):
-            post(
-                round=locked,
-                kind=Posting.Kind.WAGER,
-                lines=[
-                    compute.Line(compute.PLAYER, seat, -amount_cents, "wager"),
-                    compute.Line(compute.WAGERS, None, amount_cents, "wager"),
-                ],
-                actor=actor,
-                seat_ids={seat: seat_row.pk},
+            postings.append(
+                post(
+                    round=locked,
+                    kind=Posting.Kind.WAGER,
+                    lines=[
+                        compute.Line(compute.PLAYER, seat, -amount_cents, "wager"),
+                        compute.Line(compute.WAGERS, None, amount_cents, "wager"),
+                    ],
+                    actor=actor,
+                    seat_ids={seat: seat_row.pk},
+                )
             )
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.WAGER_PLACED,
+            subject=wager,
+            after={
+                "table": table.name,
+                "round": locked.pk,
+                "round_number": locked.number,
+                "seat": seat,
+                "amount_cents": amount_cents,
+                "postings": [posting_record(p) for p in postings],
+            },
+        )
     return wager
 
 

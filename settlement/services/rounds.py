@@ -221,6 +221,7 @@ def round_transition(
     changes: Mapping[str, Any] | None = None,
     event: AuditEventType | None = None,
     already_locked: bool = False,
+    money: Mapping[str, Any] | None = None,
 ) -> Round:
     """The one service that changes a round: lock its row, check the move, save, audit, in one transaction.
 
@@ -228,6 +229,8 @@ def round_transition(
     ``changes`` (the hands, the placements) without moving. The step services call it with
     what their step records: ``settlement.services`` deals (``dealt``), takes the hands
     (``revealed``) and settles (``settled``); the audit event is the move's (``_MOVE_EVENTS``) or ``event``.
+    ``money`` is what the move paid or returned (the postings it wrote, ``settlement.ledger.posting_record``,
+    and for a settlement its amounts per seat, bank and house), kept in the event's ``after``.
     Callers have checked the actor's role and the table; this checks the state. A caller
     that already holds the row lock (``round_lock`` in its own transaction) passes that
     locked round with ``already_locked=True``.
@@ -253,7 +256,7 @@ def round_transition(
             event_type=event or _MOVE_EVENTS[RoundState(locked.state)],
             subject=locked,
             before=before,
-            after=_round_snapshot(locked),
+            after=_round_snapshot(locked) if money is None else {**_round_snapshot(locked), "money": money},
             reason=reason,
             change=update_statement(locked, fields),  # the row is locked: the UPDATE finds it
         )

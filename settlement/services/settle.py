@@ -16,7 +16,7 @@ from casino.errors import ApplicationError, WrongState
 from casino.roles import require_role
 from settlement import compute
 from settlement import hands as round_hands
-from settlement.ledger import post
+from settlement.ledger import post, posting_record
 from settlement.models import Posting
 from settlement.services.play import read_hands, round_wagers
 from settlement.services.rounds import round_transition
@@ -83,8 +83,9 @@ def replay(existing: Posting, round_: Round, *, correction: bool) -> dict[str, A
     return settlement_body(existing)
 
 
-def _compute(round_: Round, read: round_hands.RoundHands, wagers: Mapping[int, int]) -> compute.Computed:
-    """What the round pays with these hands, by its frozen rules, its action order and its bank."""
+def settlement_compute(round_: Round, read: round_hands.RoundHands, wagers: Mapping[int, int]) -> compute.Computed:
+    """What the round pays with these hands, by its frozen rules, its action order and its bank (the settle, the
+    preview and the replay, ``settlement.replay``, ask the same)."""
     return compute.settle(
         snapshot=round_.rule_set_snapshot,
         hands=read,
@@ -108,7 +109,7 @@ def settle_into(
     reason: str = "",
 ) -> Posting:
     """Post the settlement of the locked round with these hands: what it pays, as one balanced posting."""
-    computed = _compute(locked, read, wagers)
+    computed = settlement_compute(locked, read, wagers)
     return post(
         round=locked,
         kind=Posting.Kind.SETTLEMENT,
@@ -168,8 +169,23 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
         posting = settle_into(
             locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=locked.hands
         )
-        round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED)
+        round_transition(
+            already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED, money=settlement_money(posting)
+        )
     return settlement_body(posting)
+
+
+def settlement_money(posting: Posting, *also: Posting) -> dict[str, Any]:
+    """What a settlement's audit event records of its money: the posting (and ``also``, a correction's reversal)
+    line by line, and the settlement's net per seat, the player bank's and the house's."""
+    result = posting.result or {}
+    bank = result.get("bank")
+    return {
+        "postings": [posting_record(p) for p in (*also, posting)],
+        "seats": {str(line["seat"]): line["net_cents"] for line in result.get("seats", ())},
+        "bank_net_cents": bank["net_cents"] if bank else None,
+        "house_total_cents": (result.get("house") or {}).get("total_cents"),
+    }
 
 
 def entered_hands(stored: Mapping[str, Any]) -> dict[str, Any]:
@@ -194,5 +210,5 @@ def settlement_preview(*, round: Round, hands: Mapping[str, Any]) -> dict[str, A
     round_ = Round.objects.select_related("table", "bank_seat").get(pk=round.pk)
     wagers = round_wagers(round_)
     read = read_hands(round_, hands, wagers=wagers, complete_boards=True)
-    computed = _compute(round_, read, wagers)
+    computed = settlement_compute(round_, read, wagers)
     return {"round": round_.pk, "preview": True, "hands": read.stored, **computed.result}

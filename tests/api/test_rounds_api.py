@@ -446,15 +446,37 @@ def test_void_returns_the_wagers_and_needs_a_supervisor(pgp_table: Any, api: API
 CORRECTED = {"banker": PGP_BANK, "seats": {"1": PGP_WIN, "3": PGP_LOSS, "5": PGP_PUSH}}
 
 
-def test_correction_reverses_and_settles_again(pgp_table: Any, api: APIClient, pit_boss: User) -> None:
+def test_correction_is_asked_by_one_supervisor_and_approved_by_another(
+    pgp_table: Any, api: APIClient, pit_boss: User, floor_supervisor: User
+) -> None:
     round_id = _pgp_revealed(api, pgp_table)
     first = _settle(api, round_id, "settle-1")
     body = {"hands": CORRECTED, "reason": "Seats 3 and 5 entered the wrong way round"}
 
     _refused(api.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-1"), 403)
     boss = _client(pit_boss)
-    corrected = _ok(boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-1"))
+    writes = _writes()
+    asked = _ok(boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-1"), 202)
+    assert "another supervisor approves it" in asked["message"]
+    request = asked["request"]
+    assert (request["kind"], request["status"], request["requested_by"]) == ("correction", "pending", "paula_pitboss")
+    # Nothing moved yet: the request and its audit event only.
+    assert _writes() == (writes[0], writes[1], writes[2] + 1)
+    assert _ok(boss.get(_url(round_id)))["settlement"] == first
+    # Sent again while it waits: one request at a time.
+    _refused(
+        boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-1"), 409, "waiting"
+    )
+    # The pit boss cannot approve their own correction; the floor supervisor can.
+    approve = f"/api/adjustments/{request['id']}/approve/"
+    _refused(boss.post(approve, {}, format="json"), 403, "You asked for this correction")
+    approved = _ok(_client(floor_supervisor).post(approve, {"note": "Checked on camera"}, format="json"))
+    assert (approved["status"], approved["decided_by"]) == ("approved", "fred_floor")
+
+    detail = _ok(boss.get(_url(round_id)))
+    corrected = detail["settlement"]
     assert corrected["corrects"] == first["settlement_id"] and corrected["settlement_id"] != first["settlement_id"]
+    assert corrected["settlement_id"] == approved["posting"]
     seats = _seats_by_number(corrected)
     assert {n: (s["outcome"], s["net_cents"]) for n, s in seats.items()} == {
         1: ("win", 2375),
@@ -468,20 +490,15 @@ def test_correction_reverses_and_settles_again(pgp_table: Any, api: APIClient, p
         "rake_cents": 0,
         "total_cents": -1375,
     }
-    again = _ok(boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-1"))
-    assert again == corrected
-
-    detail = _ok(boss.get(_url(round_id)))
     _check_postings_balance(detail)
     assert [p["kind"] for p in detail["postings"]] == ["wager"] * 3 + ["settlement", "reversal", "settlement"]
     old, reversal, new = detail["postings"][3:]
     assert reversal["reverses"] == old["id"] == first["settlement_id"]
-    assert reversal["reason"] == body["reason"] and reversal["actor"] == pit_boss.username
+    assert reversal["reason"] == body["reason"] and reversal["actor"] == floor_supervisor.username
     assert _entries(reversal) == Counter(
         {(a, s, -amount, "reversal"): n for (a, s, amount, _), n in _entries(old).items()}
     )
     assert new["corrects"] == old["id"] and new["id"] == corrected["settlement_id"]
-    assert detail["settlement"] == corrected
     assert detail["hands"]["seats"]["3"]["high"] == PGP_LOSS["high"]
     assert detail["balances"] == {
         "players": {"1": 2375, "3": -1000, "5": 0},
@@ -491,7 +508,7 @@ def test_correction_reverses_and_settles_again(pgp_table: Any, api: APIClient, p
         "rake": 0,
         "wagers": 0,
     }
-    # The same hands as those in force: nothing to correct.
+    # The same hands as those in force: nothing to correct, refused when asked.
     _refused(
         boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-2"),
         400,
@@ -499,7 +516,26 @@ def test_correction_reverses_and_settles_again(pgp_table: Any, api: APIClient, p
     )
 
 
-def test_correction_with_the_settle_key_is_refused(pgp_table: Any, api: APIClient, pit_boss: User) -> None:
+def test_in_a_one_supervisor_room_the_correction_is_made_at_once_and_once_per_key(
+    pgp_table: Any, api: APIClient, pit_boss: User, settings: Any
+) -> None:
+    settings.TABLESIDE_FOUR_EYES = False
+    round_id = _pgp_revealed(api, pgp_table)
+    first = _settle(api, round_id, "settle-1")
+    body = {"hands": CORRECTED, "reason": "Seats 3 and 5 entered the wrong way round"}
+    boss = _client(pit_boss)
+    corrected = _ok(boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-1"))
+    assert corrected["corrects"] == first["settlement_id"]
+    assert corrected["house"]["total_cents"] == -1375
+    again = _ok(boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-1"))
+    assert again == corrected
+    detail = _ok(boss.get(_url(round_id)))
+    assert detail["settlement"] == corrected
+    assert [p["kind"] for p in detail["postings"]] == ["wager"] * 3 + ["settlement", "reversal", "settlement"]
+
+
+def test_correction_with_the_settle_key_is_refused(pgp_table: Any, api: APIClient, pit_boss: User, settings) -> None:
+    settings.TABLESIDE_FOUR_EYES = False  # the key is the correction's own only when it is made at once
     round_id = _pgp_revealed(api, pgp_table)
     _settle(api, round_id, "shared-key")
     body = {"hands": CORRECTED, "reason": "Seats 3 and 5 entered the wrong way round"}

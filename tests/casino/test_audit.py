@@ -1,18 +1,19 @@
-"""The audit log: a SHA-256 chain, append-only, and verify_audit that names the first broken event."""
+"""The audit log: a keyed (HMAC-SHA256) chain, append-only, and verify_audit that names the first broken event."""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
 
 from casino.append_only import AppendOnlyError
 from casino.audit import audit_chain_verify, audit_event_record, canonical_json
 from casino.events import AuditEventType
 from casino.models import GENESIS_HASH, AuditEvent
+from tests.guards import tamper
 
 
 def record_three(actor: object = None) -> list[AuditEvent]:
@@ -45,7 +46,8 @@ def test_the_first_event_chains_to_zeros_and_each_next_to_the_one_before(pit_bos
 
 
 @pytest.mark.django_db
-def test_the_hash_is_sha256_of_the_previous_hash_and_the_canonical_json() -> None:
+def test_the_hash_is_an_hmac_of_the_previous_hash_and_the_canonical_json_under_the_current_key(settings) -> None:
+    settings.TABLESIDE_AUDIT_KEYS = {"k2": "k" * 40, "k1": "j" * 40}
     event = audit_event_record(
         actor=None, event_type=AuditEventType.SHIFT_CLOSED, subject=("casino.shift", 3), reason="end"
     )
@@ -62,8 +64,10 @@ def test_the_hash_is_sha256_of_the_previous_hash_and_the_canonical_json() -> Non
         "after": None,
         "reason": "end",
     }
-    expected = hashlib.sha256((GENESIS_HASH + canonical_json(payload)).encode()).hexdigest()
-    assert stored.hash == expected
+    message = (GENESIS_HASH + canonical_json(payload)).encode()
+    assert stored.key_id == "k2"
+    assert stored.hash == hmac.new(b"k" * 40, message, hashlib.sha256).hexdigest()
+    assert stored.hash != hashlib.sha256(message).hexdigest()  # not computable without the key
 
 
 @pytest.mark.django_db
@@ -77,11 +81,7 @@ def test_an_untouched_chain_verifies(capsys) -> None:
 @pytest.mark.django_db
 def test_editing_a_stored_row_by_sql_makes_verify_audit_fail_and_name_that_event() -> None:
     events = record_three()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {AuditEvent._meta.db_table} SET reason = %s WHERE id = %s",
-            ["nothing happened here", events[1].pk],
-        )
+    tamper(f"UPDATE {AuditEvent._meta.db_table} SET reason = %s WHERE id = %s", ["nothing happened here", events[1].pk])
     with pytest.raises(CommandError) as failure:
         call_command("verify_audit")
     assert "event #2" in str(failure.value)
@@ -93,8 +93,7 @@ def test_editing_a_stored_row_by_sql_makes_verify_audit_fail_and_name_that_event
 @pytest.mark.django_db
 def test_deleting_a_row_by_sql_is_caught_at_the_event_after_the_gap() -> None:
     events = record_three()
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {AuditEvent._meta.db_table} WHERE id = %s", [events[1].pk])
+    tamper(f"DELETE FROM {AuditEvent._meta.db_table} WHERE id = %s", [events[1].pk])
     report = audit_chain_verify()
     assert not report.ok
     assert report.broken_event is not None and report.broken_event.seq == 3
@@ -102,18 +101,17 @@ def test_deleting_a_row_by_sql_is_caught_at_the_event_after_the_gap() -> None:
 
 
 @pytest.mark.django_db
-def test_rehashing_an_edited_row_still_breaks_the_link_to_the_next_event() -> None:
+def test_rehashing_an_edited_row_even_with_the_key_still_breaks_the_link_to_the_next_event() -> None:
     events = record_three()
     forged = AuditEvent.objects.get(pk=events[0].pk)
     forged.after = {"status": "closed"}
     from casino.audit import event_hash
 
     new_hash = event_hash(prev_hash=forged.prev_hash, event=forged)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {AuditEvent._meta.db_table} SET after = %s, hash = %s WHERE id = %s",
-            ['{"status": "closed"}', new_hash, forged.pk],
-        )
+    tamper(
+        f"UPDATE {AuditEvent._meta.db_table} SET after = %s, hash = %s WHERE id = %s",
+        ['{"status": "closed"}', new_hash, forged.pk],
+    )
     report = audit_chain_verify()
     assert report.broken_event is not None and report.broken_event.seq == 2
     assert "previous-hash link" in report.problem

@@ -13,6 +13,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:Overriding setting DATABASES")
 SQLITE = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": "x.sqlite3"}}
 POSTGRES = {"default": {"ENGINE": "django.db.backends.postgresql", "NAME": "tableside"}}
 REAL_KEY = "k" * 64
+AUDIT_KEYS = {"2026a": "a" * 48}
 
 
 def ids(*, deploy: bool = False) -> set[str]:
@@ -46,6 +47,18 @@ def test_debug_off_with_eager_celery_is_an_error() -> None:
         assert "casino.E003" in ids()
 
 
-def test_a_proper_production_configuration_raises_none_of_ours() -> None:
+def test_debug_off_with_the_development_audit_key_is_an_error() -> None:
+    """Whoever read the source could recompute the chain: production signs it with its own key."""
     with override_settings(DEBUG=False, SECRET_KEY=REAL_KEY, DATABASES=POSTGRES, CELERY_TASK_ALWAYS_EAGER=False):
+        assert "casino.E004" in ids()
+
+
+def test_a_proper_production_configuration_raises_none_of_ours() -> None:
+    with override_settings(
+        DEBUG=False,
+        SECRET_KEY=REAL_KEY,
+        DATABASES=POSTGRES,
+        CELERY_TASK_ALWAYS_EAGER=False,
+        TABLESIDE_AUDIT_KEYS=AUDIT_KEYS,
+    ):
         assert not {i for i in ids(deploy=True) if i.startswith("casino.")}

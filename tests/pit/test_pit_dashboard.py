@@ -311,6 +311,48 @@ def test_a_request_decided_meanwhile_is_refused_in_plain_words(void_request: Adj
     assert "This request was already approved." in again.content.decode()
 
 
+@pytest.mark.django_db
+def test_a_supervisors_own_request_waits_for_another_supervisor_without_an_approve_button(
+    pgp_table: Table, dealer: User, floor_supervisor: User, pit_boss: User
+) -> None:
+    round_ = play(pgp_table, dealer, wagers=PGP_WAGERS, hands=PGP_HANDS)
+    asked = adjustment_request(actor=floor_supervisor, round=round_, kind="void", reason="Card flashed on the deal")
+    own = signed_in(floor_supervisor).get("/pit/").content.decode()
+    assert "Your request: waiting for another supervisor" in own
+    assert f"/pit/adjustments/{asked.pk}/approve/" not in own
+    assert f'hx-post="/pit/adjustments/{asked.pk}/reject/"' in own  # withdrawing it stays possible
+    other = signed_in(pit_boss).get("/pit/").content.decode()
+    assert f'hx-post="/pit/adjustments/{asked.pk}/approve/"' in other and "Your request" not in other
+
+
+@pytest.mark.django_db
+def test_approving_ones_own_request_from_the_pit_is_refused_in_plain_words(
+    pgp_table: Table, dealer: User, floor_supervisor: User
+) -> None:
+    round_ = play(pgp_table, dealer, wagers=PGP_WAGERS, hands=PGP_HANDS)
+    asked = adjustment_request(actor=floor_supervisor, round=round_, kind="void", reason="Card flashed on the deal")
+    before = writes()
+    response = signed_in(floor_supervisor).post(f"/pit/adjustments/{asked.pk}/approve/", HTTP_HX_REQUEST="true")
+    assert "You asked for this void: another supervisor approves it." in response.content.decode()
+    asked.refresh_from_db()
+    assert asked.status == "pending" and writes() == before
+    assert Round.objects.get(pk=round_.pk).state == RoundState.REVEALED
+
+
+@pytest.mark.django_db
+def test_in_a_one_supervisor_room_the_pit_boss_approves_their_own_request(
+    settings: Any, pgp_table: Table, dealer: User, pit_boss: User
+) -> None:
+    settings.TABLESIDE_FOUR_EYES = False
+    round_ = play(pgp_table, dealer, wagers=PGP_WAGERS, hands=PGP_HANDS)
+    asked = adjustment_request(actor=pit_boss, round=round_, kind="void", reason="Card flashed on the deal")
+    client = signed_in(pit_boss)
+    html = client.get("/pit/").content.decode()
+    assert f'hx-post="/pit/adjustments/{asked.pk}/approve/"' in html and "Your request" not in html
+    done = client.post(f"/pit/adjustments/{asked.pk}/approve/", HTTP_HX_REQUEST="true").content.decode()
+    assert "Void approved: table PGP-1, round 1." in done
+
+
 # --- who may see, who may act ---------------------------------------------------------------------
 
 
@@ -418,7 +460,14 @@ def test_figures_kept_between_refreshes_match_a_whole_read_after_more_play_a_voi
     void = adjustment_request(actor=dealer, round=third, kind="void", reason="Misdeal")
     adjustment_approve(actor=pit_boss, adjustment=void)
     swapped = {**PGP_HANDS, "seats": {"1": WINS, "3": LOSES, "5": PUSHES}}
-    correct_round(actor=pit_boss, round=first, hands=swapped, reason="Seats 3 and 5 mixed up", idempotency_key="fix-1")
+    correct_round(
+        actor=pit_boss,
+        round=first,
+        hands=swapped,
+        reason="Seats 3 and 5 mixed up",
+        idempotency_key="fix-1",
+        requested_by=dealer,
+    )
     settle(play(pgp_table, dealer, wagers={4: 6000}, hands={**PGP_HANDS, "seats": {"4": LOSES}}), dealer)
     refreshed = figures()
     cache.clear()

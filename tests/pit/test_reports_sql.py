@@ -124,6 +124,7 @@ def test_a_player_bank_whose_only_commission_was_reversed_is_not_listed_and_no_a
         hands={"banker": TILES_BANK, "seats": {"5": TILES_WIN, "2": TILES_WIN_TOO}},
         reason="Seat 5's tiles were misread",
         idempotency_key="tiles-2-fix",
+        requested_by=dealer,
     )
     closed = shift_close(actor=pit_boss, shift=shift)
     figures = _assert_as_defined(closed)

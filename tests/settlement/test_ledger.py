@@ -12,6 +12,7 @@ from settlement.ledger import ledger_verify
 from settlement.models import LedgerEntry, Posting, Wager
 from settlement.services import correct_round, round_open, settle_round, void_round, wager_place
 from tables.models import Round
+from tests.guards import tamper
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 
@@ -38,18 +39,18 @@ def voided(dealer, pit_boss, settled, pgp_table) -> Round:  # type: ignore[no-un
 def _tamper(entry: LedgerEntry, amount_cents: int) -> None:
     """Change a stored amount behind the ORM's back, as someone with database access could."""
     table = connection.ops.quote_name(LedgerEntry._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET amount_cents = %s WHERE id = %s", [amount_cents, entry.pk])
+    tamper(f"UPDATE {table} SET amount_cents = %s WHERE id = %s", [amount_cents, entry.pk])
 
 
 @pytest.mark.django_db
-def test_a_clean_ledger_verifies(pit_boss, settled, voided) -> None:
+def test_a_clean_ledger_verifies(dealer, pit_boss, settled, voided) -> None:
     correct_round(
         actor=pit_boss,
         round=settled,
         hands={"banker": BANK, "seats": {"1": WINS, "2": PUSHES}},
         reason="Seat 2 keyed wrong",
         idempotency_key="correct-1",
+        requested_by=dealer,
     )
     report = ledger_verify()
     assert report.problems == []
@@ -108,9 +109,14 @@ def test_a_void_that_still_balances_but_no_longer_undoes_the_wagers_is_found(voi
     wagers = ", ".join(
         str(pk) for pk in Posting.objects.filter(round=voided, kind="wager").values_list("pk", flat=True)
     )
-    assert ledger_verify().problems == [
+    problems = ledger_verify().problems
+    assert problems[0] == (
         f"Void posting {void.pk} on round id {voided.pk} does not undo posting(s) {wagers} line for line."
-    ]
+    )
+    # and the audit event that returned the wagers recorded other lines than the posting now holds
+    assert problems[1].startswith(f"Void posting {void.pk} on round 2 at table PGP-1 (round id {voided.pk}) does not")
+    assert "recorded player seat 1 +2500 (reversal), player seat 4 +1000 (reversal)" in problems[1]
+    assert len(problems) == 2
 
 
 @pytest.mark.django_db

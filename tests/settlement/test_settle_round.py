@@ -140,9 +140,15 @@ def test_a_settled_round_cannot_be_voided(pit_boss, settled, nothing_written) ->
 # --- corrections ----------------------------------------------------------------------------------
 
 
-def _correct(actor, round_: Round, hands=CORRECTED, key: str = "correct-1") -> dict:  # type: ignore[no-untyped-def]
+def _correct(actor, round_: Round, hands=CORRECTED, key: str = "correct-1", asked_by=None) -> dict:  # type: ignore[no-untyped-def]
+    """``actor`` corrects ``round_`` as asked by ``asked_by`` (four eyes: by default the dealer, who settled it)."""
     return correct_round(
-        actor=actor, round=round_, hands=hands, reason="Seat 2's cards keyed wrong", idempotency_key=key
+        actor=actor,
+        round=round_,
+        hands=hands,
+        reason="Seat 2's cards keyed wrong",
+        idempotency_key=key,
+        requested_by=asked_by or round_.opened_by,
     )
 
 
@@ -187,9 +193,12 @@ def test_a_correction_writes_its_audit_events(pit_boss, settled) -> None:
 
 
 @pytest.mark.django_db
-def test_a_corrected_round_can_be_corrected_again(pit_boss, settled, balances) -> None:
+def test_a_corrected_round_can_be_corrected_again_by_another_supervisor(
+    pit_boss, floor_supervisor, settled, balances
+) -> None:
     _correct(pit_boss, settled)
-    _correct(pit_boss, settled, hands=HANDS, key="correct-2")
+    # The pit boss's correction is now the settlement in force: a second one is the floor supervisor's to make.
+    _correct(floor_supervisor, settled, hands=HANDS, key="correct-2", asked_by=pit_boss)
     assert balances(settled, "player") == {1: 2375, 2: -1000}
     assert Posting.objects.filter(round=settled, kind="settlement", reversed_by__isnull=True).count() == 1
     assert ledger_verify().ok
@@ -229,7 +238,14 @@ def test_only_a_settled_round_is_corrected(pit_boss, revealed, nothing_written) 
 @pytest.mark.django_db
 def test_a_correction_needs_a_reason(pit_boss, settled, nothing_written) -> None:
     with nothing_written(settled), pytest.raises(ApplicationError, match="A correction needs a reason."):
-        correct_round(actor=pit_boss, round=settled, hands=CORRECTED, reason=" ", idempotency_key="correct-1")
+        correct_round(
+            actor=pit_boss,
+            round=settled,
+            hands=CORRECTED,
+            reason=" ",
+            idempotency_key="correct-1",
+            requested_by=settled.opened_by,
+        )
 
 
 @pytest.mark.django_db

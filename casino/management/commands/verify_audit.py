@@ -1,19 +1,52 @@
-"""``manage.py verify_audit``: walk the audit chain; exit non-zero at the first broken event."""
+"""``manage.py verify_audit``: walk the audit chain and hold it to its checkpoints; exit non-zero at the first
+broken event or at any checkpoint the chain no longer reaches.
+
+The checkpoints are the database's, the checkpoint file's (``TABLESIDE_AUDIT_CHECKPOINT_FILE``), every
+``--checkpoint-file`` given, and every ``--checkpoint`` copied from a shift report
+(``SEQ:HASH:MADE_AT:KEY:SIGNATURE``, or just ``SEQ:HASH``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from casino.audit import audit_chain_verify
+from casino.audit import audit_chain_verify, checkpoint_parse, checkpoints_from_file
 
 
 class Command(BaseCommand):
-    help = "Verify the SHA-256 chain of the audit log and name the first broken event."
+    help = "Verify the keyed hash chain of the audit log against its checkpoints and name the first broken event."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--checkpoint",
+            action="append",
+            default=[],
+            metavar="SEQ:HASH[:MADE_AT:KEY:SIGNATURE]",
+            help="a checkpoint printed in a shift report (repeatable)",
+        )
+        parser.add_argument(
+            "--checkpoint-file",
+            action="append",
+            default=[],
+            metavar="PATH",
+            help="another checkpoint file (repeatable)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        report = audit_chain_verify()
+        checkpoints = []
+        for text in options["checkpoint"]:
+            try:
+                checkpoints.append({**checkpoint_parse(text), "source": f"--checkpoint {text[:24]}…"})
+            except ValueError as exc:
+                raise CommandError(str(exc)) from exc
+        for path in options["checkpoint_file"]:
+            found = checkpoints_from_file(path)
+            if not found:
+                raise CommandError(f"{path} holds no checkpoint (or does not exist).")
+            checkpoints.extend(found)
+        report = audit_chain_verify(checkpoints=checkpoints)
         if not report.ok:
             raise CommandError(report.describe())
         self.stdout.write(self.style.SUCCESS(report.describe()))

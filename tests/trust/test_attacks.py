@@ -1,0 +1,381 @@
+"""Attacks on the records, as an auditor would try them (issue 14): each is refused by the database, or
+reported by a verify command naming the row.
+
+Who attacks:
+* the application's database role (``TABLESIDE_TEST_APP_ROLE``: the PostgreSQL CI pass works as it, see
+  ``tests/conftest.py``): refused by its privileges and by the triggers;
+* a superuser with the database but not the audit key (``tests.guards.tamper``: past the role and the
+  triggers): reported by ``verify_audit`` (the keyed chain) and ``verify_ledger`` (the audit events that
+  recorded every posting and wager, and ``--replay``);
+* someone with the database and the key: reported by the checkpoints kept outside the database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import DatabaseError, connection, transaction
+
+from casino.append_only import append_only_tables
+from casino.audit import audit_checkpoint_make, audit_event_record, checkpoint_record, event_hash
+from casino.events import AuditEventType
+from casino.models import AuditCheckpoint, AuditEvent
+from settlement.models import LedgerEntry, Posting, Wager
+from settlement.services import settle_round
+from tables.models import Round
+from tests.guards import guards_off, tamper
+from tests.settlement.conftest import BANK, LOSES, WINS
+
+APP_ROLE = os.environ.get("TABLESIDE_TEST_APP_ROLE", "").strip()
+AE, P, LE, W = (m._meta.db_table for m in (AuditEvent, Posting, LedgerEntry, Wager))
+
+
+def q(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def refused(sql: str, params: list[object] | None = None) -> str:
+    """Run ``sql`` as the application; it must be refused. The database's message."""
+    with pytest.raises(DatabaseError) as refusal, transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+    return str(refusal.value)
+
+
+def verify_audit_fails(*args: str) -> str:
+    with pytest.raises(CommandError) as failure:
+        call_command("verify_audit", *args)
+    return str(failure.value)
+
+
+def verify_ledger_fails(*args: str) -> str:
+    with pytest.raises(CommandError) as failure:
+        call_command("verify_ledger", *args)
+    return str(failure.value)
+
+
+@pytest.fixture
+def settled(dealer, shift, pgp_table, play_to_hands) -> Round:  # type: ignore[no-untyped-def]
+    """Seat 1 wins 25.00, seat 2 loses 10.00, settled by the dealer."""
+    round_ = play_to_hands(
+        pgp_table, wagers={1: 2500, 2: 1000}, hands={"banker": BANK, "seats": {"1": WINS, "2": LOSES}}
+    )
+    settle_round(round=round_, actor=dealer, idempotency_key="attack-1")
+    return Round.objects.get(pk=round_.pk)
+
+
+@pytest.fixture
+def two_settled(settled, pgp_table, play_to_hands, dealer) -> tuple[Round, Round]:  # type: ignore[no-untyped-def]
+    second = play_to_hands(pgp_table, wagers={3: 4000}, hands={"banker": BANK, "seats": {"3": LOSES}})
+    settle_round(round=second, actor=dealer, idempotency_key="attack-2")
+    return settled, Round.objects.get(pk=second.pk)
+
+
+@pytest.fixture
+def checkpoint_now(django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+    """Sign the chain's head as a shift close does, its line appended to the checkpoint file on commit."""
+
+    def make() -> AuditCheckpoint:
+        with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+            checkpoint = audit_checkpoint_make(reason="shift closed")
+        assert checkpoint is not None
+        return checkpoint
+
+    return make
+
+
+def rechain(events: list[AuditEvent], *, reason: str) -> None:
+    """Give the first of ``events`` another reason, then hash it and every event after it again, each linked to
+    the one before, under whatever keys the settings hold now (the real one, or a guess), and store them so."""
+    prev = events[0].prev_hash
+    events[0].reason = reason
+    for event in events:
+        event.prev_hash = prev
+        event.hash = event_hash(prev_hash=prev, event=event)
+        tamper(
+            f"UPDATE {q(AE)} SET reason = %s, prev_hash = %s, hash = %s WHERE id = %s",
+            [event.reason, event.prev_hash, event.hash, event.pk],
+        )
+        prev = event.hash
+
+
+def settlement_of(round_: Round) -> Posting:
+    return Posting.objects.get(round=round_, kind=Posting.Kind.SETTLEMENT)
+
+
+# --- the application's role and the triggers: refused by the database ------------------------------
+
+
+@pytest.mark.django_db
+def test_the_postgresql_pass_works_as_the_least_privilege_role() -> None:
+    if connection.vendor != "postgresql" or not APP_ROLE:
+        pytest.skip("the PostgreSQL CI pass (TABLESIDE_TEST_APP_ROLE) works as the application's role")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_user")
+        assert cursor.fetchone()[0] == APP_ROLE
+    call_command("db_app_role", "--check")  # no owner, no superuser, no UPDATE/DELETE/TRUNCATE
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("table", sorted(append_only_tables()))
+def test_every_append_only_table_refuses_update_and_delete_in_the_database(table, settled) -> None:
+    audit_checkpoint_make(reason="shift closed")  # a row in every table: a row trigger fires only on a row
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*) FROM {q(table)}")
+        before = cursor.fetchone()[0]
+    for sql in (f"UPDATE {q(table)} SET id = id", f"DELETE FROM {q(table)}"):
+        message = refused(sql)
+        assert "permission denied" in message or "append-only" in message or "Cannot" in message, message
+    if connection.vendor == "postgresql":
+        message = refused(f"TRUNCATE {q(table)} CASCADE")
+        assert "permission denied" in message or "Cannot truncate" in message, message
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*) FROM {q(table)}")
+        assert cursor.fetchone()[0] == before
+
+
+@pytest.mark.django_db
+def test_the_ledger_attacks_of_the_issue_are_refused_as_the_application(settled) -> None:
+    posting = settlement_of(settled)
+    assert refused(f"UPDATE {q(W)} SET amount_cents = amount_cents * 100 WHERE round_id = %s", [settled.pk])
+    assert refused(f"UPDATE {q(LE)} SET amount_cents = amount_cents + 99900 WHERE posting_id = %s", [posting.pk])
+    assert refused(f"DELETE FROM {q(AE)} WHERE seq = (SELECT MAX(seq) FROM {q(AE)})")
+    assert Wager.objects.filter(round=settled).order_by("seat__number").first().amount_cents == 2500
+
+
+@pytest.mark.django_db
+def test_a_rounds_frozen_rules_and_a_settled_rounds_state_are_refused_as_the_application(settled) -> None:
+    r = q(Round._meta.db_table)
+    refused(f"UPDATE {r} SET bank_cents = 1 WHERE id = %s", [settled.pk])
+    refused(f"UPDATE {r} SET number = number + 100 WHERE id = %s", [settled.pk])
+    refused(f"UPDATE {r} SET state = 'revealed' WHERE id = %s", [settled.pk])
+    refused(f"UPDATE {r} SET action_order = %s WHERE id = %s", ["[2, 1, 3, 4, 5, 6, 7]", settled.pk])
+    refused(f"UPDATE {r} SET dice = %s WHERE id = %s", ["[6, 6, 6]", settled.pk])
+    refused(f"DELETE FROM {r} WHERE id = %s", [settled.pk])
+    assert Round.objects.get(pk=settled.pk).state == "settled"
+
+
+@pytest.mark.django_db
+def test_the_application_role_cannot_switch_the_guards_off() -> None:
+    if connection.vendor != "postgresql" or not APP_ROLE:
+        pytest.skip("the application's role exists in the PostgreSQL CI pass")
+    audit_event_record(actor=None, event_type=AuditEventType.TABLE_OPENED, subject=("tables.table", 1))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT array_agg(tgname::text) FROM pg_trigger WHERE tgrelid = %s::regclass AND NOT tgisinternal", [AE]
+        )
+        names = cursor.fetchone()[0]
+    assert names, "the audit table has its triggers"
+    for sql in (
+        f"ALTER TABLE {q(AE)} DISABLE TRIGGER ALL",
+        f"DROP TRIGGER {q(names[0])} ON {q(AE)}",
+        "SET session_replication_role = replica",
+        f"CREATE TABLE {q('evil')} (id int)",
+        "CREATE FUNCTION public.evil() RETURNS int AS 'SELECT 1' LANGUAGE sql",
+        f"ALTER TABLE {q(AE)} OWNER TO CURRENT_USER",
+    ):
+        refused(sql)
+    # pgtrigger's own bypass (a session setting naming the triggers) does not lift the role's missing privilege.
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('pgtrigger.ignore', %s, true)", ["{" + ",".join(names) + "}"])
+        refused(f"UPDATE {q(AE)} SET reason = 'x'")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_logged_in_as_the_application_role_nothing_can_be_changed(settled) -> None:
+    """A real login as the role (not the suite's SET ROLE), on committed rows."""
+    if connection.vendor != "postgresql" or not APP_ROLE:
+        pytest.skip("the application's role exists in the PostgreSQL CI pass")
+    import psycopg
+
+    params = connection.get_connection_params()
+    params.pop("options", None)
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    params.pop("prepare_threshold", None)
+    params["user"] = APP_ROLE
+    with psycopg.connect(**{k: v for k, v in params.items() if k in ("host", "port", "dbname", "user")}) as login:
+        assert login.execute("SELECT session_user").fetchone()[0] == APP_ROLE
+        for sql in (
+            f"UPDATE {q(W)} SET amount_cents = 1",
+            f"DELETE FROM {q(AE)}",
+            f"TRUNCATE {q(LE)}",
+            "SET ROLE postgres",
+            "SET session_replication_role = replica",
+        ):
+            with pytest.raises((psycopg.errors.InsufficientPrivilege, psycopg.errors.InvalidParameterValue)):
+                login.execute(sql)
+            login.rollback()
+    assert Wager.objects.filter(amount_cents=1).count() == 0
+
+
+# --- a superuser with the database, not the key: reported by the verify commands ------------------
+
+
+@pytest.mark.django_db
+def test_deleting_the_last_event_or_the_last_500_is_reported_against_the_checkpoint(settled, checkpoint_now) -> None:
+    for n in range(520):
+        audit_event_record(actor=None, event_type=AuditEventType.TABLE_OPENED, subject=("tables.table", n))
+    checkpoint = checkpoint_now()
+    last = checkpoint.seq
+    tamper(f"DELETE FROM {q(AE)} WHERE seq = %s", [last])
+    message = verify_audit_fails()
+    assert f"The chain ends at event #{last - 1}" in message and f"events #{last} to #{last}" in message
+    tamper(f"DELETE FROM {q(AE)} WHERE seq > %s", [last - 500])
+    message = verify_audit_fails()
+    assert f"events #{last - 499} to #{last}" in message
+
+
+@pytest.mark.django_db
+def test_the_same_deletion_with_the_checkpoints_deleted_too_is_caught_by_the_checkpoint_file(
+    settled, checkpoint_now
+) -> None:
+    checkpoint = checkpoint_now()
+    tamper(f"DELETE FROM {q(AuditCheckpoint._meta.db_table)}")
+    tamper(f"DELETE FROM {q(AE)} WHERE seq = %s", [checkpoint.seq])
+    message = verify_audit_fails()
+    assert "is missing from the database's checkpoints" in message
+    assert f"events #{checkpoint.seq} to #{checkpoint.seq}" in message
+    assert "audit-checkpoints.jsonl, line 1" in message
+
+
+@pytest.mark.django_db
+def test_editing_an_event_and_recomputing_every_hash_after_it_without_the_key_is_named(settled) -> None:
+    """The attack that passed before: edit, then re-chain with plain SHA-256 (or any key but the real one)."""
+    events = list(AuditEvent.objects.order_by("seq"))
+    target = events[3]
+    from django.test import override_settings
+
+    with override_settings(TABLESIDE_AUDIT_KEYS={target.key_id: "a guessed key, not the real one, 40 chars"}):
+        rechain(events[3:], reason="nothing happened here")
+    message = verify_audit_fails()
+    assert f"event #{target.seq} (id {target.pk}" in message and "does not match its content" in message
+
+
+@pytest.mark.django_db
+def test_rewriting_the_chain_as_unkeyed_events_is_named(settled) -> None:
+    events = list(AuditEvent.objects.order_by("seq"))
+    target = events[-1]
+    target.key_id = ""
+    target.hash = event_hash(prev_hash=target.prev_hash, event=target)
+    tamper(f"UPDATE {q(AE)} SET key_id = '', hash = %s WHERE id = %s", [target.hash, target.pk])
+    assert "written without the audit key" in verify_audit_fails()
+
+
+@pytest.mark.django_db
+def test_reordering_two_events_is_named(settled) -> None:
+    a, b = AuditEvent.objects.order_by("seq")[2:4]
+    tamper(f"UPDATE {q(AE)} SET seq = 999999999 WHERE id = %s", [a.pk])
+    tamper(f"UPDATE {q(AE)} SET seq = %s WHERE id = %s", [a.seq, b.pk])
+    tamper(f"UPDATE {q(AE)} SET seq = %s WHERE id = %s", [b.seq, a.pk])
+    assert f"event #{a.seq} (id {b.pk}" in verify_audit_fails()
+
+
+@pytest.mark.django_db
+def test_a_balanced_edit_of_a_settlements_entries_is_named_by_verify_ledger(settled) -> None:
+    posting = settlement_of(settled)
+    player = LedgerEntry.objects.filter(posting=posting, account="player").order_by("pk").first()
+    house = LedgerEntry.objects.filter(posting=posting, account="house").order_by("pk").first()
+    tamper(f"UPDATE {q(LE)} SET amount_cents = amount_cents + 99900 WHERE id = %s", [player.pk])
+    tamper(f"UPDATE {q(LE)} SET amount_cents = amount_cents - 99900 WHERE id = %s", [house.pk])
+    call_command("verify_audit")  # the chain itself is untouched
+    message = verify_ledger_fails()
+    assert f"posting {posting.pk} on round {settled.number} at table PGP-1" in message
+    assert "does not hold the entries audit event" in message
+    assert f"round id {settled.pk}" in verify_ledger_fails("--replay")
+
+
+@pytest.mark.django_db
+def test_hands_and_entries_edited_together_are_named_by_the_hands_their_event_recorded(settled) -> None:
+    """The replay recomputes a settlement from its stored hands: change both consistently, and the audit event
+    that recorded the hands settled (their digest) still disagrees."""
+    posting = settlement_of(settled)
+    hands = posting.hands
+    hands["seats"]["2"]["note"] = "rewritten"
+    tamper(f"UPDATE {q(P)} SET hands = %s WHERE id = %s", [json.dumps(hands), posting.pk])
+    message = verify_ledger_fails()
+    assert f"Settlement posting {posting.pk} on round {settled.number} at table PGP-1" in message
+    assert "does not hold the hands audit event" in message
+
+
+@pytest.mark.django_db
+def test_a_wager_multiplied_by_100_on_a_settled_round_is_named(settled) -> None:
+    tamper(f"UPDATE {q(W)} SET amount_cents = amount_cents * 100 WHERE round_id = %s", [settled.pk])
+    message = verify_ledger_fails()
+    assert "holds 250000 cents, but audit event" in message and "recorded 2500 cents taken" in message
+    assert f"round id {settled.pk}" in verify_ledger_fails("--replay")
+
+
+@pytest.mark.django_db
+def test_swapping_two_postings_entries_is_named(two_settled) -> None:
+    first, second = (settlement_of(r) for r in two_settled)
+    tamper(f"UPDATE {q(LE)} SET posting_id = -1 WHERE posting_id = %s", [first.pk])
+    tamper(f"UPDATE {q(LE)} SET posting_id = %s WHERE posting_id = %s", [first.pk, second.pk])
+    tamper(f"UPDATE {q(LE)} SET posting_id = %s WHERE posting_id = -1", [second.pk])
+    message = verify_ledger_fails()
+    assert f"posting {first.pk} " in message and f"posting {second.pk} " in message
+
+
+@pytest.mark.django_db
+def test_moving_one_entry_to_another_posting_is_named(two_settled) -> None:
+    first, second = (settlement_of(r) for r in two_settled)
+    entry = LedgerEntry.objects.filter(posting=first).order_by("pk").first()
+    tamper(f"UPDATE {q(LE)} SET posting_id = %s WHERE id = %s", [second.pk, entry.pk])
+    message = verify_ledger_fails()
+    assert f"Posting {first.pk} (settlement)" in message and "does not balance" in message
+    assert f"posting {second.pk} " in message
+
+
+@pytest.mark.django_db
+def test_a_forged_balanced_posting_is_named(settled, dealer) -> None:
+    from settlement.compute import Line
+    from settlement.sql import ledger_insert
+
+    forged = Posting(round=settled, kind=Posting.Kind.SETTLEMENT, actor=dealer, idempotency_key="forged")
+    seat = settled.table.seats.get(number=1)
+    with guards_off():
+        lines = [Line("player", 1, 99900, "payout"), Line("house", None, -99900, "payout")]
+        ledger_insert(forged, lines=lines, seat_ids={1: seat.pk})
+    message = verify_ledger_fails()
+    assert f"posting {forged.pk} " in message and "has no audit event" in message
+
+
+@pytest.mark.django_db
+def test_a_removed_settlement_is_named_by_its_audit_event(settled) -> None:
+    posting = settlement_of(settled)
+    tamper(f"DELETE FROM {q(LE)} WHERE posting_id = %s", [posting.pk])
+    tamper(f"DELETE FROM {q(P)} WHERE id = %s", [posting.pk])
+    message = verify_ledger_fails()
+    assert f"settlement posting {posting.pk}, which the ledger no longer holds" in message
+
+
+# --- someone with the database and the key: the checkpoints outside the database ------------------
+
+
+@pytest.mark.django_db
+def test_a_chain_rewritten_with_the_key_is_caught_by_the_reports_checkpoint(
+    settled, checkpoint_now, settings, tmp_path
+) -> None:
+    checkpoint = checkpoint_now()
+    printed = checkpoint_record(checkpoint)
+    events = list(AuditEvent.objects.order_by("seq"))
+    rechain(events[4:], reason="rewritten")  # with the real key: every hash holds
+    tamper(f"DELETE FROM {q(AuditCheckpoint._meta.db_table)}")
+    settings.TABLESIDE_AUDIT_CHECKPOINT_FILE = str(tmp_path / "elsewhere.jsonl")  # the file gone too
+    call_command("verify_audit")  # nothing left in the building disagrees...
+    text = f"{printed['seq']}:{printed['head_hash']}:{printed['made_at']}:{printed['key_id']}:{printed['signature']}"
+    message = verify_audit_fails("--checkpoint", text)  # ...but the report's checkpoint does
+    assert f"Event #{checkpoint.seq} is not the event checkpoint" in message
+    assert f"one of #1 to #{checkpoint.seq}" in message
+
+
+@pytest.mark.django_db
+def test_a_forged_checkpoint_is_named(settled, checkpoint_now, settings) -> None:
+    checkpoint = checkpoint_now()
+    record = checkpoint_record(checkpoint)
+    with open(settings.TABLESIDE_AUDIT_CHECKPOINT_FILE, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({**record, "seq": record["seq"] + 5}) + "\n")
+    assert "has a signature that does not match: it was forged or altered" in verify_audit_fails()

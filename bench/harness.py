@@ -88,6 +88,11 @@ def close_connections() -> None:
 
 def setup_django() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # A throwaway database's audit checkpoints go to a throwaway file, not the project's var/ (whose database
+    # they do not belong to: verify_audit there would read them as a chain cut short).
+    os.environ.setdefault(
+        "TABLESIDE_AUDIT_CHECKPOINT_FILE", str(Path(tempfile.mkdtemp(prefix="tableside-bench-")) / "checkpoints.jsonl")
+    )
     import django
     from django.conf import settings
     from django.core.management import call_command

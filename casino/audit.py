@@ -3,9 +3,11 @@
 Every event's hash is ``HMAC-SHA256(key, prev_hash + canonical_json)`` where the canonical JSON holds the
 event's sequence number, UTC time, actor, type, subject, before/after and reason, serialised with sorted
 keys and no whitespace, and the key is the one ``key_id`` names in ``TABLESIDE_AUDIT_KEYS`` (the first key
-signs new events; keys live in the environment, never in the database). Events written before the chain
-was keyed (``key_id`` "") hash with plain SHA-256; they only ever come before the first keyed event, whose
-HMAC covers them through its ``prev_hash``. The first event chains to 64 zeros. Writers take one lock for
+signs new events; keys live in the environment, never in the database; a key once replaced by a newer one
+never signs a later event). Events written before the chain was keyed (``key_id`` "") hash with plain
+SHA-256: they are accepted only up to ``TABLESIDE_AUDIT_UNKEYED_UNTIL`` (0 on an installation keyed from
+its first event), a number kept outside the database, and the first keyed event covers them through its
+``prev_hash``. The first event chains to 64 zeros. Writers take one lock for
 the chain before reading its head (``casino.rows.chain_lock_and_head``, where its SQL is), so two
 concurrent actions can never fork it.
 
@@ -245,8 +247,11 @@ def checkpoints_from_file(path: str | Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-            checkpoint_parse(f"{record['seq']}:{record['head_hash']}")
+            written = json.loads(line)
+            fields = [written[name] for name in ("seq", "head_hash", "made_at", "key_id", "signature")]
+            if type(fields[0]) is not int or not all(isinstance(f, str) and ":" not in f for f in fields[3:]):
+                raise ValueError("not a checkpoint")
+            record = {**written, **checkpoint_parse(":".join(str(f) for f in fields))}
         except (ValueError, KeyError, TypeError):
             record = {"malformed": f"line {number} of {target}"}
         records.append({**record, "source": f"{target}, line {number}"})
@@ -274,11 +279,7 @@ class ChainReport:
     def describe(self) -> str:
         lines = []
         if self.broken_event is not None:
-            event = self.broken_event
-            lines.append(
-                f"Audit chain broken at event #{event.seq} (id {event.pk}, {event.event_type} on "
-                f"{event.subject_type}:{event.subject_id}, {event.occurred_at.isoformat()}): {self.problem}"
-            )
+            lines.append(_break_text(self.broken_event, self.problem))
         lines.extend(self.checkpoint_problems)
         if self.ok:
             lines.append(
@@ -316,10 +317,12 @@ def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> Chai
 
     An event is broken when its sequence number skips or repeats (an event was removed or inserted),
     when its ``prev_hash`` is not the previous event's hash, when its stored ``hash`` does not match its
-    content under its key (the row was altered, or the chain recomputed without the key), or when it was
-    written without a key after the chain was keyed. The checkpoints are the database's, the checkpoint
-    file's (settings) and ``checkpoints`` (read from a report); each must be validly signed (where it carries
-    a signature) and name an event that exists with that very hash.
+    content under its key (the row was altered, or the chain recomputed without the key), when it was
+    written without a key after ``TABLESIDE_AUDIT_UNKEYED_UNTIL``, or with a key older than one an earlier
+    event used. Every broken event is listed (up to ``MAX_BREAKS_LISTED``), not only the first. The
+    checkpoints are the database's, the checkpoint file's (settings) and ``checkpoints`` (read from a
+    report); each must be validly signed (where it carries a signature) and name an event that exists with
+    that very hash.
     """
     given = [dict(c, source=c.get("source", "given on the command line")) for c in checkpoints]
     stored = [
@@ -340,26 +343,25 @@ def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> Chai
     for record in valid:
         wanted.setdefault(record["seq"], []).append(record)
 
-    expected_prev, expected_seq, checked, keyed = GENESIS_HASH, 1, 0, False
-    broken: tuple[AuditEvent, str] | None = None
+    expected_prev, expected_seq, checked = GENESIS_HASH, 1, 0
+    unkeyed_until = int(getattr(settings, "TABLESIDE_AUDIT_UNKEYED_UNTIL", 0))
+    rank = {key_id: index for index, key_id in enumerate(audit_keys())}  # 0: the newest key
+    newest_used = len(rank)  # the newest key an event used so far: no later event uses an older one
+    breaks: list[tuple[AuditEvent, str]] = []
     last_good_checkpoint = 0
     for event in _events_in_order(AuditEvent.objects.all()):
-        if event.seq != expected_seq:
-            broken = (event, f"sequence number {event.seq} where {expected_seq} was expected")
-        elif event.prev_hash != expected_prev:
-            broken = (event, "its previous-hash link does not match the event before it")
-        elif keyed and not event.key_id:
-            broken = (event, "it was written without the audit key after the chain was keyed (a forged event)")
-        else:
-            try:
-                matches = hmac.compare_digest(event_hash(prev_hash=event.prev_hash, event=event), event.hash)
-            except UnknownKey:
-                broken = (event, f"it names key {event.key_id!r}, which this installation does not hold")
-            else:
-                if not matches:
-                    broken = (event, "its stored hash does not match its content (the row was altered)")
-        if broken is not None:
-            break
+        problem = _link_problem(
+            event,
+            expected_seq=expected_seq,
+            expected_prev=expected_prev,
+            unkeyed_until=unkeyed_until,
+            older_key=rank.get(event.key_id, -1) > newest_used,
+        )
+        if problem:
+            # Reported, then walked past: one bad event (a junk row anyone may INSERT) must not hide the next.
+            breaks.append((event, problem))
+            if len(breaks) > MAX_BREAKS_LISTED:
+                break
         for record in wanted.pop(event.seq, ()):
             if record["head_hash"] != event.hash:
                 problems.append(
@@ -367,29 +369,70 @@ def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> Chai
                     f"rewritten after event #{last_good_checkpoint} (the last checkpoint that holds), at or before "
                     f"#{event.seq}; the first event that differs is one of #{last_good_checkpoint + 1} to #{event.seq}."
                 )
-            else:
+            elif not problem:
                 last_good_checkpoint = event.seq
-        keyed = keyed or bool(event.key_id)
-        checked += 1
+        if not problem and event.key_id:
+            newest_used = min(newest_used, rank[event.key_id])
+        checked += 0 if breaks else 1  # verified before the first break
         expected_prev = event.hash
-        expected_seq += 1
-    if broken is None:
+        expected_seq = event.seq + 1
+    last_seq = expected_seq - 1
+    if len(breaks) <= MAX_BREAKS_LISTED:
         for seq, records in sorted(wanted.items()):
             for record in records:
                 problems.append(
-                    f"The chain ends at event #{expected_seq - 1}, but checkpoint {record['source']} signed event "
-                    f"#{seq}: events #{expected_seq} to #{seq} (at least) were removed."
+                    f"The chain ends at event #{last_seq}, but checkpoint {record['source']} signed event "
+                    f"#{seq}: events #{last_seq + 1} to #{seq} (at least) were removed."
                 )
     notes = []
-    if checked and not keyed and broken is None:
+    anchored = max((r["seq"] for r in valid), default=0)
+    if last_seq > anchored:
         notes.append(
-            f"Note: all {checked} events were written before the chain was keyed; the next event written seals them."
+            f"Note: the {last_seq - anchored} events after #{anchored} are not yet anchored outside the database "
+            "(the next checkpoint, at a shift close or within 5 minutes, anchors them)."
         )
+    broken = breaks[0] if breaks else None
     return ChainReport(
         events_checked=checked,
         broken_event=broken[0] if broken else None,
         problem=broken[1] if broken else "",
         checkpoints_checked=len(valid),
-        checkpoint_problems=tuple(problems),
+        checkpoint_problems=tuple(
+            [_break_text(event, problem) for event, problem in breaks[1:MAX_BREAKS_LISTED]]
+            + (["… and more broken events after these."] if len(breaks) > MAX_BREAKS_LISTED else [])
+            + problems
+        ),
         notes=tuple(notes),
+    )
+
+
+MAX_BREAKS_LISTED = 20
+
+
+def _link_problem(
+    event: AuditEvent, *, expected_seq: int, expected_prev: str, unkeyed_until: int, older_key: bool
+) -> str:
+    """What is wrong with this event as the next link of the chain ("" if nothing)."""
+    if event.seq != expected_seq:
+        return f"sequence number {event.seq} where {expected_seq} was expected"
+    if event.prev_hash != expected_prev:
+        return "its previous-hash link does not match the event before it"
+    if not event.key_id and event.seq > unkeyed_until:
+        return (
+            "it was written without the audit key, after the chain was keyed "
+            f"(TABLESIDE_AUDIT_UNKEYED_UNTIL={unkeyed_until}): a forged event"
+        )
+    if older_key:
+        return f"it is signed with key {event.key_id!r}, older than a key an earlier event used: a retired key reused"
+    try:
+        matches = hmac.compare_digest(event_hash(prev_hash=event.prev_hash, event=event), event.hash)
+    except UnknownKey:
+        return f"it names key {event.key_id!r}, which this installation does not hold"
+    return "" if matches else "its stored hash does not match its content (the row was altered)"
+
+
+def _break_text(event: AuditEvent, problem: str) -> str:
+    return (
+        f"Audit chain broken at event #{event.seq} (id {event.pk}, {event.event_type} on "
+        f"{event.subject_type}:{event.subject_id}, {event.occurred_at.isoformat()}): {problem}"
     )

@@ -5,6 +5,8 @@ superuser); the application connects as another role (``TABLESIDE_DB_APP_ROLE``,
 README) that may read and write the tables it needs and nothing else:
 
 * SELECT and INSERT on the append-only tables (``casino.append_only``): no UPDATE, DELETE or TRUNCATE;
+* on a guarded table (a round, a seat, a request for a void or a correction: ``guarded_triggers``), SELECT,
+  INSERT and UPDATE of the columns that may change only: no UPDATE of a frozen column, no DELETE;
 * SELECT, INSERT, UPDATE and DELETE on the other tables; no TRUNCATE, REFERENCES or TRIGGER;
 * SELECT only on ``django_migrations``; USAGE on the sequences and the schema, and no CREATE: no DDL,
   so it can neither drop a trigger nor alter a table (only a table's owner can).
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from django.db import DatabaseError, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from casino.append_only import append_only_tables
+from casino.append_only import append_only_tables, guarded_frozen_columns
 
 READ_ONLY_TABLES = ("django_migrations",)
 
@@ -35,10 +37,11 @@ class RoleReport:
     superuser: bool
     owns: tuple[str, ...]
     may_change: tuple[str, ...]
+    creates: bool = False  # may CREATE in the schema (PostgreSQL before 15 grants it to PUBLIC)
 
     @property
     def least_privilege(self) -> bool:
-        return not (self.superuser or self.owns or self.may_change)
+        return not (self.superuser or self.owns or self.may_change or self.creates)
 
 
 def _q(connection: BaseDatabaseWrapper, name: str) -> str:
@@ -57,11 +60,17 @@ def app_role_statements(connection: BaseDatabaseWrapper, role: str) -> list[str]
         f"GRANT USAGE ON SCHEMA public TO {r}",
         f"REVOKE CREATE ON SCHEMA public FROM {r}",
     ]
+    guarded = guarded_frozen_columns()
     for table in sorted(connection.introspection.table_names()):
         t = _q(connection, table)
         statements.append(f"REVOKE ALL ON {t} FROM {r}")
         if table in append_only:
             statements.append(f"GRANT SELECT, INSERT ON {t} TO {r}")
+        elif table in guarded:
+            with connection.cursor() as cursor:
+                columns = [c.name for c in connection.introspection.get_table_description(cursor, table)]
+            changing = ", ".join(_q(connection, c) for c in columns if c not in guarded[table] and c != "id")
+            statements.append(f"GRANT SELECT, INSERT, UPDATE ({changing}) ON {t} TO {r}")
         elif table in READ_ONLY_TABLES:
             statements.append(f"GRANT SELECT ON {t} TO {r}")
         else:
@@ -101,7 +110,8 @@ def app_role_grant(connection: BaseDatabaseWrapper, role: str) -> list[str]:
     if connection.vendor != "postgresql":
         return []
     statements = app_role_statements(connection, role)
-    with connection.cursor() as cursor:
+    # All or nothing: the running application never sees the role between a REVOKE and its GRANT.
+    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
         for statement in statements:
             cursor.execute(statement)
     return statements
@@ -110,8 +120,11 @@ def app_role_grant(connection: BaseDatabaseWrapper, role: str) -> list[str]:
 def app_role_check(connection: BaseDatabaseWrapper) -> RoleReport:
     """What the connection's current role may do to the append-only tables: is it the least-privilege role?"""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT current_user, rolsuper FROM pg_roles WHERE rolname = current_user")
-        role, superuser = cursor.fetchone()
+        cursor.execute(
+            "SELECT current_user, rolsuper, has_schema_privilege(current_user, 'public', 'CREATE') "
+            "FROM pg_roles WHERE rolname = current_user"
+        )
+        role, superuser, creates = cursor.fetchone()
         owns, may_change = [], []
         for table in append_only_tables():
             cursor.execute(
@@ -127,4 +140,6 @@ def app_role_check(connection: BaseDatabaseWrapper) -> RoleReport:
                 owns.append(table)
             if row[1]:
                 may_change.append(table)
-    return RoleReport(role=role, superuser=bool(superuser), owns=tuple(owns), may_change=tuple(may_change))
+    return RoleReport(
+        role=role, superuser=bool(superuser), owns=tuple(owns), may_change=tuple(may_change), creates=bool(creates)
+    )

@@ -41,6 +41,9 @@ class AuditEventType(StrEnum):
     # Money: a wager taken (the settlement, the void and the correction are the round's events above and
     # below); each money event names the postings it wrote and their lines (``settlement.ledger.posting_record``)
     WAGER_PLACED = "wager.placed"
+    # Written once, by the migration that began auditing money on a floor that already had postings: the last
+    # posting and wager ids written before (``settlement.ledger.ledger_audit_began``)
+    LEDGER_AUDIT_BEGAN = "ledger.audit_began"
     # Settlements
     SETTLEMENT_CORRECTED = "settlement.corrected"
     # Requests for a void or a correction, decided from the pit

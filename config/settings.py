@@ -95,6 +95,9 @@ def _audit_keys(raw: str) -> dict[str, str]:
 # The audit chain's keys (HMAC-SHA256): outside the database, so whoever holds only the database cannot
 # recompute the chain. The first signs new events and checkpoints; the others verify older ones.
 TABLESIDE_AUDIT_KEYS = _audit_keys(os.environ.get("TABLESIDE_AUDIT_KEYS", "")) or {"dev": DEVELOPMENT_AUDIT_KEY}
+# Events written before the chain was keyed (plain SHA-256, an installation older than issue 14) end at this
+# sequence number; any later event without a key is a forgery. 0: keyed from the first event.
+TABLESIDE_AUDIT_UNKEYED_UNTIL = env.int("TABLESIDE_AUDIT_UNKEYED_UNTIL", default=0)
 # Where every signed checkpoint of the chain's head is also appended (one JSON line each), outside the
 # database; "" keeps them in the database and the shift reports only.
 TABLESIDE_AUDIT_CHECKPOINT_FILE = os.environ.get(
@@ -174,6 +177,10 @@ else:
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=60))
         DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # INSERT OR REPLACE deletes the row it replaces without firing DELETE triggers unless recursive triggers are
+    # on: on, the append-only triggers (casino.append_only) refuse it as they refuse a DELETE.
+    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = "PRAGMA recursive_triggers = ON"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -496,6 +496,8 @@ def render_csv(data: Mapping[str, Any]) -> str:
 def render_html(data: Mapping[str, Any]) -> str:
     """The report as a standalone HTML page (``templates/pit/shift_report.html``), money as ``12.05``."""
     context: dict[str, Any] = {"data": data, "kind": data["kind"], "shift": data["shift"]}
+    if data.get("checkpoint"):
+        context["checkpoint"] = checkpoint_text(data["checkpoint"])
     if data["kind"] == ShiftReport.Kind.SHIFT:
         levels = [("table", row["pit"], row["table"], row) for row in data["tables"]]
         levels += [("pit", row["pit"], "", row) for row in data["pits"]]

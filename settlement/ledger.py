@@ -18,6 +18,7 @@ from casino.events import AuditEventType
 from casino.models import AuditEvent
 from settlement.compute import Line
 from settlement.models import LedgerEntry, Posting, Wager
+from settlement.snapshots import round_snapshot
 from settlement.sql import ledger_insert
 from tables.models import Round, Seat
 from tables.states import RoundState
@@ -95,7 +96,8 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
     * a settled round has exactly one settlement in force (not reversed), a voided or
       unfinished round none, and every wager of a banked round was posted;
     * every posting and every wager is the one the audit event that caused it recorded, line for line
-      (``ledger_audit_check``).
+      (``ledger_audit_check``);
+    * every round is as the chain of its audit events left it (``round_audit_check``).
     """
     report = LedgerReport()
     postings = Posting.objects.all()
@@ -159,7 +161,8 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
         report.rounds += 1
         name = f"Round {round_.number} at table {round_.table.name}"
         layout = round_.layout or 0
-        banked = round_.rule_set_snapshot["banking_mode"] != "none"
+        frozen = round_.rule_set_snapshot if isinstance(round_.rule_set_snapshot, Mapping) else {}
+        banked = frozen.get("banking_mode") != "none"
         if round_.state in (RoundState.SETTLED, RoundState.VOIDED):
             if layout != 0:
                 report.problems.append(f"{name} is {round_.state} but {layout} cents are still on the layout.")
@@ -175,6 +178,7 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
         if round_.state == RoundState.VOIDED and banked and staked.get(round_.pk) and voids[round_.pk] != 1:
             report.problems.append(f"{name} is voided but its wagers were not returned by one void posting.")
     report.problems.extend(ledger_audit_check(rounds=rounds))
+    report.problems.extend(round_audit_check(rounds=rounds))
     return report
 
 
@@ -189,46 +193,126 @@ MONEY_EVENTS = (
 _Lines = Counter[tuple[str, int | None, int, str]]
 
 
-def _recorded(after: Any) -> list[Mapping[str, Any]]:
+@dataclass(frozen=True)
+class _Recorded:
+    """A posting as its audit event recorded it."""
+
+    seq: int
+    actor_id: int | None
+    kind: str
+    lines: _Lines
+    hands: Any  # a settlement's: the hands the event recorded it settling
+
+
+@dataclass(frozen=True)
+class _WagerRecorded:
+    seq: int
+    actor_id: int | None
+    amount: Any
+    round_id: Any
+    seat: Any
+
+
+def _line(line: Any) -> tuple[str, int | None, int, str]:
+    """One recorded line, checked: (account, seat number or None, cents, kind); ValueError if it is not one."""
+    if not isinstance(line, list | tuple) or len(line) != 4:
+        raise ValueError(f"a line is [account, seat, cents, kind], not {line!r}")
+    account, seat, amount, kind = line
+    if not (isinstance(account, str) and isinstance(kind, str) and type(amount) is int):
+        raise ValueError(f"a line is [account, seat, cents, kind], not {line!r}")
+    if seat is not None and type(seat) is not int:
+        raise ValueError(f"a line's seat is a number, not {seat!r}")
+    return account, seat, amount, kind
+
+
+def _postings_recorded(after: Any) -> list[tuple[int, str, _Lines]]:
+    """The postings a money event recorded (``posting_record``), checked; ValueError if they are not so written."""
     if not isinstance(after, Mapping):
         return []
-    found = after.get("postings") or (after.get("money") or {}).get("postings") or []
-    return [p for p in found if isinstance(p, Mapping) and "id" in p]
+    found = after.get("postings")
+    if found is None:
+        money = after.get("money")
+        if money is not None and not isinstance(money, Mapping):
+            raise ValueError("its money is not a record")
+        found = (money or {}).get("postings")
+    if found is None:
+        return []
+    if not isinstance(found, list):
+        raise ValueError("its postings are not a list")
+    postings = []
+    for posting in found:
+        if (
+            not isinstance(posting, Mapping)
+            or type(posting.get("id")) is not int
+            or not isinstance(posting.get("lines"), list)
+        ):
+            raise ValueError(f"a posting is recorded as {{id, kind, lines}}, not {posting!r}")
+        postings.append((posting["id"], str(posting.get("kind")), Counter(_line(line) for line in posting["lines"])))
+    return postings
+
+
+def ledger_audit_began() -> tuple[int, int]:
+    """The last posting id and wager id written before money movements were audited (issue 14), as the
+    chain recorded them when the upgrade ran (``AuditEventType.LEDGER_AUDIT_BEGAN``): (0, 0) on a floor that
+    was audited from its first posting. Only rows with ids from 1 up to these may lack an event."""
+    after = (
+        AuditEvent.objects.filter(event_type=AuditEventType.LEDGER_AUDIT_BEGAN)
+        .order_by("seq")
+        .values_list("after", flat=True)
+        .first()
+    )
+    if not isinstance(after, Mapping):
+        return 0, 0
+    postings, wagers = after.get("postings_before"), after.get("wagers_before")
+    return (postings if type(postings) is int else 0), (wagers if type(wagers) is int else 0)
 
 
 def ledger_audit_check(*, rounds: Iterable[int] | None = None) -> list[str]:
     """Hold the ledger and the wagers to the audit events that wrote them; say what differs.
 
-    Each money event (``MONEY_EVENTS``) records the postings it wrote, line for line, and a wager's
-    event its amount. A posting or a wager with no event, an event whose posting is gone, and entries or an
-    amount that are not what the event recorded are each named. Postings and wagers older than the first
-    one an event recorded were written before money was audited (a note, not a problem).
+    Each money event (``MONEY_EVENTS``) records the postings it wrote, line for line, and a wager's event
+    its amount, round and seat; the event's actor is the posting's and the wager's. A posting or a wager with
+    no event, an event whose posting or wager is gone, and entries, hands, an amount, a round, a seat or an
+    actor that are not what the event recorded are each named, and so is an event whose money is not written
+    as Tableside writes it. Only postings and wagers written before money was audited (``ledger_audit_began``)
+    may lack an event.
     """
     round_ids = None if rounds is None else set(rounds)
-    recorded: dict[int, tuple[int, str, _Lines, Any]] = {}
-    wager_events: dict[int, tuple[int, int]] = {}
-    for seq, event_type, subject_id, after in (
+    problems: list[str] = []
+    recorded: dict[int, _Recorded] = {}
+    wager_events: dict[int, _WagerRecorded] = {}
+    for seq, event_type, subject_id, actor_id, after in (
         AuditEvent.objects.filter(event_type__in=[e.value for e in MONEY_EVENTS])
         .order_by("seq")
-        .values_list("seq", "event_type", "subject_id", "after")
+        .values_list("seq", "event_type", "subject_id", "actor_id", "after")
         .iterator(chunk_size=5000)
     ):
-        if event_type == AuditEventType.WAGER_PLACED and isinstance(after, Mapping) and subject_id.isdigit():
-            wager_events[int(subject_id)] = (seq, after.get("amount_cents"))
+        try:
+            postings = _postings_recorded(after)
+        except ValueError as exc:
+            problems.append(
+                f"Audit event #{seq} ({event_type}) does not record its money as Tableside writes it: {exc}."
+            )
+            continue
+        if event_type == AuditEventType.WAGER_PLACED:
+            if not (isinstance(after, Mapping) and subject_id.isdigit()):
+                problems.append(f"Audit event #{seq} (wager.placed) does not name its wager and amount.")
+                continue
+            wager_events[int(subject_id)] = _WagerRecorded(
+                seq, actor_id, after.get("amount_cents"), after.get("round"), after.get("seat")
+            )
         # A settlement's event records the hands it settled (the round's, or the correction's): the replay
         # recomputes the settlement from the posting's own copy, which must be the same.
         settled_hands = after.get("hands") if isinstance(after, Mapping) else None
-        for posting in _recorded(after):
-            lines: _Lines = Counter(tuple(line) for line in posting.get("lines", ()))  # type: ignore[misc]
-            kind = str(posting.get("kind"))
+        for posting_id, kind, lines in postings:
             hands = settled_hands if kind == Posting.Kind.SETTLEMENT else None
-            recorded[int(posting["id"])] = (seq, kind, lines, hands)
-    problems: list[str] = []
+            recorded[posting_id] = _Recorded(seq, actor_id, kind, lines, hands)
+    postings_before, wagers_before = ledger_audit_began()
     numbers = dict(Seat.objects.values_list("pk", "number"))
-    postings, entries, wagers = Posting.objects.all(), LedgerEntry.objects.all(), Wager.objects.all()
+    postings_rows, entries, wagers = Posting.objects.all(), LedgerEntry.objects.all(), Wager.objects.all()
     if round_ids is not None:
-        postings, entries, wagers = (
-            postings.filter(round_id__in=round_ids),
+        postings_rows, entries, wagers = (
+            postings_rows.filter(round_id__in=round_ids),
             entries.filter(round_id__in=round_ids),
             wagers.filter(round_id__in=round_ids),
         )
@@ -237,53 +321,143 @@ def ledger_audit_check(*, rounds: Iterable[int] | None = None) -> list[str]:
         "posting_id", "account", "seat_id", "amount_cents", "kind"
     ).iterator(chunk_size=5000):
         found[posting_id][(account, numbers.get(seat_id) if seat_id else None, amount, kind)] += 1
-    first_audited = min(recorded, default=None)
     seen: set[int] = set()
-    for pk, kind_stored, round_id, hands in (
-        postings.order_by("pk").values_list("pk", "kind", "round_id", "hands").iterator(chunk_size=2000)
+    for pk, kind_stored, round_id, hands, actor_id in (
+        postings_rows.order_by("pk")
+        .values_list("pk", "kind", "round_id", "hands", "actor_id")
+        .iterator(chunk_size=2000)
     ):
         seen.add(pk)
-        if pk not in recorded:
-            if first_audited is not None and pk > first_audited:
+        event = recorded.get(pk)
+        if event is None:
+            if not 0 < pk <= postings_before:
                 problems.append(f"{_posting_name(pk, kind_stored, round_id)} has no audit event: it was not written "
                                 "by Tableside's services.")  # fmt: skip
             continue
-        seq, kind, lines, recorded_hands = recorded[pk]
-        if kind != kind_stored:
-            problems.append(f"{_posting_name(pk, kind_stored, round_id)} is recorded as a {kind} posting by audit "
-                            f"event #{seq}.")  # fmt: skip
-        if found[pk] != lines:
+        name = _posting_name(pk, kind_stored, round_id) if (
+            event.kind != kind_stored or found[pk] != event.lines or event.actor_id != actor_id
+            or (event.hands is not None and event.hands != hands)
+        ) else ""  # fmt: skip
+        if event.kind != kind_stored:
+            problems.append(f"{name} is recorded as a {event.kind} posting by audit event #{event.seq}.")
+        if found[pk] != event.lines:
             problems.append(
-                f"{_posting_name(pk, kind_stored, round_id)} does not hold the entries audit event #{seq} recorded: "
-                f"recorded {_lines_text(lines - found[pk])}, found {_lines_text(found[pk] - lines)}."
+                f"{name} does not hold the entries audit event #{event.seq} recorded: "
+                f"recorded {lines_text(event.lines - found[pk])}, found {lines_text(found[pk] - event.lines)}."
             )
-        if recorded_hands is not None and recorded_hands != hands:
+        if event.actor_id != actor_id:
+            problems.append(f"{name} names another actor than audit event #{event.seq}, which recorded it.")
+        if event.hands is not None and event.hands != hands:
             problems.append(
-                f"{_posting_name(pk, kind_stored, round_id)} does not hold the hands audit event #{seq} recorded "
-                "settling: they were changed after the settlement."
+                f"{name} does not hold the hands audit event #{event.seq} recorded settling: they were changed "
+                "after the settlement."
             )
     missing = [pk for pk in recorded if pk not in seen]
     if round_ids is not None and missing:  # outside the rounds looked at, or gone
         missing = sorted(set(missing) - set(Posting.objects.filter(pk__in=missing).values_list("pk", flat=True)))
     for posting_id in sorted(missing):
-        seq, kind, _lines, _hands = recorded[posting_id]
-        problems.append(f"Audit event #{seq} recorded {kind} posting {posting_id}, which the ledger no longer holds.")
-    first_wager = min(wager_events, default=None)
-    for pk, amount_stored, round_id, seat_id in (
-        wagers.order_by("pk").values_list("pk", "amount_cents", "round_id", "seat_id").iterator(chunk_size=5000)
+        event = recorded[posting_id]
+        problems.append(
+            f"Audit event #{event.seq} recorded {event.kind} posting {posting_id}, which the ledger no longer holds."
+        )
+    seen_wagers: set[int] = set()
+    for pk, amount_stored, round_id, seat_id, placed_by in (
+        wagers.order_by("pk")
+        .values_list("pk", "amount_cents", "round_id", "seat_id", "placed_by_id")
+        .iterator(chunk_size=5000)
     ):
-        if pk not in wager_events:
-            if first_wager is not None and pk > first_wager:
-                problems.append(f"{_wager_name(pk, round_id, numbers.get(seat_id))} has no audit event: it was not "
-                                "taken by Tableside's services.")  # fmt: skip
+        seen_wagers.add(pk)
+        seat = numbers.get(seat_id)
+        wager_event = wager_events.get(pk)
+        if wager_event is None:
+            if not 0 < pk <= wagers_before:
+                problems.append(f"{_wager_name(pk, round_id, seat)} has no audit event: it was not taken by "
+                                "Tableside's services.")  # fmt: skip
             continue
-        seq, amount = wager_events[pk]
-        if amount != amount_stored:
+        if wager_event.amount != amount_stored:
             problems.append(
-                f"{_wager_name(pk, round_id, numbers.get(seat_id))} holds {amount_stored} cents, but audit event "
-                f"#{seq} recorded {amount} cents taken."
+                f"{_wager_name(pk, round_id, seat)} holds {amount_stored} cents, but audit event "
+                f"#{wager_event.seq} recorded {wager_event.amount} cents taken."
             )
+        if (wager_event.round_id, wager_event.seat) != (round_id, seat):
+            problems.append(
+                f"{_wager_name(pk, round_id, seat)} is not where audit event #{wager_event.seq} recorded it taken: "
+                f"seat {wager_event.seat} of round id {wager_event.round_id}."
+            )
+        if wager_event.actor_id != placed_by:
+            problems.append(
+                f"{_wager_name(pk, round_id, seat)} names another dealer than audit event #{wager_event.seq}."
+            )
+    missing_wagers = [pk for pk in wager_events if pk not in seen_wagers]
+    if round_ids is not None and missing_wagers:
+        missing_wagers = sorted(
+            set(missing_wagers) - set(Wager.objects.filter(pk__in=missing_wagers).values_list("pk", flat=True))
+        )
+    for pk in sorted(missing_wagers):
+        problems.append(
+            f"Audit event #{wager_events[pk].seq} recorded wager id {pk} taken, which the ledger no longer holds."
+        )
     return problems
+
+
+def _differing(recorded: Any, stored: Mapping[str, Any]) -> list[str]:
+    """The fields a round's recorded state and another state of it disagree on (those both hold; not the money)."""
+    if not isinstance(recorded, Mapping):
+        return ["the whole record (the event does not hold a round's state)"]
+    return sorted(k for k in recorded.keys() & stored.keys() if k != "money" and recorded[k] != stored[k])
+
+
+def round_audit_check(*, rounds: Iterable[int] | None = None, chunk_size: int = 2000) -> list[str]:
+    """Hold every round to the chain of its audit events; say where a round was changed outside the services.
+
+    ``round_transition`` records a round's state before and after each change: each event's ``before``
+    must be the previous event's ``after``, and the round as stored must be its last event's ``after``
+    (``settlement.snapshots.round_snapshot``). A change made in the database between two events, or after
+    the last (hands swapped before the settle, a round voided or moved to another shift by SQL), shows as the
+    fields that differ. Rounds are read a chunk at a time, with their events.
+    """
+    problems: list[str] = []
+    subject = Round._meta.label_lower
+    rows = Round.objects.select_related("table", "bank_seat").order_by("pk")
+    if rounds is not None:
+        rows = rows.filter(pk__in=list(rounds))
+    last_pk = 0
+    while True:
+        chunk = list(rows.filter(pk__gt=last_pk)[:chunk_size])
+        if not chunk:
+            return problems
+        last_pk = chunk[-1].pk
+        last: dict[str, tuple[int, Any]] = {}
+        for seq, subject_id, before, after in (
+            AuditEvent.objects.filter(subject_type=subject, subject_id__in=[str(r.pk) for r in chunk])
+            .order_by("seq")
+            .values_list("seq", "subject_id", "before", "after")
+        ):
+            previous = last.get(subject_id)
+            if previous is not None and before is not None:
+                changed = _differing(previous[1], before) if isinstance(before, Mapping) else ["the whole record"]
+                if changed:
+                    problems.append(
+                        f"Round id {subject_id} was changed outside Tableside's services between audit events "
+                        f"#{previous[0]} and #{seq}: {', '.join(changed)}."
+                    )
+            last[subject_id] = (seq, after)
+        for round_ in chunk:
+            name = f"Round {round_.number} at table {round_.table.name} (round id {round_.pk})"
+            recorded = last.get(str(round_.pk))
+            if recorded is None:
+                problems.append(f"{name} has no audit event: it was not opened by Tableside's services.")
+                continue
+            try:
+                stored = round_snapshot(round_)
+            except (KeyError, TypeError):
+                problems.append(f"{name} holds a frozen rule set that is not one (no version).")
+                continue
+            changed = _differing(recorded[1], stored)
+            if changed:
+                problems.append(
+                    f"{name} is not as its last audit event #{recorded[0]} left it: {', '.join(changed)} differ."
+                )
 
 
 def _round_name(round_id: int) -> str:
@@ -300,11 +474,25 @@ def _wager_name(pk: int, round_id: int, seat: int | None) -> str:
     return f"The wager on seat {seat} of {_round_name(round_id)} (wager id {pk})"
 
 
-def _lines_text(lines: _Lines) -> str:
+# The order lines are named in: the players, the bank, the layout, the house's accounts.
+_ACCOUNT_ORDER = ("player", "banker", "wagers", "house", "commission", "rake")
+
+
+def line_holder(account: str, seat: int | str | None) -> str:
+    """Who a line is for: ``house``, ``player seat 3``."""
+    return account if seat is None else f"{account} seat {seat}"
+
+
+def line_order(key: tuple[str, int | str | None]) -> tuple[int, int, str]:
+    """Sort key of an (account, seat): by account (``_ACCOUNT_ORDER``), then seat."""
+    account, seat = key
+    rank = _ACCOUNT_ORDER.index(account) if account in _ACCOUNT_ORDER else len(_ACCOUNT_ORDER)
+    return (rank, -1 if seat is None else seat if isinstance(seat, int) else 1_000_000, str(seat))
+
+
+def lines_text(lines: Counter[Any]) -> str:
+    """Ledger lines as a person reads them: ``player seat 1 +2500 (payout), house -2500 (payout)``."""
     if not lines:
-        return "nothing else"
-    parts = []
-    for (account, seat, amount, kind), count in sorted(lines.items(), key=str):
-        who = f" seat {seat}" if seat is not None else ""
-        parts.append(f"{account}{who} {amount:+d} ({kind})" + (f" ×{count}" if count > 1 else ""))
-    return ", ".join(parts)
+        return "no lines"
+    ordered = sorted(lines.elements(), key=lambda line: (*line_order((line[0], line[1])), line[3], line[2]))
+    return ", ".join(f"{line_holder(account, seat)} {amount:+d} ({kind})" for account, seat, amount, kind in ordered)

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.append_only import AppendOnlyModel, append_only_triggers
+from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
 from casino.models import Shift
 from tables.models import Round, Seat
 
@@ -203,6 +203,15 @@ class Adjustment(models.Model):
                 fields=["round"], condition=models.Q(status="pending"), name="one_pending_adjustment_per_round"
             ),
         ]
+        # What was asked, and by whom, never changes; a decided request is never decided again, nor its decision
+        # changed (four eyes are checked against ``requested_by``, and the approval corrects with ``hands``).
+        triggers = guarded_triggers(
+            "settlement_adjustment",
+            frozen=("round_id", "kind", "reason", "hands", "requested_by_id", "requested_at"),
+            state="status",
+            final_states=("approved", "rejected"),
+            frozen_from=(("decided_by_id", "decided_at", "decision_note", "posting_id"), ("approved", "rejected")),
+        )
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of {self.round} ({self.get_status_display()})"

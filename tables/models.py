@@ -77,6 +77,8 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique_at_table"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="seat_number_positive"),
         ]
+        # A seat's table and number never change: the ledger names players by seat.
+        triggers = guarded_triggers("tables_seat", frozen=("table_id", "number"))
 
     def __str__(self) -> str:
         return f"{self.table.name} seat {self.number}"

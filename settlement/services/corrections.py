@@ -148,8 +148,19 @@ def void_round(
             round=locked,
             target=RoundState.VOIDED,
             reason=reason,
-            money={"postings": [posting_record(p) for p in postings]},
+            money={"postings": [posting_record(p) for p in postings], "four_eyes": four_eyes_required()},
         )
+
+
+def _settlement_to_correct(locked: Round, hands: Mapping[str, Any]) -> Posting:
+    """The settlement in force of a settled round, which ``hands`` (as stored) would correct; refused when they are
+    the hands it settled."""
+    current = Posting.objects.get(round=locked, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
+    if entered_hands(hands) == entered_hands(current.hands or {"seats": {}}):
+        raise ApplicationError(
+            "The corrected hands are the hands already settled: nothing to correct.", extra={"field": "hands"}
+        )
+    return current
 
 
 def correct_round(
@@ -195,11 +206,7 @@ def correct_round(
         _require_second_person(actor=actor, round=locked, kind="correction", requested_by=requested_by, asked=True)
         wagers, seat_ids = stakes_read(locked, stakes)
         read = read_hands(locked, hands, wagers=wagers, complete_boards=True)
-        current = Posting.objects.get(round=locked, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
-        if entered_hands(read.stored) == entered_hands(current.hands or {"seats": {}}):
-            raise ApplicationError(
-                "The corrected hands are the hands already settled: nothing to correct.", extra={"field": "hands"}
-            )
+        current = _settlement_to_correct(locked, read.stored)
         seat_ids = round_seat_ids(locked)
         numbers = {pk: number for number, pk in seat_ids.items()}
         reversal = post(
@@ -242,6 +249,7 @@ def correct_round(
                 "hands": read.stored,
                 "house": (posting.result or {}).get("house"),
                 "money": settlement_money(posting, reversal),
+                "four_eyes": four_eyes_required(),
             },
             reason=reason,
         )
@@ -310,6 +318,8 @@ def _adjustment_snapshot(adjustment: Adjustment) -> dict[str, Any]:
         "requested_by": adjustment.requested_by.get_username() if adjustment.requested_by else None,
         "decided_by": adjustment.decided_by.get_username() if adjustment.decided_by else None,
         "decision_note": adjustment.decision_note,
+        "hands": adjustment.hands,
+        "four_eyes": four_eyes_required(),  # as it held for this act (a report states the setting it is built under)
     }
 
 
@@ -345,11 +355,7 @@ def adjustment_request(
             if not isinstance(hands, Mapping):
                 raise ApplicationError("A correction needs the corrected hands.", extra={"field": "hands"})
             hands = read_hands(locked, hands, wagers=round_wagers(locked), complete_boards=True).stored
-            current = Posting.objects.get(round=locked, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
-            if entered_hands(hands) == entered_hands(current.hands or {"seats": {}}):
-                raise ApplicationError(
-                    "The corrected hands are the hands already settled: nothing to correct.", extra={"field": "hands"}
-                )
+            _settlement_to_correct(locked, hands)
         if locked.adjustments.filter(status=Adjustment.Status.PENDING).exists():
             raise WrongState(f"Round {locked.number} already has a request waiting for a supervisor.")
         adjustment = Adjustment.objects.create(

@@ -25,27 +25,12 @@ from casino.rows import update_statement
 from rules import options as rule_options
 from rules.games import banking
 from rules.models import Game
+from settlement.snapshots import round_snapshot
 from settlement.sql import round_lock
 from tables.models import BankTurn, Round, Seat, Table
 from tables.permissions import TABLE_STAFF, require_act_at_table
 from tables.services import seats_ensure
 from tables.states import UNFINISHED_STATES, RoundState, check_move
-
-
-def _round_snapshot(round_: Round) -> dict[str, object]:
-    return {
-        "table": round_.table.name,
-        "number": round_.number,
-        "state": round_.state,
-        "bank_seat": round_.bank_seat.number if round_.bank_seat is not None else None,
-        "bank_cents": round_.bank_cents,
-        "rule_set_version": round_.rule_set_snapshot["version"],
-        "void_reason": round_.void_reason,
-        "dice": round_.dice,
-        "action_order": round_.action_order,
-        "hands": round_.hands,
-        "placements": round_.placements,
-    }
 
 
 def _check_banker(*, table: Table, banking_mode: str, seat_number: int | None) -> int:
@@ -196,7 +181,7 @@ def round_open(
         if in_a_row:
             BankTurn.objects.create(round=round_, seat=bank_seat, consecutive=in_a_row)
         audit_event_record(
-            actor=actor, event_type=AuditEventType.ROUND_OPENED, subject=round_, after=_round_snapshot(round_)
+            actor=actor, event_type=AuditEventType.ROUND_OPENED, subject=round_, after=round_snapshot(round_)
         )
     return round_
 
@@ -239,7 +224,7 @@ def round_transition(
         if already_locked and not transaction.get_connection().in_atomic_block:
             raise RuntimeError("already_locked=True needs the caller's transaction that holds the round's lock")
         locked = round if already_locked else round_lock(round)
-        before = _round_snapshot(locked)
+        before = round_snapshot(locked)
         fields = list(changes or {})
         for name, value in (changes or {}).items():
             setattr(locked, name, value)
@@ -256,7 +241,7 @@ def round_transition(
             event_type=event or _MOVE_EVENTS[RoundState(locked.state)],
             subject=locked,
             before=before,
-            after=_round_snapshot(locked) if money is None else {**_round_snapshot(locked), "money": money},
+            after=round_snapshot(locked) if money is None else {**round_snapshot(locked), "money": money},
             reason=reason,
             change=update_statement(locked, fields),  # the row is locked: the UPDATE finds it
         )

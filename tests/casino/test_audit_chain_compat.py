@@ -27,6 +27,12 @@ ROWS: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8"))["ev
 VOIDED = next(row["seq"] for row in ROWS if row["event_type"] == "round.voided")
 
 
+@pytest.fixture(autouse=True)
+def _unkeyed_until_the_fixtures_last_event(settings) -> None:  # type: ignore[no-untyped-def]
+    """An installation from before the keyed chain says where its unkeyed events end (README, "Keys")."""
+    settings.TABLESIDE_AUDIT_UNKEYED_UNTIL = len(ROWS)
+
+
 def _json(stored: str | None) -> Any:
     return None if stored is None else json.loads(stored)
 
@@ -110,3 +116,13 @@ def test_an_event_recorded_now_chains_onto_the_old_head_and_the_whole_chain_veri
     report = audit_chain_verify()
     assert report.ok, report.describe()
     assert report.events_checked == len(ROWS) + 1
+
+
+@pytest.mark.django_db
+def test_without_saying_where_the_unkeyed_events_end_they_read_as_forged(settings) -> None:
+    """Else anyone could rewrite the whole chain unkeyed, with plain SHA-256."""
+    load(ROWS)
+    settings.TABLESIDE_AUDIT_UNKEYED_UNTIL = 0
+    report = audit_chain_verify()
+    assert report.broken_event is not None and report.broken_event.seq == 1
+    assert "written without the audit key" in report.problem

@@ -53,6 +53,16 @@ def test_debug_off_with_the_development_audit_key_is_an_error() -> None:
         assert "casino.E004" in ids()
 
 
+def test_debug_off_with_the_development_audit_key_kept_for_verifying_is_an_error_too() -> None:
+    from casino.defaults import DEVELOPMENT_AUDIT_KEY
+
+    keys = {**AUDIT_KEYS, "dev": DEVELOPMENT_AUDIT_KEY}
+    with override_settings(
+        DEBUG=False, SECRET_KEY=REAL_KEY, DATABASES=POSTGRES, CELERY_TASK_ALWAYS_EAGER=False, TABLESIDE_AUDIT_KEYS=keys
+    ):
+        assert "casino.E004" in ids()
+
+
 def test_a_proper_production_configuration_raises_none_of_ours() -> None:
     with override_settings(
         DEBUG=False,

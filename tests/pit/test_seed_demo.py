@@ -61,3 +61,18 @@ def test_seed_demo_tables_play_by_their_games_default_rule_set(settings, tmp_pat
     for table in Table.objects.select_related("rule_set"):
         assert table.rule_set.game == table.game
         assert table.rule_set.name == DEFAULT_RULE_SET_NAMES[table.game]
+
+
+@pytest.mark.django_db
+def test_a_fresh_demo_database_moves_an_earlier_databases_checkpoints_aside(settings, tmp_path) -> None:
+    """Deleting the demo database and seeding again is not a chain cut short: the old file is kept, aside."""
+    settings.VAR_DIR = tmp_path
+    old = tmp_path / "audit-checkpoints.jsonl"
+    old.write_text('{"seq": 4000, "head_hash": "' + "a" * 64 + '"}\n')
+    settings.TABLESIDE_AUDIT_CHECKPOINT_FILE = str(old)
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    assert not old.exists()
+    (aside,) = tmp_path.glob("audit-checkpoints.jsonl.before-*")
+    assert "4000" in aside.read_text() and str(aside) in out.getvalue()
+    assert audit_chain_verify().ok

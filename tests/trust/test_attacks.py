@@ -266,6 +266,39 @@ def test_rewriting_the_chain_as_unkeyed_events_is_named(settled) -> None:
 
 
 @pytest.mark.django_db
+def test_rewriting_the_whole_chain_unkeyed_with_no_checkpoint_anywhere_is_named(settled, settings) -> None:
+    """Every event stripped of its key and hashed again with plain SHA-256: no event may be unkeyed after
+    TABLESIDE_AUDIT_UNKEYED_UNTIL (0 here: this floor was keyed from its first event), a number outside
+    the database."""
+    events = list(AuditEvent.objects.order_by("seq"))
+    for event in events:
+        event.key_id = ""
+    rechain(events, reason=events[0].reason)
+    tamper(f"UPDATE {q(AE)} SET key_id = ''")
+    tamper(f"DELETE FROM {q(AuditCheckpoint._meta.db_table)}")
+    settings.TABLESIDE_AUDIT_CHECKPOINT_FILE = ""
+    message = verify_audit_fails()
+    assert f"event #1 (id {events[0].pk}" in message and "written without the audit key" in message
+
+
+@pytest.mark.django_db
+def test_resigning_the_chain_with_a_retired_key_is_named(settled, settings) -> None:
+    """A retired key (kept to verify the events it signed) never signs an event after a newer key did."""
+    current = settings.TABLESIDE_AUDIT_KEYS
+    retired = {"old": "r" * 40}
+    settings.TABLESIDE_AUDIT_KEYS = {**current, **retired}
+    events = list(AuditEvent.objects.order_by("seq"))
+    settings.TABLESIDE_AUDIT_KEYS = retired  # the forger holds only the retired key
+    for event in events[-3:]:
+        event.key_id = "old"
+    rechain(events[-3:], reason="re-signed")
+    tamper(f"UPDATE {q(AE)} SET key_id = 'old' WHERE seq >= %s", [events[-3].seq])
+    settings.TABLESIDE_AUDIT_KEYS = {**current, **retired}
+    message = verify_audit_fails()
+    assert f"event #{events[-3].seq} " in message and "older than a key an earlier event used" in message
+
+
+@pytest.mark.django_db
 def test_reordering_two_events_is_named(settled) -> None:
     a, b = AuditEvent.objects.order_by("seq")[2:4]
     tamper(f"UPDATE {q(AE)} SET seq = 999999999 WHERE id = %s", [a.pk])
@@ -291,7 +324,7 @@ def test_a_balanced_edit_of_a_settlements_entries_is_named_by_verify_ledger(sett
 @pytest.mark.django_db
 def test_hands_and_entries_edited_together_are_named_by_the_hands_their_event_recorded(settled) -> None:
     """The replay recomputes a settlement from its stored hands: change both consistently, and the audit event
-    that recorded the hands settled (their digest) still disagrees."""
+    that recorded the hands settled still disagrees."""
     posting = settlement_of(settled)
     hands = posting.hands
     hands["seats"]["2"]["note"] = "rewritten"
@@ -379,3 +412,187 @@ def test_a_forged_checkpoint_is_named(settled, checkpoint_now, settings) -> None
     with open(settings.TABLESIDE_AUDIT_CHECKPOINT_FILE, "a", encoding="utf-8") as handle:
         handle.write(json.dumps({**record, "seq": record["seq"] + 5}) + "\n")
     assert "has a signature that does not match: it was forged or altered" in verify_audit_fails()
+
+
+# --- the next attacks (a second auditor's run): each refused or named -----------------------------
+
+
+def app_insert(sql: str, params: list[object]) -> None:
+    """An INSERT the application's role may send (it writes these tables)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@pytest.mark.django_db
+def test_a_forged_posting_or_wager_with_a_negative_id_is_not_taken_for_one_from_before_the_audit(
+    settled, dealer
+) -> None:
+    seat = settled.table.seats.get(number=3)
+    app_insert(
+        f"INSERT INTO {q(P)} (id, round_id, kind, actor_id, created_at, reason) VALUES (-1, %s, 'settlement', %s, "
+        "CURRENT_TIMESTAMP, '')",
+        [settled.pk, dealer.pk],
+    )
+    app_insert(
+        f"INSERT INTO {q(W)} (id, round_id, seat_id, amount_cents, placed_by_id, placed_at) "
+        "VALUES (-1, %s, %s, 500, %s, CURRENT_TIMESTAMP)",
+        [settled.pk, seat.pk, dealer.pk],
+    )
+    message = verify_ledger_fails()
+    assert "Settlement posting -1 " in message and "has no audit event" in message
+    assert "(wager id -1) has no audit event" in message
+
+
+@pytest.mark.django_db
+def test_rows_from_before_money_was_audited_are_told_apart_by_the_chains_own_record(settled) -> None:
+    """The migration that began auditing money records, in the chain, the last ids written before."""
+    import importlib
+
+    from django.apps import apps
+
+    from settlement.ledger import ledger_audit_began
+
+    assert ledger_audit_began() == (0, 0)  # this floor was audited from its first posting
+    migration = importlib.import_module("settlement.migrations.0007_ledger_audit_began")
+    migration.record(apps, None)
+    last_posting = Posting.objects.order_by("-pk").first().pk
+    assert ledger_audit_began() == (last_posting, Wager.objects.order_by("-pk").first().pk)
+    call_command("verify_audit")  # the record is a keyed link of the chain like any other
+
+
+@pytest.mark.django_db
+def test_hands_swapped_between_the_reveal_and_the_settle_are_named(shift, pgp_table, play_to_hands, dealer) -> None:
+    from tests.settlement.conftest import PUSHES
+
+    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": LOSES}})
+    hands = Round.objects.get(pk=round_.pk).hands
+    hands["seats"]["1"] = {**hands["seats"]["1"], **PUSHES}
+    with connection.cursor() as cursor:  # the application's role may UPDATE a round's hands
+        cursor.execute(f"UPDATE {q(Round._meta.db_table)} SET hands = %s WHERE id = %s", [json.dumps(hands), round_.pk])
+    settle_round(round=round_, actor=dealer, idempotency_key="swapped")
+    message = verify_ledger_fails()
+    assert f"Round id {round_.pk} was changed outside Tableside's services between audit events" in message
+    assert ": hands." in message
+
+
+@pytest.mark.django_db
+def test_a_round_voided_or_moved_to_another_shift_by_sql_is_named(pgp_table, play_to_hands, settled, pit_boss) -> None:
+    from django.utils import timezone
+
+    from casino.models import Shift
+
+    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": LOSES}})
+    now = timezone.now()
+    other = Shift.objects.create(
+        gaming_day=settled.shift.gaming_day, number=9, name="Ghost", opened_at=now, opened_by=pit_boss,
+        closed_at=now, closed_by=pit_boss,
+    )  # fmt: skip
+    r = q(Round._meta.db_table)
+    with connection.cursor() as cursor:  # both are columns the application's role may UPDATE
+        cursor.execute(f"UPDATE {r} SET state = 'voided' WHERE id = %s", [round_.pk])
+        cursor.execute(f"UPDATE {r} SET shift_id = %s WHERE id = %s", [other.pk, settled.pk])
+    message = verify_ledger_fails()
+    assert f"(round id {round_.pk}) is not as its last audit event" in message and "state differ" in message
+    assert f"(round id {settled.pk}) is not as its last audit event" in message and "shift differ" in message
+
+
+@pytest.mark.django_db
+def test_a_request_and_a_seat_cannot_be_edited_by_the_application(settled, dealer, floor_supervisor) -> None:
+    from settlement.services import adjustment_request
+    from tests.settlement.conftest import PUSHES
+
+    request = adjustment_request(
+        actor=dealer,
+        round=settled,
+        kind="correction",
+        reason="Seat 2's hand was misread",
+        hands={"banker": BANK, "seats": {"1": WINS, "2": PUSHES}},
+    )
+    a, s = q("settlement_adjustment"), q("tables_seat")
+    refused(f"UPDATE {a} SET requested_by_id = %s WHERE id = %s", [floor_supervisor.pk, request.pk])
+    refused(f"UPDATE {a} SET hands = %s WHERE id = %s", ['{"seats": {}}', request.pk])
+    refused(f"DELETE FROM {a} WHERE id = %s", [request.pk])
+    refused(f"UPDATE {s} SET number = number + 10 WHERE table_id = %s", [settled.table_id])
+
+
+@pytest.mark.django_db
+def test_pgtriggers_escape_hatch_does_not_lift_a_rounds_guard(settled) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("a PostgreSQL setting")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT array_agg(tgname::text) FROM pg_trigger WHERE tgrelid = 'tables_round'::regclass "
+            "AND NOT tgisinternal"
+        )
+        names = cursor.fetchone()[0]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('pgtrigger.ignore', %s, true)", ["{" + ",".join(names) + "}"])
+        # state is a column the role may UPDATE: only the trigger stands between it and a settled round reopened
+        message = refused(f"UPDATE {q(Round._meta.db_table)} SET state = 'revealed' WHERE id = %s", [settled.pk])
+    assert "Cannot update" in message
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('pgtrigger.ignore', %s, true)", ["{" + ",".join(names) + "}"])
+        message = refused(f"UPDATE {q(Round._meta.db_table)} SET bank_cents = 1 WHERE id = %s", [settled.pk])
+    assert "permission denied" in message or "Cannot update" in message  # a frozen column: no privilege either
+
+
+@pytest.mark.django_db
+def test_sqlites_insert_or_replace_is_refused_like_a_delete(settled) -> None:
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's REPLACE")
+    wager = Wager.objects.filter(round=settled).order_by("pk").first()
+    refused(
+        f"INSERT OR REPLACE INTO {q(W)} (id, round_id, seat_id, amount_cents, placed_by_id, placed_at) "
+        "VALUES (%s, %s, %s, 250000, NULL, CURRENT_TIMESTAMP)",
+        [wager.pk, settled.pk, wager.seat_id],
+    )
+
+
+@pytest.mark.django_db
+def test_wagers_moved_or_removed_and_postings_given_another_actor_are_named(settled, pit_boss) -> None:
+    first, second = Wager.objects.filter(round=settled).order_by("pk")
+    tamper(f"UPDATE {q(W)} SET seat_id = %s WHERE id = %s", [settled.table.seats.get(number=3).pk, first.pk])
+    posting = settlement_of(settled)
+    tamper(f"UPDATE {q(P)} SET actor_id = %s WHERE id = %s", [pit_boss.pk, posting.pk])
+    message = verify_ledger_fails()
+    assert f"(wager id {first.pk}) is not where audit event" in message
+    assert f"Settlement posting {posting.pk} " in message and "names another actor" in message
+    tamper(f"DELETE FROM {q(W)} WHERE id = %s", [second.pk])
+    assert f"recorded wager id {second.pk} taken, which the ledger no longer holds" in verify_ledger_fails()
+
+
+@pytest.mark.django_db
+def test_one_junk_event_does_not_hide_a_later_edit(settled) -> None:
+    last = AuditEvent.objects.order_by("-seq").first()
+    app_insert(
+        f"INSERT INTO {q(AE)} (seq, occurred_at, actor_name, event_type, subject_type, subject_id, reason, "
+        "prev_hash, hash, key_id) VALUES (%s, CURRENT_TIMESTAMP, 'x', 'x', 'x', '1', '', %s, %s, '')",
+        [last.seq + 1, last.hash, "f" * 64],
+    )
+    edited = AuditEvent.objects.order_by("seq")[2]
+    tamper(f"UPDATE {q(AE)} SET reason = 'later edit' WHERE id = %s", [edited.pk])
+    message = verify_audit_fails()
+    assert f"event #{edited.seq} (id {edited.pk}" in message and f"event #{last.seq + 1} " in message
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "after",
+    [{"money": [1]}, {"money": "x"}, {"postings": [{"id": "abc"}]}, {"postings": [{"id": 1, "lines": [5]}]}],
+)
+def test_a_money_event_not_written_as_tableside_writes_it_is_named_not_a_crash(settled, after) -> None:
+    event = AuditEvent.objects.filter(event_type="round.settled").get()
+    tamper(f"UPDATE {q(AE)} SET after = %s WHERE id = %s", [json.dumps(after), event.pk])
+    message = verify_ledger_fails()
+    assert f"Audit event #{event.seq} (round.settled) does not record its money as Tableside writes it" in message
+
+
+@pytest.mark.django_db
+def test_malformed_checkpoint_lines_and_stored_rules_are_named_not_a_crash(settled, settings) -> None:
+    with open(settings.TABLESIDE_AUDIT_CHECKPOINT_FILE, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"seq": 3, "head_hash": "a" * 64}) + "\n")
+        handle.write(json.dumps({"seq": 3, "head_hash": "a" * 64, "made_at": "x", "key_id": ["k"], "signature": "s"}))
+    message = verify_audit_fails()
+    assert "line 1 of" in message and "line 2 of" in message and "is not a checkpoint" in message
+    tamper(f"UPDATE {q(Round._meta.db_table)} SET rule_set_snapshot = '[]' WHERE id = %s", [settled.pk])
+    assert "cannot be checked" in verify_ledger_fails("--replay")

@@ -38,6 +38,11 @@ class Command(BaseCommand):
                 problems.append("is a superuser")
             if report.owns:
                 problems.append(f"owns {', '.join(report.owns)} (an owner can drop their triggers)")
+            if report.creates:
+                problems.append(
+                    "may CREATE in the schema public (PostgreSQL before 15 grants it to everyone: "
+                    "REVOKE CREATE ON SCHEMA public FROM PUBLIC)"
+                )
             if report.may_change:
                 problems.append(f"may UPDATE, DELETE or TRUNCATE {', '.join(report.may_change)}")
             raise CommandError(f"{report.role} is not a least-privilege application role: it {'; it '.join(problems)}.")

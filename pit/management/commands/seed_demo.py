@@ -11,6 +11,7 @@ Running it on a seeded floor changes nothing.
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -20,7 +21,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from casino.models import Pit
+from casino.models import AuditEvent, Pit
 from casino.roles import Role
 from casino.services import gaming_day_open, pit_create, shift_open
 from rules.models import Game
@@ -54,6 +55,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--password", help="one password for every demo user (default: random ones)")
 
+    def _checkpoints_of_an_older_database_aside(self) -> None:
+        """A demo database made afresh has an empty audit chain: a checkpoint file left by an earlier one would
+        read as a chain cut short (``verify_audit``), so it is renamed, not deleted."""
+        path = Path(settings.TABLESIDE_AUDIT_CHECKPOINT_FILE) if settings.TABLESIDE_AUDIT_CHECKPOINT_FILE else None
+        if path is None or not path.is_file() or AuditEvent.objects.exists():
+            return
+        aside = path.with_name(f"{path.name}.before-{timezone.now():%Y%m%d-%H%M%S}")
+        path.rename(aside)
+        self.stdout.write(f"The audit checkpoints of an earlier database were moved aside to {aside}.")
+
     def handle(self, *args: Any, **options: Any) -> None:
         logins_file = settings.VAR_DIR / "demo-logins.txt"
         if Pit.objects.filter(name__in=DEMO_PITS).exists():
@@ -62,6 +73,7 @@ class Command(BaseCommand):
                 self.stdout.write(logins_file.read_text())
             return
 
+        self._checkpoints_of_an_older_database_aside()
         User = get_user_model()
         lines = ["Demo logins (username / password / role):"]
         with transaction.atomic():

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from django.db.models import Count, Q, Sum
 
 from casino.events import AuditEventType
 from casino.models import AuditEvent
+from rules import options as rule_options
 from settlement.compute import Line
 from settlement.models import LedgerEntry, Posting, Wager
 from settlement.snapshots import round_snapshot
@@ -418,6 +420,7 @@ def round_audit_check(*, rounds: Iterable[int] | None = None, chunk_size: int = 
     """
     problems: list[str] = []
     subject = Round._meta.label_lower
+    audited_rules = _rules_audited()
     rows = Round.objects.select_related("table", "bank_seat").order_by("pk")
     if rounds is not None:
         rows = rows.filter(pk__in=list(rounds))
@@ -458,6 +461,56 @@ def round_audit_check(*, rounds: Iterable[int] | None = None, chunk_size: int = 
                 problems.append(
                     f"{name} is not as its last audit event #{recorded[0]} left it: {', '.join(changed)} differ."
                 )
+            problem = _rules_problem(round_.rule_set_snapshot, audited_rules)
+            if problem:
+                problems.append(f"{name} was played under {problem}")
+
+
+def _rules_audited() -> tuple[set[tuple[Any, Any]], set[Any]]:
+    """The (rule set id, version) pairs the chain recorded a rule set holding (its creations and changes,
+    before and after), and the rule sets it never recorded created (the defaults a migration made)."""
+    pairs: set[tuple[Any, Any]] = set()
+    created: set[Any] = set()
+    for event_type, before, after in AuditEvent.objects.filter(
+        event_type__in=[AuditEventType.RULE_SET_CREATED, AuditEventType.RULE_SET_UPDATED]
+    ).values_list("event_type", "before", "after"):
+        for state in (before, after):
+            if isinstance(state, Mapping):
+                pairs.add((state.get("rule_set_id"), state.get("version")))
+        if event_type == AuditEventType.RULE_SET_CREATED and isinstance(after, Mapping):
+            created.add(after.get("rule_set_id"))
+    return pairs, created
+
+
+@functools.cache
+def _default_rules_version(game: str) -> str:
+    """The version of a game's rules at their defaults (what the migration's default rule sets hold)."""
+    settings = rule_options.rule_set_validate(game=game, common={}, options={})
+    return str(rule_options.snapshot_build(rule_set_id=None, name="", game=game, settings=settings)["version"])
+
+
+def _rules_problem(snapshot: Any, audited: tuple[set[tuple[Any, Any]], set[Any]]) -> str:
+    """What is wrong with the rules a round was played under ("" if nothing): they must be what their version
+    says, and a version of their rule set the chain recorded (or, for a rule set made by a migration, its
+    defaults)."""
+    pairs, created = audited
+    try:
+        settings = {**{f: snapshot[f] for f in rule_options.COMMON_FIELDS}, "options": snapshot["options"]}
+        rebuilt = rule_options.snapshot_build(
+            rule_set_id=snapshot["rule_set_id"], name=snapshot["name"], game=snapshot["game"], settings=settings
+        )
+        default_version = _default_rules_version(snapshot["game"])
+    except (LookupError, TypeError, ValueError, AttributeError):
+        return "frozen rules that are not a rule set's snapshot."
+    version, rule_set = snapshot["version"], snapshot["rule_set_id"]
+    if rebuilt["version"] != version:
+        return f"frozen rules whose content is not their version {str(version)[:12]}…: they were altered."
+    if (rule_set, version) in pairs or (rule_set not in created and version == default_version):
+        return ""
+    return (
+        f"rules no audit event recorded (rule set id {rule_set}, version {str(version)[:12]}…): the rule set "
+        "was changed outside Tableside's services."
+    )
 
 
 def _round_name(round_id: int) -> str:

@@ -596,3 +596,14 @@ def test_malformed_checkpoint_lines_and_stored_rules_are_named_not_a_crash(settl
     assert "line 1 of" in message and "line 2 of" in message and "is not a checkpoint" in message
     tamper(f"UPDATE {q(Round._meta.db_table)} SET rule_set_snapshot = '[]' WHERE id = %s", [settled.pk])
     assert "cannot be checked" in verify_ledger_fails("--replay")
+
+
+@pytest.mark.django_db
+def test_rules_changed_in_the_database_before_a_round_opens_are_named(shift, pgp_table, play_to_hands, dealer) -> None:
+    """The application's role may UPDATE a rule set (its services change one, with an audit event): a commission
+    changed by SQL is frozen on the next round, which then settles with it; no audit event recorded those rules."""
+    tamper(f"UPDATE {q('rules_ruleset')} SET commission_rate_bp = 0 WHERE id = %s", [pgp_table.rule_set_id])
+    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
+    settle_round(round=round_, actor=dealer, idempotency_key="no-commission")
+    message = verify_ledger_fails()
+    assert f"(round id {round_.pk}) was played under rules no audit event recorded" in message

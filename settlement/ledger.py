@@ -253,6 +253,27 @@ def _postings_recorded(after: Any) -> list[tuple[int, str, _Lines]]:
     return postings
 
 
+def _as_recorded(event: _Recorded, kind: str, lines: _Lines, actor_id: int | None, hands: Any) -> bool:
+    """Whether a stored posting is what its event recorded (its kind, lines, actor and a settlement's hands)."""
+    return (
+        event.kind == kind
+        and event.lines == lines
+        and event.actor_id == actor_id
+        and (event.hands is None or event.hands == hands)
+    )
+
+
+def _gone(
+    recorded: Mapping[int, Any], seen: set[int], model: type[Posting] | type[Wager], *, scoped: bool
+) -> list[int]:
+    """The ids events recorded that the rows read did not hold: gone from the ledger (when only some rounds were
+    read, those the table still holds elsewhere are not gone)."""
+    missing = [pk for pk in recorded if pk not in seen]
+    if scoped and missing:
+        missing = list(set(missing) - set(model.objects.filter(pk__in=missing).values_list("pk", flat=True)))
+    return sorted(missing)
+
+
 def ledger_audit_began() -> tuple[int, int]:
     """The last posting id and wager id written before money movements were audited (issue 14), as the
     chain recorded them when the upgrade ran (``AuditEventType.LEDGER_AUDIT_BEGAN``): (0, 0) on a floor that
@@ -336,10 +357,11 @@ def ledger_audit_check(*, rounds: Iterable[int] | None = None) -> list[str]:
                 problems.append(f"{_posting_name(pk, kind_stored, round_id)} has no audit event: it was not written "
                                 "by Tableside's services.")  # fmt: skip
             continue
-        name = _posting_name(pk, kind_stored, round_id) if (
-            event.kind != kind_stored or found[pk] != event.lines or event.actor_id != actor_id
-            or (event.hands is not None and event.hands != hands)
-        ) else ""  # fmt: skip
+        name = (
+            _posting_name(pk, kind_stored, round_id)
+            if not _as_recorded(event, kind_stored, found[pk], actor_id, hands)
+            else ""
+        )
         if event.kind != kind_stored:
             problems.append(f"{name} is recorded as a {event.kind} posting by audit event #{event.seq}.")
         if found[pk] != event.lines:
@@ -354,10 +376,7 @@ def ledger_audit_check(*, rounds: Iterable[int] | None = None) -> list[str]:
                 f"{name} does not hold the hands audit event #{event.seq} recorded settling: they were changed "
                 "after the settlement."
             )
-    missing = [pk for pk in recorded if pk not in seen]
-    if round_ids is not None and missing:  # outside the rounds looked at, or gone
-        missing = sorted(set(missing) - set(Posting.objects.filter(pk__in=missing).values_list("pk", flat=True)))
-    for posting_id in sorted(missing):
+    for posting_id in _gone(recorded, seen, Posting, scoped=round_ids is not None):
         event = recorded[posting_id]
         problems.append(
             f"Audit event #{event.seq} recorded {event.kind} posting {posting_id}, which the ledger no longer holds."
@@ -390,12 +409,7 @@ def ledger_audit_check(*, rounds: Iterable[int] | None = None) -> list[str]:
             problems.append(
                 f"{_wager_name(pk, round_id, seat)} names another dealer than audit event #{wager_event.seq}."
             )
-    missing_wagers = [pk for pk in wager_events if pk not in seen_wagers]
-    if round_ids is not None and missing_wagers:
-        missing_wagers = sorted(
-            set(missing_wagers) - set(Wager.objects.filter(pk__in=missing_wagers).values_list("pk", flat=True))
-        )
-    for pk in sorted(missing_wagers):
+    for pk in _gone(wager_events, seen_wagers, Wager, scoped=round_ids is not None):
         problems.append(
             f"Audit event #{wager_events[pk].seq} recorded wager id {pk} taken, which the ledger no longer holds."
         )

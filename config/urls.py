@@ -6,8 +6,9 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.authtoken.views import ObtainAuthToken
 
+from casino.parsers import TOKEN_PARSERS
 from dealer.urls import page_urlpatterns as dealer_pages
 from pit.urls import api_urlpatterns as report_api
 from pit.urls import page_urlpatterns as pit_pages
@@ -16,7 +17,7 @@ from settlement.urls import api_urlpatterns as round_api
 from tables.urls import api_urlpatterns as table_api
 
 api_urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", ObtainAuthToken.as_view(parser_classes=TOKEN_PARSERS), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     *table_api,

@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 
 from casino.errors import ApplicationError
 from settlement import services
+from settlement.models import Adjustment
 from settlement.selectors import (
     adjustment_get,
     adjustment_list,
@@ -418,9 +419,13 @@ class AdjustmentListApi(APIView):
         summary="Void and correction requests, newest first",
     )
     def get(self, request: Request) -> Response:
-        return Response(
-            AdjustmentOutputSerializer(adjustment_list(status=request.query_params.get("status")), many=True).data
-        )
+        wanted = request.query_params.get("status") or None
+        if wanted is not None and wanted not in Adjustment.Status.values:
+            raise ApplicationError(
+                f"A request's status is {', '.join(Adjustment.Status.values)}, not {wanted!r}.",
+                extra={"field": "status"},
+            )
+        return Response(AdjustmentOutputSerializer(adjustment_list(status=wanted), many=True).data)
 
 
 class DecisionInputSerializer(serializers.Serializer):

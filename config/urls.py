@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
+from django.views.defaults import page_not_found
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import ObtainAuthToken
 
+from casino.middleware import api_path, refusal
 from casino.parsers import TOKEN_PARSERS
 from dealer.urls import page_urlpatterns as dealer_pages
 from pit.urls import api_urlpatterns as report_api
@@ -35,3 +38,10 @@ urlpatterns = [
     path("api/", include(api_urlpatterns)),
     *dealer_pages,
 ]
+
+
+def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Under /api/ a 404 is JSON like every other refusal there; elsewhere Django's page."""
+    if api_path(request):
+        return refusal(request, "Nothing is at this API address.", status=404, extra={"path": request.path})
+    return page_not_found(request, exception)

@@ -29,3 +29,17 @@ def test_a_nul_byte_in_a_status_filter_is_refused_not_a_500(api) -> None:
     assert response.status_code == 400, response.content[:200]
     assert response.json()["extra"] == {"field": "status"}
     assert api.get("/api/adjustments/", {"status": "pending"}).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_nul_byte_in_an_admin_filter_is_refused_not_a_500(admin_client) -> None:
+    response = admin_client.get("/admin/casino/auditevent/", {"event_type": "round.settled\x00"})
+    assert response.status_code == 400
+    assert "NUL byte" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_unknown_api_address_answers_json(api) -> None:
+    response = api.get("/api/no-such-thing/")
+    assert response.status_code == 404
+    assert response.json() == {"message": "Nothing is at this API address.", "extra": {"path": "/api/no-such-thing/"}}

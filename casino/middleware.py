@@ -1,0 +1,43 @@
+"""Request checks that come before any view (issue 15, "Faults and bad input")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+
+
+def api_path(request: HttpRequest) -> bool:
+    """Whether the request is for the API, whose every answer (a refusal included) is JSON."""
+    return request.path.startswith("/api/")
+
+
+def refusal(request: HttpRequest, message: str, *, status: int, extra: dict[str, object]) -> HttpResponse:
+    """A refusal outside a view: the API's ``{"message", "extra"}`` under /api/, a plain line elsewhere."""
+    if api_path(request):
+        return JsonResponse({"message": message, "extra": extra}, status=status)
+    return (
+        HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+        if status == 400
+        else HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    )
+
+
+class RefuseNulBytes:
+    """A NUL byte in a query parameter or a form field is refused (400) before any view runs: no database stores
+    one (PostgreSQL answers a filter holding one with an error no view expects), and no user types one."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        for where in (request.GET, request.POST) if request.method == "POST" else (request.GET,):
+            for name, values in where.lists():
+                if "\x00" in name or any("\x00" in value for value in values):
+                    return refusal(
+                        request,
+                        f"The field {name.replace(chr(0), '')!r} holds a NUL byte: no such value is ever valid.",
+                        status=400,
+                        extra={"field": name.replace("\x00", "")},
+                    )
+        return self.get_response(request)

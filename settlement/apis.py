@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.errors import ApplicationError
+from casino.fields import StrictCharField, StrictIntegerField
 from settlement import services
 from settlement.models import Adjustment
 from settlement.selectors import (
@@ -164,8 +165,8 @@ class AdjustmentOutputSerializer(serializers.Serializer):
 
 
 class RoundOpenInputSerializer(serializers.Serializer):
-    banker_seat = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    bank_cents = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    banker_seat = StrictIntegerField(required=False, allow_null=True, min_value=1)
+    bank_cents = StrictIntegerField(required=False, allow_null=True, min_value=0)
 
 
 class RoundOpenApi(APIView):
@@ -196,8 +197,8 @@ def _valid(serializer_class: type[serializers.Serializer], request: Request) -> 
 
 
 class WagerInputSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    amount_cents = serializers.IntegerField()
+    seat = StrictIntegerField()
+    amount_cents = StrictIntegerField()
 
 
 class WagerCreateApi(APIView):
@@ -226,7 +227,7 @@ class CloseBettingApi(APIView):
 
 
 class DealInputSerializer(serializers.Serializer):
-    dice = serializers.ListField(child=serializers.IntegerField(), required=False)
+    dice = serializers.ListField(child=StrictIntegerField(), required=False)
     auto = serializers.BooleanField(required=False, default=False)
 
 
@@ -327,7 +328,7 @@ class SettleApi(APIView):
 
 
 class VoidInputSerializer(serializers.Serializer):
-    reason = serializers.CharField(allow_blank=True)
+    reason = StrictCharField(allow_blank=True)
 
 
 class VoidApi(APIView):
@@ -344,7 +345,7 @@ class VoidApi(APIView):
 
 class CorrectionInputSerializer(serializers.Serializer):
     hands = serializers.JSONField(help_text="The corrected hands, as for the hands endpoint (OFC: finished boards).")
-    reason = serializers.CharField(allow_blank=True)
+    reason = StrictCharField(allow_blank=True)
 
 
 class CorrectionApi(APIView):
@@ -390,7 +391,7 @@ class CorrectionApi(APIView):
 
 class AdjustmentRequestInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["void", "correction"])
-    reason = serializers.CharField(allow_blank=True)
+    reason = StrictCharField(allow_blank=True)
     hands = serializers.JSONField(required=False, allow_null=True)
 
 
@@ -429,7 +430,7 @@ class AdjustmentListApi(APIView):
 
 
 class DecisionInputSerializer(serializers.Serializer):
-    note = serializers.CharField(allow_blank=True, required=False, default="")
+    note = StrictCharField(allow_blank=True, required=False, default="")
 
 
 class AdjustmentApproveApi(APIView):

@@ -43,3 +43,16 @@ def test_an_unknown_api_address_answers_json(api) -> None:
     response = api.get("/api/no-such-thing/")
     assert response.status_code == 404
     assert response.json() == {"message": "Nothing is at this API address.", "extra": {"path": "/api/no-such-thing/"}}
+
+
+def test_a_forms_digits_are_a_number_and_nothing_else_is() -> None:
+    from casino.fields import StrictCharField, StrictIntegerField
+
+    field = StrictIntegerField()
+    assert field.run_validation("12") == 12 and field.run_validation(" -3 ") == -3 and field.run_validation(7) == 7
+    for bad in ("３", "1.0", True, 1.5, "", "12a"):
+        with pytest.raises(Exception, match="valid integer"):
+            field.run_validation(bad)
+    assert StrictCharField().run_validation("Misdeal") == "Misdeal"
+    with pytest.raises(Exception, match="Not a valid string"):
+        StrictCharField().run_validation(5)

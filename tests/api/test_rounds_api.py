@@ -422,6 +422,7 @@ def test_void_returns_the_wagers_and_needs_a_supervisor(pgp_table: Any, api: API
     _refused(api.post(_url(round_id, "void"), {"reason": "Misdeal"}, format="json"), 403, "void")
     supervisor = _client(floor_supervisor)
     _refused(supervisor.post(_url(round_id, "void"), {"reason": "  "}, format="json"), 400, "reason")
+    _refused(supervisor.post(_url(round_id, "void"), {"reason": 5}, format="json"), 400, "reason")
     voided = _post(supervisor, _url(round_id, "void"), {"reason": "Misdeal: a card was exposed"})
     assert voided["state"] == "voided" and voided["void_reason"] == "Misdeal: a card was exposed"
     assert voided["next_actions"] == [] and voided["settlement"] is None
@@ -595,6 +596,9 @@ def test_bad_wagers_and_dice_answer_400_and_write_nothing(pgp_table: Any, api: A
     _refused(api.post(_url(round_id, "wagers"), {"seat": 2, "amount_cents": 50001}, format="json"), 400, "not 500.01")
     _refused(api.post(_url(round_id, "wagers"), {"seat": 7, "amount_cents": 1000}, format="json"), 400, "not 7")
     _refused(api.post(_url(round_id, "wagers"), {"seat": 2}, format="json"), 400, "amount_cents")
+    # Only what a person means: not another script's digits, a boolean or a fraction for a number
+    for seat in ("３", True, 2.5, "2.0"):
+        _refused(api.post(_url(round_id, "wagers"), {"seat": seat, "amount_cents": 1000}, format="json"), 400, "seat")
     _refused(api.post(_url(round_id, "wagers"), {"seat": 1, "amount_cents": 2000}, format="json"), 409, "already")
     assert _ok(api.get(_url(round_id))) == before
     assert _writes() == writes

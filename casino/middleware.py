@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 
 def api_path(request: HttpRequest) -> bool:
@@ -16,11 +16,7 @@ def refusal(request: HttpRequest, message: str, *, status: int, extra: dict[str,
     """A refusal outside a view: the API's ``{"message", "extra"}`` under /api/, a plain line elsewhere."""
     if api_path(request):
         return JsonResponse({"message": message, "extra": extra}, status=status)
-    return (
-        HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
-        if status == 400
-        else HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
-    )
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
 
 
 class RefuseNulBytes:

@@ -460,7 +460,7 @@ def round_audit_check(*, rounds: Iterable[int] | None = None, chunk_size: int = 
                     )
             last[subject_id] = (seq, after)
         for round_ in chunk:
-            name = f"Round {round_.number} at table {round_.table.name} (round id {round_.pk})"
+            name = round_label(round_)
             recorded = last.get(str(round_.pk))
             if recorded is None:
                 problems.append(f"{name} has no audit event: it was not opened by Tableside's services.")
@@ -525,6 +525,11 @@ def _rules_problem(snapshot: Any, audited: tuple[set[tuple[Any, Any]], set[Any]]
         f"rules no audit event recorded (rule set id {rule_set}, version {str(version)[:12]}…): the rule set "
         "was changed outside Tableside's services."
     )
+
+
+def round_label(round_: Round) -> str:
+    """How the checks name a round: ``Round 3 at table PGP-1 (round id 42)``."""
+    return f"Round {round_.number} at table {round_.table.name} (round id {round_.pk})"
 
 
 def _round_name(round_id: int) -> str:

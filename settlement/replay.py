@@ -33,7 +33,7 @@ from typing import Any
 from casino.errors import ApplicationError
 from settlement import compute
 from settlement.hands import round_is_banked
-from settlement.ledger import line_holder, line_order, lines_text
+from settlement.ledger import line_holder, line_order, lines_text, round_label
 from settlement.models import LedgerEntry, Posting, Wager
 from settlement.services.play import read_hands
 from settlement.services.settle import entered_hands, settlement_compute
@@ -92,7 +92,7 @@ def ledger_replay(*, rounds: Iterable[int] | None = None, chunk_size: int = CHUN
                 _round_check(round_, chunk, report)
             except (LookupError, TypeError, AttributeError, ValueError) as exc:  # a row no service writes so
                 report.problems.append(
-                    f"Round {round_.number} at table {round_.table.name} (round id {round_.pk}) cannot be checked: "
+                    f"{round_label(round_)} cannot be checked: "
                     f"its stored rules or hands are not as Tableside writes them ({exc!r})."
                 )
     return report
@@ -156,7 +156,7 @@ def _chunk_read(ids: Sequence[int]) -> _Chunk:
 
 
 def _round_check(round_: Round, chunk: _Chunk, report: ReplayReport) -> None:
-    name = f"Round {round_.number} at table {round_.table.name} (round id {round_.pk})"
+    name = round_label(round_)
     postings = chunk.postings.get(round_.pk, [])
 
     def line(entry: Mapping[str, Any]) -> LineKey:

@@ -9,6 +9,8 @@ from typing import Any
 from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch
 
+from rules.games import registry
+from settlement.faces import PositionHand, positions_faces
 from settlement.models import Adjustment, Posting
 from settlement.selectors import round_queryset, settlement_in_force
 from tables.models import Round, Table
@@ -57,6 +59,30 @@ class RoundHistory:
     def house_fee_cents(self) -> int:
         house = self.result.get("house") or {}
         return int(house.get("commission_cents", 0)) + int(house.get("rake_cents", 0))
+
+    @property
+    def pending(self) -> bool:
+        """Whether a void or correction request of the round waits for a supervisor."""
+        return any(request.status == Adjustment.Status.PENDING for request in self.adjustments)
+
+    @property
+    def tiles(self) -> bool:
+        return registry.game(self.round.table.game).tiles
+
+    @property
+    def hands(self) -> list[PositionHand]:
+        """The hands the round stands on, drawn: the settlement in force's (a correction's, when corrected), else
+        the hands revealed so far."""
+        stored = self.settlement.hands if self.settlement is not None and self.settlement.hands else self.round.hands
+        return positions_faces(stored, tiles=self.tiles)
+
+    @property
+    def first_hands(self) -> list[PositionHand]:
+        """A corrected round's hands as it was first settled (what the dispute was about); empty otherwise."""
+        if not self.corrected:
+            return []
+        first = next(p for p in self.postings if p.kind == Posting.Kind.SETTLEMENT)
+        return positions_faces(first.hands, tiles=self.tiles)
 
     @property
     def corrected(self) -> bool:

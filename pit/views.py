@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -9,16 +10,19 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino.errors import ApplicationError
 from casino.roles import OVERSEERS, SUPERVISORS, Role, user_has_role, user_roles
 from casino.selectors import audit_events_recent, shift_current
+from pit.corrections import correction_form, correction_hands, correction_review
 from pit.history import table_round_history
 from pit.selectors import pit_dashboard, pits_with_tables
 from settlement.models import Adjustment
-from settlement.services import adjustment_approve, adjustment_reject, four_eyes_required
+from settlement.selectors import adjustment_get, round_queryset
+from settlement.services import adjustment_approve, adjustment_reject, correction_submit, four_eyes_required
 from tables.models import Table
 
 # Who sees the pit (auditors read only), and who acts on its alerts.
@@ -94,6 +98,8 @@ def _decide(request: HttpRequest, adjustment_id: int, decide: Any, done: Any) ->
         )
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, "pit/pit_live.html", _live_context(request))
+    if request.POST.get("back") == "request":  # decided on the request's own page: back to it
+        return redirect("pit-adjustment", adjustment_id=adjustment.pk)
     return redirect("pit-dashboard")
 
 
@@ -122,4 +128,61 @@ def pit_table_history(request: HttpRequest, table_id: int) -> HttpResponse:
     _require(request, PIT_VIEWERS)
     table = get_object_or_404(Table.objects.select_related("pit", "dealer", "rule_set"), pk=table_id)
     page, rounds = table_round_history(table=table, page=request.GET.get("page"))
-    return render(request, "pit/pit_table.html", {"table": table, "page": page, "rounds": rounds})
+    context = {"table": table, "page": page, "rounds": rounds, "can_decide": _may(request, PIT_DECIDERS)}
+    return render(request, "pit/pit_table.html", context)
+
+
+@login_required
+@require_GET
+def pit_adjustment(request: HttpRequest, adjustment_id: int) -> HttpResponse:
+    """A void or correction request on its own page: the hands as settled beside the hands asked for, what the
+    correction would pay each seat, and, for a supervisor, Approve and Reject."""
+    _require(request, PIT_VIEWERS)
+    review = correction_review(adjustment=adjustment_get(adjustment_id=adjustment_id))
+    context = {
+        "review": review,
+        "table": review.round.table,
+        "can_decide": _may(request, PIT_DECIDERS),
+        "four_eyes": four_eyes_required(),
+    }
+    return render(request, "pit/adjustment.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def pit_round_correct(request: HttpRequest, round_id: int) -> HttpResponse:
+    """A supervisor corrects a settled round's hands (``correction_submit``): with four eyes the correction waits
+    for another supervisor on its request's page, else the round is corrected at once.
+
+    The form starts from the hands as settled; a refusal keeps what was typed. A hidden idempotency key, made
+    when the form is drawn, makes a second tap of the same form the same correction, never a second one.
+    """
+    _require(request, PIT_DECIDERS)
+    round_ = get_object_or_404(round_queryset(), pk=round_id)
+    posted = request.POST if request.method == "POST" else None
+    form = correction_form(round=round_, posted=posted)
+    context = {
+        "round": round_,
+        "table": round_.table,
+        "form": form,
+        "reason": (posted or {}).get("reason", ""),
+        "key": (posted or {}).get("key") or uuid.uuid4().hex,
+        "four_eyes": four_eyes_required(),
+    }
+    if posted is None:
+        return render(request, "pit/round_correct.html", context)
+    try:
+        done = correction_submit(
+            actor=request.user,
+            round=round_,
+            hands=correction_hands(form=form),
+            reason=posted.get("reason", ""),
+            idempotency_key=posted.get("key", ""),
+        )
+    except ApplicationError as exc:
+        return render(request, "pit/round_correct.html", {**context, "error": exc.message}, status=exc.status_code)
+    if done.request is not None:
+        messages.success(request, _("Correction asked for: another supervisor approves it here."))
+        return redirect("pit-adjustment", adjustment_id=done.request.pk)
+    messages.success(request, _("Round %(number)s is corrected.") % {"number": round_.number})
+    return redirect(reverse("pit-table-history", args=[round_.table_id]) + f"#round-{round_.number}")

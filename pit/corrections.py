@@ -1,0 +1,150 @@
+"""What the pit's correction pages read: a request beside the round it would change, and a round's hands as a
+supervisor's correction form starts from.
+
+A supervisor decides a correction by comparing the hands as settled with the hands asked for and what the
+correction would pay: ``correction_review`` puts the two side by side, with each seat's net now and after
+(``settlement_preview``, which writes nothing). ``correction_form`` turns a settled round's hands into the
+fields a supervisor edits (``hand-<position>-<part>``) and ``correction_hands`` reads them back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from casino.errors import ApplicationError
+from rules.games import registry
+from settlement.faces import PART_LABELS, PositionHand, positions_faces
+from settlement.models import Adjustment
+from settlement.selectors import round_queryset, settlement_in_force
+from settlement.services.settle import entered_hands, settlement_preview
+from tables.models import Round
+from tables.states import RoundState
+
+
+@dataclass(frozen=True)
+class NetLine:
+    """One party's net on the round now and after the correction (cents): ``party`` is ``seat`` (a player),
+    ``bank`` (a player banker, at ``seat``) or ``house``."""
+
+    party: str
+    seat: int | None
+    now_cents: int
+    after_cents: int | None
+
+    @property
+    def change_cents(self) -> int | None:
+        return None if self.after_cents is None else self.after_cents - self.now_cents
+
+
+@dataclass(frozen=True)
+class CorrectionReview:
+    """A void or correction request with what a supervisor needs to decide it.
+
+    ``settled`` are the hands the round stands on, ``asked`` the corrected hands (empty for a void), ``changed``
+    the positions whose hand differs; ``nets`` each seat's, the bank's and the house's net now and after;
+    ``preview_error`` says why the correction cannot be computed now (the round changed meanwhile).
+    """
+
+    adjustment: Adjustment
+    round: Round
+    tiles: bool
+    settled: list[PositionHand]
+    asked: list[PositionHand]
+    changed: frozenset[str]
+    nets: list[NetLine] = field(default_factory=list)
+    preview_error: str = ""
+
+
+def _nets(result: Mapping[str, Any]) -> dict[tuple[str, int | None], int]:
+    nets: dict[tuple[str, int | None], int] = {
+        ("seat", int(line["seat"])): int(line["net_cents"]) for line in result.get("seats", ())
+    }
+    if result.get("bank"):
+        nets["bank", int(result["bank"]["seat"])] = int(result["bank"]["net_cents"])
+    nets["house", None] = int((result.get("house") or {}).get("total_cents", 0))
+    return nets
+
+
+def correction_review(*, adjustment: Adjustment) -> CorrectionReview:
+    """The request beside its round: the hands settled and asked for, and, for a correction still waiting, what it
+    would pay (computed, not written)."""
+    round_ = round_queryset().get(pk=adjustment.round_id)
+    tiles = registry.game(round_.table.game).tiles
+    current = settlement_in_force(round_)
+    settled_stored = current.hands if current is not None and current.hands else round_.hands
+    settled = positions_faces(settled_stored, tiles=tiles)
+    if adjustment.kind != Adjustment.Kind.CORRECTION or not adjustment.hands:
+        return CorrectionReview(
+            adjustment=adjustment, round=round_, tiles=tiles, settled=settled, asked=[], changed=frozenset()
+        )
+    asked = positions_faces(adjustment.hands, tiles=tiles)
+    as_entered = entered_hands(settled_stored or {"seats": {}})
+    before = {hand.key: hand.text for hand in positions_faces(as_entered, tiles=tiles)}
+    changed = frozenset(hand.key for hand in asked if before.get(hand.key) != hand.text)
+    now = _nets(current.result or {}) if current is not None else {}
+    after: dict[tuple[str, int | None], int] = {}
+    error = ""
+    if adjustment.status == Adjustment.Status.PENDING and round_.state == RoundState.SETTLED:
+        try:
+            after = _nets(settlement_preview(round=round_, hands=adjustment.hands))
+        except ApplicationError as exc:
+            error = exc.message
+    order = {"seat": 0, "bank": 1, "house": 2}
+    nets = [
+        NetLine(party=party, seat=seat, now_cents=cents, after_cents=after.get((party, seat)))
+        for (party, seat), cents in sorted(now.items(), key=lambda item: (order[item[0][0]], item[0][1] or 0))
+    ]
+    return CorrectionReview(
+        adjustment=adjustment,
+        round=round_,
+        tiles=tiles,
+        settled=settled,
+        asked=asked,
+        changed=changed,
+        nets=nets,
+        preview_error=error,
+    )
+
+
+@dataclass(frozen=True)
+class FormPosition:
+    """One position of the correction form (``bank`` or a seat number): its fields (``name``, label, value)."""
+
+    key: str
+    fields: list[dict[str, str]]
+
+
+def correction_form(*, round: Round, posted: Mapping[str, str] | None = None) -> list[FormPosition]:
+    """The settled round's hands as the correction form's fields, each holding what was posted (a refused form
+    keeps what the supervisor typed) or else the hand as settled."""
+    current = settlement_in_force(round)
+    stored = current.hands if current is not None and current.hands else round.hands
+    entered = entered_hands(stored or {"seats": {}})
+    positions = []
+    hands = ([("bank", entered["banker"])] if entered.get("banker") else []) + [
+        (seat, entered["seats"][seat]) for seat in sorted(entered["seats"], key=int)
+    ]
+    for key, hand in hands:
+        fields = []
+        for part in PART_LABELS:
+            if part not in hand:
+                continue
+            name = f"hand-{key}-{part}"
+            value = posted.get(name, hand[part]) if posted is not None else hand[part]
+            fields.append({"name": name, "label": str(PART_LABELS[part]), "value": value})
+        positions.append(FormPosition(key=key, fields=fields))
+    return positions
+
+
+def correction_hands(*, form: list[FormPosition]) -> dict[str, Any]:
+    """The correction form's fields read back as the hands ``correction_submit`` takes."""
+    hands: dict[str, Any] = {"seats": {}}
+    for position in form:
+        parts = {f["name"].rsplit("-", 1)[1]: f["value"].strip() for f in position.fields}
+        if position.key == "bank":
+            hands["banker"] = parts
+        else:
+            hands["seats"][position.key] = parts
+    return hands

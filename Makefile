@@ -10,7 +10,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint bench run-worker run-beat clean
+.PHONY: demo test lint bench serve run-worker run-beat clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,12 @@ lint: $(VENV)/.dev-installed
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy rules/games
 	$(VENV)/bin/lint-imports --no-cache
+
+# Production: gunicorn (config/gunicorn.conf.py; WEB_CONCURRENCY workers) on HOST:PORT, after collecting the static
+# files WhiteNoise serves. Set DEBUG=0 and the rest first (README, "Running it on a floor"); never runserver there.
+serve: $(VENV)/.runtime-installed
+	$(PY) manage.py collectstatic --noinput -v 0
+	$(VENV)/bin/gunicorn -c config/gunicorn.conf.py --bind $(HOST):$(PORT)
 
 run-worker: $(VENV)/.runtime-installed
 	$(PY) -m celery -A config worker --loglevel=INFO

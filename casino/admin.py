@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from casino.models import AuditCheckpoint, AuditEvent, GamingDay, Pit, Shift
+from casino.models import AuditCheckpoint, AuditEvent, GamingDay, Pit, Shift, TaskOutbox
 from casino.roles import SUPERVISORS, user_has_role
 
 
@@ -68,3 +68,12 @@ class AuditCheckpointAdmin(NoWritesAdmin):
     list_display = ["seq", "made_at", "reason", "shift", "key_id", "head_hash"]
     list_filter = ["reason"]
     ordering = ["-seq", "-pk"]
+
+
+@admin.register(TaskOutbox)
+class TaskOutboxAdmin(NoWritesAdmin):
+    """Read-only: the Celery tasks asked for, and whether the broker has them (``manage.py outbox_flush``)."""
+
+    list_display = ["pk", "task_name", "args", "created_at", "sent_at", "attempts", "last_error"]
+    list_filter = [("sent_at", admin.EmptyFieldListFilter), "task_name"]
+    ordering = ["-pk"]

@@ -36,7 +36,8 @@ class CasinoConfig(AppConfig):
     verbose_name = "Casino floor"
 
     def ready(self) -> None:
-        from casino import checks  # noqa: F401  (registers the system checks)
+        # Registered on import: the system checks, and the receiver that ends a user's API token at a password change.
+        from casino import checks, tokens  # noqa: F401
 
         # Once per migrate, after every app's migrations (the last app's signal is enough, but each is cheap).
         post_migrate.connect(_after_migrate, dispatch_uid="casino.after_migrate")

@@ -3,7 +3,9 @@
 With DEBUG on, development defaults only warn; with DEBUG off they are errors,
 so ``manage.py check --deploy`` (and every management command) refuses to run a
 production server on the development secret key, on SQLite, or without a
-Celery broker.
+Celery broker. A server that runs no management command (gunicorn, uvicorn) asks
+the same checks through ``production_refusals_raise`` from ``config.wsgi`` and
+``config.asgi``, and does not start.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, Warning, register
+from django.core.exceptions import ImproperlyConfigured
 
 from casino.defaults import DEVELOPMENT_AUDIT_KEY, DEVELOPMENT_SECRET_KEY
 
@@ -87,3 +90,17 @@ def check_audit_key(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage
             id="casino.E004",
         )
     ]
+
+
+# The checks above whose error stops a server from starting: each says what is wrong with the configuration.
+PRODUCTION_CHECKS = (check_secret_key, check_database, check_celery, check_audit_key)
+
+
+def production_refusals_raise() -> None:
+    """Refuse to serve (``ImproperlyConfigured``) on any error of ``PRODUCTION_CHECKS``: the WSGI and ASGI entry
+    points call it, so gunicorn's worker fails to boot with the message instead of serving on a published key.
+    With DEBUG on every check passes."""
+    errors = [message for check in PRODUCTION_CHECKS for message in check() if message.is_serious()]
+    if errors:
+        lines = "\n".join(f"  {error.id}: {error.msg} {error.hint}" for error in errors)
+        raise ImproperlyConfigured(f"Tableside refuses to start with DEBUG off:\n{lines}")

@@ -10,10 +10,13 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views.csrf import csrf_failure as django_csrf_failure
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
+
+from casino.middleware import api_path, refusal
 
 
 class ApplicationError(Exception):
@@ -63,9 +66,30 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     response = exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, exceptions.ValidationError):
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        request = context.get("request")
+        media_type = getattr(request, "content_type", "") or ""
+        response.data = {
+            "message": "The body cannot be read: send JSON (or a form) with its Content-Type.",
+            "extra": {"content_type": media_type},
+        }
+    elif isinstance(exc, exceptions.ValidationError):
         response.data = {"message": _first_message(exc.detail), "extra": {"fields": exc.detail}}
     else:
         detail = getattr(exc, "detail", str(exc))
         response.data = {"message": _first_message(detail), "extra": {}}
     return response
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: under /api/ a request that fails Django's CSRF check is refused as JSON (403), like
+    every refusal there; elsewhere Django's own page."""
+    if api_path(request):
+        return refusal(
+            request,
+            "The request's CSRF check failed: a signed-in browser sends the csrftoken cookie's value in the "
+            "X-CSRFToken header; any other client signs in with a token.",
+            status=403,
+            extra={"reason": reason},
+        )
+    return django_csrf_failure(request, reason)

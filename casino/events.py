@@ -28,6 +28,7 @@ class AuditEventType(StrEnum):
     TABLE_DEALER_ASSIGNED = "table.dealer_assigned"
     TABLE_RULE_SET_ASSIGNED = "table.rule_set_assigned"
     TABLE_BIG_WIN_SET = "table.big_win_set"
+    TABLE_LIMITS_SET = "table.limits_set"
     # A round's moves (one per state it reaches), and its changes that are not moves
     ROUND_OPENED = "round.opened"
     ROUND_BETTING_CLOSED = "round.betting_closed"

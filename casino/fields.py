@@ -3,17 +3,31 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.utils import html
+
+from casino.errors import ApplicationError
 
 _ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_FLAGS = {"": False, "0": False, "false": False, "no": False, "1": True, "true": True, "yes": True}
 
 
 class StrictIntegerField(serializers.IntegerField):
     """A whole number: a JSON integer, or a string of the digits 0-9 (a form's field); not a boolean, a fraction
     or another script's digits."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        # DRF takes an empty form field of an optional number as left out; a person who sent it meant something.
+        if html.is_html_input(dictionary) and dictionary.get(self.field_name) == "":
+            return ""
+        return super().get_value(dictionary)
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not (
@@ -30,3 +44,31 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return str(super().to_internal_value(data))
+
+
+@extend_schema_field(OpenApiTypes.DATE)
+class StrictDateField(serializers.Field):
+    """A calendar date written ``YYYY-MM-DD`` in the digits 0-9 (DRF's own reads another script's digits too)."""
+
+    default_error_messages = {"invalid": "A date is written YYYY-MM-DD, for example 2025-03-01."}
+
+    def to_internal_value(self, data: Any) -> dt.date:
+        if not isinstance(data, str) or not _ISO_DATE.fullmatch(data.strip()):
+            self.fail("invalid")
+        try:
+            return dt.date.fromisoformat(data.strip())
+        except ValueError:
+            self.fail("invalid")
+        raise AssertionError("unreachable")  # ``fail`` raises
+
+    def to_representation(self, value: dt.date) -> str:
+        return value.isoformat()
+
+
+def query_flag(value: str | None, *, field: str) -> bool:
+    """A yes-or-no query parameter: true/yes/1 or false/no/0 (or left out: no); anything else is refused, naming
+    the parameter, rather than read as no."""
+    flag = _FLAGS.get((value or "").strip().lower())
+    if flag is None:
+        raise ApplicationError(f"{field} is true or false, not {value!r}.", extra={"field": field})
+    return flag

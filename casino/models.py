@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.append_only import AppendOnlyModel, append_only_triggers
+from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
 
 GENESIS_HASH = "0" * 64
 
@@ -167,3 +167,33 @@ class AuditCheckpoint(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"checkpoint at #{self.seq} ({self.reason})"
+
+
+class TaskOutbox(models.Model):
+    """A Celery task asked for, kept until the broker has it (``casino.outbox``): the transactional outbox.
+
+    Written in the transaction of the change that asks for the task, so the task is asked for exactly when the
+    change commits; published once it has, and marked ``sent_at``. A broker that refuses or does not answer leaves
+    the row unsent, with ``attempts`` and ``last_error``, and ``outbox_flush`` (Celery beat every minute, or
+    ``manage.py outbox_flush``) publishes it later. What was asked for never changes and no row is deleted
+    (``guarded_triggers``; the application's role may UPDATE the sending columns only, ``casino.db_role``).
+    """
+
+    task_name = models.CharField(_("task"), max_length=200)
+    args = models.JSONField(_("arguments"), default=list)
+    created_at = models.DateTimeField(_("asked for at"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        verbose_name = _("queued task")
+        verbose_name_plural = _("queued tasks")
+        indexes = [
+            models.Index(fields=["created_at"], condition=models.Q(sent_at__isnull=True), name="task_outbox_unsent")
+        ]
+        triggers = guarded_triggers("casino_taskoutbox", frozen=("task_name", "args", "created_at"))
+
+    def __str__(self) -> str:
+        return f"{self.task_name}{tuple(self.args)!r} ({'sent' if self.sent_at else 'waiting'})"

@@ -1,8 +1,17 @@
-"""Reads on the floor: the open shift, the newest audit events."""
+"""Reads on the floor: the gaming days and their shifts, the open shift, the newest audit events."""
 
 from __future__ import annotations
 
-from casino.models import AuditEvent, Shift
+import datetime as dt
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from casino.models import AuditEvent, GamingDay, Shift
+from casino.roles import Role
 
 
 def shift_current() -> Shift | None:
@@ -13,3 +22,46 @@ def shift_current() -> Shift | None:
 def audit_events_recent(*, limit: int = 20) -> list[AuditEvent]:
     """The newest audit events, newest first."""
     return list(AuditEvent.objects.order_by("-seq")[:limit])
+
+
+def gaming_day_list() -> QuerySet[GamingDay]:
+    """Gaming days, newest first, with who opened and closed them and their shifts (first shift first)."""
+    shifts = Shift.objects.select_related("opened_by", "closed_by").order_by("number")
+    return GamingDay.objects.select_related("opened_by", "closed_by").prefetch_related(
+        Prefetch("shifts", queryset=shifts)
+    )
+
+
+def gaming_day_current() -> GamingDay | None:
+    """The open gaming day with its shifts, if any (one is open at a time: ``casino.services.gaming_day_open``)."""
+    return gaming_day_list().filter(closed_at__isnull=True).first()
+
+
+def gaming_day_get(*, gaming_day_id: int) -> GamingDay:
+    """One gaming day with its shifts, or 404."""
+    return get_object_or_404(gaming_day_list(), pk=gaming_day_id)
+
+
+def business_date_today() -> dt.date:
+    """Today's date on the floor's clock (``TIME_ZONE``): what the gaming-day form suggests."""
+    return timezone.localdate()
+
+
+# What the open-a-shift form suggests; any other name may be typed.
+SHIFT_NAMES: tuple[str, ...] = ("Day", "Swing", "Graveyard")
+
+
+def shift_name_next(*, gaming_day: GamingDay | None) -> str:
+    """The suggested name of the next shift of ``gaming_day``: Day, then Swing, then Graveyard, then Day again."""
+    count = gaming_day.shifts.count() if gaming_day is not None else 0
+    return SHIFT_NAMES[count % len(SHIFT_NAMES)]
+
+
+def users_with_role(*, role: Role) -> QuerySet[AbstractBaseUser]:
+    """The active users holding ``role``, by username (a table's set-up chooses its dealer among the Dealers)."""
+    return (
+        get_user_model()
+        .objects.filter(is_active=True, groups__name=role.value)
+        .distinct()
+        .order_by(get_user_model().USERNAME_FIELD)
+    )

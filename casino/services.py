@@ -13,7 +13,7 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.models import GamingDay, Pit, Shift
 from casino.roles import SUPERVISORS, require_role
-from casino.signals import shift_closed
+from casino.signals import shift_closed, shift_closing
 
 Actor = AbstractBaseUser | None
 
@@ -89,6 +89,11 @@ def shift_open(*, actor: Actor, name: str) -> Shift:
     name = name.strip()
     if not name:
         raise ApplicationError("A shift needs a name (for example Day, Swing or Graveyard).")
+    most = Shift._meta.get_field("name").max_length
+    if len(name) > most:  # type: ignore[operator]
+        raise ApplicationError(
+            f"A shift's name is at most {most} characters, not {len(name)}.", extra={"field": "name"}
+        )
     with transaction.atomic():
         day = GamingDay.objects.select_for_update().filter(closed_at__isnull=True).first()
         if day is None:
@@ -112,14 +117,17 @@ def shift_open(*, actor: Actor, name: str) -> Shift:
 
 def shift_close(*, actor: Actor, shift: Shift) -> Shift:
     """Close a shift. A closed shift never reopens, and no round opens in it (``settlement.services.round_open``
-    takes the open shift only). Once the close commits, ``casino.signals.shift_closed`` is sent: the pit
-    enqueues the Celery task that builds the shift's reports (issue 8).
+    takes the open shift only, under its row lock). A round belongs to exactly one shift, and its report: the close
+    is refused while the apps above say it cannot close yet (``casino.signals.shift_closing``, sent under the lock:
+    a round still being played, a request still waiting). Once the close commits, ``casino.signals.shift_closed``
+    is sent: the pit enqueues the Celery task that builds the shift's reports (issue 8).
     """
     require_role(actor, *SUPERVISORS, action="close a shift")
     with transaction.atomic():
         locked = Shift.objects.select_for_update().select_related("gaming_day").get(pk=shift.pk)
         if locked.closed_at is not None:
             raise WrongState(f"The {locked.name} shift is already closed.")
+        shift_closing.send(sender=Shift, shift=locked)  # a receiver refuses by raising WrongState
         before = _shift_snapshot(locked)
         locked.closed_at = timezone.now()
         locked.closed_by = actor

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from casino.audit import audit_chain_verify, audit_checkpoint_make
 from casino.models import AuditCheckpoint
+from casino.outbox import outbox_flush
 from casino.rows import chain_head
 
 
@@ -32,3 +33,10 @@ def audit_checkpoint_task() -> dict[str, object]:
             return {"made": False, "seq": last.seq if last else None}
         checkpoint = audit_checkpoint_make(reason="every 5 minutes")
     return {"made": checkpoint is not None, "seq": checkpoint.seq if checkpoint else None}
+
+
+@shared_task(name="casino.outbox_flush")
+def outbox_flush_task() -> dict[str, object]:
+    """Publish the queued tasks the broker could not take when they were asked for (Celery beat, every minute)."""
+    report = outbox_flush()
+    return {"sent": report.sent, "waiting": report.waiting, "last_error": report.last_error}

@@ -2,6 +2,8 @@
 
 Without ``CELERY_BROKER_URL`` tasks run eagerly in the calling process; with it
 they travel through Redis to a worker started with ``celery -A config worker``.
+The web asks for tasks through the outbox (``casino.outbox``): with Redis down a
+request never waits on the broker for more than its timeouts, and no task is lost.
 """
 
 from __future__ import annotations

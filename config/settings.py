@@ -15,10 +15,12 @@ See ``.env.example`` for the full list.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 from casino.defaults import DEVELOPMENT_AUDIT_KEY, DEVELOPMENT_SECRET_KEY
@@ -63,6 +65,8 @@ DEBUG = _bool("DEBUG", True)
 SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or DEVELOPMENT_SECRET_KEY
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Under /api/ a failed CSRF check is JSON like every refusal there; elsewhere Django's page.
+CSRF_FAILURE_VIEW = "casino.errors.csrf_failure"
 
 
 def _audit_keys(raw: str) -> dict[str, str]:
@@ -119,6 +123,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "pgtrigger",
+    "axes",
     "casino",
     "rules",
     "tables",
@@ -139,6 +144,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: turns a sign-in refused for a lockout into the lockout answer (casino.lockout).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -186,11 +194,46 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache ------------------------------------------------------------------
+# Redis is a convenience, never a dependency (README, "When Redis is down"): every command to it, the cache's
+# and the broker's, gives up after these many seconds, and a cache that cannot answer is a miss (a read) or
+# nothing (a write), logged once per failed command; the dashboard then sums its figures from the database.
+
+
+def _positive_number(name: str, default: float, *, whole: bool = False, most: float | None = None) -> float:
+    """Read a number that must be more than zero (a whole one where ``whole``, at most ``most`` where given),
+    naming the variable if not."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw) if whole else float(raw)
+    except ValueError:
+        value = 0
+    if not 0 < value < float("inf") or (most is not None and value > most):  # NaN fails too
+        kind = "a whole number" if whole else "a number"
+        limit = f" and at most {most:g}" if most is not None else ""
+        raise ImproperlyConfigured(f"{name} must be {kind} more than 0{limit}, got {raw!r}")
+    return value
+
+
+REDIS_SOCKET_CONNECT_TIMEOUT = _positive_number("REDIS_SOCKET_CONNECT_TIMEOUT", 0.5, most=30)
+REDIS_SOCKET_TIMEOUT = _positive_number("REDIS_SOCKET_TIMEOUT", 0.5, most=30)
 REDIS_URL = _optional_url("REDIS_URL", ("redis", "rediss"))
 if REDIS_URL is None:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tableside"}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "SOCKET_CONNECT_TIMEOUT": REDIS_SOCKET_CONNECT_TIMEOUT,
+                "SOCKET_TIMEOUT": REDIS_SOCKET_TIMEOUT,
+                "IGNORE_EXCEPTIONS": True,
+            },
+        }
+    }
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 # --- Celery -----------------------------------------------------------------
 # No broker: tasks run eagerly in-process (the embedded default). A broker URL
@@ -207,6 +250,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# Publishing a task gives up at once when the broker refuses or does not answer within the Redis timeouts
+# (max_retries 0: no reconnecting in a web request): the task waits in the outbox (casino.outbox) for
+# ``outbox_flush``. A worker still reconnects to its broker for ever (broker_connection_retry).
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_SOCKET_CONNECT_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": REDIS_SOCKET_CONNECT_TIMEOUT,
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "max_retries": 0,
+}
+CELERY_TASK_PUBLISH_RETRY = False
 
 # --- Shift boundaries (Celery beat, ``celery -A config beat``) ------------------
 # Every 5 minutes ``pit.tasks.shift_boundaries`` closes the open shift once it
@@ -220,6 +273,8 @@ CELERY_BEAT_SCHEDULE = {
     # The audit chain's head signed every 5 minutes when it moved (and at every shift close): a tail cut off
     # the chain loses at most the events since the last checkpoint unseen (casino.audit).
     "audit-checkpoint": {"task": "casino.audit_checkpoint", "schedule": 5 * 60.0},
+    # Tasks that could not be published when they were asked for (the broker down): sent again (casino.outbox).
+    "outbox-flush": {"task": "casino.outbox_flush", "schedule": 60.0},
 }
 
 # --- Auth ---------------------------------------------------------------------
@@ -232,6 +287,35 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "floor"
 LOGOUT_REDIRECT_URL = "login"
+
+
+# Sign-in throttling (django-axes, README "Sign-in lockout"): after TABLESIDE_LOGIN_FAILURES failed sign-ins for
+# one username from one address, on the sign-in page, the admin's or the API's token endpoint, that pair is locked
+# out for TABLESIDE_LOGIN_COOLOFF_MINUTES (a failure while locked out starts the wait again); a successful sign-in
+# clears the count. A supervisor unlocks early: ``manage.py axes_reset_username <username>`` or the admin.
+AUTHENTICATION_BACKENDS = [
+    "casino.lockout.LockoutBackend",  # first: refuses a locked-out pair before any password is checked
+    "django.contrib.auth.backends.ModelBackend",
+]
+TABLESIDE_LOGIN_FAILURES = int(_positive_number("TABLESIDE_LOGIN_FAILURES", 5, whole=True))
+TABLESIDE_LOGIN_COOLOFF_MINUTES = int(_positive_number("TABLESIDE_LOGIN_COOLOFF_MINUTES", 15, whole=True))
+AXES_FAILURE_LIMIT = TABLESIDE_LOGIN_FAILURES
+AXES_COOLOFF_TIME = dt.timedelta(minutes=TABLESIDE_LOGIN_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "casino.lockout.lockout_response"
+AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still logged
+# Behind a TLS-terminating proxy every request comes from the proxy's address: trust X-Forwarded-For from that
+# many proxies (set by the proxy, never by the client) to tell the devices apart.
+TABLESIDE_TRUSTED_PROXIES = env.int("TABLESIDE_TRUSTED_PROXIES", default=0)
+if TABLESIDE_TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured(f"TABLESIDE_TRUSTED_PROXIES must be 0 or more, got {TABLESIDE_TRUSTED_PROXIES}")
+if TABLESIDE_TRUSTED_PROXIES:
+    AXES_IPWARE_PROXY_COUNT = TABLESIDE_TRUSTED_PROXIES
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+# API tokens (casino.tokens) last a shift and a margin from the sign-in that made them; a new sign-in replaces the
+# token, a password change or POST /api/auth/token/revoke/ ends it.
+TABLESIDE_TOKEN_HOURS = _positive_number("TABLESIDE_TOKEN_HOURS", 12.0)
 
 # --- Internationalisation -----------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -252,8 +336,10 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # --- REST API -----------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # The token first: a request without a session or a token, or with an ended token, is a 401 that says
+        # how to sign in (WWW-Authenticate: Token), not a 403.
+        "casino.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -274,13 +360,62 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Every operation's refusals ({"message", "extra"}: 400, 401/403, 404, 409) documented in one place.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "casino.openapi.postprocess_refusals"],
 }
 
+
 # --- Security when DEBUG is off ---------------------------------------------------
+def _proxy_ssl_header(raw: str) -> tuple[str, str] | None:
+    """``SECURE_PROXY_SSL_HEADER``: the header a TLS-terminating proxy sets on a request that came in over HTTPS,
+    ``X-Forwarded-Proto`` (meaning ``X-Forwarded-Proto: https``) or ``Name:value``; empty for none."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    name, _, value = raw.partition(":")
+    name, value = name.strip(), value.strip() or "https"
+    if not name or not all(c.isalnum() or c == "-" for c in name):
+        raise ImproperlyConfigured(
+            f"SECURE_PROXY_SSL_HEADER must be a header name such as X-Forwarded-Proto (or Name:value), got {raw!r}"
+        )
+    return "HTTP_" + name.upper().replace("-", "_"), value
+
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = _bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = _bool("CSRF_COOKIE_SECURE", True)
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    # HTTPS only: plain HTTP is redirected, and browsers are told to use HTTPS for a year (HSTS). Behind a proxy
+    # that ends TLS, name the header it sets (SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto) or Django sees HTTP.
+    SECURE_SSL_REDIRECT = _bool("SECURE_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", ""))
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000)
+    if SECURE_HSTS_SECONDS < 0:
+        raise ImproperlyConfigured(f"SECURE_HSTS_SECONDS must be 0 or more, got {SECURE_HSTS_SECONDS}")
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    # Preloading is a promise to the browsers' built-in lists, hard to take back: off unless the operator opts in,
+    # so Django's reminder to opt in (security.W021) is silenced while it is off.
+    SECURE_HSTS_PRELOAD = _bool("SECURE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# Content-Security-Policy (django-csp), with DEBUG on too so the tests and the browser tests run under it: scripts
+# only from the app's own /static/ (htmx included) or carrying the response's nonce (``request.csp_nonce``), no
+# plugins, no framing. Inline styles stay allowed: the tablet places the seats with style attributes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

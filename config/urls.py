@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
-from django.views.defaults import page_not_found
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import ObtainAuthToken
+from django.views.defaults import bad_request, page_not_found, permission_denied, server_error
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from casino.apis import ObtainExpiringToken, RevokeToken
 from casino.middleware import api_path, refusal
 from casino.parsers import TOKEN_PARSERS
 from dealer.urls import page_urlpatterns as dealer_pages
@@ -20,9 +22,11 @@ from settlement.urls import api_urlpatterns as round_api
 from tables.urls import api_urlpatterns as table_api
 
 api_urlpatterns = [
-    path("auth/token/", ObtainAuthToken.as_view(parser_classes=TOKEN_PARSERS), name="api-token"),
+    path("auth/token/", ObtainExpiringToken.as_view(parser_classes=TOKEN_PARSERS), name="api-token"),
+    path("auth/token/revoke/", RevokeToken.as_view(), name="api-token-revoke"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script from its own address: no inline script under the CSP.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     *table_api,
     *assist_api,
     *round_api,
@@ -45,3 +49,35 @@ def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
     if api_path(request):
         return refusal(request, "Nothing is at this API address.", status=404, extra={"path": request.path})
     return page_not_found(request, exception)
+
+
+def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Under /api/ a request Django itself refuses (a body over DATA_UPLOAD_MAX_MEMORY_SIZE: 413; too many
+    fields, a bad host: 400) is JSON like every other refusal there; elsewhere Django's page."""
+    if not api_path(request):
+        return bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return refusal(
+            request, f"The request body is over {limit:,} bytes: send less.", status=413, extra={"max_bytes": limit}
+        )
+    return refusal(request, "The request could not be read.", status=400, extra={})
+
+
+def handler403(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Under /api/ a refusal Django raises outside the API's own handler is JSON; elsewhere Django's page."""
+    if api_path(request):
+        return refusal(request, "You may not do this.", status=403, extra={})
+    return permission_denied(request, exception)
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    """Under /api/ even a fault is JSON, saying nothing of its cause; elsewhere Django's page."""
+    if api_path(request):
+        return refusal(
+            request,
+            "The server failed to answer this request; if it happens again, tell a supervisor.",
+            status=500,
+            extra={},
+        )
+    return server_error(request)

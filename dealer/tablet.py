@@ -14,22 +14,25 @@ hand), ``front``, ``middle``, ``back``; each holds cards or tiles in notation.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
 from rules import options as rule_options
 from rules.games import registry
-from rules.games.cards import JOKER, RANK_CHARS, SUIT_SYMBOLS, Card, parse_cards
-from rules.games.errors import InvalidHand
-from rules.games.tiles import TILE_FACES, Tile, parse_tiles
+from rules.games.cards import JOKER, Card
+from rules.games.tiles import TILE_FACES
+from settlement.faces import PART_LABELS, ROWS, card_face, tile_face
 from settlement.hands import dealt_bank_position, dealt_hands_set, round_is_banked
-from settlement.models import Adjustment
+from settlement.models import Adjustment, Wager
 from settlement.selectors import round_next_actions, round_queryset
 from tables.models import BankTurn, Round, Table
 from tables.states import FINAL_STATES, RoundState
@@ -54,15 +57,7 @@ STATE_LABELS = {
     RoundState.SETTLED: gettext_lazy("Settled"),
     RoundState.VOIDED: gettext_lazy("Voided"),
 }
-ROWS = ("front", "middle", "back")
-# The parts of a hand as the tablet labels them, and the rows as a sentence names them.
-PART_LABELS = {
-    "high": gettext_lazy("High"),
-    "low": gettext_lazy("Low"),
-    "front": gettext_lazy("Front"),
-    "middle": gettext_lazy("Middle"),
-    "back": gettext_lazy("Back"),
-}
+# The rows as a sentence names them.
 ROW_WORDS = {"front": gettext_lazy("front"), "middle": gettext_lazy("middle"), "back": gettext_lazy("back")}
 # What a game's hands are made of (the registry's ``noun``), as the tablet says it.
 NOUNS = {"tiles": gettext_lazy("tiles"), "cards": gettext_lazy("cards")}
@@ -77,50 +72,6 @@ def round_latest(table: Table) -> Round | None:
 
 
 # --- cards and tiles as the templates draw them ---------------------------------------------------
-
-
-def card_face(card: Card) -> dict[str, Any]:
-    if card.is_joker:
-        return {"code": "Jk", "rank": "JK", "suit": "★", "red": False, "joker": True, "title": "Joker"}
-    rank = "10" if card.rank == 10 else RANK_CHARS[card.rank - 2]
-    return {
-        "code": str(card),
-        "rank": rank,
-        "suit": SUIT_SYMBOLS[card.suit],
-        "red": card.suit in "hd",
-        "joker": False,
-        "title": card.symbol,
-    }
-
-
-_PIPS = {1: (4,), 2: (2, 6), 3: (2, 4, 6), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
-
-
-def _half(pips: int) -> list[bool]:
-    return [cell in _PIPS[pips] for cell in range(9)]
-
-
-def tile_face(tile: Tile) -> dict[str, Any]:
-    """A domino: two halves of nine cells, pips where the number has them (the 1s and 4s red, as on the set)."""
-    return {
-        "code": str(tile),
-        "name": tile.name,
-        "top": _half(tile.high),
-        "bottom": _half(tile.low),
-        "top_red": tile.high in (1, 4),
-        "bottom_red": tile.low in (1, 4),
-        "copies": tile.copies,
-        "title": tile.label,
-    }
-
-
-def faces(text: str, *, tiles: bool) -> list[dict[str, Any]]:
-    """Cards or tiles in notation as faces to draw; text that does not parse draws nothing."""
-    try:
-        items = parse_tiles(text) if tiles else parse_cards(text)
-    except InvalidHand:
-        return []
-    return [tile_face(item) if tiles else card_face(item) for item in items]  # type: ignore[arg-type]
 
 
 def picker(game: str) -> dict[str, Any]:
@@ -290,6 +241,9 @@ class Target:
     size: int
     value: str = ""
     locked: str = ""
+    # What the tablet says while the row is short, one item or ``{n}`` items (the submit waits until none is).
+    need_one: str = ""
+    need_many: str = ""
 
 
 @dataclass
@@ -302,6 +256,8 @@ class Position:
     quota: int | None = None  # OFC: the cards this street places
     hint: str = ""
     advice: bool = False
+    need_one: str = ""  # Open-Face: the street's cards still to place, as ``Target.need_one``
+    need_many: str = ""
     lines: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -338,9 +294,47 @@ def _prefill(round_: Round, stored_hands: Mapping[str, Any] | None) -> dict[str,
     return values
 
 
-def entry(round_: Round, *, wagers: Mapping[int, int], posted: Mapping[str, str] | None = None) -> list[Position]:
-    """The positions whose hands the dealer taps in, the bank first, then the seats in action order."""
+# How a short row is named in "Seat 3: low hand needs 1 more card".
+NEED_PARTS = {
+    "high": gettext_lazy("high hand"),
+    "low": gettext_lazy("low hand"),
+    "front": gettext_lazy("front row"),
+    "middle": gettext_lazy("middle row"),
+    "back": gettext_lazy("back row"),
+}
+
+
+def _needs(who: str, part: str | None, *, tiles: bool, street: bool = False) -> tuple[str, str]:
+    """What a short row (or an Open-Face street, ``street``) says: one item missing, and ``{n}`` items missing."""
+    if street:
+        one = _("%(who)s needs 1 more card this street") % {"who": who}
+        many = _("%(who)s needs {n} more cards this street") % {"who": who}
+    elif part is None:
+        one = (_("%(who)s needs 1 more tile") if tiles else _("%(who)s needs 1 more card")) % {"who": who}
+        many = (_("%(who)s needs {n} more tiles") if tiles else _("%(who)s needs {n} more cards")) % {"who": who}
+    else:
+        words = {"who": who, "part": NEED_PARTS[part]}
+        one = (_("%(who)s: %(part)s needs 1 more tile") if tiles else _("%(who)s: %(part)s needs 1 more card")) % words
+        many = (
+            _("%(who)s: %(part)s needs {n} more tiles") if tiles else _("%(who)s: %(part)s needs {n} more cards")
+        ) % words
+    return one, many
+
+
+def entry(
+    round_: Round,
+    *,
+    wagers: Mapping[int, int],
+    posted: Mapping[str, str] | None = None,
+    correcting: bool = False,
+) -> list[Position]:
+    """The positions whose hands the dealer taps in, the bank first, then the seats in action order.
+
+    ``correcting``: the hands of a settled round entered again for a correction request, every row open
+    (Open-Face's finished boards too, not street by street).
+    """
     spec = registry.game(round_.table.game)
+    by_street = spec.placed_by_street and not correcting
     order = list(round_.action_order or [])
     # A QueryDict read key by key (``dict()`` of one would copy its lists of values).
     values = {key: str(posted.get(key, "")) for key in posted} if posted is not None else _prefill(round_, round_.hands)
@@ -351,14 +345,21 @@ def entry(round_: Round, *, wagers: Mapping[int, int], posted: Mapping[str, str]
             size = spec.hand_size
             name = f"hand-bank-{spec.noun}"
             label = _("%(count)s %(noun)s, set by the house way") % {"count": size, "noun": NOUNS[spec.noun]}
-            targets = [Target(name, label, size, values.get(name, ""))]
             title = _("The house")
+            targets = [Target(name, label, size, values.get(name, ""), "", *_needs(title, None, tiles=spec.tiles))]
         else:
+            title = _("Bank · seat %(seat)s") % {"seat": round_.bank_seat.number}
             targets = [
-                Target(f"hand-bank-{part}", str(PART_LABELS[part]), size, values.get(f"hand-bank-{part}", ""))
+                Target(
+                    f"hand-bank-{part}",
+                    str(PART_LABELS[part]),
+                    size,
+                    values.get(f"hand-bank-{part}", ""),
+                    "",
+                    *_needs(title, part, tiles=spec.tiles),
+                )
                 for part, size in spec.parts
             ]
-            title = _("Bank · seat %(seat)s") % {"seat": round_.bank_seat.number}
         positions.append(Position(BANK, title, targets, place=bank_place))
     boards = round_.placements or {}
     for seat in _in_action_order(round_, sorted(wagers)):
@@ -366,13 +367,15 @@ def entry(round_: Round, *, wagers: Mapping[int, int], posted: Mapping[str, str]
         place = order.index(seat) + 1 if seat in order else None
         position = Position(str(seat), title, [], wager_cents=wagers[seat], place=place)
         # Placed street by street (Open-Face): the cards placed before stay, locked, in their rows.
-        board = boards.get(str(seat), {}) if spec.placed_by_street else {}
+        board = boards.get(str(seat), {}) if by_street else {}
         for part, size in spec.parts:
             name = f"hand-{seat}-{part}"
+            needs = _needs(title, part, tiles=spec.tiles)
             position.targets.append(
-                Target(name, str(PART_LABELS[part]), size, values.get(name, ""), board.get(part, ""))
+                Target(name, str(PART_LABELS[part]), size, values.get(name, ""), board.get(part, ""), *needs)
             )
-        if spec.placed_by_street:
+        if by_street:
+            position.need_one, position.need_many = _needs(title, None, tiles=False, street=True)
             placed = sum(len(board.get(row, "").split()) for row in spec.part_names)
             position.quota = 5 if placed == 0 else (0 if placed == spec.hand_size else 1)
             if round_.dealt and position.quota:
@@ -455,9 +458,42 @@ def pending_adjustment(round_: Round | None) -> Adjustment | None:
 
 
 def last_decided_adjustment(round_: Round | None) -> Adjustment | None:
+    """The round's newest request once decided: a newer request (waiting) hides the decision on an older one."""
     if round_ is None:
         return None
-    return round_.adjustments.exclude(status=Adjustment.Status.PENDING).select_related("decided_by").first()
+    newest = round_.adjustments.select_related("decided_by").order_by("-requested_at", "-pk").first()
+    return newest if newest is not None and newest.status != Adjustment.Status.PENDING else None
+
+
+def _per_round(model: Any, value: Any) -> Subquery:
+    """``value`` aggregated over ``model``'s rows of the outer round (a subquery, so one read answers all)."""
+    rows = model.objects.filter(round=OuterRef("pk")).order_by().values("round").annotate(v=value).values("v")
+    return Subquery(rows[:1])
+
+
+def tablet_version(table: Table) -> str:
+    """A short marker of what the tablet shows of ``table``: its newest round's state, wagers, dice, hands and
+    placements, and its requests and their decisions. Another device's change (a wager, a settle, a void approved
+    from the pit) changes it; the tablet polls it and draws itself again (``dealer.views.tablet_version_view``).
+    One read."""
+    row = (
+        Round.objects.filter(table=table)
+        .order_by("-number")
+        .annotate(
+            wager_count=_per_round(Wager, Count("pk")),
+            wager_cents=_per_round(Wager, Sum("amount_cents")),
+            asked=_per_round(Adjustment, Count("pk")),
+            waiting=_per_round(Adjustment, Count("pk", filter=Q(status=Adjustment.Status.PENDING))),
+            decided=_per_round(Adjustment, Max("decided_at")),
+        )
+        .values_list(
+            "pk", "state", "state_changed_at", "dice", "hands", "placements",
+            "wager_count", "wager_cents", "asked", "waiting", "decided",
+        )
+        .first()
+    )  # fmt: skip
+    text = json.dumps(row, default=str, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def wager_limits(table: Table, round_: Round | None) -> dict[str, Any]:

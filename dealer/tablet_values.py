@@ -15,12 +15,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
-from dealer.tablet import BANK, PART_LABELS, ROW_WORDS, ROWS, Position, faces, hands_payload, ofc_boards
+from dealer.tablet import BANK, ROW_WORDS, ROWS, Position, hands_payload, ofc_boards
 from rules import engines
 from rules import options as rule_options
 from rules.games import chinese_poker, ofc, poker, registry
 from rules.games.cards import Card, parse_cards
 from rules.games.errors import InvalidHand
+from settlement.faces import PART_LABELS, hand_faces
 from settlement.hands import round_is_banked
 from settlement.selectors import settlement_in_force
 from settlement.services import settlement_preview
@@ -142,15 +143,18 @@ def _rows_lines(game: str, engine: Mapping[str, Any], rows: Mapping[str, str]) -
 
 
 def live_values(
-    round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]
+    round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int], correcting: bool = False
 ) -> tuple[dict[str, list], dict[str, Any] | None]:
-    """Each position's hand values and foul warning from what is tapped in so far; the house way's setting."""
+    """Each position's hand values and foul warning from what is tapped in so far; the house way's setting.
+
+    ``correcting``: a settled round's hands entered again whole (Open-Face's boards too, not on top of its
+    placements)."""
     game = round_.table.game
     spec = registry.game(game)
     engine = rule_options.engine_options(round_.rule_set_snapshot)
     lines: dict[str, list] = {}
     house_way = None
-    if spec.placed_by_street:
+    if spec.placed_by_street and not correcting:
         for seat, rows in ofc_boards(round_, post, wagers=wagers).items():
             lines[seat] = _rows_lines(game, engine, rows)
         return lines, None
@@ -180,9 +184,11 @@ def complete(positions: Sequence[Position]) -> bool:
     return True
 
 
-def preview(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, Any]:
+def preview(
+    round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int], correcting: bool = False
+) -> dict[str, Any]:
     """``settlement_preview`` of the hands tapped in (nothing is written), or the reason it cannot be shown."""
-    if registry.game(round_.table.game).placed_by_street:
+    if registry.game(round_.table.game).placed_by_street and not correcting:
         hands: dict[str, Any] = {"seats": ofc_boards(round_, post, wagers=wagers)}
     else:
         hands = hands_payload(round_, post, wagers=wagers)
@@ -227,14 +233,14 @@ def result_rows(round_: Round, result: Mapping[str, Any]) -> dict[str, Any]:
             {
                 **row,
                 "outcome_label": OUTCOME_LABELS.get(row.get("outcome", ""), ""),
-                "hand": _hand_faces(hand, tiles),
+                "hand": hand_faces(hand, tiles),
                 "set_by_house_way": hand.get("set_by") == "house_way",
                 "rule": hand.get("rule", ""),
                 "natural": _natural_name(hand) if naturals else "",
             }
         )
     banker = stored.get("banker")
-    bank_hand = _hand_faces(banker, tiles) if banker else None
+    bank_hand = hand_faces(banker, tiles) if banker else None
     pairs = []
     for pair in result.get("pairs") or []:
         a, b, points = pair["seat"], pair["opponent"], pair["points"]
@@ -276,15 +282,6 @@ def _natural_name(hand: Mapping[str, Any]) -> str:
     except InvalidHand:
         return ""
     return natural.name if natural is not None else ""
-
-
-def _hand_faces(hand: Mapping[str, Any], tiles: bool) -> list[dict[str, Any]]:
-    """The rows of a stored hand as labelled faces: high and low, or front, middle and back."""
-    rows = []
-    for part in ("high", "low", *ROWS):
-        if part in hand:
-            rows.append({"label": str(PART_LABELS[part]), "faces": faces(hand[part], tiles=tiles)})
-    return rows
 
 
 def settled_result(round_: Round) -> dict[str, Any] | None:

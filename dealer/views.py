@@ -4,6 +4,12 @@ Thin: each view checks who may see the table, reads the form, calls one service 
 selector) and renders. A refusal shows the service's message, in the dealer's words,
 in the banner, with the service's status (400, 403 or 409); htmx keeps what was
 tapped in and swaps only the banner. Without htmx the same forms post and redirect.
+
+Every refusal carries ``REFUSAL_HEADER``: the tablet's script swaps an error answer only when it has
+it (any other, a CSRF or sign-in failure, a server error, leaves the tablet as it is and says so in the
+banner), and nothing else draws a refusal over the page (django-htmx's DEBUG helper replaces the whole
+document with any 400 or 403 it sees). The tablet is never cached (Back and Forward fetch it again) and
+polls ``tablet_version_view`` to draw itself again when another device changed its table.
 """
 
 from __future__ import annotations
@@ -13,19 +19,23 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from casino.errors import ApplicationError, NotAllowed
+from casino.errors import ApplicationError
 from casino.templatetags.money import cents as _money
 from dealer import tablet, tablet_values
 from rules import options as rule_options
 from rules.games import paigow_tiles_advice, registry
 from rules.games.errors import InvalidHand
 from rules.games.tiles import parse_tiles, tiles_text
+from settlement.faces import faces
 from settlement.models import Adjustment
 from settlement.services import (
     adjustment_request,
@@ -39,19 +49,19 @@ from settlement.services import (
     wager_place,
 )
 from tables.models import Round, Table
-from tables.permissions import can_act_at_table, can_view_every_table, can_view_table, tables_visible_to
+from tables.permissions import (
+    can_act_at_table,
+    can_view_every_table,
+    can_view_table,
+    require_view_table,
+    tables_visible_to,
+)
 from tables.states import FINAL_STATES, RoundState
 
+# Set on every refusal the tablet draws in its banner (or, for the advice, in its box): see the module's docstring.
+REFUSAL_HEADER = "Tableside-Refusal"
+
 # --- who may see a table ----------------------------------------------------------------------------
-
-
-def _check_view(user: Any, table: Table) -> None:
-    if not can_view_table(user, table):
-        raise NotAllowed(
-            _("Table %(table)s is not your table: only its dealer, a supervisor or an auditor may open its tablet.")
-            % {"table": table.name},
-            extra={"table": table.name},
-        )
 
 
 def _table(table_id: int) -> Table:
@@ -117,10 +127,15 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
         "notice": notice,
         "chips": tablet.chips(),
         "void_reasons": tablet.VOID_REASONS,
-        "pending": tablet.pending_adjustment(round_) if in_play else None,
+        "pending": None,
         "decided": tablet.last_decided_adjustment(round_),
+        "version": tablet.tablet_version(table),
         **_game_flags(table),
     }
+    if round_ is not None and round_.state != RoundState.VOIDED:
+        context["pending"] = tablet.pending_adjustment(round_)
+    # A round whose void waits for a supervisor is on hold: its play buttons wait too (the services refuse).
+    context["hold"] = context["pending"] is not None and context["pending"].kind == Adjustment.Kind.VOID
     result = None
     if round_ is not None and round_.state == RoundState.SETTLED:
         result = tablet_values.settled_result(round_)
@@ -139,6 +154,15 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
         context["next_seat"] = free[0] if free else None
     if state in (RoundState.DEALT, RoundState.REVEALED) and round_ is not None:
         context.update(_entry_context(round_, wagers, revealed=state == RoundState.REVEALED))
+        if registry.game(table.game).placed_by_street:
+            context["entry_url"] = reverse("dealer-placements", args=[round_.pk])
+        else:
+            context["entry_url"] = reverse("dealer-hands", args=[round_.pk])
+    if state == RoundState.SETTLED and round_ is not None and can_act and context["pending"] is None:
+        # A correction request: the recorded hands, every row open, entered again with the same picker.
+        context.update(_entry_context(round_, wagers, revealed=False, correcting=True))
+        context["correcting"] = True
+        context["entry_url"] = reverse("dealer-correction-request", args=[round_.pk])
     if state == RoundState.REVEALED and round_ is not None:
         try:
             answer = settlement_preview(round=round_, hands=tablet_values.stored_entered(round_.hands or {"seats": {}}))
@@ -169,18 +193,20 @@ def _open_context(table: Table, snapshot: dict[str, Any], round_: Round | None) 
     }
 
 
-def _entry_context(round_: Round, wagers: dict[int, int], *, revealed: bool) -> dict[str, Any]:
+def _entry_context(
+    round_: Round, wagers: dict[int, int], *, revealed: bool, correcting: bool = False
+) -> dict[str, Any]:
     game = round_.table.game
-    by_street = registry.game(game).placed_by_street
+    by_street = registry.game(game).placed_by_street and not correcting
     if revealed and by_street:
         return {}
-    positions = tablet.entry(round_, wagers=wagers)
+    positions = tablet.entry(round_, wagers=wagers, correcting=correcting)
     values = {target.name: target.value for position in positions for target in position.targets}
-    lines, house_way = tablet_values.live_values(round_, values, wagers=wagers)
+    lines, house_way = tablet_values.live_values(round_, values, wagers=wagers, correcting=correcting)
     for position in positions:
         position.lines = lines.get(position.key, [])
     live = None
-    if not revealed and tablet_values.complete(positions):
+    if not revealed and not correcting and tablet_values.complete(positions):
         live = tablet_values.preview(round_, values, wagers=wagers)
     street = None
     if by_street:
@@ -200,13 +226,17 @@ def _entry_context(round_: Round, wagers: dict[int, int], *, revealed: bool) -> 
 def _render_tablet(request: HttpRequest, table: Table, *, status: int = 200, **extra: Any) -> HttpResponse:
     context = tablet_context(request, table, **extra)
     template = "dealer/_tablet.html" if request.htmx else "dealer/tablet.html"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    # Never kept: Back and Forward ask again, so a finished round is never shown as current.
+    add_never_cache_headers(response)
+    return response
 
 
 def _refused(request: HttpRequest, table: Table, exc: ApplicationError) -> HttpResponse:
     """The service's refusal in the banner, with its status; htmx swaps the banner only, keeping what was tapped."""
     if request.htmx:
         response = render(request, "dealer/_banner.html", {"error": exc.message}, status=exc.status_code)
+        response[REFUSAL_HEADER] = "1"
         return retarget(reswap(response, "innerHTML"), "#banner")
     if not can_view_table(request.user, table):
         return render(request, "dealer/forbidden.html", {"message": exc.message}, status=exc.status_code)
@@ -223,7 +253,7 @@ def _act(request: HttpRequest, round_id: int, act: Callable[[Round], str]) -> Ht
     """Run one service on a round the user may see; draw the tablet again, or show the refusal."""
     round_ = _round(round_id)
     try:
-        _check_view(request.user, round_.table)
+        require_view_table(request.user, round_.table)
         notice = act(round_)
     except ApplicationError as exc:
         return _refused(request, round_.table, exc)
@@ -245,11 +275,12 @@ def dealer_home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
+@never_cache
 def dealer_table(request: HttpRequest, table_id: int) -> HttpResponse:
     """The tablet of one table."""
     table = _table(table_id)
     try:
-        _check_view(request.user, table)
+        require_view_table(request.user, table)
     except ApplicationError as exc:
         return render(request, "dealer/forbidden.html", {"message": exc.message}, status=exc.status_code)
     return _render_tablet(request, table)
@@ -266,7 +297,7 @@ def round_open_view(request: HttpRequest, table_id: int) -> HttpResponse:
     seat = None if banker in ("", "house") else _int(banker)
     bank_cents = _int(request.POST.get("bank_cents")) if seat is not None else None
     try:
-        _check_view(request.user, table)
+        require_view_table(request.user, table)
         round_ = round_open(actor=request.user, table=table, banker_seat=seat, bank_cents=bank_cents)  # type: ignore[arg-type]
     except ApplicationError as exc:
         return _refused(request, table, exc)
@@ -353,7 +384,23 @@ def void_request_view(request: HttpRequest, round_id: int) -> HttpResponse:
 
     def act(round_: Round) -> str:
         adjustment_request(actor=request.user, round=round_, kind=Adjustment.Kind.VOID, reason=reason)
-        return _("Void requested: waiting for the pit boss.")
+        return _("Void requested: waiting for a supervisor.")
+
+    return _act(request, round_id, act)
+
+
+@login_required
+@require_POST
+def correction_request_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    """The dealer asks for a correction of a settled round: the hands entered again, and why."""
+    reason = request.POST.get("reason", "")
+
+    def act(round_: Round) -> str:
+        hands = tablet.hands_payload(round_, request.POST, wagers=_wagers(round_))
+        adjustment_request(
+            actor=request.user, round=round_, kind=Adjustment.Kind.CORRECTION, reason=reason, hands=hands
+        )
+        return _("Correction requested: waiting for a supervisor.")
 
     return _act(request, round_id, act)
 
@@ -367,15 +414,18 @@ def hands_preview_view(request: HttpRequest, round_id: int) -> HttpResponse:
     """The values, fouls and house way of what is tapped in so far, and the settlement preview once complete."""
     round_ = _round(round_id)
     try:
-        _check_view(request.user, round_.table)
+        require_view_table(request.user, round_.table)
     except ApplicationError as exc:
         return _refused(request, round_.table, exc)
     wagers = _wagers(round_)
-    positions = tablet.entry(round_, wagers=wagers, posted=request.POST)
-    lines, house_way = tablet_values.live_values(round_, request.POST, wagers=wagers)
+    correcting = round_.state == RoundState.SETTLED  # a correction request's hands, entered again whole
+    positions = tablet.entry(round_, wagers=wagers, posted=request.POST, correcting=correcting)
+    lines, house_way = tablet_values.live_values(round_, request.POST, wagers=wagers, correcting=correcting)
     for position in positions:
         position.lines = lines.get(position.key, [])
-    live = tablet_values.preview(round_, request.POST, wagers=wagers) if tablet_values.complete(positions) else None
+    live = None
+    if tablet_values.complete(positions):
+        live = tablet_values.preview(round_, request.POST, wagers=wagers, correcting=correcting)
     context = {"positions": positions, "house_way": house_way, "live": live, **_game_flags(round_.table)}
     return render(request, "dealer/_live.html", context)
 
@@ -387,7 +437,7 @@ def advice_view(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
     seat = request.POST.get("seat", "")
     try:
-        _check_view(request.user, round_.table)
+        require_view_table(request.user, round_.table)
     except ApplicationError as exc:
         return _refused(request, round_.table, exc)
     text = f"{request.POST.get(f'hand-{seat}-high', '')} {request.POST.get(f'hand-{seat}-low', '')}"
@@ -406,13 +456,15 @@ def advice_view(request: HttpRequest, round_id: int) -> HttpResponse:
         )
     except InvalidHand as exc:
         context["error"] = _("Seat %(seat)s: %(problem)s") % {"seat": seat, "problem": exc}
-        return render(request, "dealer/_advice.html", context, status=400)
+        response = render(request, "dealer/_advice.html", context, status=400)
+        response[REFUSAL_HEADER] = "1"
+        return response
     context["rows"] = [
         {
             "high": tiles_text(row.setting.high),
             "low": tiles_text(row.setting.low),
-            "high_faces": tablet.faces(tiles_text(row.setting.high), tiles=True),
-            "low_faces": tablet.faces(tiles_text(row.setting.low), tiles=True),
+            "high_faces": faces(tiles_text(row.setting.high), tiles=True),
+            "low_faces": faces(tiles_text(row.setting.low), tiles=True),
             "win": row.win * 100,
             "push": row.push * 100,
             "loss": row.loss * 100,
@@ -427,16 +479,12 @@ def advice_view(request: HttpRequest, round_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def request_status_view(request: HttpRequest, round_id: int) -> HttpResponse:
-    """Polled while a void waits: the banner, or a reload of the tablet once the pit boss has decided."""
-    round_ = _round(round_id)
+@never_cache
+def tablet_version_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    """What the tablet polls every few seconds: its table's marker (``dealer.tablet.tablet_version``)."""
+    table = _table(table_id)
     try:
-        _check_view(request.user, round_.table)
+        require_view_table(request.user, table)
     except ApplicationError as exc:
-        return _refused(request, round_.table, exc)
-    pending = tablet.pending_adjustment(round_)
-    if pending is None:
-        response = HttpResponse(status=204)
-        response["HX-Refresh"] = "true"
-        return response
-    return render(request, "dealer/_pending.html", {"pending": pending, "round": round_})
+        return JsonResponse({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
+    return JsonResponse({"version": tablet.tablet_version(table)})

@@ -1,24 +1,36 @@
-"""REST endpoints of issue 8: the shifts, closing one, and their reports to download.
+"""REST endpoints of issues 8 and 15: the gaming days and their shifts (opening and closing them), and the closed
+shifts' reports to download.
 
-Supervisors (Floor supervisor, Pit boss) and Auditors read; only supervisors close a shift (``shift_close``
-decides: 403 for anyone else, 409 when the shift is already closed). Refusals are ``{"message", "extra"}``.
+Supervisors (Floor supervisor, Pit boss) and Auditors read; only supervisors open and close a gaming day or a shift
+(the services decide: 403 for anyone else, 409 when the state does not allow it, a shift with a round still being
+played included). Refusals are ``{"message", "extra"}``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
-from rest_framework import serializers
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.errors import NotAllowed
+from casino.fields import StrictCharField, StrictDateField, query_flag
 from casino.models import Shift
 from casino.roles import OVERSEERS, Role, user_has_role
-from casino.services import shift_close
+from casino.selectors import gaming_day_get, gaming_day_list
+from casino.services import gaming_day_close, gaming_day_open, shift_close, shift_open
 from pit.report_selectors import REPORT_FORMATS, report_file, shift_get, shift_list, shift_report_get
 from pit.report_views import report_http_response
 from settlement.models import ShiftReport
@@ -26,13 +38,19 @@ from settlement.models import ShiftReport
 REPORT_READERS: tuple[Role, ...] = OVERSEERS
 
 
-def _require_reader(request: Request) -> None:
+def _require_reader(request: Request, *, what: str = "the shift reports") -> None:
     if not (request.user.is_superuser or user_has_role(request.user, *REPORT_READERS)):
         needed = " or ".join(role.value for role in REPORT_READERS)
         raise NotAllowed(
-            f"Only a {needed} may read the shift reports.",
+            f"Only a {needed} may read {what}.",
             extra={"required_roles": [role.value for role in REPORT_READERS]},
         )
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 
 
 class ReportOutputSerializer(serializers.Serializer):
@@ -79,6 +97,10 @@ class ShiftOutputSerializer(serializers.Serializer):
     reports = ReportOutputSerializer(many=True, source="reports.all")
 
 
+class ShiftOpenInputSerializer(serializers.Serializer):
+    name = StrictCharField(max_length=40, help_text="Day, Swing, Graveyard, or any name up to 40 characters.")
+
+
 class ShiftListApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("closed", bool, description="true: closed shifts only")],
@@ -87,9 +109,26 @@ class ShiftListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         _require_reader(request)
-        closed_only = request.query_params.get("closed", "").lower() in {"1", "true", "yes"}
+        closed_only = query_flag(request.query_params.get("closed"), field="closed")
         shifts = shift_list(closed_only=closed_only)
         return Response(ShiftOutputSerializer(shifts, many=True, context={"request": request}).data)
+
+    @extend_schema(
+        request=ShiftOpenInputSerializer,
+        responses={
+            201: ShiftOutputSerializer,
+            400: OpenApiTypes.OBJECT,
+            403: OpenApiTypes.OBJECT,
+            409: OpenApiTypes.OBJECT,
+        },
+        summary="Open the next shift of the open gaming day (Floor supervisor, Pit boss); 409 while one is open",
+        examples=[OpenApiExample("The day shift", value={"name": "Day"})],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(ShiftOpenInputSerializer, request)
+        shift = shift_open(actor=request.user, name=data["name"])
+        body = ShiftOutputSerializer(shift_get(shift_id=shift.pk), context={"request": request}).data
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class ShiftCloseApi(APIView):
@@ -97,6 +136,8 @@ class ShiftCloseApi(APIView):
         request=None,
         responses={200: ShiftOutputSerializer, 403: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
         summary="Close the shift: no round opens in it any more and its reports are built (Floor supervisor, Pit boss)",
+        description="409 while a round of the shift is still being played (listed in `extra.unfinished_rounds`: "
+        "settle or void each first) or a void or correction request on one waits for a supervisor.",
     )
     def post(self, request: Request, shift_id: int) -> Response:
         shift_close(actor=request.user, shift=shift_get(shift_id=shift_id))
@@ -128,3 +169,66 @@ class ShiftReportFileApi(APIView):
     def get(self, request: Request, report_id: int, file_format: str) -> HttpResponse:
         _require_reader(request)
         return report_http_response(report_file(report=shift_report_get(report_id=report_id), fmt=file_format))
+
+
+# --- gaming days (issue 15) -----------------------------------------------------------------------
+
+
+class GamingDayShiftOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    opened_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+
+
+class GamingDayOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    business_date = serializers.DateField()
+    opened_at = serializers.DateTimeField()
+    opened_by = serializers.CharField(source="opened_by.username", allow_null=True, default=None)
+    closed_at = serializers.DateTimeField(allow_null=True)
+    closed_by = serializers.CharField(source="closed_by.username", allow_null=True, default=None)
+    shifts = GamingDayShiftOutputSerializer(many=True, source="shifts.all", help_text="First shift first.")
+
+
+class GamingDayOpenInputSerializer(serializers.Serializer):
+    business_date = StrictDateField(help_text="The gaming day's business date, YYYY-MM-DD.")
+
+
+class GamingDayListApi(APIView):
+    @extend_schema(
+        responses=GamingDayOutputSerializer(many=True),
+        summary="Gaming days, newest first, with their shifts (Floor supervisor, Pit boss or Auditor)",
+    )
+    def get(self, request: Request) -> Response:
+        _require_reader(request, what="the gaming days")
+        return Response(GamingDayOutputSerializer(gaming_day_list(), many=True).data)
+
+    @extend_schema(
+        request=GamingDayOpenInputSerializer,
+        responses={
+            201: GamingDayOutputSerializer,
+            400: OpenApiTypes.OBJECT,
+            403: OpenApiTypes.OBJECT,
+            409: OpenApiTypes.OBJECT,
+        },
+        summary="Open a gaming day (Floor supervisor, Pit boss); 409 while another is open, or when the date was used",
+        examples=[OpenApiExample("1 March 2025", value={"business_date": "2025-03-01"})],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(GamingDayOpenInputSerializer, request)
+        day = gaming_day_open(actor=request.user, business_date=data["business_date"])
+        body = GamingDayOutputSerializer(gaming_day_get(gaming_day_id=day.pk)).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class GamingDayCloseApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: GamingDayOutputSerializer, 403: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        summary="Close the gaming day once its last shift is closed (Floor supervisor, Pit boss)",
+    )
+    def post(self, request: Request, gaming_day_id: int) -> Response:
+        gaming_day_close(actor=request.user, gaming_day=gaming_day_get(gaming_day_id=gaming_day_id))
+        return Response(GamingDayOutputSerializer(gaming_day_get(gaming_day_id=gaming_day_id)).data)

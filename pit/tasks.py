@@ -55,8 +55,14 @@ def shift_boundaries() -> dict[str, object]:
     if shift is not None and shift.opened_at <= timezone.now() - dt.timedelta(hours=settings.SHIFT_HOURS):
         try:
             closed_id = shift_close(actor=None, shift=shift).pk
-        except WrongState:  # closed meanwhile by a supervisor
-            pass
+        except WrongState as exc:  # closed meanwhile by a supervisor, or a round of it still being played
+            logger.warning(
+                "Could not close the %s shift (id %s), open longer than %s hours: %s The next run tries again.",
+                shift.name,
+                shift.pk,
+                settings.SHIFT_HOURS,
+                exc.message,
+            )
         else:
             logger.info(
                 "Closed the %s shift (id %s): open longer than %s hours", shift.name, shift.pk, settings.SHIFT_HOURS

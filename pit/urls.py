@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from pit import apis as report_apis
-from pit import report_views, views
+from pit import day_views, report_views, setup_views, views
 
 page_urlpatterns = [
     path("", views.floor, name="floor"),
@@ -18,11 +18,21 @@ page_urlpatterns = [
     path("pit/adjustments/<int:adjustment_id>/approve/", views.pit_adjustment_approve, name="pit-adjustment-approve"),
     path("pit/adjustments/<int:adjustment_id>/reject/", views.pit_adjustment_reject, name="pit-adjustment-reject"),
     path("pit/shifts/<int:shift_id>/close/", report_views.pit_shift_close, name="pit-shift-close"),
+    path("pit/day/", day_views.day, name="pit-day"),
+    path("pit/day/open/", day_views.day_open, name="pit-day-open"),
+    path("pit/day/<int:gaming_day_id>/close/", day_views.day_close, name="pit-day-close"),
+    path("pit/day/shifts/open/", day_views.day_shift_open, name="pit-shift-open"),
+    path("pit/day/shifts/<int:shift_id>/close/", day_views.day_shift_close, name="pit-day-shift-close"),
+    path("pit/tables/<int:table_id>/setup/", setup_views.table_setup, name="pit-table-setup"),
     path("reports/", report_views.reports, name="reports"),
     path("reports/<int:report_id>/<str:fmt>/", report_views.report_download, name="report-download"),
 ]
 
 api_urlpatterns = [
+    path("gaming-days/", report_apis.GamingDayListApi.as_view(), name="api-gaming-day-list"),
+    path(
+        "gaming-days/<int:gaming_day_id>/close/", report_apis.GamingDayCloseApi.as_view(), name="api-gaming-day-close"
+    ),
     path("shifts/", report_apis.ShiftListApi.as_view(), name="api-shift-list"),
     path("shifts/<int:shift_id>/close/", report_apis.ShiftCloseApi.as_view(), name="api-shift-close"),
     path("shifts/<int:shift_id>/reports/", report_apis.ShiftReportListApi.as_view(), name="api-shift-reports"),

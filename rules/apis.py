@@ -20,12 +20,12 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.errors import ApplicationError
+from casino.fields import StrictCharField, StrictIntegerField
 from rules import options as rule_options
 from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles, paigow_tiles_advice
 from rules.games.cards import Card, cards_text, parse_cards
@@ -50,7 +50,8 @@ def _snapshot(*, rule_set_id: int | None, game: str) -> dict[str, Any]:
         )
     rule_set = RuleSet.objects.filter(pk=rule_set_id).first()
     if rule_set is None:
-        raise NotFound(f"There is no rule set {rule_set_id}.")
+        # The id is input, not the address: a 400 naming the field, as for a rule set of another game.
+        raise ApplicationError(f"There is no rule set {rule_set_id}.", extra={"field": "rule_set"})
     if rule_set.game != game:
         raise ApplicationError(
             f"Rule set {rule_set.name!r} is for {rule_options.game_label(rule_set.game)}, "
@@ -92,7 +93,7 @@ def _seat_rows(seats: Mapping[str, Mapping[str, str]]) -> dict[str, tuple[tuple[
     return parsed
 
 
-class RuleSetIdField(serializers.IntegerField):
+class RuleSetIdField(StrictIntegerField):
     """The optional ``rule_set``: the id of a rule set of the endpoint's game."""
 
     def __init__(self) -> None:
@@ -108,7 +109,7 @@ class RuleSetIdField(serializers.IntegerField):
 
 
 class PaigowPokerHouseWayInputSerializer(serializers.Serializer):
-    cards = serializers.CharField(help_text="Seven cards, e.g. 'As Ad 7s 4d 2c Kh Kc'; the joker is Jk.")
+    cards = StrictCharField(help_text="Seven cards, e.g. 'As Ad 7s 4d 2c Kh Kc'; the joker is Jk.")
     rule_set = RuleSetIdField()
 
 
@@ -148,7 +149,7 @@ class PaigowPokerHouseWayApi(APIView):
 
 
 class PaigowTilesInputSerializer(serializers.Serializer):
-    tiles = serializers.CharField(help_text="Four tiles by their pips, e.g. '6-6 5-4 3-1 2-2'.")
+    tiles = StrictCharField(help_text="Four tiles by their pips, e.g. '6-6 5-4 3-1 2-2'.")
     rule_set = RuleSetIdField()
 
 
@@ -251,16 +252,16 @@ class PaigowTilesAdviseApi(APIView):
 
 
 class PointsSeatRowsSerializer(serializers.Serializer):
-    front = serializers.CharField(help_text="3 cards, e.g. 'Qs Qd 4c'.")
-    middle = serializers.CharField(help_text="5 cards.")
-    back = serializers.CharField(help_text="5 cards.")
+    front = StrictCharField(help_text="3 cards, e.g. 'Qs Qd 4c'.")
+    middle = StrictCharField(help_text="5 cards.")
+    back = StrictCharField(help_text="5 cards.")
 
 
 class PointsScoreInputSerializer(serializers.Serializer):
     seats = serializers.DictField(
         child=PointsSeatRowsSerializer(), help_text="Two to four seats, each keyed by its seat label, e.g. '1'."
     )
-    stakes_cents = serializers.IntegerField(
+    stakes_cents = StrictIntegerField(
         required=False, allow_null=True, default=None, min_value=0, help_text="Cents a point, for totals in money."
     )
     rule_set = RuleSetIdField()
@@ -319,8 +320,8 @@ class ChinesePokerScoreApi(APIView):
 
 
 class ChinesePokerSuggestInputSerializer(serializers.Serializer):
-    cards = serializers.CharField(help_text="The 13 cards dealt, e.g. '2s 3d 4h 5c 6s 8d 9h Tc Js Qd Kh Ac 7c'.")
-    top = serializers.IntegerField(required=False, default=3, min_value=1, max_value=5)
+    cards = StrictCharField(help_text="The 13 cards dealt, e.g. '2s 3d 4h 5c 6s 8d 9h Tc Js Qd Kh Ac 7c'.")
+    top = StrictIntegerField(required=False, default=3, min_value=1, max_value=5)
     rule_set = RuleSetIdField()
 
 

@@ -34,6 +34,7 @@ from settlement.selectors import (
     round_balances,
     round_get,
     round_get_for_action,
+    round_get_for_reader,
     round_next_actions,
     settlement_in_force,
 )
@@ -80,6 +81,28 @@ class WagerOutputSerializer(serializers.Serializer):
     placed_at = serializers.DateTimeField()
 
 
+SETTLEMENT_OUTPUT = inline_serializer(
+    name="SettlementOutput",
+    fields={
+        "settlement_id": serializers.IntegerField(),
+        "idempotency_key": serializers.CharField(),
+        "round": serializers.IntegerField(),
+        "table": serializers.CharField(),
+        "number": serializers.IntegerField(),
+        "game": serializers.CharField(),
+        "settled_at": serializers.DateTimeField(),
+        "corrects": serializers.IntegerField(allow_null=True),
+        "bank_seat": serializers.IntegerField(allow_null=True),
+        "hands": serializers.JSONField(),
+        "seats": serializers.JSONField(
+            help_text="Per seat: outcome, wager, won, commission (or rake) and net, in cents."
+        ),
+        "bank": serializers.JSONField(allow_null=True, help_text="A player bank's result and commission, in cents."),
+        "house": serializers.JSONField(help_text="The house's bank result, commission and rake, in cents."),
+    },
+)
+
+
 class RoundOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     table = serializers.IntegerField(source="table_id")
@@ -101,14 +124,16 @@ class RoundOutputSerializer(serializers.Serializer):
     hands = serializers.JSONField(allow_null=True)
     placements = serializers.JSONField(allow_null=True)
     wagers = WagerOutputSerializer(many=True, source="wagers.all")
-    settlement = serializers.SerializerMethodField()
+    settlement = serializers.SerializerMethodField(
+        allow_null=True, help_text="The settlement in force; null until the round settles (and after a void)."
+    )
     balances = serializers.SerializerMethodField()
     postings = PostingOutputSerializer(many=True, source="postings.all")
 
     def get_next_actions(self, round_: Round) -> list[str]:
         return round_next_actions(round_)
 
-    @extend_schema_field(OpenApiTypes.OBJECT)
+    @extend_schema_field(SETTLEMENT_OUTPUT)
     def get_settlement(self, round_: Round) -> dict[str, Any] | None:
         posting = settlement_in_force(round_)
         return services.settlement_body(posting) if posting is not None else None
@@ -120,28 +145,6 @@ class RoundOutputSerializer(serializers.Serializer):
 
 def _round(round_id: int) -> Response:
     return Response(RoundOutputSerializer(round_get(round_id=round_id)).data)
-
-
-SETTLEMENT_OUTPUT = inline_serializer(
-    name="SettlementOutput",
-    fields={
-        "settlement_id": serializers.IntegerField(),
-        "idempotency_key": serializers.CharField(),
-        "round": serializers.IntegerField(),
-        "table": serializers.CharField(),
-        "number": serializers.IntegerField(),
-        "game": serializers.CharField(),
-        "settled_at": serializers.DateTimeField(),
-        "corrects": serializers.IntegerField(allow_null=True),
-        "bank_seat": serializers.IntegerField(allow_null=True),
-        "hands": serializers.JSONField(),
-        "seats": serializers.JSONField(
-            help_text="Per seat: outcome, wager, won, commission (or rake) and net, in cents."
-        ),
-        "bank": serializers.JSONField(allow_null=True, help_text="A player bank's result and commission, in cents."),
-        "house": serializers.JSONField(help_text="The house's bank result, commission and rake, in cents."),
-    },
-)
 
 
 class AdjustmentOutputSerializer(serializers.Serializer):
@@ -185,9 +188,12 @@ class RoundOpenApi(APIView):
 
 
 class RoundDetailApi(APIView):
-    @extend_schema(responses=RoundOutputSerializer, summary="One round: state, wagers, deal, hands, settlement, ledger")
+    @extend_schema(
+        responses=RoundOutputSerializer,
+        summary="One round: state, wagers, deal, hands, settlement, ledger (a dealer reads their own table's)",
+    )
     def get(self, request: Request, round_id: int) -> Response:
-        return _round(round_id)
+        return Response(RoundOutputSerializer(round_get_for_reader(round_id=round_id, user=request.user)).data)
 
 
 def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -417,7 +423,7 @@ class AdjustmentListApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("status", str, description="pending, approved or rejected")],
         responses=AdjustmentOutputSerializer(many=True),
-        summary="Void and correction requests, newest first",
+        summary="Void and correction requests, newest first (a dealer sees their own table's)",
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status") or None
@@ -426,7 +432,7 @@ class AdjustmentListApi(APIView):
                 f"A request's status is {', '.join(Adjustment.Status.values)}, not {wanted!r}.",
                 extra={"field": "status"},
             )
-        return Response(AdjustmentOutputSerializer(adjustment_list(status=wanted), many=True).data)
+        return Response(AdjustmentOutputSerializer(adjustment_list(status=wanted, user=request.user), many=True).data)
 
 
 class DecisionInputSerializer(serializers.Serializer):

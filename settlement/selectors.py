@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from rules.games import registry
 from settlement.models import Adjustment, LedgerEntry, Posting, Wager
 from tables.models import Round
+from tables.permissions import User, can_view_every_table, require_view_table, tables_visible_to
 from tables.states import TRANSITIONS, RoundState
 
 
@@ -34,6 +35,14 @@ def round_get_for_action(*, round_id: int) -> Round:
 def round_get(*, round_id: int) -> Round:
     """One round, or 404."""
     return get_object_or_404(round_queryset(), pk=round_id)
+
+
+def round_get_for_reader(*, round_id: int, user: User) -> Round:
+    """One round for ``user`` to read: 404 when there is none, 403 when it is at a table the user may not see
+    (``tables.permissions.can_view_table``, the tablet's rule: a dealer reads the rounds of their own table)."""
+    round_ = round_get(round_id=round_id)
+    require_view_table(user, round_.table)
+    return round_
 
 
 # What the dealer may do next in each state (the tablet shows only these).
@@ -81,9 +90,12 @@ def round_balances(round_: Round) -> dict[str, Any]:
     return totals
 
 
-def adjustment_list(*, status: str | None = None) -> QuerySet[Adjustment]:
-    """Void and correction requests (optionally of one status), newest first, with their round and people."""
+def adjustment_list(*, status: str | None = None, user: User = None) -> QuerySet[Adjustment]:
+    """Void and correction requests (optionally of one status), newest first, with their round and people: those
+    at the tables ``user`` may see (``tables.permissions.tables_visible_to``; ``None``, the system, sees all)."""
     rows = Adjustment.objects.select_related("round__table", "requested_by", "decided_by").order_by("-requested_at")
+    if not can_view_every_table(user):
+        rows = rows.filter(round__table__in=tables_visible_to(user))
     return rows.filter(status=status) if status else rows
 
 

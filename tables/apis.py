@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tables.selectors import table_get, table_list
+from casino.errors import ApplicationError
+from casino.fields import StrictCharField, StrictIntegerField
+from casino.roles import SUPERVISORS, Role, require_role, user_has_role
+from rules.models import RuleSet
+from tables.permissions import require_view_table, tables_visible_to
+from tables.selectors import table_get
+from tables.services import MOST_LIMIT_CENTS, UNCHANGED, table_configure
 
 
 class TableOutputSerializer(serializers.Serializer):
@@ -24,12 +31,87 @@ class TableOutputSerializer(serializers.Serializer):
 
 
 class TableListApi(APIView):
-    @extend_schema(responses=TableOutputSerializer(many=True), summary="List every table on the floor")
+    @extend_schema(
+        responses=TableOutputSerializer(many=True),
+        summary="The tables the user may see: every table on the floor, or a dealer's own",
+    )
     def get(self, request: Request) -> Response:
-        return Response(TableOutputSerializer(table_list(), many=True).data)
+        return Response(TableOutputSerializer(tables_visible_to(request.user), many=True).data)
 
 
 class TableDetailApi(APIView):
-    @extend_schema(responses=TableOutputSerializer, summary="One table")
+    @extend_schema(responses=TableOutputSerializer, summary="One table (a dealer sees their own)")
     def get(self, request: Request, table_id: int) -> Response:
-        return Response(TableOutputSerializer(table_get(table_id=table_id)).data)
+        table = table_get(table_id=table_id)
+        require_view_table(request.user, table)
+        return Response(TableOutputSerializer(table).data)
+
+
+# --- a table's set-up (issue 15) ------------------------------------------------------------------
+
+
+class TableSetupInputSerializer(serializers.Serializer):
+    min_wager_cents = StrictIntegerField(required=False, min_value=1, max_value=MOST_LIMIT_CENTS)
+    max_wager_cents = StrictIntegerField(required=False, min_value=1, max_value=MOST_LIMIT_CENTS)
+    rule_set = StrictIntegerField(required=False, help_text="The id of a rule set of the table's game.")
+    dealer = StrictCharField(
+        required=False, allow_null=True, max_length=150, help_text="A Dealer's username; null takes the dealer off."
+    )
+    big_win_cents = StrictIntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MOST_LIMIT_CENTS, help_text="null: no alert."
+    )
+
+
+class TableSetupOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    min_wager_cents = serializers.IntegerField()
+    max_wager_cents = serializers.IntegerField()
+    rule_set = serializers.IntegerField(source="rule_set_id")
+    rule_set_name = serializers.CharField(source="rule_set.name")
+    dealer = serializers.CharField(source="dealer.get_username", allow_null=True, default=None)
+    big_win_cents = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+
+
+def _setup_dealer(username: str | None) -> object:
+    if username is None:
+        return None
+    user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: username}).first()
+    if user is None or not user_has_role(user, Role.DEALER):
+        raise ApplicationError(f"{username!r} is not a Dealer.", extra={"field": "dealer"})
+    return user
+
+
+class TableSetupApi(APIView):
+    @extend_schema(
+        request=TableSetupInputSerializer,
+        responses={200: TableSetupOutputSerializer},
+        summary="Set up a table: its limits (both or neither), rule set, dealer and big-win alert "
+        "(Floor supervisor, Pit boss); what is left out stays as it is",
+        examples=[
+            OpenApiExample("Limits 25.00 to 500.00", value={"min_wager_cents": 2500, "max_wager_cents": 50000}),
+            OpenApiExample("A dealer and an alert above 1000.00", value={"dealer": "dana", "big_win_cents": 100000}),
+        ],
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        require_role(request.user, *SUPERVISORS, action="set up a table")
+        table = table_get(table_id=table_id)
+        serializer = TableSetupInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        rule_set = None
+        if "rule_set" in data:
+            rule_set = RuleSet.objects.filter(pk=data["rule_set"]).first()
+            if rule_set is None:
+                raise ApplicationError(f"There is no rule set {data['rule_set']}.", extra={"field": "rule_set"})
+        table = table_configure(
+            actor=request.user,
+            table=table,
+            min_wager_cents=data.get("min_wager_cents"),
+            max_wager_cents=data.get("max_wager_cents"),
+            rule_set=rule_set,
+            dealer=_setup_dealer(data["dealer"]) if "dealer" in data else UNCHANGED,
+            big_win_cents=data.get("big_win_cents", UNCHANGED),
+        )
+        return Response(TableSetupOutputSerializer(table).data)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from casino.errors import NotAllowed
 from casino.roles import OVERSEERS, SUPERVISORS, TABLE_STAFF, Role, require_role, user_has_role
@@ -57,3 +58,14 @@ def tables_visible_to(user: User) -> QuerySet[Table]:
 def can_view_table(user: User, table: Table) -> bool:
     """Whether ``user`` may see ``table`` (its tablet, its rounds): those who may act there, and Auditors."""
     return can_view_every_table(user) or can_act_at_table(user, table)
+
+
+def require_view_table(user: User, table: Table) -> None:
+    """Refuse a read of ``table`` or anything at it (``NotAllowed``, a 403) unless ``can_view_table``: the API
+    reads by the tablet's rule."""
+    if not can_view_table(user, table):
+        raise NotAllowed(
+            _("Table %(table)s is not your table: only its dealer, a supervisor or an auditor may see it.")
+            % {"table": table.name},
+            extra={"table": table.name},
+        )

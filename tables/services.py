@@ -1,9 +1,11 @@
 """Writes on tables and their seats: creating, opening and closing a table, its dealer, its rule set, its
-big-win threshold. Each records its audit event in the same transaction. A round's life (opening it
+limits, its big-win threshold. Each records its audit event in the same transaction. A round's life (opening it
 included) is ``settlement.services``'; who may act at a table is ``tables.permissions``.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -180,6 +182,53 @@ def table_set_big_win(*, actor: AbstractBaseUser | None, table: Table, big_win_c
     return locked
 
 
+# The most a limit column holds (``PositiveIntegerField``): 21474836.47.
+MOST_LIMIT_CENTS = 2_147_483_647
+
+
+def _check_cents(value: object, *, field: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ApplicationError(f"The {what} is an amount in cents above zero, not {value!r}.", extra={"field": field})
+    if value > MOST_LIMIT_CENTS:
+        raise ApplicationError(
+            f"The {what} is at most {_money(MOST_LIMIT_CENTS)}, not {_money(value)}.", extra={"field": field}
+        )
+    return value
+
+
+def table_set_limits(
+    *, actor: AbstractBaseUser | None, table: Table, min_wager_cents: int, max_wager_cents: int
+) -> Table:
+    """Set the table's wager limits: each above zero, the minimum not above the maximum.
+
+    A wager is checked against the limits when it is taken (``settlement.services.wager_place``): wagers already on
+    the layout stay as they were taken. Setting the limits the table already has is refused (nothing to change).
+    """
+    require_role(actor, *SUPERVISORS, action="set a table's limits")
+    low = _check_cents(min_wager_cents, field="min_wager_cents", what="minimum wager")
+    high = _check_cents(max_wager_cents, field="max_wager_cents", what="maximum wager")
+    if high < low:
+        raise ApplicationError(
+            f"The maximum wager ({_money(high)}) is below the minimum ({_money(low)}).",
+            extra={"field": "max_wager_cents"},
+        )
+    with transaction.atomic():
+        locked = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
+        before = {"min_wager_cents": locked.min_wager_cents, "max_wager_cents": locked.max_wager_cents}
+        if (locked.min_wager_cents, locked.max_wager_cents) == (low, high):
+            raise WrongState(f"Table {locked.name} already takes wagers of {_money(low)} to {_money(high)}.")
+        locked.min_wager_cents, locked.max_wager_cents = low, high
+        locked.save(update_fields=["min_wager_cents", "max_wager_cents"])
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.TABLE_LIMITS_SET,
+            subject=locked,
+            before=before,
+            after={"min_wager_cents": low, "max_wager_cents": high},
+        )
+    return locked
+
+
 def table_assign_rule_set(*, actor: AbstractBaseUser | None, table: Table, rule_set: RuleSet) -> Table:
     """Make ``table`` play by ``rule_set``, which must be a rule set of the table's game.
 
@@ -202,6 +251,51 @@ def table_assign_rule_set(*, actor: AbstractBaseUser | None, table: Table, rule_
             after=_snapshot(locked),
         )
     return locked
+
+
+# A setting left out of ``table_configure``: distinct from ``None``, which takes the dealer or the alert off.
+UNCHANGED: Any = object()
+
+
+def table_configure(
+    *,
+    actor: AbstractBaseUser | None,
+    table: Table,
+    min_wager_cents: int | None = None,
+    max_wager_cents: int | None = None,
+    rule_set: RuleSet | None = None,
+    dealer: AbstractBaseUser | None = UNCHANGED,
+    big_win_cents: int | None = UNCHANGED,
+) -> Table:
+    """A table's set-up from the pit (issue 15): its limits (both, or neither), rule set, dealer and big-win alert,
+    in one transaction. Each setting given that differs from the table's goes through its own service and records its
+    own audit event; one refused refuses them all, and nothing is written.
+    """
+    require_role(actor, *SUPERVISORS, action="set up a table")
+    if (min_wager_cents is None) != (max_wager_cents is None):
+        raise ApplicationError(
+            "Give both limits, the minimum and the maximum wager.",
+            extra={"field": "max_wager_cents" if max_wager_cents is None else "min_wager_cents"},
+        )
+    with transaction.atomic():
+        current = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
+        if min_wager_cents is not None and (min_wager_cents, max_wager_cents) != (
+            current.min_wager_cents,
+            current.max_wager_cents,
+        ):
+            current = table_set_limits(
+                actor=actor,
+                table=current,
+                min_wager_cents=min_wager_cents,
+                max_wager_cents=max_wager_cents,  # type: ignore[arg-type]
+            )
+        if rule_set is not None and rule_set.pk != current.rule_set_id:
+            current = table_assign_rule_set(actor=actor, table=current, rule_set=rule_set)
+        if dealer is not UNCHANGED and (dealer.pk if dealer is not None else None) != current.dealer_id:
+            current = table_assign_dealer(actor=actor, table=current, dealer=dealer)
+        if big_win_cents is not UNCHANGED and big_win_cents != current.big_win_cents:
+            current = table_set_big_win(actor=actor, table=current, big_win_cents=big_win_cents)
+    return current
 
 
 def seats_ensure(*, table: Table) -> list[Seat]:

@@ -9,10 +9,12 @@ the round's row lock (``settlement.sql.round_lock``), with its audit event.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 from django.utils import timezone
 
 from casino.audit import audit_event_record
@@ -25,6 +27,7 @@ from casino.rows import update_statement
 from rules import options as rule_options
 from rules.games import banking
 from rules.models import Game
+from settlement.models import Adjustment
 from settlement.snapshots import round_snapshot
 from settlement.sql import round_lock
 from tables.models import BankTurn, Round, Seat, Table
@@ -144,7 +147,13 @@ def round_open(
         require_act_at_table(actor, locked, action="open a round")
         if locked.status != Table.Status.OPEN:
             raise WrongState(f"Table {locked.name} is closed: open it before opening a round.")
-        shift = Shift.objects.filter(closed_at__isnull=True, gaming_day__closed_at__isnull=True).first()
+        # The open shift's row locked until the round is stored: a shift close (which locks it, then looks for
+        # rounds still being played) waits for this round, or this open waits for the close and finds no shift.
+        shift = (
+            Shift.objects.select_for_update(of=("self",))
+            .filter(closed_at__isnull=True, gaming_day__closed_at__isnull=True)
+            .first()
+        )
         if shift is None:
             raise WrongState("No shift is open: a supervisor opens one before rounds can be played.")
         unfinished = locked.rounds.filter(state__in=UNFINISHED_STATES).first()
@@ -216,7 +225,8 @@ def round_transition(
     (``revealed``) and settles (``settled``); the audit event is the move's (``_MOVE_EVENTS``) or ``event``.
     ``money`` is what the move paid or returned (the postings it wrote, ``settlement.ledger.posting_record``,
     and for a settlement its amounts per seat, bank and house), kept in the event's ``after``.
-    Callers have checked the actor's role and the table; this checks the state. A caller
+    Callers have checked the actor's role and the table; this checks the state, and that the round's shift is
+    still open (``round_shift_check``: a closed shift's report is final, so none of its rounds changes). A caller
     that already holds the row lock (``round_lock`` in its own transaction) passes that
     locked round with ``already_locked=True``.
     """
@@ -224,6 +234,9 @@ def round_transition(
         if already_locked and not transaction.get_connection().in_atomic_block:
             raise RuntimeError("already_locked=True needs the caller's transaction that holds the round's lock")
         locked = round if already_locked else round_lock(round)
+        round_shift_check(locked)
+        if target != RoundState.VOIDED:
+            round_void_hold_check(locked)
         before = round_snapshot(locked)
         fields = list(changes or {})
         for name, value in (changes or {}).items():
@@ -246,3 +259,140 @@ def round_transition(
             change=update_statement(locked, fields),  # the row is locked: the UPDATE finds it
         )
     return locked
+
+
+# --- a round belongs to one shift ----------------------------------------------------------------
+
+
+def round_shift_check(locked: Round) -> None:
+    """Refuse any change to a round whose shift is closed: its shift's reports are built and final, so a wager, a
+    move, new hands, a void or a correction of that round would be in no report (issue 15).
+
+    Called under the round's lock by every write: ``round_transition`` (every move, the hands, a correction's
+    ``round.corrected``) and ``wager_place`` (which writes a wager without moving the round). A close refuses while a
+    round of its shift is unfinished (``shift_close_refuse``), so this refuses rounds left open by a close made
+    before that rule, and corrections of a closed shift's settled rounds.
+    """
+    name = Shift.objects.filter(pk=locked.shift_id, closed_at__isnull=False).values_list("name", flat=True).first()
+    if name is not None:
+        raise WrongState(
+            f"The {name} shift is closed: this round can no longer change.",
+            extra={"round": locked.pk, "shift": locked.shift_id},
+        )
+
+
+# How a round still being played is said in a refusal and on the gaming-day page.
+_PLAYING: Mapping[str, str] = {
+    RoundState.OPEN: "betting open",
+    RoundState.BETTING_CLOSED: "betting closed",
+    RoundState.DEALT: "dealt",
+    RoundState.REVEALED: "hands revealed",
+}
+
+
+@dataclass(frozen=True)
+class UnfinishedRound:
+    """A round of a shift neither settled nor voided: it keeps its shift from closing."""
+
+    table_id: int
+    table_name: str
+    round_id: int
+    round_number: int
+    state: str
+    wagered_cents: int
+
+    @property
+    def playing(self) -> str:
+        """Where the round stands: "betting open", "betting closed", "dealt" or "hands revealed"."""
+        return _PLAYING[self.state]
+
+    @property
+    def describe(self) -> str:
+        """How a refusal names it: "Table PGP-1 round 12 is still being played (betting open, 100.00 wagered)"."""
+        return (
+            f"Table {self.table_name} round {self.round_number} is still being played "
+            f"({self.playing}, {_money(self.wagered_cents)} wagered)"
+        )
+
+    def as_extra(self) -> dict[str, object]:
+        return {
+            "table": self.table_name,
+            "table_id": self.table_id,
+            "round": self.round_number,
+            "round_id": self.round_id,
+            "state": self.state,
+            "wagered_cents": self.wagered_cents,
+        }
+
+
+def shift_rounds_unfinished(*, shift: Shift) -> list[UnfinishedRound]:
+    """The shift's rounds still being played (not settled, not voided), by table name: one query."""
+    rows = (
+        Round.objects.filter(shift=shift, state__in=UNFINISHED_STATES)
+        .annotate(wagered=Sum("wagers__amount_cents"))
+        .values_list("table_id", "table__name", "pk", "number", "state", "wagered")
+        .order_by("table__name", "number")
+    )
+    return [
+        UnfinishedRound(
+            table_id=table_id,
+            table_name=table_name,
+            round_id=pk,
+            round_number=number,
+            state=state,
+            wagered_cents=wagered or 0,
+        )
+        for table_id, table_name, pk, number, state, wagered in rows
+    ]
+
+
+def shift_requests_waiting(*, shift: Shift) -> list[Adjustment]:
+    """The void and correction requests on the shift's rounds still waiting for a supervisor."""
+    return list(
+        Adjustment.objects.filter(round__shift=shift, status=Adjustment.Status.PENDING)
+        .select_related("round__table")
+        .order_by("round__table__name", "round__number")
+    )
+
+
+def shift_close_refuse(sender: Any, *, shift: Shift, **kwargs: Any) -> None:
+    """Refuse to close ``shift`` while one of its rounds is still being played, or a request on one waits for a
+    supervisor: settled after the close, it would fall outside every report (``casino.signals.shift_closing``,
+    connected by ``settlement.apps``; run under the shift's lock, which ``round_open`` takes too)."""
+    unfinished = shift_rounds_unfinished(shift=shift)
+    if unfinished:
+        more = f" ({len(unfinished) - 1} more round(s) too)" if len(unfinished) > 1 else ""
+        raise WrongState(
+            f"{unfinished[0].describe}: settle or void it before closing the shift{more}.",
+            extra={"unfinished_rounds": [line.as_extra() for line in unfinished]},
+        )
+    waiting = shift_requests_waiting(shift=shift)
+    if waiting:
+        first = waiting[0]
+        raise WrongState(
+            f"Table {first.round.table.name} round {first.round.number} has a {first.kind} request waiting for a "
+            "supervisor: approve or reject it before closing the shift.",
+            extra={
+                "requests_waiting": [
+                    {"id": a.pk, "kind": a.kind, "table": a.round.table.name, "round": a.round.number} for a in waiting
+                ]
+            },
+        )
+
+
+# --- a round waiting for a void decision is on hold ------------------------------------------------
+
+
+def round_void_hold_check(locked: Round, *, what: str = "nothing more is played") -> None:
+    """Refuse playing on a round whose void a dealer has asked for, until a supervisor decides (issue 15).
+
+    A floor holds a round under a void request: no wagers, no closing the betting, no deal, no hands and no
+    settling, or the supervisor would approve a void of a round that has moved on. Only the void itself
+    (``round_transition`` to ``voided``) passes. Called under the round's lock by ``round_transition`` and by
+    the play services before they check what they were given (``settlement.services.play``).
+    """
+    if locked.adjustments.filter(kind=Adjustment.Kind.VOID, status=Adjustment.Status.PENDING).exists():
+        raise WrongState(
+            f"A void of round {locked.number} is waiting for a supervisor: {what} until it is decided.",
+            extra={"round": locked.pk, "void_pending": True},
+        )

@@ -254,10 +254,10 @@ def test_a_rule_set_of_another_game_is_refused(api: APIClient, endpoint: str) ->
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("endpoint", ENDPOINTS)
-def test_an_unknown_rule_set_is_not_found(api: APIClient, endpoint: str) -> None:
+def test_an_unknown_rule_set_is_refused_naming_the_field(api: APIClient, endpoint: str) -> None:
     url, _, body, *_ = ENDPOINTS[endpoint]
-    answer = _post(api, url, {**body, "rule_set": 987654}, status=404)
-    assert answer["message"] == "There is no rule set 987654."
+    answer = _post(api, url, {**body, "rule_set": 987654}, status=400)
+    assert answer == {"message": "There is no rule set 987654.", "extra": {"field": "rule_set"}}
 
 
 @pytest.mark.django_db

@@ -56,3 +56,65 @@ def test_a_forms_digits_are_a_number_and_nothing_else_is() -> None:
     assert StrictCharField().run_validation("Misdeal") == "Misdeal"
     with pytest.raises(Exception, match="Not a valid string"):
         StrictCharField().run_validation(5)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/assist/paigow-poker/house-way/", {"cards": "As Ad 7s 4d 2c Kh Kc", "rule_set": "３"}, "rule_set"),
+        ("/api/assist/paigow-poker/house-way/", {"cards": "As Ad 7s 4d 2c Kh Kc", "rule_set": True}, "rule_set"),
+        ("/api/assist/paigow-poker/house-way/", {"cards": 7}, "cards"),
+        ("/api/assist/paigow-tiles/house-way/", {"tiles": True}, "tiles"),
+        ("/api/assist/chinese-poker/suggest/", {"cards": "2s 3d 4h 5c 6s 8d 9h Tc Js Qd Kh Ac 7c", "top": "２"}, "top"),
+        ("/api/assist/chinese-poker/suggest/", {"cards": "2s 3d 4h 5c 6s 8d 9h Tc Js Qd Kh Ac 7c", "top": 2.5}, "top"),
+        (
+            "/api/assist/ofc/score/",
+            {"seats": {"1": {"front": 1, "middle": "x", "back": "y"}}, "stakes_cents": "1"},
+            "seats",
+        ),
+        ("/api/assist/chinese-poker/score/", {"seats": {}, "stakes_cents": False}, "stakes_cents"),
+    ],
+)
+def test_the_assist_inputs_take_a_number_or_a_text_only_as_a_person_means_it(api, path, body, field) -> None:
+    response = api.post(path, body, format="json")
+    assert response.status_code == 400, response.content[:300]
+    assert field in response.json()["extra"]["fields"]
+
+
+@pytest.mark.django_db
+def test_a_form_written_in_plain_digits_is_still_read(api) -> None:
+    body = {"cards": "2s 3d 4h 5c 6s 8d 9h Tc Js Qd Kh Ac 7c", "top": "2"}
+    response = api.post("/api/assist/chinese-poker/suggest/", body, format="multipart")
+    assert response.status_code == 200, response.content[:300]
+    assert len(response.json()) == 2
+
+
+@pytest.mark.django_db
+def test_a_body_in_a_content_type_the_api_does_not_read_is_refused_in_words(api) -> None:
+    response = api.post("/api/assist/paigow-poker/house-way/", data="cards", content_type="text/plain")
+    assert response.status_code == 415
+    assert response.json() == {
+        "message": "The body cannot be read: send JSON (or a form) with its Content-Type.",
+        "extra": {"content_type": "text/plain"},
+    }
+
+
+@pytest.mark.django_db
+def test_a_shifts_filter_that_is_not_yes_or_no_is_refused_naming_it(pit_boss) -> None:  # type: ignore[no-untyped-def]
+    client = APIClient()
+    client.force_authenticate(pit_boss)
+    assert client.get("/api/shifts/?closed=yes").status_code == 200
+    response = client.get("/api/shifts/?closed=7")
+    assert response.status_code == 400
+    assert response.json() == {"message": "closed is true or false, not '7'.", "extra": {"field": "closed"}}
+
+
+@pytest.mark.django_db
+def test_an_empty_form_field_for_a_number_is_refused_not_taken_as_left_out(pit_boss, make_table) -> None:  # type: ignore[no-untyped-def]
+    table = make_table(name="PGP-1", game="paigow_poker", seat_count=6)
+    client = APIClient()
+    client.force_authenticate(pit_boss)
+    response = client.post(f"/api/tables/{table.pk}/setup/", {"rule_set": ""}, format="multipart")
+    assert response.status_code == 400
+    assert response.json()["extra"] == {"fields": {"rule_set": ["A valid integer is required."]}}

@@ -692,7 +692,8 @@ def test_another_dealer_cannot_play_the_table(pgp_table: Any, api: APIClient, ma
     writes = _writes()
     _refused(other.post(_url(round_id, "settle"), HTTP_IDEMPOTENCY_KEY="other-1"), 403, "not your table")
     assert _writes() == writes
-    assert _ok(other.get(_url(round_id)))["state"] == "revealed"
+    _refused(other.get(_url(round_id)), 403, "not your table")
+    assert _ok(api.get(_url(round_id)))["state"] == "revealed"
 
 
 def test_auditor_reads_but_every_write_is_refused(

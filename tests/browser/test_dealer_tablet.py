@@ -244,7 +244,7 @@ def test_a_void_goes_from_the_tablet_to_approval_on_the_dashboard(
     _tap_text(page, "Dice off the table")
     expect(page.locator("[data-reason-input]")).to_have_value("Dice off the table")
     _tap_text(page, "Send to the pit boss")
-    expect(page.locator("#pending")).to_contain_text("waiting for the pit boss")
+    expect(page.locator("#pending")).to_contain_text("Void requested: waiting for a supervisor")
     adjustment = Adjustment.objects.get(round__table=table)
     assert (adjustment.kind, adjustment.status, adjustment.reason) == ("void", "pending", "Dice off the table")
     assert adjustment.requested_by == dealer

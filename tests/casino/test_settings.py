@@ -67,7 +67,7 @@ def test_a_broker_url_sends_tasks_to_redis_instead_of_running_them_in_process() 
 
 def test_a_redis_url_switches_the_cache_to_redis() -> None:
     seen = settings_under(REDIS_URL="redis://127.0.0.1:6379/1")
-    assert seen["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert seen["cache"] == "django_redis.cache.RedisCache"
 
 
 @pytest.mark.parametrize(

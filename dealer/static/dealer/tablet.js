@@ -17,13 +17,63 @@
     return (cents < 0 ? "-" : "") + whole + "." + rest;
   }
 
-  // A refusal (4xx) carries the dealer's message: swap it in like any answer.
+  function tabletOf() {
+    return document.getElementById("tablet");
+  }
+
+  // --- answers that are not the tablet: refusals, sign-in and server failures -----------------------
+
+  // The server's refusals (the Tableside-Refusal header) carry the dealer's message and say where it goes (the
+  // banner, or the advice box): they are swapped in, and nothing entered is touched. Any other error answer (a
+  // CSRF or sign-in failure, a page Django drew, a server error) is never drawn over the tablet: the banner says
+  // what happened, and what was entered stays.
+  function isRefusal(xhr) {
+    return !!xhr.getResponseHeader("Tableside-Refusal");
+  }
+
+  function say(key, status) {
+    var banner = document.getElementById("banner");
+    if (!banner) return;
+    var text = (banner.dataset[key] || "").replace("%(status)s", String(status || ""));
+    var box = document.createElement("div");
+    box.className = "banner error";
+    box.setAttribute("role", "alert");
+    box.textContent = text;
+    banner.textContent = "";
+    banner.appendChild(box);
+  }
+
+  function redirected(detail) {
+    var url = detail.xhr.responseURL;
+    if (!url || !detail.requestConfig) return false;
+    return new URL(url, window.location.href).pathname !== new URL(detail.requestConfig.path, window.location.href).pathname;
+  }
+
+  // Capturing, before anything else hears it: django-htmx's DEBUG helper replaces the whole document with
+  // any 400, 403, 404 or 500 answer, which wiped the tablet and every card tapped in. The tablet decides.
+  window.addEventListener("htmx:beforeOnLoad", function (event) {
+    if (tabletOf() && event.detail.xhr.status >= 400) event.stopPropagation();
+  }, true);
+
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var status = event.detail.xhr.status;
-    if (status >= 400 && status < 500) {
-      event.detail.shouldSwap = true;
-      event.detail.isError = false;
+    if (!tabletOf()) return;
+    var detail = event.detail;
+    var status = detail.xhr.status;
+    if (status >= 400 && isRefusal(detail.xhr)) {
+      detail.shouldSwap = true;
+      detail.isError = false;
+    } else if (status >= 400) {
+      detail.shouldSwap = false;
+      say(status === 403 ? "msgSignedOut" : status >= 500 ? "msgFailed" : "msgRefused", status);
+    } else if (redirected(detail)) {
+      // Signed out: the answer is the sign-in page, not the tablet.
+      detail.shouldSwap = false;
+      say("msgSignedOut", status);
     }
+  });
+
+  document.addEventListener("htmx:sendError", function () {
+    if (tabletOf()) say("msgOffline");
   });
 
   // --- chip pads: the amount, and whether it may be placed ----------------------------------------
@@ -163,7 +213,45 @@
     });
     var count = form.querySelector("[data-count]");
     if (count) count.textContent = have + " / " + need;
+    entryMissing(form);
     if (changed) form.dispatchEvent(new CustomEvent("hands-changed", { bubbles: true }));
+  }
+
+  function needText(el, left) {
+    return left === 1 ? el.dataset.needOne : (el.dataset.needMany || "").replace("{n}", String(left));
+  }
+
+  // The submit waits until every hand is complete (every row full; Open-Face: every seat's street placed),
+  // saying what is missing. The server checks everything again.
+  function entryMissing(form) {
+    var missing = [];
+    var groups = all("[data-quota]", form);
+    if (groups.length) {
+      groups.forEach(function (group) {
+        var left = parseInt(group.dataset.quota, 10) - groupNew(group);
+        if (left > 0) missing.push(needText(group, left));
+      });
+    } else {
+      all("[data-target]", form).forEach(function (target) {
+        var left = parseInt(target.dataset.size, 10) - lockedItems(target).length - targetItems(target).length;
+        if (left > 0) missing.push(needText(target, left));
+      });
+    }
+    var submit = form.querySelector("[data-entry-submit]");
+    if (submit) submit.disabled = missing.length > 0;
+    var list = form.querySelector("[data-missing]");
+    if (!list) return;
+    list.textContent = "";
+    missing.slice(0, 4).forEach(function (text) {
+      var item = document.createElement("li");
+      item.textContent = text;
+      list.appendChild(item);
+    });
+    if (missing.length > 4) {
+      var more = document.createElement("li");
+      more.textContent = "\u2026";
+      list.appendChild(more);
+    }
   }
 
   function select(form, target) {
@@ -273,6 +361,60 @@
 
     var target = el.closest("[data-target]");
     if (target) return select(target.closest("[data-entry]"), target);
+
+    if (el.closest("[data-reload]")) return redraw();
+  });
+
+  // --- another device's change: the tablet polls its table's marker and draws itself again ---------
+
+  var POLL_MS = 3000;
+
+  // What the dealer has entered, as the forms hold it (the keys of a form drawn by the server are left out).
+  function entered(tablet) {
+    return all("input[name], select[name], textarea[name]", tablet)
+      .filter(function (input) { return input.name !== "csrfmiddlewaretoken" && input.name !== "idempotency_key"; })
+      .map(function (input) { return input.name + "=" + input.value; })
+      .join("&");
+  }
+
+  function dirty(tablet) {
+    return tablet.tableInitial !== undefined && entered(tablet) !== tablet.tableInitial;
+  }
+
+  function busy(tablet) {
+    return tablet.classList.contains("htmx-request") || !!tablet.querySelector(".htmx-request");
+  }
+
+  function redraw() {
+    var tablet = tabletOf();
+    if (tablet && window.htmx) window.htmx.ajax("GET", tablet.dataset.tabletUrl, { target: "#tablet", swap: "outerHTML" });
+  }
+
+  function poll() {
+    var tablet = tabletOf();
+    if (!tablet || !tablet.dataset.versionUrl || document.hidden || busy(tablet)) return;
+    fetch(tablet.dataset.versionUrl, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (answer) {
+        // Asked before the tablet was drawn again (the dealer's own tap answered meanwhile): not news.
+        if (!answer || !answer.version || tabletOf() !== tablet || busy(tablet)) return;
+        if (answer.version === tablet.dataset.version) return;
+        if (dirty(tablet)) {
+          // Never wipe what the dealer entered: say so, and let them choose when.
+          var stale = tablet.querySelector("[data-stale]");
+          if (stale) stale.hidden = false;
+        } else {
+          redraw();
+        }
+      })
+      .catch(function () {});
+  }
+
+  window.setInterval(poll, POLL_MS);
+
+  // Back and Forward: never show a tablet kept in memory (the server also says no-store).
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && tabletOf()) window.location.reload();
   });
 
   // --- every piece htmx brings in (and the page itself) -------------------------------------------
@@ -287,9 +429,15 @@
       entryUpdate(form, false);
       select(form, nextOpen(form, null));
     });
+    var tablet = tabletOf();
+    if (tablet && (scope === tablet || scope === document || scope === document.body || scope.contains(tablet))) {
+      tablet.tableInitial = entered(tablet);
+    }
   }
 
   if (window.htmx) {
+    window.htmx.config.historyCacheSize = 0;
+    window.htmx.config.refreshOnHistoryMiss = true;
     window.htmx.onLoad(init);
   } else {
     document.addEventListener("DOMContentLoaded", function () { init(document); });

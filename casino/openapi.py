@@ -1,0 +1,106 @@
+"""The API description's refusals, in one place (issue 15): every operation documents the ``{"message", "extra"}``
+answers it can give besides its success, so no view repeats them.
+
+A drf-spectacular postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``) adds, to every operation
+that does not already say otherwise:
+
+- 400 where there is input: a request body, a query parameter or a header; 415 where there is a body (one sent
+  in a content type the API does not read, or a form it cannot parse);
+- 401 and 403 where a signed-in user is needed (403 also answers a role or a table that refuses the user);
+- 404 where there is an id in the path;
+- 409 on a write that changes what is stored: a service refuses a round, a request or a shift that is not in a
+  state that allows the action. The stateless answers (the dealer-assist engines, signing in) are not such writes;
+- 429 where anyone may call (signing in): too many failed sign-ins lock the name out for a while.
+
+An operation open to anyone (a view with no permission classes, as the token endpoint) is marked so: its
+``security`` gains the empty requirement, as drf-spectacular does for ``AllowAny``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+REFUSAL = "Refusal"
+
+REFUSAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "Every refusal under /api/: a message in the user's words, and what it is about.",
+    "properties": {
+        "message": {"type": "string", "description": "What is wrong, in words a dealer can read."},
+        "extra": {
+            "type": "object",
+            "additionalProperties": {},
+            "description": "What the refusal is about: the field, the table, the roles needed.",
+        },
+    },
+    "required": ["message", "extra"],
+}
+
+# Writes that change nothing stored, so no state can refuse them.
+STATELESS_PREFIXES = ("/api/assist/", "/api/auth/")
+
+WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})
+
+DESCRIPTIONS = {
+    "400": "The input is not valid: the message names what is wrong.",
+    "401": "Not signed in.",
+    "403": "Not signed in, or the user's role or table does not allow this.",
+    "404": "Nothing has this id (or the user may not see it).",
+    "409": "The thing exists but its state does not allow this now.",
+    "415": "The body's content type is not one the API reads (JSON, a form), or the body cannot be parsed as it.",
+    "429": "Too many failed sign-ins: try again later.",
+}
+
+
+def _open_to_anyone(callback: Any) -> bool:
+    view = getattr(callback, "cls", None)
+    return view is not None and not tuple(getattr(view, "permission_classes", ()) or ())
+
+
+def refusal_statuses(*, path: str, method: str, operation: dict[str, Any], open_to_anyone: bool) -> list[str]:
+    """The refusal statuses ``operation`` (``method`` on ``path``) can answer, by the rules above.
+
+    >>> refusal_statuses(path="/api/rounds/{round_id}/void/", method="post",
+    ...     operation={"parameters": [{"in": "path", "name": "round_id"}], "requestBody": {}}, open_to_anyone=False)
+    ['400', '401', '403', '404', '415', '409']
+    >>> refusal_statuses(path="/api/tables/", method="get", operation={}, open_to_anyone=False)
+    ['401', '403']
+    >>> refusal_statuses(path="/api/auth/token/", method="post", operation={"requestBody": {}}, open_to_anyone=True)
+    ['400', '415', '429']
+    """
+    places = {parameter["in"] for parameter in operation.get("parameters", [])}
+    statuses = []
+    if "requestBody" in operation or places & {"query", "header"}:
+        statuses.append("400")
+    if not open_to_anyone:
+        statuses += ["401", "403"]
+    if "path" in places:
+        statuses.append("404")
+    if "requestBody" in operation:
+        statuses.append("415")
+    if method in WRITE_METHODS and not path.startswith(STATELESS_PREFIXES):
+        statuses.append("409")
+    if open_to_anyone:
+        statuses.append("429")
+    return statuses
+
+
+def postprocess_refusals(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """Document every operation's refusals with the one ``Refusal`` component (see the module's docstring)."""
+    callbacks = {(path, method.lower()): callback for path, _, method, callback in (generator.endpoints or [])}
+    result.setdefault("components", {}).setdefault("schemas", {})[REFUSAL] = REFUSAL_SCHEMA
+    reference = {"$ref": f"#/components/schemas/{REFUSAL}"}
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            open_to_anyone = _open_to_anyone(callbacks.get((path, method)))
+            if open_to_anyone and {} not in operation.get("security", [{}]):
+                operation["security"].append({})
+            responses = operation.setdefault("responses", {})
+            for status in refusal_statuses(
+                path=path, method=method, operation=operation, open_to_anyone=open_to_anyone
+            ):
+                responses.setdefault(
+                    status,
+                    {"description": DESCRIPTIONS[status], "content": {"application/json": {"schema": reference}}},
+                )
+    return result

@@ -1,0 +1,81 @@
+"""API tokens that end (issue 15): each sign-in at ``POST /api/auth/token/`` makes a new token, which lasts
+``TABLESIDE_TOKEN_HOURS`` (a shift and a margin) from that sign-in and ends earlier at a password change or at
+``POST /api/auth/token/revoke/``.
+
+DRF keeps one token per user (``rest_framework.authtoken``): a new sign-in replaces the token a device signed in
+with before, and the token's ``created`` is when it was issued, so no column is added for the expiry.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from rest_framework import exceptions
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+
+EXPIRED_MESSAGE = "Your sign-in token has expired: sign in again"
+
+
+def token_lifetime() -> dt.timedelta:
+    return dt.timedelta(hours=settings.TABLESIDE_TOKEN_HOURS)
+
+
+def token_expires_at(*, token: Token) -> dt.datetime:
+    return token.created + token_lifetime()
+
+
+def token_issue(*, user: AbstractBaseUser) -> Token:
+    """A new token for ``user``, replacing the one they had: a sign-in never hands back an old token."""
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()
+        return Token.objects.create(user=user)
+
+
+def token_revoke(*, user: AbstractBaseUser) -> int:
+    """End ``user``'s token; how many were ended (0 or 1)."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return deleted
+
+
+class ExpiringTokenAuthentication(TokenAuthentication):
+    """DRF's ``Authorization: Token <key>``, refused (401) once the token is older than ``TABLESIDE_TOKEN_HOURS``."""
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
+        user, token = super().authenticate_credentials(key)
+        if timezone.now() >= token_expires_at(token=token):
+            raise exceptions.AuthenticationFailed(EXPIRED_MESSAGE)
+        return user, token
+
+
+class ExpiringTokenScheme(OpenApiAuthenticationExtension):
+    """The OpenAPI ``tokenAuth`` scheme for ``ExpiringTokenAuthentication``, saying how a token is had and ends."""
+
+    target_class = ExpiringTokenAuthentication
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        definition = build_bearer_security_scheme_object(header_name="Authorization", token_prefix="Token")
+        definition["description"] = (
+            'Send "Authorization: Token <key>" with a key from POST /api/auth/token/. A key ends '
+            f"{settings.TABLESIDE_TOKEN_HOURS:g} hours after the sign-in that made it, at the next sign-in, at a "
+            "password change, or at POST /api/auth/token/revoke/."
+        )
+        return definition
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="casino.tokens.revoked_on_password_change")
+def _token_revoked_on_password_change(sender: type, instance: AbstractBaseUser, created: bool, **kwargs: Any) -> None:
+    """A password change ends the user's token, as it ends their other sessions. ``_password`` is what Django sets
+    for a changed password (``set_password``) and leaves unset for a hash upgraded at sign-in."""
+    if not created and getattr(instance, "_password", None) is not None:
+        Token.objects.filter(user_id=instance.pk).delete()

@@ -1,0 +1,22 @@
+"""gunicorn's configuration for ``make serve`` (README, "Running it on a floor").
+
+Everything comes from the environment: ``HOST`` and ``PORT`` to bind (``--bind`` on the command line wins),
+``WEB_CONCURRENCY`` worker processes (gunicorn's own variable; default two per CPU plus one), and
+``FORWARDED_ALLOW_IPS``, the proxy addresses whose X-Forwarded-* headers are believed (gunicorn's own; default
+127.0.0.1). With DEBUG off and a development key the worker fails to boot saying why (``config.wsgi``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+wsgi_app = "config.wsgi:application"
+bind = [f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"]
+workers = int(os.environ.get("WEB_CONCURRENCY", "0")) or multiprocessing.cpu_count() * 2 + 1
+# The tablet polls every few seconds and a report can take a while to render; a worker stuck longer is restarted.
+timeout = 60
+graceful_timeout = 30
+# Access lines and errors on standard output and error, for the service manager's journal.
+accesslog = "-"
+errorlog = "-"

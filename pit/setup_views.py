@@ -1,0 +1,132 @@
+"""A table's set-up from the pit (issue 15): its limits, rule set, dealer and big-win alert, for a Floor supervisor or
+Pit boss (the admin is read-only for them); an Auditor sees the settings and changes none.
+
+One form with every setting; ``tables.services.table_configure`` writes what changed, each setting audited. A refusal
+is shown on the page with what was typed kept, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from casino.errors import ApplicationError
+from casino.money import money_text
+from casino.roles import Role
+from casino.selectors import users_with_role
+from pit.views import PIT_DECIDERS, PIT_VIEWERS, _may, _require
+from rules.models import RuleSet
+from tables.models import Table
+from tables.services import MOST_LIMIT_CENTS, table_configure
+
+# "25", "25.5" or "25.00": units in the digits 0-9, and at most two of cents; no sign, no separators.
+_AMOUNT = re.compile(r"([0-9]{1,10})(?:\.([0-9]{1,2}))?")
+
+
+class AmountField(forms.Field):
+    """An amount typed in units and cents ("25.00"), cleaned to integer cents."""
+
+    def to_python(self, value: Any) -> int | None:
+        text = str(value or "").strip()
+        if not text:
+            return None
+        match = _AMOUNT.fullmatch(text)
+        if match is None:
+            raise forms.ValidationError(
+                _("Write an amount in units and cents, like 25.00, not %(text)s.") % {"text": repr(text)[:30]}
+            )
+        cents = int(match[1]) * 100 + int((match[2] or "0").ljust(2, "0"))
+        if cents > MOST_LIMIT_CENTS:
+            raise forms.ValidationError(_("An amount is at most %(most)s.") % {"most": money_text(MOST_LIMIT_CENTS)})
+        return cents
+
+
+class TableSetupForm(forms.Form):
+    min_wager = AmountField(label=gettext_lazy("Minimum wager"))
+    max_wager = AmountField(label=gettext_lazy("Maximum wager"))
+    rule_set = forms.ModelChoiceField(label=gettext_lazy("Rule set"), queryset=RuleSet.objects.none())
+    dealer = forms.ModelChoiceField(
+        label=gettext_lazy("Dealer"), queryset=users_with_role(role=Role.DEALER), required=False, empty_label="—"
+    )
+    big_win = AmountField(
+        label=gettext_lazy("Big-win alert above"),
+        required=False,
+        help_text=gettext_lazy("Empty: no alert."),
+    )
+
+    def __init__(self, *args: Any, table: Table, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A table plays by a rule set of its game only.
+        self.fields["rule_set"].queryset = RuleSet.objects.filter(game=table.game).order_by("name")  # type: ignore[attr-defined]
+        self.fields["dealer"].queryset = users_with_role(role=Role.DEALER)  # type: ignore[attr-defined]
+
+
+def _initial(table: Table) -> dict[str, Any]:
+    return {
+        "min_wager": money_text(table.min_wager_cents),
+        "max_wager": money_text(table.max_wager_cents),
+        "rule_set": table.rule_set_id,
+        "dealer": table.dealer_id,
+        "big_win": money_text(table.big_win_cents) if table.big_win_cents is not None else "",
+    }
+
+
+# The service's field names, as the form names them.
+_FORM_FIELDS = {
+    "min_wager_cents": "min_wager",
+    "max_wager_cents": "max_wager",
+    "big_win_cents": "big_win",
+    "rule_set": "rule_set",
+    "dealer": "dealer",
+}
+
+
+@login_required
+def table_setup(request: HttpRequest, table_id: int) -> HttpResponse:
+    """GET: the table's settings in a form (read only for an Auditor). POST (a supervisor): set them."""
+    _require(request, PIT_VIEWERS)
+    table = get_object_or_404(Table.objects.select_related("pit", "rule_set", "dealer"), pk=table_id)
+    can_decide = _may(request, PIT_DECIDERS)
+    status = 200
+    if request.method == "POST":
+        _require(request, PIT_DECIDERS)
+        form = TableSetupForm(request.POST, table=table)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                table_configure(
+                    actor=request.user,
+                    table=table,
+                    min_wager_cents=data["min_wager"],
+                    max_wager_cents=data["max_wager"],
+                    rule_set=data["rule_set"],
+                    dealer=data["dealer"],
+                    big_win_cents=data["big_win"],
+                )
+            except ApplicationError as exc:
+                field = _FORM_FIELDS.get(str(exc.extra.get("field", "")))
+                form.add_error(field, exc.message)
+                status = exc.status_code
+            else:
+                messages.success(request, _("Table %(table)s is set up.") % {"table": table.name})
+                return redirect("pit-table-setup", table_id=table.pk)
+        else:
+            status = 400
+    elif request.method == "GET":
+        form = TableSetupForm(initial=_initial(table), table=table)
+    else:
+        return HttpResponse(status=405, headers={"Allow": "GET, POST"})
+    if not can_decide:
+        for field in form.fields.values():
+            field.disabled = True
+    return render(
+        request, "pit/table_setup.html", {"table": table, "form": form, "can_decide": can_decide}, status=status
+    )

@@ -1,0 +1,69 @@
+"""The API description documents every refusal (issue 15): one ``Refusal`` component ({"message", "extra"}) on
+each operation, for the statuses it can answer (``casino.openapi``), and a round's ``settlement`` is null until
+it settles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+REFUSAL = {"application/json": {"schema": {"$ref": "#/components/schemas/Refusal"}}}
+
+
+@pytest.fixture
+def schema(pit_boss) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    client = APIClient()
+    client.force_authenticate(pit_boss)
+    return dict(client.get("/api/schema/", {"format": "json"}).json())
+
+
+@pytest.mark.django_db
+def test_the_refusal_is_one_component_with_a_message_and_extra(schema) -> None:  # type: ignore[no-untyped-def]
+    refusal = schema["components"]["schemas"]["Refusal"]
+    assert refusal["required"] == ["message", "extra"]
+    assert refusal["properties"]["message"]["type"] == "string"
+    assert refusal["properties"]["extra"]["type"] == "object"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("method", "path", "statuses"),
+    [
+        ("get", "/api/tables/", {"401", "403"}),
+        ("get", "/api/rounds/{round_id}/", {"401", "403", "404"}),
+        ("post", "/api/rounds/{round_id}/void/", {"400", "401", "403", "404", "409", "415"}),
+        ("post", "/api/rounds/{round_id}/settle/", {"400", "401", "403", "404", "409"}),
+        ("post", "/api/assist/paigow-poker/house-way/", {"400", "401", "403", "415"}),
+        ("get", "/api/adjustments/", {"400", "401", "403"}),
+    ],
+)
+def test_each_operation_lists_the_refusals_it_can_answer(schema, method, path, statuses) -> None:  # type: ignore[no-untyped-def]
+    responses = schema["paths"][path][method]["responses"]
+    refusals = {status for status in responses if status >= "400"}
+    assert refusals == statuses
+    for status in statuses:
+        assert responses[status]["content"] == REFUSAL
+
+
+@pytest.mark.django_db
+def test_every_operation_documents_its_refusals(schema) -> None:  # type: ignore[no-untyped-def]
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            assert any(status >= "400" for status in operation["responses"]), (method, path)
+
+
+@pytest.mark.django_db
+def test_signing_in_is_open_to_anyone_and_may_be_locked_out(schema) -> None:  # type: ignore[no-untyped-def]
+    operation = schema["paths"]["/api/auth/token/"]["post"]
+    assert {} in operation["security"]
+    assert {"400", "429"} <= set(operation["responses"])
+    assert "401" not in operation["responses"]
+
+
+@pytest.mark.django_db
+def test_a_rounds_settlement_is_null_until_it_settles(schema) -> None:  # type: ignore[no-untyped-def]
+    settlement = schema["components"]["schemas"]["RoundOutput"]["properties"]["settlement"]
+    assert settlement["nullable"] is True
+    assert settlement["allOf"] == [{"$ref": "#/components/schemas/SettlementOutput"}]

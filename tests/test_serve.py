@@ -1,0 +1,123 @@
+"""The production server (``make serve``: gunicorn with config/gunicorn.conf.py) serves the app with DEBUG off,
+static files through WhiteNoise, over HTTPS only; and refuses to start at all on the development secret key."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GUNICORN = Path(sys.executable).parent / "gunicorn"
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "TABLESIDE_AUDIT_KEYS": f"k1:{secrets.token_urlsafe(40)}",
+    "ALLOWED_HOSTS": "127.0.0.1",
+    # Not connected to by these requests (no session, no sign-in): the settings must only name a real service.
+    "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/tableside",
+    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+    "REDIS_URL": "redis://127.0.0.1:6379/1",
+    "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto",
+}
+INHERITED = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start(**env: str) -> tuple[subprocess.Popen[str], int]:
+    port = free_port()
+    clean = {k: v for k, v in os.environ.items() if k in INHERITED}
+    clean.update(PRODUCTION, DJANGO_SETTINGS_MODULE="config.settings", WEB_CONCURRENCY="1", **env)
+    process = subprocess.Popen(
+        [str(GUNICORN), "-c", "config/gunicorn.conf.py", "--bind", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=clean,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    return process, port
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return None
+
+
+def get(port: int, path: str, **headers: str):  # type: ignore[no-untyped-def]
+    opener = urllib.request.build_opener(NoRedirect)
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
+    try:
+        return opener.open(request, timeout=5)
+    except urllib.error.HTTPError as error:
+        return error
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[int]:
+    process, port = start()
+    deadline = time.monotonic() + 12
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"gunicorn exited: {process.stdout.read() if process.stdout else ''}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        process.kill()
+        pytest.fail("gunicorn did not answer within 12 seconds")
+    yield port
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def test_gunicorn_serves_the_sign_in_page_with_debug_off_over_https(server: int) -> None:
+    response = get(server, "/accounts/login/", **{"X-Forwarded-Proto": "https"})
+    assert response.status == 200
+    assert b'name="password"' in response.read()
+    assert response.headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_gunicorn_redirects_plain_http_to_https(server: int) -> None:
+    response = get(server, "/accounts/login/")
+    assert response.status == 301
+    assert response.headers["Location"] == f"https://127.0.0.1:{server}/accounts/login/"
+
+
+def test_whitenoise_serves_the_style_sheet_under_gunicorn(server: int) -> None:
+    response = get(server, "/static/casino/tableside.css", **{"X-Forwarded-Proto": "https"})
+    assert response.status == 200
+    assert response.headers["Content-Type"].startswith("text/css")
+    assert b".login" in response.read()
+
+
+def test_gunicorn_refuses_to_start_with_debug_off_on_the_development_secret_key() -> None:
+    from casino.defaults import DEVELOPMENT_SECRET_KEY
+
+    process, _ = start(SECRET_KEY=DEVELOPMENT_SECRET_KEY)
+    try:
+        output, _ = process.communicate(timeout=12)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("gunicorn kept running on the development secret key")
+    assert process.returncode != 0
+    assert "Tableside refuses to start with DEBUG off" in output
+    assert "casino.E001: DEBUG is off but SECRET_KEY is the built-in development key." in output
+    assert "Worker failed to boot" in output

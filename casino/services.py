@@ -119,7 +119,7 @@ def shift_close(*, actor: Actor, shift: Shift) -> Shift:
     """Close a shift. A closed shift never reopens, and no round opens in it (``settlement.services.round_open``
     takes the open shift only, under its row lock). A round belongs to exactly one shift, and its report: the close
     is refused while the apps above say it cannot close yet (``casino.signals.shift_closing``, sent under the lock:
-    a round still being played, a request still waiting). Once the close commits, ``casino.signals.shift_closed``
+    a round still being played, a request still waiting). In the same transaction ``casino.signals.shift_closed``
     is sent: the pit enqueues the Celery task that builds the shift's reports (issue 8).
     """
     require_role(actor, *SUPERVISORS, action="close a shift")
@@ -141,5 +141,7 @@ def shift_close(*, actor: Actor, shift: Shift) -> Shift:
         )
         # The chain's head, signed, as the shift closes: its reports print it (they leave the building).
         audit_checkpoint_make(reason="shift closed", shift=locked)
-        transaction.on_commit(lambda: shift_closed.send(sender=Shift, shift=locked), robust=True)
+        # In the close's own transaction: the pit queues the reports' task in its outbox with the close, so a crash
+        # between the commit and the publishing loses nothing (casino.outbox publishes once this commits).
+        shift_closed.send(sender=Shift, shift=locked)
     return locked

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-# Sent once a shift's close has committed, with ``shift``: the pit builds its reports (``pit.apps``).
+# Sent inside a shift's close, once it is recorded, with ``shift``: the pit queues the task that builds its reports
+# in the outbox, in the same transaction (``pit.apps``, ``casino.outbox``); a receiver does transactional work only.
 shift_closed = Signal()
 
 # Sent inside a shift's close, under the shift's row lock, with ``shift``: an app above that finds the shift cannot

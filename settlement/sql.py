@@ -13,6 +13,7 @@ nowhere else.
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -24,6 +25,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, connections, models
 from django.utils import timezone
 
+from casino.models import Shift
 from casino.rows import (
     columns_sql,
     concrete_names,
@@ -46,6 +48,7 @@ class _Dialect:
 
     json_rows: Callable[[str], str]  # a JSON array of the rows of ``row``, as text
     lock_of: str  # the clause that locks the round's row only (none where the database locks whole files)
+    share: str  # the clause that locks a row against change but not against other readers that share it
     entries_in_the_posting_statement: bool  # a posting's entries from arrays in the posting's own INSERT
 
 
@@ -55,12 +58,14 @@ def _dialect_of(vendor: str, has_select_for_update_of: bool) -> _Dialect:
         return _Dialect(
             json_rows=lambda row: f"json_agg(json_build_array({row}))::text",
             lock_of=" FOR UPDATE OF r" if has_select_for_update_of else "",
+            share=" FOR SHARE",
             entries_in_the_posting_statement=True,
         )
     if vendor == "sqlite":
         return _Dialect(
             json_rows=lambda row: f"json_group_array(json_array({row}))",
             lock_of="",
+            share="",
             entries_in_the_posting_statement=False,
         )
     raise ImproperlyConfigured(f"Tableside runs on PostgreSQL or SQLite, not {vendor}.")
@@ -72,6 +77,34 @@ def _dialect() -> _Dialect:
         "_tableside_settlement_dialect",
         lambda wrapper: _dialect_of(wrapper.vendor, wrapper.features.has_select_for_update_of),
     )
+
+
+# --- the round's shift, shared -------------------------------------------------------------------
+
+
+@cache
+def _shift_shared_sql(dialect: _Dialect) -> str:
+    q = quote
+    return f"SELECT {q('name')}, {q('closed_at')} FROM {q(Shift._meta.db_table)} WHERE {q('id')} = %s{dialect.share}"
+
+
+def shift_shared(shift_id: int) -> tuple[str, dt.datetime | None]:
+    """A shift's name and when it closed, its row share-locked until the transaction ends (``FOR SHARE``).
+
+    Every write to a round reads its shift so (``settlement.services.rounds.round_shift_check``): round writes
+    share the lock and never wait for each other, while a shift close, which locks the row for update, waits
+    for the writes under way to commit (then finds their rounds as they left them), and a write that comes
+    during a close waits for it and reads the shift closed. The ORM has no ``FOR SHARE``; what this reads is
+    ``Shift.objects.values_list("name", "closed_at").get(pk=shift_id)`` (tests/settlement/test_rows.py).
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(_shift_shared_sql(_dialect()), [shift_id])
+        name, closed_at = cursor.fetchone()
+    if isinstance(closed_at, str):  # SQLite may hand back the text it stored, and stores UTC without a zone
+        closed_at = dt.datetime.fromisoformat(closed_at)
+    if closed_at is not None and timezone.is_naive(closed_at):
+        closed_at = closed_at.replace(tzinfo=dt.UTC)
+    return name, closed_at
 
 
 # --- the round's lock -----------------------------------------------------------------------------

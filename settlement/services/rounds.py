@@ -29,7 +29,7 @@ from rules.games import banking
 from rules.models import Game
 from settlement.models import Adjustment
 from settlement.snapshots import round_snapshot
-from settlement.sql import round_lock
+from settlement.sql import round_lock, shift_shared
 from tables.models import BankTurn, Round, Seat, Table
 from tables.permissions import TABLE_STAFF, require_act_at_table
 from tables.services import seats_ensure
@@ -147,14 +147,11 @@ def round_open(
         require_act_at_table(actor, locked, action="open a round")
         if locked.status != Table.Status.OPEN:
             raise WrongState(f"Table {locked.name} is closed: open it before opening a round.")
-        # The open shift's row locked until the round is stored: a shift close (which locks it, then looks for
-        # rounds still being played) waits for this round, or this open waits for the close and finds no shift.
-        shift = (
-            Shift.objects.select_for_update(of=("self",))
-            .filter(closed_at__isnull=True, gaming_day__closed_at__isnull=True)
-            .first()
-        )
-        if shift is None:
+        # The open shift's row share-locked until the round is stored (``shift_shared``): a shift close (which
+        # locks it for update, then looks for rounds still being played) waits for this round, or this open waits
+        # for the close and finds the shift closed; other tables' opens and writes share the lock.
+        shift = Shift.objects.filter(closed_at__isnull=True, gaming_day__closed_at__isnull=True).first()
+        if shift is None or shift_shared(shift.pk)[1] is not None:
             raise WrongState("No shift is open: a supervisor opens one before rounds can be played.")
         unfinished = locked.rounds.filter(state__in=UNFINISHED_STATES).first()
         if unfinished is not None:
@@ -273,8 +270,8 @@ def round_shift_check(locked: Round) -> None:
     round of its shift is unfinished (``shift_close_refuse``), so this refuses rounds left open by a close made
     before that rule, and corrections of a closed shift's settled rounds.
     """
-    name = Shift.objects.filter(pk=locked.shift_id, closed_at__isnull=False).values_list("name", flat=True).first()
-    if name is not None:
+    name, closed_at = shift_shared(locked.shift_id)  # shared with other writes, waited for by a close
+    if closed_at is not None:
         raise WrongState(
             f"The {name} shift is closed: this round can no longer change.",
             extra={"round": locked.pk, "shift": locked.shift_id},

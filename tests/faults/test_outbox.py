@@ -175,3 +175,18 @@ def test_a_superuser_reads_the_queued_tasks_in_the_admin_but_cannot_add_change_o
     assert admin.get("/admin/casino/taskoutbox/add/").status_code == 403
     assert admin.post(f"/admin/casino/taskoutbox/{row.pk}/delete/", {"post": "yes"}).status_code == 403
     assert TaskOutbox.objects.filter(pk=row.pk).exists()
+
+
+def test_a_shift_close_queues_its_reports_in_its_own_transaction(shift: Shift, pit_boss: User) -> None:
+    """The outbox row is written with the close, not after it: a close that rolls back queues nothing, and one
+    that commits has its row before anything is published."""
+
+    class RolledBack(Exception):
+        pass
+
+    with pytest.raises(RolledBack), transaction.atomic():
+        shift_close(actor=pit_boss, shift=shift)
+        assert TaskOutbox.objects.filter(args=[shift.pk], sent_at__isnull=True).count() == 1
+        raise RolledBack
+    assert not TaskOutbox.objects.exists()
+    assert Shift.objects.get(pk=shift.pk).closed_at is None

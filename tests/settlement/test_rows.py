@@ -164,3 +164,14 @@ def test_a_change_that_finds_no_row_records_no_event(play_to_hands, pgp_table, d
             change=update_statement(gone, ["void_reason"]),
         )
     assert AuditEvent.objects.count() == events
+
+
+def test_the_shared_read_of_a_shift_holds_what_the_orm_reads(shift, pit_boss) -> None:  # type: ignore[no-untyped-def]
+    from casino.models import Shift
+    from casino.services import shift_close
+    from settlement.sql import shift_shared
+
+    assert shift_shared(shift.pk) == Shift.objects.values_list("name", "closed_at").get(pk=shift.pk) == ("Day", None)
+    shift_close(actor=pit_boss, shift=shift)
+    assert shift_shared(shift.pk) == Shift.objects.values_list("name", "closed_at").get(pk=shift.pk)
+    assert shift_shared(shift.pk)[1] is not None

@@ -310,9 +310,7 @@ AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still
 TABLESIDE_TRUSTED_PROXIES = env.int("TABLESIDE_TRUSTED_PROXIES", default=0)
 if TABLESIDE_TRUSTED_PROXIES < 0:
     raise ImproperlyConfigured(f"TABLESIDE_TRUSTED_PROXIES must be 0 or more, got {TABLESIDE_TRUSTED_PROXIES}")
-if TABLESIDE_TRUSTED_PROXIES:
-    AXES_IPWARE_PROXY_COUNT = TABLESIDE_TRUSTED_PROXIES
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+AXES_CLIENT_IP_CALLABLE = "casino.lockout.client_address"
 # API tokens (casino.tokens) last a shift and a margin from the sign-in that made them; a new sign-in replaces the
 # token, a password change or POST /api/auth/token/revoke/ ends it.
 TABLESIDE_TOKEN_HOURS = _positive_number("TABLESIDE_TOKEN_HOURS", 12.0)

@@ -140,3 +140,25 @@ def test_the_admin_sign_in_is_locked_out_too(dealer) -> None:
         "/admin/login/", {"username": dealer.username, "password": PASSWORD}, REMOTE_ADDR="10.0.0.7"
     )
     assert response.status_code == 429
+
+
+def test_behind_a_proxy_each_device_is_counted_by_the_address_the_proxy_saw(dealer, settings) -> None:  # type: ignore[no-untyped-def]
+    """Behind one TLS-terminating proxy every request comes from the proxy's address: the lockout counts the
+    device the proxy names (the right-most X-Forwarded-For entry), never what the client wrote left of it."""
+    settings.TABLESIDE_TRUSTED_PROXIES = 1
+    proxy = "10.0.0.9"
+
+    def through_proxy(password: str, *, device: str, claimed: str = "") -> int:
+        forwarded = f"{claimed}, {device}" if claimed else device
+        response = Client().post(
+            "/accounts/login/",
+            {"username": dealer.username, "password": password},
+            REMOTE_ADDR=proxy,
+            HTTP_X_FORWARDED_FOR=forwarded,
+        )
+        return response.status_code
+
+    for claimed in ("1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4", "5.5.5.5"):  # a new made-up address each time
+        assert through_proxy("wrong-guess", device="203.0.113.66", claimed=claimed) in (200, 429)
+    assert through_proxy(PASSWORD, device="203.0.113.66") == 429  # the guessing device is locked out
+    assert through_proxy(PASSWORD, device="203.0.113.7") == 302  # the dealer's own tablet is not

@@ -30,8 +30,8 @@ from rules import options as rule_options
 from rules.games import registry
 from rules.games.cards import JOKER, Card
 from rules.games.tiles import TILE_FACES
-from settlement.faces import PART_LABELS, ROWS, card_face, tile_face
-from settlement.hands import dealt_bank_position, dealt_hands_set, round_is_banked
+from settlement.faces import PART_LABELS, card_face, tile_face
+from settlement.hands import dealt_bank_position, dealt_hands_set, entry_fields, round_is_banked
 from settlement.models import Adjustment, Wager
 from settlement.selectors import round_next_actions, round_queryset
 from tables.models import BankTurn, Round, Table
@@ -278,20 +278,7 @@ def _prefill(round_: Round, stored_hands: Mapping[str, Any] | None) -> dict[str,
             dealt=round_.dealt,
             bank_position=dealt_bank_position(round_),
         )
-    values: dict[str, str] = {}
-    for seat, hand in (stored_hands.get("seats") or {}).items():
-        for part in ("high", "low", *ROWS):
-            if part in hand:
-                values[f"hand-{seat}-{part}"] = hand[part]
-    banker = stored_hands.get("banker")
-    if banker:
-        if unset in banker:
-            values[f"hand-bank-{unset}"] = banker[unset]
-        elif round_.bank_seat is None and banker.get("set_by") == "house_way":
-            values[f"hand-bank-{unset}"] = f"{banker['high']} {banker['low']}"
-        else:
-            values["hand-bank-high"], values["hand-bank-low"] = banker["high"], banker["low"]
-    return values
+    return entry_fields(stored_hands, noun=unset, house_banks=round_.bank_seat is None)
 
 
 # How a short row is named in "Seat 3: low hand needs 1 more card".
@@ -472,10 +459,10 @@ def _per_round(model: Any, value: Any) -> Subquery:
 
 
 def tablet_version(table: Table) -> str:
-    """A short marker of what the tablet shows of ``table``: its newest round's state, wagers, dice, hands and
-    placements, and its requests and their decisions. Another device's change (a wager, a settle, a void approved
-    from the pit) changes it; the tablet polls it and draws itself again (``dealer.views.tablet_version_view``).
-    One read."""
+    """A short marker of what the tablet shows of ``table``: its set-up (status, limits, rule set, dealer), its
+    newest round's state, wagers, dice, hands and placements, and its requests and their decisions. Another
+    device's change (a wager, a settle, a void approved from the pit, new limits) changes it; the tablet polls it
+    and draws itself again (``dealer.views.tablet_version_view``). One read."""
     row = (
         Round.objects.filter(table=table)
         .order_by("-number")
@@ -492,7 +479,9 @@ def tablet_version(table: Table) -> str:
         )
         .first()
     )  # fmt: skip
-    text = json.dumps(row, default=str, sort_keys=True)
+    # The table's own set-up too: new limits, rules, dealer or status from the pit redraw the tablet.
+    setup = (table.status, table.min_wager_cents, table.max_wager_cents, table.rule_set_id, table.dealer_id)
+    text = json.dumps([row, setup], default=str, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

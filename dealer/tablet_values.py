@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
-from dealer.tablet import BANK, ROW_WORDS, ROWS, Position, hands_payload, ofc_boards
+from dealer.tablet import BANK, ROW_WORDS, Position, hands_payload, ofc_boards
 from rules import engines
 from rules import options as rule_options
 from rules.games import chinese_poker, ofc, poker, registry
 from rules.games.cards import Card, parse_cards
 from rules.games.errors import InvalidHand
-from settlement.faces import PART_LABELS, hand_faces
+from settlement.faces import PART_LABELS, ROWS, hand_faces
 from settlement.hands import round_is_banked
 from settlement.selectors import settlement_in_force
 from settlement.services import settlement_preview
@@ -196,17 +196,6 @@ def preview(
         return {"result": result_rows(round_, settlement_preview(round=round_, hands=hands))}
     except ApplicationError as exc:
         return {"error": exc.message}
-
-
-def stored_entered(stored: Mapping[str, Any]) -> dict[str, Any]:
-    """Stored hands as they are entered again: each setting or arrangement without the notes kept beside it."""
-    parts = ("high", "low", *ROWS)
-    payload: dict[str, Any] = {
-        "seats": {seat: {k: v for k, v in hand.items() if k in parts} for seat, hand in stored["seats"].items()}
-    }
-    if stored.get("banker") is not None:
-        payload["banker"] = {k: v for k, v in stored["banker"].items() if k in parts}
-    return payload
 
 
 # --- the preview and the score sheet --------------------------------------------------------------

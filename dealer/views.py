@@ -48,6 +48,7 @@ from settlement.services import (
     settlement_preview,
     wager_place,
 )
+from settlement.services.settle import entered_hands
 from tables.models import Round, Table
 from tables.permissions import (
     can_act_at_table,
@@ -165,7 +166,7 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
         context["entry_url"] = reverse("dealer-correction-request", args=[round_.pk])
     if state == RoundState.REVEALED and round_ is not None:
         try:
-            answer = settlement_preview(round=round_, hands=tablet_values.stored_entered(round_.hands or {"seats": {}}))
+            answer = settlement_preview(round=round_, hands=entered_hands(round_.hands or {"seats": {}}))
             # Shown with the hands as recorded: the house way's setting keeps the rule that chose it.
             result = tablet_values.result_rows(round_, {**answer, "hands": round_.hands})
         except ApplicationError as exc:

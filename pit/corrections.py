@@ -13,10 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from casino.errors import ApplicationError
 from rules.games import registry
 from settlement.faces import PART_LABELS, PositionHand, positions_faces
-from settlement.models import Adjustment
+from settlement.hands import entry_fields
+from settlement.models import Adjustment, Posting
 from settlement.selectors import round_queryset, settlement_in_force
 from settlement.services.settle import entered_hands, settlement_preview
 from tables.models import Round
@@ -67,12 +70,22 @@ def _nets(result: Mapping[str, Any]) -> dict[tuple[str, int | None], int]:
     return nets
 
 
+def _settlement_before(round_: Round, adjustment: Adjustment) -> Posting | None:
+    """The settlement the request is about: the one in force while it waits (or was rejected), the one it
+    corrected once approved (from the prefetched postings)."""
+    postings = {posting.pk: posting for posting in round_.postings.all()}
+    approved = postings.get(adjustment.posting_id) if adjustment.posting_id else None
+    if adjustment.kind == Adjustment.Kind.CORRECTION and approved is not None and approved.corrects_id:
+        return postings[approved.corrects_id]
+    return settlement_in_force(round_)
+
+
 def correction_review(*, adjustment: Adjustment) -> CorrectionReview:
     """The request beside its round: the hands settled and asked for, and, for a correction still waiting, what it
     would pay (computed, not written)."""
     round_ = round_queryset().get(pk=adjustment.round_id)
     tiles = registry.game(round_.table.game).tiles
-    current = settlement_in_force(round_)
+    current = _settlement_before(round_, adjustment)
     settled_stored = current.hands if current is not None and current.hands else round_.hands
     settled = positions_faces(settled_stored, tiles=tiles)
     if adjustment.kind != Adjustment.Kind.CORRECTION or not adjustment.hands:
@@ -108,6 +121,13 @@ def correction_review(*, adjustment: Adjustment) -> CorrectionReview:
     )
 
 
+# The field of a house hand given unset, for the house way to set.
+UNSET_LABELS = {
+    "cards": gettext_lazy("Cards (the house way sets them)"),
+    "tiles": gettext_lazy("Tiles (the house way sets them)"),
+}
+
+
 @dataclass(frozen=True)
 class FormPosition:
     """One position of the correction form (``bank`` or a seat number): its fields (``name``, label, value)."""
@@ -117,25 +137,21 @@ class FormPosition:
 
 
 def correction_form(*, round: Round, posted: Mapping[str, str] | None = None) -> list[FormPosition]:
-    """The settled round's hands as the correction form's fields, each holding what was posted (a refused form
-    keeps what the supervisor typed) or else the hand as settled."""
+    """The settled round's hands as the correction form's fields (``settlement.hands.entry_fields``, as the tablet
+    enters them: a house hand the house way set comes back unset, for the house way to set again), each holding
+    what was posted (a refused form keeps what the supervisor typed) or else the hand as settled."""
     current = settlement_in_force(round)
     stored = current.hands if current is not None and current.hands else round.hands
-    entered = entered_hands(stored or {"seats": {}})
-    positions = []
-    hands = ([("bank", entered["banker"])] if entered.get("banker") else []) + [
-        (seat, entered["seats"][seat]) for seat in sorted(entered["seats"], key=int)
-    ]
-    for key, hand in hands:
-        fields = []
-        for part in PART_LABELS:
-            if part not in hand:
-                continue
-            name = f"hand-{key}-{part}"
-            value = posted.get(name, hand[part]) if posted is not None else hand[part]
-            fields.append({"name": name, "label": str(PART_LABELS[part]), "value": value})
-        positions.append(FormPosition(key=key, fields=fields))
-    return positions
+    noun = registry.game(round.table.game).noun
+    fields = entry_fields(stored or {"seats": {}}, noun=noun, house_banks=round.bank_seat_id is None)
+    labels = {**{part: str(label) for part, label in PART_LABELS.items()}, noun: str(UNSET_LABELS[noun])}
+    grouped: dict[str, list[dict[str, str]]] = {}
+    for name, value in fields.items():
+        key, part = name.removeprefix("hand-").rsplit("-", 1)
+        typed = posted.get(name, value) if posted is not None else value
+        grouped.setdefault(key, []).append({"name": name, "label": labels[part], "value": typed})
+    order = sorted(grouped, key=lambda key: -1 if key == "bank" else int(key))
+    return [FormPosition(key=key, fields=grouped[key]) for key in order]
 
 
 def correction_hands(*, form: list[FormPosition]) -> dict[str, Any]:
@@ -144,7 +160,7 @@ def correction_hands(*, form: list[FormPosition]) -> dict[str, Any]:
     for position in form:
         parts = {f["name"].rsplit("-", 1)[1]: f["value"].strip() for f in position.fields}
         if position.key == "bank":
-            hands["banker"] = parts
+            hands["banker"] = parts  # a setting, or all its cards or tiles for the house way
         else:
             hands["seats"][position.key] = parts
     return hands

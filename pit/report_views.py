@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
 
-from casino.errors import ApplicationError
-from casino.models import Shift
-from casino.services import shift_close
 from pit.report_selectors import ReportFile, report_file, shift_list, shift_report_get
-from pit.views import PIT_DECIDERS, PIT_VIEWERS, _require
+from pit.views import PIT_VIEWERS, _require
 
 SHIFTS_PER_PAGE = 20
 
@@ -30,30 +25,6 @@ def report_http_response(file: ReportFile) -> HttpResponse:
     if not file.attachment:
         response["Content-Security-Policy"] = "sandbox"
     return response
-
-
-@login_required
-@require_POST
-def pit_shift_close(request: HttpRequest, shift_id: int) -> HttpResponse:
-    """A Floor supervisor or Pit boss closes the shift (``shift_close``); its reports are built once it commits.
-
-    The dashboard asks twice: the first tap opens the confirmation, whose button sends ``confirm=yes``.
-    """
-    _require(request, PIT_DECIDERS)
-    shift = get_object_or_404(Shift, pk=shift_id)
-    if request.POST.get("confirm") != "yes":
-        messages.warning(request, _("Confirm to close the shift: tap “Yes, close it”."))
-        return redirect("pit-dashboard")
-    try:
-        closed = shift_close(actor=request.user, shift=shift)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(
-            request,
-            _("The %(name)s shift is closed: its reports are being built.") % {"name": closed.name},
-        )
-    return redirect("pit-dashboard")
 
 
 @login_required

@@ -17,7 +17,8 @@ page_urlpatterns = [
     path("pit/rounds/<int:round_id>/correct/", views.pit_round_correct, name="pit-round-correct"),
     path("pit/adjustments/<int:adjustment_id>/approve/", views.pit_adjustment_approve, name="pit-adjustment-approve"),
     path("pit/adjustments/<int:adjustment_id>/reject/", views.pit_adjustment_reject, name="pit-adjustment-reject"),
-    path("pit/shifts/<int:shift_id>/close/", report_views.pit_shift_close, name="pit-shift-close"),
+    # The dashboard's "Close shift": the gaming-day page's close, which lands there (the next shift opens there).
+    path("pit/shifts/<int:shift_id>/close/", day_views.day_shift_close, name="pit-shift-close"),
     path("pit/day/", day_views.day, name="pit-day"),
     path("pit/day/open/", day_views.day_open, name="pit-day-open"),
     path("pit/day/<int:gaming_day_id>/close/", day_views.day_close, name="pit-day-close"),

@@ -171,6 +171,13 @@ def pit_round_correct(request: HttpRequest, round_id: int) -> HttpResponse:
     }
     if posted is None:
         return render(request, "pit/round_correct.html", context)
+    # A second tap, or a retry after a lost answer, with four eyes on: the request it made is the answer.
+    mine = round_.adjustments.filter(
+        kind=Adjustment.Kind.CORRECTION, status=Adjustment.Status.PENDING, requested_by=request.user
+    ).first()
+    if mine is not None:
+        messages.info(request, _("Your correction of this round is already waiting for another supervisor."))
+        return redirect("pit-adjustment", adjustment_id=mine.pk)
     try:
         done = correction_submit(
             actor=request.user,

@@ -562,3 +562,30 @@ def dealt_hands_set(
         else:
             payload["seats"][position] = setting_text
     return payload
+
+
+def entry_fields(stored: Mapping[str, Any], *, noun: str, house_banks: bool) -> dict[str, str]:
+    """Stored hands as the fields a page enters them in again (``hand-<position>-<part>``, ``position`` a seat
+    number or ``bank``): each seat's setting or rows as stored; the bank's as stored, except a house hand the house
+    way set, which is given back unset (all its ``noun``, "cards" or "tiles") so the house way sets it again from
+    what is entered. The tablet and the pit's correction form start from these.
+
+    >>> entry_fields({"banker": {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc", "set_by": "house_way"},
+    ...               "seats": {"1": {"high": "As Ad 7s 4d 2c", "low": "Kh Kc", "set_by": "player"}}},
+    ...              noun="cards", house_banks=True)
+    {'hand-1-high': 'As Ad 7s 4d 2c', 'hand-1-low': 'Kh Kc', 'hand-bank-cards': 'Qs Qd 8s 5d 3c Jh Jc'}
+    """
+    values: dict[str, str] = {}
+    for seat, hand in (stored.get("seats") or {}).items():
+        for part in ("high", "low", "front", "middle", "back"):
+            if part in hand:
+                values[f"hand-{seat}-{part}"] = hand[part]
+    banker = stored.get("banker")
+    if banker:
+        if noun in banker:
+            values[f"hand-bank-{noun}"] = banker[noun]
+        elif house_banks and banker.get("set_by") == "house_way":
+            values[f"hand-bank-{noun}"] = f"{banker['high']} {banker['low']}"
+        else:
+            values["hand-bank-high"], values["hand-bank-low"] = banker["high"], banker["low"]
+    return values

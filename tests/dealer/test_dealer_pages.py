@@ -9,17 +9,14 @@ the pit boss (Paula) and the auditor (Alex).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from casino.models import AuditEvent
-from casino.roles import Role
 from rules.services import rule_set_create
-from settlement.models import Adjustment, LedgerEntry, Posting, Wager
+from settlement.models import Adjustment, LedgerEntry, Posting
 from settlement.services import (
     adjustment_approve,
     round_close_betting,
@@ -29,56 +26,9 @@ from settlement.services import (
     wager_place,
 )
 from tables.models import Round, Table
+from tests.dealer.conftest import BANK_CARDS, HTMX, LOSES, WINS, nothing_written, post_hands, signed_in, text
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-# Pai Gow Poker against the house's queens over jacks (tests/settlement/conftest.py).
-BANK_CARDS = "Qs Qd 8s 5d 3c Jh Jc"  # unset: the house way keeps the two pairs together or splits them
-WINS = {"high": "As Ad 7s 4d 2c", "low": "Kh Kc"}
-LOSES = {"high": "Ts Td 9h 6c 4h", "low": "9d 2d"}
-
-
-def _post_hands(seat_hands: dict[int, dict[str, str]], bank_cards: str = BANK_CARDS) -> dict[str, str]:
-    fields = {"hand-bank-cards": bank_cards}
-    for seat, hand in seat_hands.items():
-        for part, cards in hand.items():
-            fields[f"hand-{seat}-{part}"] = cards
-    return fields
-
-
-def _counts() -> dict[str, int]:
-    return {model.__name__: model.objects.count() for model in (Round, Wager, Posting, LedgerEntry, Adjustment)} | {
-        "AuditEvent": AuditEvent.objects.count()
-    }
-
-
-@contextmanager
-def _nothing_written() -> Iterator[None]:
-    before = _counts()
-    rounds = list(Round.objects.values_list("pk", "state", "hands", "dice", "placements"))
-    yield
-    assert _counts() == before
-    assert list(Round.objects.values_list("pk", "state", "hands", "dice", "placements")) == rounds
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def _text(response: Any) -> str:
-    return response.content.decode()
-
-
-@pytest.fixture
-def other_dealer(make_user):  # type: ignore[no-untyped-def]
-    return make_user("olly_other_dealer", Role.DEALER)
-
-
-@pytest.fixture
-def pgp(make_table, shift) -> Table:  # type: ignore[no-untyped-def]
-    return make_table(name="PGP-1", game="paigow_poker", seat_count=6)
+# The shared helpers and fixtures (PGP-1, its personas, the hands) are tests/dealer/conftest.py's.
 
 
 @pytest.fixture
@@ -104,10 +54,10 @@ def revealed_round(dealt_round: Round, dealer) -> Round:  # type: ignore[no-unty
 def test_a_dealer_signs_in_and_lands_on_their_table_with_its_rules_bank_and_only_the_next_action(
     pgp: Table, dealer
 ) -> None:
-    client = _client(dealer)
+    client = signed_in(dealer)
     landing = client.get("/dealer/")
     assert landing.status_code == 302 and landing["Location"] == f"/dealer/tables/{pgp.pk}/"
-    page = _text(client.get(landing["Location"]))
+    page = text(client.get(landing["Location"]))
     assert "PGP-1" in page and "Pai Gow Poker" in page
     assert "10.00 – 500.00" in page
     assert "Pai Gow Poker — house rules (Golden Nugget)" in page and "house way Golden Nugget" in page
@@ -119,46 +69,46 @@ def test_a_dealer_signs_in_and_lands_on_their_table_with_its_rules_bank_and_only
 
 @pytest.mark.django_db
 def test_a_dealer_opening_another_tables_tablet_gets_403(pgp: Table, other_dealer) -> None:
-    client = _client(other_dealer)
+    client = signed_in(other_dealer)
     response = client.get(f"/dealer/tables/{pgp.pk}/")
     assert response.status_code == 403
-    assert "Table PGP-1 is not your table" in _text(response)
+    assert "Table PGP-1 is not your table" in text(response)
     assert client.get("/dealer/").status_code == 200  # the chooser, with no table of theirs on it
-    assert "PGP-1" not in _text(client.get("/dealer/"))
+    assert "PGP-1" not in text(client.get("/dealer/"))
 
 
 @pytest.mark.django_db
 def test_a_pit_boss_opens_any_tablet_and_an_anonymous_visitor_is_sent_to_sign_in(pgp: Table, pit_boss) -> None:
-    assert _client(pit_boss).get(f"/dealer/tables/{pgp.pk}/").status_code == 200
-    assert "PGP-1" in _text(_client(pit_boss).get("/dealer/"))
+    assert signed_in(pit_boss).get(f"/dealer/tables/{pgp.pk}/").status_code == 200
+    assert "PGP-1" in text(signed_in(pit_boss).get("/dealer/"))
     response = Client().get(f"/dealer/tables/{pgp.pk}/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
 
 
 @pytest.mark.django_db
 def test_a_dealer_cannot_act_at_another_table_and_nothing_is_written(dealt_round: Round, other_dealer) -> None:
-    client = _client(other_dealer)
-    with _nothing_written():
+    client = signed_in(other_dealer)
+    with nothing_written():
         for action, data in (
             ("wager", {"seat": 2, "amount_cents": 1000}),
-            ("hands", _post_hands({1: WINS, 3: LOSES})),
-            ("preview", _post_hands({1: WINS})),
+            ("hands", post_hands({1: WINS, 3: LOSES})),
+            ("preview", post_hands({1: WINS})),
             ("void-request", {"reason": "Misdeal"}),
             ("settle", {"idempotency_key": "olly-1"}),
         ):
             response = client.post(f"/dealer/rounds/{dealt_round.pk}/{action}/", data, **HTMX)
             assert response.status_code == 403, action
-            assert "Table PGP-1 is not your table" in _text(response)
+            assert "Table PGP-1 is not your table" in text(response)
         assert client.post(f"/dealer/tables/{dealt_round.table_id}/open/", {}).status_code == 403
 
 
 @pytest.mark.django_db
 def test_a_dealer_cannot_approve_a_void_and_the_tablet_offers_no_approval(revealed_round: Round, dealer) -> None:
-    client = _client(dealer)
+    client = signed_in(dealer)
     client.post(f"/dealer/rounds/{revealed_round.pk}/void-request/", {"reason": "Misdeal"}, **HTMX)
     adjustment = Adjustment.objects.get()
-    assert "approve" not in _text(client.get(f"/dealer/tables/{revealed_round.table_id}/")).lower()
-    with _nothing_written():
+    assert "approve" not in text(client.get(f"/dealer/tables/{revealed_round.table_id}/")).lower()
+    with nothing_written():
         response = client.post(f"/api/adjustments/{adjustment.pk}/approve/", {}, content_type="application/json")
     assert response.status_code == 403
     assert "Floor supervisor or Pit boss may approve" in response.json()["message"]
@@ -169,24 +119,24 @@ def test_a_dealer_cannot_approve_a_void_and_the_tablet_offers_no_approval(reveal
 def test_an_auditor_sees_the_tablet_but_every_action_answers_403_and_writes_nothing(
     revealed_round: Round, auditor
 ) -> None:
-    client = _client(auditor)
-    page = _text(client.get(f"/dealer/tables/{revealed_round.table_id}/"))
+    client = signed_in(auditor)
+    page = text(client.get(f"/dealer/tables/{revealed_round.table_id}/"))
     assert "View only" in page and "Settlement preview" in page
     assert "Settle round" not in page and "Request a void" not in page
-    with _nothing_written():
+    with nothing_written():
         for action, data in (
             ("wager", {"seat": 2, "amount_cents": 1000}),
             ("close-betting", {}),
             ("deal", {"die1": 1, "die2": 2, "die3": 3}),
-            ("hands", _post_hands({1: WINS, 3: LOSES})),
+            ("hands", post_hands({1: WINS, 3: LOSES})),
             ("settle", {"idempotency_key": "alex-1"}),
             ("void-request", {"reason": "Misdeal"}),
         ):
             response = client.post(f"/dealer/rounds/{revealed_round.pk}/{action}/", data, **HTMX)
             assert response.status_code == 403, action
-            assert "Only a Dealer" in _text(response), action
+            assert "Only a Dealer" in text(response), action
         response = client.post(f"/dealer/tables/{revealed_round.table_id}/open/", {})
-        assert response.status_code == 403 and "Only a Dealer" in _text(response)
+        assert response.status_code == 403 and "Only a Dealer" in text(response)
 
 
 # --- playing a round through the forms ---------------------------------------------------------------
@@ -196,55 +146,55 @@ def test_an_auditor_sees_the_tablet_but_every_action_answers_403_and_writes_noth
 def test_a_round_is_opened_wagered_closed_dealt_revealed_and_settled_through_the_tablet_forms(
     pgp: Table, dealer
 ) -> None:
-    client = _client(dealer)
+    client = signed_in(dealer)
     base = f"/dealer/tables/{pgp.pk}/"
     assert client.post(f"{base}open/", {"banker": "house"}).status_code == 302
     round_ = Round.objects.get()
     url = f"/dealer/rounds/{round_.pk}/"
     response = client.post(f"{url}wager/", {"seat": 2, "amount_cents": 2500}, **HTMX)
-    assert response.status_code == 200 and "Seat 2 wagers 25.00." in _text(response)
-    assert 'id="tablet"' in _text(response) and "<html" not in _text(response)
+    assert response.status_code == 200 and "Seat 2 wagers 25.00." in text(response)
+    assert 'id="tablet"' in text(response) and "<html" not in text(response)
     assert client.post(f"{url}close-betting/", {}, **HTMX).status_code == 200
-    page = _text(client.post(f"{url}deal/", {"die1": 2, "die2": 2, "die3": 2}, **HTMX))
+    page = text(client.post(f"{url}deal/", {"die1": 2, "die2": 2, "die3": 2}, **HTMX))
     assert "Reveal hands" in page and 'data-pick="Jk"' in page  # the 53-card grid
     round_.refresh_from_db()
     assert (
         round_.state == "dealt" and round_.dice == [2, 2, 2] and round_.action_order[0] == 2
     )  # 6 counted from the dealer
-    page = _text(client.post(f"{url}hands/", _post_hands({2: WINS}), **HTMX))
+    page = text(client.post(f"{url}hands/", post_hands({2: WINS}), **HTMX))
     assert "Settlement preview" in page and "Settle round 1" in page
     key = re.search(r'name="idempotency_key" value="([^"]+)"', page)[1]  # type: ignore[index]
-    page = _text(client.post(f"{url}settle/", {"idempotency_key": key}, **HTMX))
+    page = text(client.post(f"{url}settle/", {"idempotency_key": key}, **HTMX))
     assert "Round 1 settled" in page and "Open round" in page
     assert Round.objects.get().state == "settled"
 
 
 @pytest.mark.django_db
 def test_double_submitting_settle_with_the_same_key_settles_once(revealed_round: Round, dealer) -> None:
-    client = _client(dealer)
-    page = _text(client.get(f"/dealer/tables/{revealed_round.table_id}/"))
+    client = signed_in(dealer)
+    page = text(client.get(f"/dealer/tables/{revealed_round.table_id}/"))
     key = re.search(r'name="idempotency_key" value="([^"]+)"', page)[1]  # type: ignore[index]
     first = client.post(f"/dealer/rounds/{revealed_round.pk}/settle/", {"idempotency_key": key}, **HTMX)
     assert first.status_code == 200
     entries = LedgerEntry.objects.count()
-    with _nothing_written():
+    with nothing_written():
         again = client.post(f"/dealer/rounds/{revealed_round.pk}/settle/", {"idempotency_key": key}, **HTMX)
         plain = client.post(f"/dealer/rounds/{revealed_round.pk}/settle/", {"idempotency_key": key})
     assert again.status_code == 200 and plain.status_code == 302
     assert Posting.objects.filter(kind="settlement").count() == 1
     assert LedgerEntry.objects.count() == entries
-    assert "Round 1 settled" in _text(again)
+    assert "Round 1 settled" in text(again)
     # Another key (a stale second tablet) is refused: a settled round is never paid twice.
-    with _nothing_written():
+    with nothing_written():
         other = client.post(f"/dealer/rounds/{revealed_round.pk}/settle/", {"idempotency_key": "another"}, **HTMX)
-    assert other.status_code == 409 and "already settled" in _text(other)
+    assert other.status_code == 409 and "already settled" in text(other)
 
 
 @pytest.mark.django_db
 def test_each_rendering_of_the_settle_form_carries_a_key_of_its_own(revealed_round: Round, dealer) -> None:
-    client = _client(dealer)
+    client = signed_in(dealer)
     pattern = r'name="idempotency_key" value="([^"]+)"'
-    keys = {re.search(pattern, _text(client.get(f"/dealer/tables/{revealed_round.table_id}/")))[1] for _ in range(2)}  # type: ignore[index]
+    keys = {re.search(pattern, text(client.get(f"/dealer/tables/{revealed_round.table_id}/")))[1] for _ in range(2)}  # type: ignore[index]
     assert len(keys) == 2
 
 
@@ -253,21 +203,21 @@ def test_each_rendering_of_the_settle_form_carries_a_key_of_its_own(revealed_rou
 
 @pytest.mark.django_db
 def test_a_wager_outside_the_limits_shows_the_services_message_and_writes_nothing(pgp: Table, dealer) -> None:
-    client = _client(dealer)
+    client = signed_in(dealer)
     round_ = round_open(actor=dealer, table=pgp)
-    with _nothing_written():
+    with nothing_written():
         response = client.post(f"/dealer/rounds/{round_.pk}/wager/", {"seat": 1, "amount_cents": 60000}, **HTMX)
         plain = client.post(f"/dealer/rounds/{round_.pk}/wager/", {"seat": 1, "amount_cents": 500})
     assert response.status_code == 400
     assert response["HX-Retarget"] == "#banner" and response["HX-Reswap"] == "innerHTML"
-    assert "A wager at table PGP-1 is 10.00 to 500.00, not 600.00." in _text(response)
-    assert plain.status_code == 400 and "not 5.00" in _text(plain) and "<html" in _text(plain)
+    assert "A wager at table PGP-1 is 10.00 to 500.00, not 600.00." in text(response)
+    assert plain.status_code == 400 and "not 5.00" in text(plain) and "<html" in text(plain)
 
 
 @pytest.mark.django_db
 def test_the_chip_pad_knows_the_limits_it_enforces_as_the_dealer_taps(pgp: Table, dealer) -> None:
     round_open(actor=dealer, table=pgp)
-    page = _text(_client(dealer).get(f"/dealer/tables/{pgp.pk}/"))
+    page = text(signed_in(dealer).get(f"/dealer/tables/{pgp.pk}/"))
     assert 'data-min="1000" data-max="50000"' in page
     assert "Below the table minimum of 10.00." in page and "Above the table maximum of 500.00." in page
     for units in (1, 5, 25, 100, 500):
@@ -276,25 +226,25 @@ def test_the_chip_pad_knows_the_limits_it_enforces_as_the_dealer_taps(pgp: Table
 
 @pytest.mark.django_db
 def test_bad_hands_show_the_services_message_and_write_nothing(dealt_round: Round, dealer) -> None:
-    client = _client(dealer)
-    twice = _post_hands({1: WINS, 3: {"high": "As Td 9h 6c 4h", "low": "9d 2d"}})
-    short = _post_hands({1: WINS, 3: {"high": "Ts Td 9h 6c", "low": "9d 2d"}})
-    with _nothing_written():
+    client = signed_in(dealer)
+    twice = post_hands({1: WINS, 3: {"high": "As Td 9h 6c 4h", "low": "9d 2d"}})
+    short = post_hands({1: WINS, 3: {"high": "Ts Td 9h 6c", "low": "9d 2d"}})
+    with nothing_written():
         used_twice = client.post(f"/dealer/rounds/{dealt_round.pk}/hands/", twice, **HTMX)
         too_few = client.post(f"/dealer/rounds/{dealt_round.pk}/hands/", short, **HTMX)
-        missing = client.post(f"/dealer/rounds/{dealt_round.pk}/hands/", _post_hands({1: WINS}), **HTMX)
+        missing = client.post(f"/dealer/rounds/{dealt_round.pk}/hands/", post_hands({1: WINS}), **HTMX)
         no_dice = client.post(f"/dealer/rounds/{dealt_round.pk}/deal/", {"die1": 3}, **HTMX)
-    assert used_twice.status_code == 400 and "A♠ is used 2 times (Seat 1, Seat 3)" in _text(used_twice)
-    assert too_few.status_code == 400 and "Seat 3, high hand: 5 cards expected, got 4" in _text(too_few)
-    assert missing.status_code == 400 and "Seat 3&#x27;s hand is missing." in _text(missing)
-    assert no_dice.status_code == 400 and "Tap all three dice first." in _text(no_dice)
+    assert used_twice.status_code == 400 and "A♠ is used 2 times (Seat 1, Seat 3)" in text(used_twice)
+    assert too_few.status_code == 400 and "Seat 3, high hand: 5 cards expected, got 4" in text(too_few)
+    assert missing.status_code == 400 and "Seat 3&#x27;s hand is missing." in text(missing)
+    assert no_dice.status_code == 400 and "Tap all three dice first." in text(no_dice)
 
 
 @pytest.mark.django_db
 def test_opening_a_second_round_while_one_is_in_play_is_refused_with_409(dealt_round: Round, dealer) -> None:
-    with _nothing_written():
-        response = _client(dealer).post(f"/dealer/tables/{dealt_round.table_id}/open/", {}, **HTMX)
-    assert response.status_code == 409 and "Round 1 at table PGP-1 is still dealt" in _text(response)
+    with nothing_written():
+        response = signed_in(dealer).post(f"/dealer/tables/{dealt_round.table_id}/open/", {}, **HTMX)
+    assert response.status_code == 409 and "Round 1 at table PGP-1 is still dealt" in text(response)
 
 
 # --- the preview: values, fouls, the house way, the settlement ---------------------------------------
@@ -304,28 +254,28 @@ def test_opening_a_second_round_while_one_is_in_play_is_refused_with_409(dealt_r
 def test_the_preview_shows_values_fouls_and_the_house_way_at_once_and_writes_nothing(
     dealt_round: Round, dealer
 ) -> None:
-    client = _client(dealer)
+    client = signed_in(dealer)
     fouled = {"high": "Ts 9d 8h 6c 4h", "low": "Ah Ad"}
-    with _nothing_written():
-        partial = client.post(f"/dealer/rounds/{dealt_round.pk}/preview/", _post_hands({3: fouled}), **HTMX)
-        whole = client.post(f"/dealer/rounds/{dealt_round.pk}/preview/", _post_hands({1: WINS, 3: LOSES}), **HTMX)
-    text = _text(partial)
+    with nothing_written():
+        partial = client.post(f"/dealer/rounds/{dealt_round.pk}/preview/", post_hands({3: fouled}), **HTMX)
+        whole = client.post(f"/dealer/rounds/{dealt_round.pk}/preview/", post_hands({1: WINS, 3: LOSES}), **HTMX)
+    page = text(partial)
     assert partial.status_code == 200
-    assert 'id="values-3" hx-swap-oob="true"' in text and "ten high" in text and "pair of aces" in text
-    assert "Foul" in text and "the wager loses (house rule: forfeit)" in text
-    assert "House way" in text and "two pair" in text.lower()
-    assert "appears when every hand is in" in text
-    text = _text(whole)
-    assert "Settlement preview" in text
-    assert re.search(r'data-seat-row="1".*?Win.*?\+25\.00.*?1\.25.*?\+23\.75', text, re.S)
-    assert re.search(r'data-seat-row="3".*?Loss.*?-10\.00', text, re.S)
+    assert 'id="values-3" hx-swap-oob="true"' in page and "ten high" in page and "pair of aces" in page
+    assert "Foul" in page and "the wager loses (house rule: forfeit)" in page
+    assert "House way" in page and "two pair" in page.lower()
+    assert "appears when every hand is in" in page
+    page = text(whole)
+    assert "Settlement preview" in page
+    assert re.search(r'data-seat-row="1".*?Win.*?\+25\.00.*?1\.25.*?\+23\.75', page, re.S)
+    assert re.search(r'data-seat-row="3".*?Loss.*?-10\.00', page, re.S)
 
 
 @pytest.mark.django_db
 def test_the_revealed_round_shows_the_house_way_setting_with_its_rule_and_the_totals(
     revealed_round: Round, dealer
 ) -> None:
-    page = _text(_client(dealer).get(f"/dealer/tables/{revealed_round.table_id}/"))
+    page = text(signed_in(dealer).get(f"/dealer/tables/{revealed_round.table_id}/"))
     rule = revealed_round.hands["banker"]["rule"]
     assert rule and f"data-house-rule>{rule}<" in page.replace("&#x27;", "'")
     assert "Commission to collect" in page and "1.25" in page
@@ -339,20 +289,20 @@ def test_tiles_advice_on_request_shows_each_settings_exact_odds(make_table, shif
     wager_place(actor=dealer, round=round_, seat=2, amount_cents=1000)
     round_close_betting(actor=dealer, round=round_)
     round_deal(actor=dealer, round=round_, dice=[1, 2, 3])
-    client = _client(dealer)
-    page = _text(client.get(f"/dealer/tables/{table.pk}/"))
+    client = signed_in(dealer)
+    page = text(client.get(f"/dealer/tables/{table.pk}/"))
     assert page.count('class="pick"') == 21 and "Advice" in page
-    with _nothing_written():
+    with nothing_written():
         response = client.post(
             f"/dealer/rounds/{round_.pk}/advice/",
             {"seat": "2", "hand-2-high": "6-6 5-5", "hand-2-low": "6-3 2-2"},
             **HTMX,
         )
         short = client.post(f"/dealer/rounds/{round_.pk}/advice/", {"seat": "2", "hand-2-high": "6-6"}, **HTMX)
-    text = _text(response)
-    assert response.status_code == 200 and text.count("<tr") == 4  # a header and the three settings
-    assert "0.2104" in text and "best" in text and "house way" in text  # advise's doctest: 5-5 6-3 / 6-6 2-2
-    assert short.status_code == 400 and "4 tiles expected, got 1" in _text(short)
+    page = text(response)
+    assert response.status_code == 200 and page.count("<tr") == 4  # a header and the three settings
+    assert "0.2104" in page and "best" in page and "house way" in page  # advise's doctest: 5-5 6-3 / 6-6 2-2
+    assert short.status_code == 400 and "4 tiles expected, got 1" in text(short)
 
 
 @pytest.mark.django_db
@@ -360,8 +310,8 @@ def test_a_system_deal_prefills_each_hand_set_by_the_house_way(pgp: Table, deale
     round_ = round_open(actor=dealer, table=pgp)
     wager_place(actor=dealer, round=round_, seat=4, amount_cents=1000)
     round_close_betting(actor=dealer, round=round_)
-    client = _client(dealer)
-    page = _text(client.post(f"/dealer/rounds/{round_.pk}/deal/", {"auto": "1"}, **HTMX))
+    client = signed_in(dealer)
+    page = text(client.post(f"/dealer/rounds/{round_.pk}/deal/", {"auto": "1"}, **HTMX))
     round_.refresh_from_db()
     assert round_.deal_mode == "auto"
     bank = round_.dealt[str(0)]
@@ -381,12 +331,12 @@ def test_a_player_takes_the_bank_and_the_table_bar_says_who_banks_and_for_how_lo
 ) -> None:  # type: ignore[no-untyped-def]
     rules = rule_set_create(actor=pit_boss, name="PGP rotation", game="paigow_poker", banking_mode="player_rotation")
     table = make_table(name="PGP-R", game="paigow_poker", seat_count=6, rule_set=rules)
-    client = _client(dealer)
-    page = _text(client.get(f"/dealer/tables/{table.pk}/"))
+    client = signed_in(dealer)
+    page = text(client.get(f"/dealer/tables/{table.pk}/"))
     assert "Who banks?" in page and 'data-bank-pick="3"' in page
     without = client.post(f"/dealer/tables/{table.pk}/open/", {"banker": "3"}, **HTMX)
-    assert without.status_code == 400 and "say how much the bank puts up" in _text(without)
-    page = _text(client.post(f"/dealer/tables/{table.pk}/open/", {"banker": "3", "bank_cents": "30000"}, **HTMX))
+    assert without.status_code == 400 and "say how much the bank puts up" in text(without)
+    page = text(client.post(f"/dealer/tables/{table.pk}/open/", {"banker": "3", "bank_cents": "30000"}, **HTMX))
     round_ = Round.objects.get()
     assert round_.bank_seat.number == 3 and round_.bank_cents == 30000
     assert re.search(r"Bank</span>\s*<strong>Seat 3</strong>\s*<small>1 round in a row · 300.00", page)
@@ -400,10 +350,10 @@ def test_a_player_takes_the_bank_and_the_table_bar_says_who_banks_and_for_how_lo
 def test_a_void_request_waits_for_the_pit_boss_and_the_tablet_reloads_once_decided(
     dealt_round: Round, dealer, pit_boss
 ) -> None:
-    client = _client(dealer)
+    client = signed_in(dealer)
     empty = client.post(f"/dealer/rounds/{dealt_round.pk}/void-request/", {"reason": "  "}, **HTMX)
-    assert empty.status_code == 400 and "Say why" in _text(empty)
-    page = _text(client.post(f"/dealer/rounds/{dealt_round.pk}/void-request/", {"reason": "Misdeal"}, **HTMX))
+    assert empty.status_code == 400 and "Say why" in text(empty)
+    page = text(client.post(f"/dealer/rounds/{dealt_round.pk}/void-request/", {"reason": "Misdeal"}, **HTMX))
     adjustment = Adjustment.objects.get()
     assert adjustment.kind == "void" and adjustment.status == "pending" and adjustment.requested_by == dealer
     assert "Void requested: waiting for a supervisor" in page
@@ -413,7 +363,7 @@ def test_a_void_request_waits_for_the_pit_boss_and_the_tablet_reloads_once_decid
     assert client.get(f"/dealer/tables/{dealt_round.table_id}/version/").json()["version"] == version
     adjustment_approve(actor=pit_boss, adjustment=adjustment)
     assert client.get(f"/dealer/tables/{dealt_round.table_id}/version/").json()["version"] != version
-    page = _text(client.get(f"/dealer/tables/{dealt_round.table_id}/"))
+    page = text(client.get(f"/dealer/tables/{dealt_round.table_id}/"))
     assert "Round 1 voided" in page and "Misdeal" in page and "Open round" in page
 
 
@@ -421,7 +371,7 @@ def test_a_void_request_waits_for_the_pit_boss_and_the_tablet_reloads_once_decid
 def test_the_tablet_reads_in_a_fixed_number_of_queries(
     revealed_round: Round, dealer, django_assert_max_num_queries: Callable[..., Any]
 ) -> None:
-    client = _client(dealer)
+    client = signed_in(dealer)
     client.get(f"/dealer/tables/{revealed_round.table_id}/")
     with django_assert_max_num_queries(15):
         assert client.get(f"/dealer/tables/{revealed_round.table_id}/").status_code == 200
@@ -435,17 +385,17 @@ def test_an_ofc_street_of_the_wrong_size_is_refused_in_the_services_words(make_t
         wager_place(actor=dealer, round=round_, seat=seat, amount_cents=1000)
     round_close_betting(actor=dealer, round=round_)
     round_deal(actor=dealer, round=round_, dice=[1, 1, 1])
-    client = _client(dealer)
-    page = _text(client.get(f"/dealer/tables/{table.pk}/"))
+    client = signed_in(dealer)
+    page = text(client.get(f"/dealer/tables/{table.pk}/"))
     assert "Street 1" in page and "Place this street" in page and 'data-quota="5"' in page
     assert 'data-pick="Jk"' not in page  # 52 cards: OFC is played without the joker
-    with _nothing_written():
+    with nothing_written():
         short = client.post(f"/dealer/rounds/{round_.pk}/placements/", {"hand-1-back": "Ac Ad Ah"}, **HTMX)
         empty = client.post(f"/dealer/rounds/{round_.pk}/placements/", {}, **HTMX)
-    assert short.status_code == 400 and "Seat 1, street 1: the first street places 5 cards, got 3" in _text(short)
-    assert empty.status_code == 400 and "Tap this street&#x27;s cards into a seat&#x27;s rows first." in _text(empty)
+    assert short.status_code == 400 and "Seat 1, street 1: the first street places 5 cards, got 3" in text(short)
+    assert empty.status_code == 400 and "Tap this street&#x27;s cards into a seat&#x27;s rows first." in text(empty)
     placed = client.post(
         f"/dealer/rounds/{round_.pk}/placements/", {"hand-1-back": "Ac Ad Ah", "hand-1-middle": "Tc Th"}, **HTMX
     )
-    assert placed.status_code == 200 and "Street placed." in _text(placed)
+    assert placed.status_code == 200 and "Street placed." in text(placed)
     assert Round.objects.get().placements == {"1": {"front": "", "middle": "Tc Th", "back": "Ac Ad Ah"}}

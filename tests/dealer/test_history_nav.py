@@ -78,3 +78,14 @@ def test_an_empty_table_has_a_marker_and_another_tables_dealer_may_not_poll_it(
     assert _version(signed_in(dealer), pgp.pk)
     refused = signed_in(other_dealer).get(f"/dealer/tables/{pgp.pk}/version/")
     assert refused.status_code == 403 and "is not your table" in refused.json()["message"]
+
+
+@pytest.mark.django_db
+def test_the_marker_changes_when_the_pit_changes_the_tables_set_up(open_round, dealer, pit_boss) -> None:  # type: ignore[no-untyped-def]
+    """New limits from the set-up page redraw the tablet, so its chip pad keeps to them without a reload."""
+    from tables.services import table_set_limits
+
+    client = signed_in(dealer)
+    before = _version(client, open_round.table_id)
+    table_set_limits(actor=pit_boss, table=open_round.table, min_wager_cents=2500, max_wager_cents=100000)
+    assert _version(client, open_round.table_id) != before

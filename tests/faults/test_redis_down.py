@@ -108,10 +108,10 @@ def test_the_pit_boss_closes_the_shift_from_the_dashboard_with_redis_down_and_th
             return client.post(f"/pit/shifts/{played_shift.pk}/close/", {"confirm": "yes"})
 
     response = quickly(close)
-    assert response.status_code == 302 and response["Location"] == "/pit/"
+    assert response.status_code == 302 and response["Location"] == "/pit/day/"
     assert Shift.objects.get(pk=played_shift.pk).closed_at is not None
     unsent_reports_task(played_shift)
-    assert "The Day shift is closed" in quickly(lambda: client.get("/pit/")).content.decode()
+    assert "The Day shift is closed" in quickly(lambda: client.get("/pit/day/")).content.decode()
 
     # Still down: the flush leaves it waiting, one more attempt counted.
     assert outbox_flush().sent == 0

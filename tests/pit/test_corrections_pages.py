@@ -125,10 +125,10 @@ def test_a_supervisor_asks_for_a_correction_and_lands_on_its_page(floor_supervis
 def test_a_second_tap_of_the_same_form_asks_once(floor_supervisor, settled) -> None:
     client = _client(floor_supervisor)
     form = _form(settled, **{"hand-2-high": PUSHES["high"], "hand-2-low": PUSHES["low"]})
-    client.post(reverse("pit-round-correct", args=[settled.pk]), form)
+    first = client.post(reverse("pit-round-correct", args=[settled.pk]), form)
     again = client.post(reverse("pit-round-correct", args=[settled.pk]), form)
-    assert again.status_code == 409
-    assert "already has a request waiting for a supervisor" in _text(again.content)
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    assert "already waiting for another supervisor" in _text(client.get(again["Location"]).content)
     assert Adjustment.objects.filter(round=settled).count() == 1
 
 
@@ -221,9 +221,14 @@ def test_a_supervisor_approves_on_the_page_and_comes_back_to_it(pit_boss, asked)
     assert response.status_code == 302
     assert response["Location"] == reverse("pit-adjustment", args=[asked.pk])
     assert Adjustment.objects.get(pk=asked.pk).status == "approved"
-    page = _text(client.get(response["Location"]).content)
+    after = client.get(response["Location"]).content
+    page = _text(after)
     assert "Correction approved" in page and "Checked the camera" in page
     assert Posting.objects.filter(round=asked.round, kind="reversal").count() == 1
+    # Decided, the page still compares the hands as they were settled with the hands the correction put in force.
+    before = page[page.index("Hands before the correction") : page.index("Hands asked for")]
+    assert LOSES["high"] in before and PUSHES["high"] not in before
+    assert after.decode().count('data-position="2" class="changed"') == 2
 
 
 @pytest.mark.django_db
@@ -262,3 +267,28 @@ def test_a_dealer_cannot_read_the_request_page(dealer, asked) -> None:
 @pytest.mark.django_db
 def test_an_unknown_request_is_a_404(pit_boss, db) -> None:
     assert _client(pit_boss).get(reverse("pit-adjustment", args=[999999])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_house_hand_the_house_way_set_is_corrected_unset_for_the_house_way_to_set_again(
+    dealer, floor_supervisor, shift, pgp_table, play_to_hands
+) -> None:
+    """As on the tablet: a misread house card is fixed in the seven cards, and the house way sets them again."""
+    bank_cards = f"{BANK['high']} {BANK['low']}"
+    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": {"cards": bank_cards}, "seats": {"1": WINS}})
+    settle_round(round=round_, actor=dealer, idempotency_key="settle-unset")
+    client = _client(floor_supervisor)
+    html = client.get(reverse("pit-round-correct", args=[round_.pk])).content.decode()
+    assert f'name="hand-bank-cards" value="{bank_cards}"' in html and 'name="hand-bank-high"' not in html
+    assert "Cards (the house way sets them)" in html
+    # The house really held the 9♠, not the 8♠: queens and jacks still, set by the house way again.
+    fixed = bank_cards.replace("8s", "9s")
+    form = {
+        "key": "k-unset",
+        "reason": "Bank card misread",
+        "hand-bank-cards": fixed,
+        **{f"hand-1-{part}": cards for part, cards in WINS.items()},
+    }
+    assert client.post(reverse("pit-round-correct", args=[round_.pk]), form).status_code == 302
+    asked = Adjustment.objects.get(round=round_)
+    assert asked.hands["banker"] == {"high": "Qs Qd 9s 5d 3c", "low": "Jh Jc"}

@@ -42,8 +42,8 @@ def _close(client: Client, shift: Shift, capture: Callable[..., object], **form:
     with capture(execute=True):  # type: ignore[attr-defined]
         response = client.post(f"/pit/shifts/{shift.pk}/close/", form)
     assert response.status_code == 302
-    assert response["Location"] == "/pit/"
-    return client.get("/pit/").content.decode()
+    assert response["Location"] == "/pit/day/"
+    return client.get("/pit/day/").content.decode()
 
 
 # --- closing the shift from the dashboard ---------------------------------------------------------
@@ -78,8 +78,11 @@ def test_closing_a_closed_shift_shows_the_services_refusal(
     shift: Shift, pit_boss: User, django_capture_on_commit_callbacks: Callable[..., object]
 ) -> None:
     shift_close(actor=pit_boss, shift=shift)
-    page = _close(signed_in(pit_boss), shift, django_capture_on_commit_callbacks, confirm="yes")
-    assert "The Day shift is already closed." in page
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[attr-defined]
+        response = signed_in(pit_boss).post(f"/pit/shifts/{shift.pk}/close/", {"confirm": "yes"})
+    # The gaming-day page, with the refusal and the status the API gives.
+    assert response.status_code == 409
+    assert "The Day shift is already closed." in response.content.decode()
 
 
 @pytest.mark.django_db

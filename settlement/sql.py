@@ -38,7 +38,7 @@ from casino.rows import (
     statements_in_one_trip,
 )
 from settlement.compute import Line
-from settlement.models import LedgerEntry, Posting, Wager
+from settlement.models import Adjustment, LedgerEntry, Posting, Wager
 from tables.models import Round, Seat, Table
 
 
@@ -79,32 +79,53 @@ def _dialect() -> _Dialect:
     )
 
 
-# --- the round's shift, shared -------------------------------------------------------------------
+# --- where a round stands: its shift, shared, and a void asked for -----------------------------------
+
+
+@dataclass(frozen=True)
+class RoundStanding:
+    """What every write to a round asks first: its shift's name and close, and whether a void waits."""
+
+    shift_name: str
+    shift_closed_at: dt.datetime | None
+    void_pending: bool
 
 
 @cache
-def _shift_shared_sql(dialect: _Dialect) -> str:
+def _standing_sql(dialect: _Dialect) -> str:
     q = quote
-    return f"SELECT {q('name')}, {q('closed_at')} FROM {q(Shift._meta.db_table)} WHERE {q('id')} = %s{dialect.share}"
+    void_pending = (
+        f"EXISTS (SELECT 1 FROM {q(Adjustment._meta.db_table)} a WHERE a.{q('round_id')} = %s "
+        f"AND a.{q('kind')} = 'void' AND a.{q('status')} = 'pending')"
+    )
+    share = f"{dialect.share} OF s" if dialect.share else ""
+    return (
+        f"SELECT s.{q('name')}, s.{q('closed_at')}, {void_pending} FROM {q(Shift._meta.db_table)} s "
+        f"WHERE s.{q('id')} = %s{share}"
+    )
 
 
-def shift_shared(shift_id: int) -> tuple[str, dt.datetime | None]:
-    """A shift's name and when it closed, its row share-locked until the transaction ends (``FOR SHARE``).
+def round_standing(*, shift_id: int, round_id: int | None) -> RoundStanding:
+    """Where a round stands, in one statement: its shift's name and close, the shift's row share-locked until
+    the transaction ends (``FOR SHARE``), and whether a void of it waits for a supervisor (never, for a round
+    about to be opened: ``round_id`` None).
 
-    Every write to a round reads its shift so (``settlement.services.rounds.round_shift_check``): round writes
-    share the lock and never wait for each other, while a shift close, which locks the row for update, waits
-    for the writes under way to commit (then finds their rounds as they left them), and a write that comes
-    during a close waits for it and reads the shift closed. The ORM has no ``FOR SHARE``; what this reads is
-    ``Shift.objects.values_list("name", "closed_at").get(pk=shift_id)`` (tests/settlement/test_rows.py).
+    Every write to a round reads it so (``settlement.services.rounds.round_check``): round writes share the
+    shift's lock and never wait for each other, while a shift close, which locks the row for update, waits for
+    the writes under way to commit (then finds their rounds as they left them), and a write that comes during a
+    close waits for it and reads the shift closed. The ORM has no ``FOR SHARE``; what this reads is
+    ``Shift.objects.values_list("name", "closed_at").get(pk=shift_id)`` and
+    ``Adjustment.objects.filter(round=round_id, kind="void", status="pending").exists()``
+    (tests/settlement/test_rows.py).
     """
     with connection.cursor() as cursor:
-        cursor.execute(_shift_shared_sql(_dialect()), [shift_id])
-        name, closed_at = cursor.fetchone()
+        cursor.execute(_standing_sql(_dialect()), [round_id, shift_id])
+        name, closed_at, void_pending = cursor.fetchone()
     if isinstance(closed_at, str):  # SQLite may hand back the text it stored, and stores UTC without a zone
         closed_at = dt.datetime.fromisoformat(closed_at)
     if closed_at is not None and timezone.is_naive(closed_at):
         closed_at = closed_at.replace(tzinfo=dt.UTC)
-    return name, closed_at
+    return RoundStanding(shift_name=name, shift_closed_at=closed_at, void_pending=bool(void_pending))
 
 
 # --- the round's lock -----------------------------------------------------------------------------

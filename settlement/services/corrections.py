@@ -36,7 +36,7 @@ from casino.roles import SUPERVISORS, require_role
 from settlement.ledger import post, posting_record, reversal_lines
 from settlement.models import Adjustment, LedgerEntry, Posting, Wager
 from settlement.services.play import read_hands, round_seat_ids, round_wagers
-from settlement.services.rounds import round_shift_check, round_transition
+from settlement.services.rounds import round_check, round_transition
 from settlement.services.settle import (
     check_key,
     entered_hands,
@@ -346,7 +346,7 @@ def adjustment_request(
     with transaction.atomic():
         locked = round_lock(round)
         require_act_at_table(actor, locked.table, action="ask for a void or a correction")
-        round_shift_check(locked)
+        round_check(locked, hold=None)
         if kind == Adjustment.Kind.VOID:
             check_move(locked.state, RoundState.VOIDED, round_number=locked.number)
             hands = None

@@ -27,7 +27,7 @@ from settlement import compute
 from settlement import hands as round_hands
 from settlement.ledger import post, posting_record
 from settlement.models import Posting, Wager
-from settlement.services.rounds import round_shift_check, round_transition, round_void_hold_check
+from settlement.services.rounds import round_check, round_transition
 from settlement.sql import round_lock
 from tables.models import Round, Seat
 from tables.permissions import TABLE_STAFF, require_act_at_table
@@ -63,8 +63,7 @@ def wager_place(*, actor: AbstractBaseUser | None, round: Round, seat: int, amou
     with transaction.atomic():
         locked = round_lock(round)
         require_act_at_table(actor, locked.table, action="take a wager")
-        round_shift_check(locked)
-        round_void_hold_check(locked, what="no wagers")
+        round_check(locked, hold="no wagers")
         table = locked.table
         if locked.state != RoundState.OPEN:
             raise WrongState(f"Betting is closed on round {locked.number}: it is {locked.state}.")
@@ -135,7 +134,7 @@ def round_close_betting(*, actor: AbstractBaseUser | None, round: Round) -> Roun
     with transaction.atomic():
         locked = round_lock(round)
         require_act_at_table(actor, locked.table, action="close the betting")
-        round_void_hold_check(locked)
+        round_check(locked)
         check_move(locked.state, RoundState.BETTING_CLOSED, round_number=locked.number)
         count = locked.wagers.count()
         needed = 1 if round_hands.round_is_banked(locked) else 2
@@ -178,7 +177,7 @@ def round_deal(
     with transaction.atomic():
         locked = round_lock(round)
         require_act_at_table(actor, locked.table, action="deal")
-        round_void_hold_check(locked)
+        round_check(locked)
         check_move(locked.state, RoundState.DEALT, round_number=locked.number)
         bank = locked.bank_seat.number if locked.bank_seat is not None else None
         positions, banker = registry.deal_positions(seat_count=locked.table.seat_count, bank_seat=bank)
@@ -231,7 +230,7 @@ def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: M
     with transaction.atomic():
         locked = round_lock(round)
         require_act_at_table(actor, locked.table, action="enter the hands")
-        round_void_hold_check(locked)
+        round_check(locked)
         if locked.state not in (RoundState.DEALT, RoundState.REVEALED):
             check_move(locked.state, RoundState.REVEALED, round_number=locked.number)
         read = read_hands(locked, hands, wagers=round_wagers(locked))
@@ -261,7 +260,7 @@ def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, pla
     with transaction.atomic():
         locked = round_lock(round)
         require_act_at_table(actor, locked.table, action="place cards")
-        round_void_hold_check(locked)
+        round_check(locked)
         if locked.state != RoundState.DEALT:
             raise WrongState(
                 f"Round {locked.number} is {locked.state}: cards are placed after the deal, before settling."

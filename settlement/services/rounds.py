@@ -29,7 +29,7 @@ from rules.games import banking
 from rules.models import Game
 from settlement.models import Adjustment
 from settlement.snapshots import round_snapshot
-from settlement.sql import round_lock, shift_shared
+from settlement.sql import round_lock, round_standing
 from tables.models import BankTurn, Round, Seat, Table
 from tables.permissions import TABLE_STAFF, require_act_at_table
 from tables.services import seats_ensure
@@ -147,11 +147,11 @@ def round_open(
         require_act_at_table(actor, locked, action="open a round")
         if locked.status != Table.Status.OPEN:
             raise WrongState(f"Table {locked.name} is closed: open it before opening a round.")
-        # The open shift's row share-locked until the round is stored (``shift_shared``): a shift close (which
+        # The open shift's row share-locked until the round is stored (``round_standing``): a shift close (which
         # locks it for update, then looks for rounds still being played) waits for this round, or this open waits
         # for the close and finds the shift closed; other tables' opens and writes share the lock.
         shift = Shift.objects.filter(closed_at__isnull=True, gaming_day__closed_at__isnull=True).first()
-        if shift is None or shift_shared(shift.pk)[1] is not None:
+        if shift is None or round_standing(shift_id=shift.pk, round_id=None).shift_closed_at is not None:
             raise WrongState("No shift is open: a supervisor opens one before rounds can be played.")
         unfinished = locked.rounds.filter(state__in=UNFINISHED_STATES).first()
         if unfinished is not None:
@@ -223,7 +223,7 @@ def round_transition(
     ``money`` is what the move paid or returned (the postings it wrote, ``settlement.ledger.posting_record``,
     and for a settlement its amounts per seat, bank and house), kept in the event's ``after``.
     Callers have checked the actor's role and the table; this checks the state, and that the round's shift is
-    still open (``round_shift_check``: a closed shift's report is final, so none of its rounds changes). A caller
+    still open and holds no void asked for (``round_check``: a closed shift's report is final). A caller
     that already holds the row lock (``round_lock`` in its own transaction) passes that
     locked round with ``already_locked=True``.
     """
@@ -231,9 +231,7 @@ def round_transition(
         if already_locked and not transaction.get_connection().in_atomic_block:
             raise RuntimeError("already_locked=True needs the caller's transaction that holds the round's lock")
         locked = round if already_locked else round_lock(round)
-        round_shift_check(locked)
-        if target != RoundState.VOIDED:
-            round_void_hold_check(locked)
+        round_check(locked, hold=None if target == RoundState.VOIDED else "nothing more is played")
         before = round_snapshot(locked)
         fields = list(changes or {})
         for name, value in (changes or {}).items():
@@ -261,20 +259,32 @@ def round_transition(
 # --- a round belongs to one shift ----------------------------------------------------------------
 
 
-def round_shift_check(locked: Round) -> None:
-    """Refuse any change to a round whose shift is closed: its shift's reports are built and final, so a wager, a
-    move, new hands, a void or a correction of that round would be in no report (issue 15).
+def round_check(locked: Round, *, hold: str | None = "nothing more is played") -> None:
+    """Refuse a write to a round that can no longer take it, in one read (``settlement.sql.round_standing``):
+
+    * its shift is closed: the shift's reports are built and final, so a wager, a move, new hands, a void or a
+      correction of the round would be in no report (issue 15). A close refuses while a round of its shift is
+      unfinished (``shift_close_refuse``), so this refuses rounds left open by a close made before that rule, and
+      corrections of a closed shift's settled rounds; the shift's row is share-locked, so a close waits for the
+      write and a write during a close finds the shift closed.
+    * a void of it waits for a supervisor (unless ``hold`` is None: the void itself, a request): a floor holds a
+      round under a void request, no wagers, no closing the betting, no deal, no hands and no settling, or the
+      supervisor would approve a void of a round that has moved on. ``hold`` says what is refused ("no wagers").
 
     Called under the round's lock by every write: ``round_transition`` (every move, the hands, a correction's
-    ``round.corrected``) and ``wager_place`` (which writes a wager without moving the round). A close refuses while a
-    round of its shift is unfinished (``shift_close_refuse``), so this refuses rounds left open by a close made
-    before that rule, and corrections of a closed shift's settled rounds.
+    ``round.corrected``), ``wager_place`` (which writes a wager without moving the round), the play services
+    before they check what they were given, and ``adjustment_request``.
     """
-    name, closed_at = shift_shared(locked.shift_id)  # shared with other writes, waited for by a close
-    if closed_at is not None:
+    standing = round_standing(shift_id=locked.shift_id, round_id=locked.pk)
+    if standing.shift_closed_at is not None:
         raise WrongState(
-            f"The {name} shift is closed: this round can no longer change.",
+            f"The {standing.shift_name} shift is closed: this round can no longer change.",
             extra={"round": locked.pk, "shift": locked.shift_id},
+        )
+    if hold is not None and standing.void_pending:
+        raise WrongState(
+            f"A void of round {locked.number} is waiting for a supervisor: {hold} until it is decided.",
+            extra={"round": locked.pk, "void_pending": True},
         )
 
 
@@ -378,18 +388,3 @@ def shift_close_refuse(sender: Any, *, shift: Shift, **kwargs: Any) -> None:
 
 
 # --- a round waiting for a void decision is on hold ------------------------------------------------
-
-
-def round_void_hold_check(locked: Round, *, what: str = "nothing more is played") -> None:
-    """Refuse playing on a round whose void a dealer has asked for, until a supervisor decides (issue 15).
-
-    A floor holds a round under a void request: no wagers, no closing the betting, no deal, no hands and no
-    settling, or the supervisor would approve a void of a round that has moved on. Only the void itself
-    (``round_transition`` to ``voided``) passes. Called under the round's lock by ``round_transition`` and by
-    the play services before they check what they were given (``settlement.services.play``).
-    """
-    if locked.adjustments.filter(kind=Adjustment.Kind.VOID, status=Adjustment.Status.PENDING).exists():
-        raise WrongState(
-            f"A void of round {locked.number} is waiting for a supervisor: {what} until it is decided.",
-            extra={"round": locked.pk, "void_pending": True},
-        )

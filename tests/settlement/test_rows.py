@@ -166,12 +166,29 @@ def test_a_change_that_finds_no_row_records_no_event(play_to_hands, pgp_table, d
     assert AuditEvent.objects.count() == events
 
 
-def test_the_shared_read_of_a_shift_holds_what_the_orm_reads(shift, pit_boss) -> None:  # type: ignore[no-untyped-def]
+def test_where_a_round_stands_is_what_the_orm_reads(shift, pit_boss, play_to_hands, pgp_table, dealer) -> None:  # type: ignore[no-untyped-def]
     from casino.models import Shift
     from casino.services import shift_close
-    from settlement.sql import shift_shared
+    from settlement.models import Adjustment
+    from settlement.services import adjustment_request, settle_round
+    from settlement.sql import round_standing
 
-    assert shift_shared(shift.pk) == Shift.objects.values_list("name", "closed_at").get(pk=shift.pk) == ("Day", None)
+    def orm(round_: Round) -> tuple[object, ...]:
+        name, closed_at = Shift.objects.values_list("name", "closed_at").get(pk=round_.shift_id)
+        pending = Adjustment.objects.filter(round=round_, kind="void", status="pending").exists()
+        return name, closed_at, pending
+
+    def hand_written(round_: Round) -> tuple[object, ...]:
+        standing = round_standing(shift_id=round_.shift_id, round_id=round_.pk)
+        return standing.shift_name, standing.shift_closed_at, standing.void_pending
+
+    round_ = play_to_hands(pgp_table, wagers={1: 2500, 2: 1000}, hands=HANDS)
+    assert hand_written(round_) == orm(round_) == ("Day", None, False)
+    adjustment_request(actor=dealer, round=round_, kind="void", reason="Misdeal")
+    assert hand_written(round_) == orm(round_) == ("Day", None, True)
+    assert round_standing(shift_id=shift.pk, round_id=None).void_pending is False  # a round about to open
+    Adjustment.objects.filter(round=round_).update(status="rejected")
+    settle_round(round=round_, actor=dealer, idempotency_key="standing")
     shift_close(actor=pit_boss, shift=shift)
-    assert shift_shared(shift.pk) == Shift.objects.values_list("name", "closed_at").get(pk=shift.pk)
-    assert shift_shared(shift.pk)[1] is not None
+    assert hand_written(round_) == orm(round_)
+    assert hand_written(round_)[1] is not None

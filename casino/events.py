@@ -29,6 +29,9 @@ class AuditEventType(StrEnum):
     TABLE_RULE_SET_ASSIGNED = "table.rule_set_assigned"
     TABLE_BIG_WIN_SET = "table.big_win_set"
     TABLE_LIMITS_SET = "table.limits_set"
+    # The table's chip tray: a count (opener or closer) and its confirmation by a second person
+    TRAY_COUNTED = "tray.counted"
+    TRAY_COUNT_CONFIRMED = "tray.count_confirmed"
     # A round's moves (one per state it reaches), and its changes that are not moves
     ROUND_OPENED = "round.opened"
     ROUND_BETTING_CLOSED = "round.betting_closed"

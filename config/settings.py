@@ -422,6 +422,17 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
+# --- The table's chip tray (issue 16) ----------------------------------------------------------------------------
+# An opener that differs from the table's last closer by more than TABLESIDE_TRAY_REPORT_ABOVE_CENTS needs a written
+# report; by TABLESIDE_TRAY_ESCALATE_FROM_CENTS or more it is escalated (the New Jersey rule: 25.00 and 100.00).
+TABLESIDE_TRAY_REPORT_ABOVE_CENTS = int(_positive_number("TABLESIDE_TRAY_REPORT_ABOVE_CENTS", 2500, whole=True))
+TABLESIDE_TRAY_ESCALATE_FROM_CENTS = int(_positive_number("TABLESIDE_TRAY_ESCALATE_FROM_CENTS", 10000, whole=True))
+if TABLESIDE_TRAY_ESCALATE_FROM_CENTS <= TABLESIDE_TRAY_REPORT_ABOVE_CENTS:
+    raise ImproperlyConfigured(
+        "TABLESIDE_TRAY_ESCALATE_FROM_CENTS must be more than TABLESIDE_TRAY_REPORT_ABOVE_CENTS, got "
+        f"{TABLESIDE_TRAY_ESCALATE_FROM_CENTS} and {TABLESIDE_TRAY_REPORT_ABOVE_CENTS}"
+    )
+
 # --- Four eyes on voids and corrections (DESIGN.md, "Trust") ------------------------
 # Whoever asked for a void or a correction, or dealt or settled the round, cannot approve it, and a correction
 # needs a second supervisor. Only a one-supervisor room turns this off (TABLESIDE_FOUR_EYES=0); the shift and

@@ -16,7 +16,7 @@ from django.http import HttpRequest
 
 from casino.admin import ReadOnlyFloorAdmin
 from casino.errors import ApplicationError
-from tables.models import Table
+from tables.models import ChipDenomination, Table, TrayCount
 from tables.services import table_close, table_open
 
 
@@ -43,3 +43,16 @@ class TableAdmin(ReadOnlyFloorAdmin):
     @admin.action(description="Close the selected tables", permissions=["view"])
     def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         self._each(request, queryset, table_close, "closed")
+
+
+@admin.register(ChipDenomination)
+class ChipDenominationAdmin(ReadOnlyFloorAdmin):
+    list_display = ["__str__", "value_cents", "colour", "in_use"]
+
+
+@admin.register(TrayCount)
+class TrayCountAdmin(ReadOnlyFloorAdmin):
+    """Tray counts are written by ``tables.tray`` only (counted, then confirmed by a second person)."""
+
+    list_display = ["table", "shift", "kind", "total_cents", "expected_cents", "status", "counted_by", "confirmed_by"]
+    list_filter = ["kind", "status", "table"]

@@ -198,3 +198,95 @@ class BankTurn(models.Model):
     def __str__(self) -> str:
         banker = f"seat {self.seat.number}" if self.seat is not None else "the house"
         return f"{self.round}: {banker} banks ({self.consecutive} in a row)"
+
+
+# --- the table's money: the chips and the tray (issue 16) -----------------------------------------------------
+
+
+class ChipDenomination(models.Model):
+    """A chip the house uses, by its value. The house's set is data (a data migration seeds 1, 5, 25, 100, 500,
+    1,000 and 5,000 units); a chip taken out of play stays, ``in_use`` off, so older counts still name it."""
+
+    value_cents = models.PositiveBigIntegerField(_("value (cents)"), unique=True)
+    colour = models.CharField(_("colour"), max_length=30, blank=True)
+    in_use = models.BooleanField(_("in use"), default=True)
+
+    class Meta:
+        ordering = ["value_cents"]
+        verbose_name = _("chip denomination")
+        verbose_name_plural = _("chip denominations")
+        constraints = [models.CheckConstraint(condition=models.Q(value_cents__gt=0), name="chip_value_positive")]
+
+    def __str__(self) -> str:
+        units, cents = divmod(self.value_cents, 100)
+        return f"{units:,}.{cents:02d}"
+
+
+class TrayCount(models.Model):
+    """A count of a table's chip tray by denomination: the opener when the table opens, the closer when it closes
+    (DESIGN.md, "The table's money"). Counted by one person (the dealer, or a supervisor), confirmed by a second,
+    a supervisor (``tables.tray``).
+
+    ``counts`` maps each denomination's value in cents (as text, JSON's keys) to the chips counted; ``total_cents``
+    is their sum. An opener also keeps ``expected_cents``, the table's last confirmed closer (None for a first
+    opening): the difference is the discrepancy the pit sees. What was counted, and by whom, never changes; a
+    confirmed count stays confirmed, in the database too.
+    """
+
+    class Kind(models.TextChoices):
+        OPENER = "opener", _("opener")
+        CLOSER = "closer", _("closer")
+
+    class Status(models.TextChoices):
+        COUNTED = "counted", _("counted, to confirm")
+        CONFIRMED = "confirmed", _("confirmed")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="tray_counts", verbose_name=_("table"))
+    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="tray_counts", verbose_name=_("shift"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    counts = models.JSONField(_("chips by denomination"))
+    total_cents = models.PositiveBigIntegerField(_("total (cents)"))
+    expected_cents = models.PositiveBigIntegerField(_("expected (cents)"), null=True, blank=True)
+    counted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("counted by")
+    )
+    counted_at = models.DateTimeField(_("counted at"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.COUNTED)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by"),
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-counted_at", "-pk"]
+        verbose_name = _("tray count")
+        verbose_name_plural = _("tray counts")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=models.Q(status="counted"), name="one_count_to_confirm_per_table"
+            ),
+        ]
+        triggers = guarded_triggers(
+            "tables_traycount",
+            frozen=(
+                "table_id",
+                "shift_id",
+                "kind",
+                "counts",
+                "total_cents",
+                "expected_cents",
+                "counted_by_id",
+                "counted_at",
+            ),
+            state="status",
+            final_states=("confirmed",),
+            frozen_from=(("confirmed_by_id", "confirmed_at"), ("confirmed",)),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.table.name} ({self.get_status_display()})"

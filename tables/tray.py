@@ -1,0 +1,199 @@
+"""The table's chip tray (issue 16, DESIGN.md "The table's money"): the opener and the closer, counted by
+denomination and confirmed by two people, and the discrepancy of an opener against the last closer.
+
+* ``tray_count_record``: the table's dealer (or a supervisor) counts the tray, chips by denomination, in the open
+  shift. One count waits for its confirmation at a time.
+* ``tray_count_confirm``: a second person, a Floor supervisor or Pit boss who did not count it, confirms it.
+* ``tray_variance``: how far an opener is from the table's last confirmed closer, and what that asks of the floor:
+  over ``TABLESIDE_TRAY_REPORT_ABOVE_CENTS`` (25.00) a written report, from ``TABLESIDE_TRAY_ESCALATE_FROM_CENTS``
+  (100.00) an escalation (the New Jersey thresholds; both are settings).
+
+Each write records its audit event; refusals say what is wrong in the dealer's words and write nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino.audit import audit_event_record
+from casino.errors import ApplicationError, NotAllowed, WrongState
+from casino.events import AuditEventType
+from casino.money import money_text
+from casino.roles import SUPERVISORS, require_role
+from casino.selectors import shift_current
+from tables.models import ChipDenomination, Table, TrayCount
+from tables.permissions import require_act_at_table
+
+# How many chips of one denomination a count may name: more than any tray holds, fewer than a typo of a total.
+MOST_CHIPS = 100_000
+
+
+def _chips_in_use() -> dict[int, ChipDenomination]:
+    return {chip.value_cents: chip for chip in ChipDenomination.objects.filter(in_use=True)}
+
+
+def _denomination(key: object, chips: Mapping[int, ChipDenomination]) -> int:
+    """A denomination as a count names it: its value in cents, as a number or the digits 0-9."""
+    text = str(key).strip()
+    value = int(text) if not isinstance(key, bool) and text.isascii() and text.isdigit() else None
+    if value is None or value not in chips:
+        known = ", ".join(money_text(cents) for cents in sorted(chips))
+        shown = money_text(value) if value is not None else repr(key)
+        raise ApplicationError(
+            f"There is no {shown} chip in this house: the chips are {known}.", extra={"field": f"counts.{key}"}
+        )
+    return value
+
+
+def tray_counts_read(counts: object) -> dict[int, int]:
+    """A tray count as entered (``{denomination in cents: chips}``) checked: known chips in use, whole numbers of
+    chips from 0 to ``MOST_CHIPS``; the chips counted by denomination, in value order.
+
+    Every problem is refused naming the denomination ("A count is a whole number of chips, not -3 (25.00 chips)").
+    """
+    if not isinstance(counts, Mapping) or not counts:
+        raise ApplicationError("A tray count names the chips of each denomination.", extra={"field": "counts"})
+    chips = _chips_in_use()
+    read: dict[int, int] = {}
+    for key, number in counts.items():
+        value = _denomination(key, chips)
+        if value in read:
+            raise ApplicationError(f"The {money_text(value)} chips are counted twice.", extra={"field": "counts"})
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MOST_CHIPS:
+            raise ApplicationError(
+                f"A count is a whole number of chips from 0 to {MOST_CHIPS:,}, not {number!r} "
+                f"({money_text(value)} chips).",
+                extra={"field": f"counts.{key}"},
+            )
+        read[value] = number
+    return dict(sorted(read.items()))
+
+
+@dataclass(frozen=True)
+class TrayVariance:
+    """An opener against the table's last confirmed closer: ``difference_cents`` is counted − expected (over when
+    positive); ``level`` is ``none``, ``report`` (a written report) or ``escalate``."""
+
+    counted_cents: int
+    expected_cents: int | None
+    difference_cents: int
+    level: str
+
+
+def tray_variance(count: TrayCount) -> TrayVariance:
+    """How far ``count`` is from what the table was left with; none for a closer or a table's first opener.
+
+    >>> from django.test.utils import override_settings
+    >>> with override_settings(TABLESIDE_TRAY_REPORT_ABOVE_CENTS=2500, TABLESIDE_TRAY_ESCALATE_FROM_CENTS=10000):
+    ...     [tray_variance(TrayCount(kind="opener", total_cents=t, expected_cents=100_000)).level
+    ...      for t in (100_000, 102_500, 102_501, 90_000, 89_999)]
+    ['none', 'none', 'report', 'escalate', 'escalate']
+    """
+    if count.kind != TrayCount.Kind.OPENER or count.expected_cents is None:
+        return TrayVariance(count.total_cents, None, 0, "none")
+    difference = count.total_cents - count.expected_cents
+    if abs(difference) >= settings.TABLESIDE_TRAY_ESCALATE_FROM_CENTS:
+        level = "escalate"
+    elif abs(difference) > settings.TABLESIDE_TRAY_REPORT_ABOVE_CENTS:
+        level = "report"
+    else:
+        level = "none"
+    return TrayVariance(count.total_cents, count.expected_cents, difference, level)
+
+
+def tray_last_closer(table: Table) -> TrayCount | None:
+    """The table's last confirmed closer: what its next opener is expected to find."""
+    return (
+        TrayCount.objects.filter(table=table, kind=TrayCount.Kind.CLOSER, status=TrayCount.Status.CONFIRMED)
+        .order_by("-confirmed_at", "-pk")
+        .first()
+    )
+
+
+def _snapshot(count: TrayCount) -> dict[str, object]:
+    return {
+        "table": count.table.name,
+        "shift": count.shift_id,
+        "kind": count.kind,
+        "counts": count.counts,
+        "total_cents": count.total_cents,
+        "expected_cents": count.expected_cents,
+        "status": count.status,
+    }
+
+
+def tray_count_record(
+    *, actor: AbstractBaseUser | None, table: Table, kind: str, counts: Mapping[object, object]
+) -> TrayCount:
+    """The table's dealer (or a supervisor) counts its tray, in the open shift: an opener or a closer.
+
+    The count waits for a second person's confirmation (``tray_count_confirm``); one count waits at a table at a
+    time. An opener keeps the table's last confirmed closer as what it is expected to find.
+    """
+    if kind not in TrayCount.Kind.values:
+        raise ApplicationError(f"A tray count is an opener or a closer, not {kind!r}.", extra={"field": "kind"})
+    if actor is None:
+        raise NotAllowed("A tray is counted by a person, who signs the count.")
+    require_act_at_table(actor, table, action="count the chip tray")
+    read = tray_counts_read(counts)
+    with transaction.atomic():
+        locked = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
+        shift = shift_current()
+        if shift is None:
+            raise WrongState("No shift is open: a supervisor opens one before the tray is counted.")
+        if TrayCount.objects.filter(table=locked, status=TrayCount.Status.COUNTED).exists():
+            raise WrongState(
+                f"A count of table {locked.name}'s tray waits for a supervisor's confirmation: confirm it first."
+            )
+        closer = tray_last_closer(locked) if kind == TrayCount.Kind.OPENER else None
+        try:
+            with transaction.atomic():
+                count = TrayCount.objects.create(
+                    table=locked,
+                    shift=shift,
+                    kind=kind,
+                    counts={str(value): number for value, number in read.items()},
+                    total_cents=sum(value * number for value, number in read.items()),
+                    expected_cents=closer.total_cents if closer is not None else None,
+                    counted_by=actor,
+                    counted_at=timezone.now(),
+                )
+        except IntegrityError as exc:  # a second device counted at the same moment
+            raise WrongState(f"Table {locked.name}'s tray was counted at the same moment: reload.") from exc
+        audit_event_record(actor=actor, event_type=AuditEventType.TRAY_COUNTED, subject=count, after=_snapshot(count))
+    return count
+
+
+def tray_count_confirm(*, actor: AbstractBaseUser | None, count: TrayCount) -> TrayCount:
+    """A Floor supervisor or Pit boss confirms a tray count: a second person, never who counted it."""
+    if actor is None:
+        raise NotAllowed("A tray count is confirmed by a person, who signs it.")
+    require_role(actor, *SUPERVISORS, action="confirm a tray count")
+    with transaction.atomic():
+        locked = TrayCount.objects.select_for_update(of=("self",)).select_related("table").get(pk=count.pk)
+        if locked.status == TrayCount.Status.CONFIRMED:
+            raise WrongState(f"This {locked.get_kind_display()} of table {locked.table.name} is already confirmed.")
+        if actor.pk == locked.counted_by_id:
+            raise NotAllowed(
+                "You counted this tray: a second person confirms the count.", extra={"two_people": "counted"}
+            )
+        before = _snapshot(locked)
+        locked.status = TrayCount.Status.CONFIRMED
+        locked.confirmed_by = actor  # type: ignore[assignment]
+        locked.confirmed_at = timezone.now()
+        locked.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+        variance = tray_variance(locked)
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.TRAY_COUNT_CONFIRMED,
+            subject=locked,
+            before=before,
+            after={**_snapshot(locked), "difference_cents": variance.difference_cents, "level": variance.level},
+        )
+    return locked

@@ -32,6 +32,11 @@ class AuditEventType(StrEnum):
     # The table's chip tray: a count (opener or closer) and its confirmation by a second person
     TRAY_COUNTED = "tray.counted"
     TRAY_COUNT_CONFIRMED = "tray.count_confirmed"
+    # Fills and credits: a slip asked for, issued by the cage, signed at the table, voided
+    SLIP_REQUESTED = "slip.requested"
+    SLIP_ISSUED = "slip.issued"
+    SLIP_SIGNED = "slip.signed"
+    SLIP_VOIDED = "slip.voided"
     # A round's moves (one per state it reaches), and its changes that are not moves
     ROUND_OPENED = "round.opened"
     ROUND_BETTING_CLOSED = "round.betting_closed"

@@ -15,6 +15,8 @@ class Role(StrEnum):
     FLOOR_SUPERVISOR = "Floor supervisor"
     PIT_BOSS = "Pit boss"
     AUDITOR = "Auditor"
+    # Issues fills and credits at the cage (issue 16); never signs a slip at a table.
+    CAGE_CASHIER = "Cage cashier"
 
 
 SUPERVISORS: tuple[Role, ...] = (Role.FLOOR_SUPERVISOR, Role.PIT_BOSS)

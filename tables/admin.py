@@ -16,7 +16,7 @@ from django.http import HttpRequest
 
 from casino.admin import ReadOnlyFloorAdmin
 from casino.errors import ApplicationError
-from tables.models import ChipDenomination, Table, TrayCount
+from tables.models import ChipDenomination, Slip, Table, TrayCount
 from tables.services import table_close, table_open
 
 
@@ -55,4 +55,12 @@ class TrayCountAdmin(ReadOnlyFloorAdmin):
     """Tray counts are written by ``tables.tray`` only (counted, then confirmed by a second person)."""
 
     list_display = ["table", "shift", "kind", "total_cents", "expected_cents", "status", "counted_by", "confirmed_by"]
+    list_filter = ["kind", "status", "table"]
+
+
+@admin.register(Slip)
+class SlipAdmin(ReadOnlyFloorAdmin):
+    """Fills and credits are written by ``tables.slips`` only (requested, issued, signed twice, or voided)."""
+
+    list_display = ["kind", "number", "table", "total_cents", "status", "requested_by", "issued_by"]
     list_filter = ["kind", "status", "table"]

@@ -290,3 +290,111 @@ class TrayCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of {self.table.name} ({self.get_status_display()})"
+
+
+class SlipSequence(models.Model):
+    """The last number given to a slip of one kind: the next slip's number is taken under this row's lock, in the
+    slip's own transaction, so numbers run without gaps (a request that fails gives its number back)."""
+
+    kind = models.CharField(_("kind"), max_length=10, unique=True)
+    last_number = models.PositiveIntegerField(_("last number"), default=0)
+
+    class Meta:
+        verbose_name = _("slip sequence")
+        verbose_name_plural = _("slip sequences")
+
+    def __str__(self) -> str:
+        return f"{self.kind} slips: {self.last_number}"
+
+
+class Slip(models.Model):
+    """A fill (chips from the cage to the table) or a credit (chips from the table back to the cage), serially
+    numbered without gaps per kind (DESIGN.md, "The table's money"; ``tables.slips``).
+
+    Requested at the table, issued by a cage cashier (never whoever requested it), then signed at the table by
+    two people, the dealer and a supervisor (never a cage cashier): received. A slip voided before it is received
+    keeps its number, with who voided it and why. What was asked, and its number, never change; a received or
+    voided slip never moves again, in the database too.
+    """
+
+    class Kind(models.TextChoices):
+        FILL = "fill", _("fill")
+        CREDIT = "credit", _("credit")
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("requested")
+        ISSUED = "issued", _("issued by the cage")
+        RECEIVED = "received", _("received and signed")
+        VOIDED = "voided", _("voided")
+
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    number = models.PositiveIntegerField(_("number"))
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="slips", verbose_name=_("table"))
+    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="slips", verbose_name=_("shift"))
+    chips = models.JSONField(_("chips by denomination"))
+    total_cents = models.PositiveBigIntegerField(_("total (cents)"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.REQUESTED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("requested by")
+    )
+    requested_at = models.DateTimeField(_("requested at"))
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("issued by"),
+    )
+    issued_at = models.DateTimeField(_("issued at"), null=True, blank=True)
+    dealer_signed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("signed by the dealer"),
+    )
+    supervisor_signed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("signed by the supervisor"),
+    )
+    received_at = models.DateTimeField(_("received at"), null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("voided by"),
+    )
+    void_reason = models.TextField(_("void reason"), blank=True)
+
+    class Meta:
+        ordering = ["kind", "number"]
+        verbose_name = _("slip")
+        verbose_name_plural = _("slips")
+        constraints = [models.UniqueConstraint(fields=["kind", "number"], name="slip_number_unique_per_kind")]
+        triggers = guarded_triggers(
+            "tables_slip",
+            frozen=(
+                "kind",
+                "number",
+                "table_id",
+                "shift_id",
+                "chips",
+                "total_cents",
+                "requested_by_id",
+                "requested_at",
+            ),
+            state="status",
+            final_states=("received", "voided"),
+            frozen_from=(("issued_by_id", "issued_at"), ("issued", "received", "voided")),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} slip {self.number} ({self.table.name}, {self.get_status_display()})"

@@ -1,0 +1,214 @@
+"""Fills and credits (issue 16, DESIGN.md "The table's money"): chips between the cage and a table, on slips
+serially numbered without gaps per kind.
+
+* ``slip_request``: the table's dealer or a supervisor asks for a fill (chips to the table) or a credit (chips back
+  to the cage), chips by denomination, in the open shift. The slip takes the kind's next number under the
+  sequence's row lock, in its own transaction: a request that fails gives its number back, so none is skipped.
+* ``slip_issue``: a Cage cashier issues it; never whoever requested it (segregation of duties).
+* ``slip_sign``: two signatures at the table, the dealer's (the table's dealer, or a supervisor) and a
+  supervisor's, two different people and never a Cage cashier; with both the slip is received.
+* ``slip_void``: a Floor supervisor or Pit boss voids a slip not yet received, saying why; it keeps its number.
+* ``slip_numbers``: every number of a kind accounted for, each used or voided, and any gap (there should be none).
+
+Each write records its audit event; refusals say what is wrong and write nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from casino.audit import audit_event_record
+from casino.errors import ApplicationError, NotAllowed, WrongState
+from casino.events import AuditEventType
+from casino.roles import SUPERVISORS, Role, require_role, user_has_role
+from casino.selectors import shift_current
+from tables.models import Slip, SlipSequence, Table
+from tables.permissions import can_act_at_table, require_act_at_table
+from tables.tray import tray_counts_read
+
+
+def _snapshot(slip: Slip) -> dict[str, object]:
+    def name(user: AbstractBaseUser | None) -> str | None:
+        return user.get_username() if user is not None else None
+
+    return {
+        "kind": slip.kind,
+        "number": slip.number,
+        "table": slip.table.name,
+        "chips": slip.chips,
+        "total_cents": slip.total_cents,
+        "status": slip.status,
+        "requested_by": name(slip.requested_by),
+        "issued_by": name(slip.issued_by),
+        "dealer_signed_by": name(slip.dealer_signed_by),
+        "supervisor_signed_by": name(slip.supervisor_signed_by),
+        "voided_by": name(slip.voided_by),
+        "void_reason": slip.void_reason,
+    }
+
+
+def _person(actor: AbstractBaseUser | None, action: str) -> AbstractBaseUser:
+    if actor is None:
+        raise NotAllowed(f"A slip is {action} by a person, who signs it.")
+    return actor
+
+
+def slip_request(*, actor: AbstractBaseUser | None, table: Table, kind: str, chips: Mapping[object, object]) -> Slip:
+    """Ask for a fill or a credit at ``table``, chips by denomination (as a tray is counted, none of them zero)."""
+    if kind not in Slip.Kind.values:
+        raise ApplicationError(f"A slip is a fill or a credit, not {kind!r}.", extra={"field": "kind"})
+    person = _person(actor, "requested")
+    require_act_at_table(person, table, action=f"ask for a {kind}")
+    read = {value: number for value, number in tray_counts_read(chips).items() if number}
+    if not read:
+        raise ApplicationError(f"A {kind} moves at least one chip.", extra={"field": "chips"})
+    with transaction.atomic():
+        shift = shift_current()
+        if shift is None:
+            raise WrongState(f"No shift is open: a supervisor opens one before a {kind} is asked for.")
+        SlipSequence.objects.get_or_create(kind=kind)
+        sequence = SlipSequence.objects.select_for_update().get(kind=kind)
+        sequence.last_number += 1
+        sequence.save(update_fields=["last_number"])
+        slip = Slip.objects.create(
+            kind=kind,
+            number=sequence.last_number,
+            table=table,
+            shift=shift,
+            chips={str(value): number for value, number in read.items()},
+            total_cents=sum(value * number for value, number in read.items()),
+            requested_by=person,
+            requested_at=timezone.now(),
+        )
+        audit_event_record(actor=person, event_type=AuditEventType.SLIP_REQUESTED, subject=slip, after=_snapshot(slip))
+    return slip
+
+
+def _locked(slip: Slip) -> Slip:
+    return Slip.objects.select_for_update(of=("self",)).select_related("table").get(pk=slip.pk)
+
+
+def _check_open(locked: Slip, action: str) -> None:
+    if locked.status in (Slip.Status.RECEIVED, Slip.Status.VOIDED):
+        raise WrongState(
+            f"{locked.get_kind_display().capitalize()} slip {locked.number} is {locked.get_status_display()}: "
+            f"it cannot be {action}."
+        )
+
+
+def slip_issue(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
+    """A Cage cashier issues a requested slip (the chips leave or reach the cage); never whoever requested it."""
+    person = _person(actor, "issued")
+    require_role(person, Role.CAGE_CASHIER, action="issue a fill or a credit")
+    with transaction.atomic():
+        locked = _locked(slip)
+        _check_open(locked, "issued")
+        if locked.status != Slip.Status.REQUESTED:
+            raise WrongState(f"{locked.get_kind_display().capitalize()} slip {locked.number} is already issued.")
+        if locked.requested_by_id == person.pk:
+            raise NotAllowed(
+                f"You asked for {locked.get_kind_display()} slip {locked.number}: another person issues it.",
+                extra={"duties": "requested"},
+            )
+        before = _snapshot(locked)
+        locked.status, locked.issued_by, locked.issued_at = Slip.Status.ISSUED, person, timezone.now()
+        locked.save(update_fields=["status", "issued_by", "issued_at"])
+        audit_event_record(
+            actor=person, event_type=AuditEventType.SLIP_ISSUED, subject=locked, before=before, after=_snapshot(locked)
+        )
+    return locked
+
+
+def slip_sign(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
+    """Sign an issued slip at its table: first the dealer's signature (the table's dealer, or a supervisor standing
+    in), then a supervisor's, two different people, never a Cage cashier. With both, the slip is received."""
+    person = _person(actor, "signed")
+    if user_has_role(person, Role.CAGE_CASHIER):
+        raise NotAllowed("A Cage cashier does not sign at the table: the dealer and a supervisor sign the slip.")
+    with transaction.atomic():
+        locked = _locked(slip)
+        _check_open(locked, "signed")
+        if locked.status != Slip.Status.ISSUED:
+            raise WrongState(
+                f"{locked.get_kind_display().capitalize()} slip {locked.number} is not issued yet: the cage issues "
+                "it before it is signed at the table."
+            )
+        if not can_act_at_table(person, locked.table):
+            raise NotAllowed(
+                f"Table {locked.table.name} is not your table: its dealer and a supervisor sign its slips.",
+                extra={"table": locked.table.name},
+            )
+        if person.pk in (locked.dealer_signed_by_id, locked.supervisor_signed_by_id):
+            raise WrongState(
+                f"You already signed {locked.get_kind_display()} slip {locked.number}: a second person signs."
+            )
+        before = _snapshot(locked)
+        if locked.dealer_signed_by_id is None:
+            locked.dealer_signed_by = person  # type: ignore[assignment]
+        elif user_has_role(person, *SUPERVISORS) or getattr(person, "is_superuser", False):
+            locked.supervisor_signed_by = person  # type: ignore[assignment]
+        else:
+            raise NotAllowed(
+                f"{locked.get_kind_display().capitalize()} slip {locked.number} waits for a supervisor's signature.",
+                extra={"required_roles": [role.value for role in SUPERVISORS]},
+            )
+        fields = ["dealer_signed_by", "supervisor_signed_by"]
+        if locked.dealer_signed_by_id is not None and locked.supervisor_signed_by_id is not None:
+            locked.status, locked.received_at = Slip.Status.RECEIVED, timezone.now()
+            fields += ["status", "received_at"]
+        locked.save(update_fields=fields)
+        audit_event_record(
+            actor=person, event_type=AuditEventType.SLIP_SIGNED, subject=locked, before=before, after=_snapshot(locked)
+        )
+    return locked
+
+
+def slip_void(*, actor: AbstractBaseUser | None, slip: Slip, reason: str) -> Slip:
+    """A Floor supervisor or Pit boss voids a slip not yet received, saying why; it keeps its number."""
+    person = _person(actor, "voided")
+    require_role(person, *SUPERVISORS, action="void a slip")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ApplicationError("Say why the slip is voided.", extra={"field": "reason"})
+    with transaction.atomic():
+        locked = _locked(slip)
+        _check_open(locked, "voided")
+        before = _snapshot(locked)
+        locked.status, locked.voided_by, locked.void_reason = Slip.Status.VOIDED, person, reason
+        locked.save(update_fields=["status", "voided_by", "void_reason"])
+        audit_event_record(
+            actor=person,
+            event_type=AuditEventType.SLIP_VOIDED,
+            subject=locked,
+            before=before,
+            after=_snapshot(locked),
+            reason=reason,
+        )
+    return locked
+
+
+@dataclass(frozen=True)
+class SlipNumbers:
+    """Every number of a kind, accounted for: ``used`` (not voided), ``voided``, and ``missing`` (a gap)."""
+
+    kind: str
+    used: list[int]
+    voided: list[int]
+    missing: list[int]
+
+
+def slip_numbers(*, kind: str) -> SlipNumbers:
+    """Every slip number of ``kind`` from 1 to the last given, each used or voided; any other is missing."""
+    rows = dict(Slip.objects.filter(kind=kind).values_list("number", "status"))
+    last = SlipSequence.objects.filter(kind=kind).values_list("last_number", flat=True).first() or 0
+    return SlipNumbers(
+        kind=kind,
+        used=sorted(n for n, status in rows.items() if status != Slip.Status.VOIDED),
+        voided=sorted(n for n, status in rows.items() if status == Slip.Status.VOIDED),
+        missing=[n for n in range(1, last + 1) if n not in rows],
+    )

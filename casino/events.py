@@ -37,6 +37,9 @@ class AuditEventType(StrEnum):
     SLIP_ISSUED = "slip.issued"
     SLIP_SIGNED = "slip.signed"
     SLIP_VOIDED = "slip.voided"
+    # A buy-in at a seat (cash or a marker into the drop box), and a count of a drop box
+    BUY_IN_RECORDED = "buy_in.recorded"
+    DROP_COUNTED = "drop.counted"
     # A round's moves (one per state it reaches), and its changes that are not moves
     ROUND_OPENED = "round.opened"
     ROUND_BETTING_CLOSED = "round.betting_closed"

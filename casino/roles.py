@@ -17,6 +17,8 @@ class Role(StrEnum):
     AUDITOR = "Auditor"
     # Issues fills and credits at the cage (issue 16); never signs a slip at a table.
     CAGE_CASHIER = "Cage cashier"
+    # Counts the drop boxes (issue 16): two members count each box, independently.
+    COUNT_TEAM = "Count team"
 
 
 SUPERVISORS: tuple[Role, ...] = (Role.FLOOR_SUPERVISOR, Role.PIT_BOSS)

@@ -16,7 +16,7 @@ from django.http import HttpRequest
 
 from casino.admin import ReadOnlyFloorAdmin
 from casino.errors import ApplicationError
-from tables.models import ChipDenomination, Slip, Table, TrayCount
+from tables.models import BuyIn, ChipDenomination, DropCount, Slip, Table, TrayCount
 from tables.services import table_close, table_open
 
 
@@ -64,3 +64,15 @@ class SlipAdmin(ReadOnlyFloorAdmin):
 
     list_display = ["kind", "number", "table", "total_cents", "status", "requested_by", "issued_by"]
     list_filter = ["kind", "status", "table"]
+
+
+@admin.register(BuyIn)
+class BuyInAdmin(ReadOnlyFloorAdmin):
+    list_display = ["table", "shift", "seat_number", "medium", "amount_cents", "recorded_by", "recorded_at"]
+    list_filter = ["medium", "table"]
+
+
+@admin.register(DropCount)
+class DropCountAdmin(ReadOnlyFloorAdmin):
+    list_display = ["table", "shift", "cash_cents", "markers_cents", "promo_cents", "counted_by", "counted_at"]
+    list_filter = ["table"]

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.append_only import guarded_triggers
+from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
 from casino.models import Pit, Shift
 from rules.models import Game, RuleSet
 from tables.states import UNFINISHED_STATES, RoundState
@@ -398,3 +398,66 @@ class Slip(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} slip {self.number} ({self.table.name}, {self.get_status_display()})"
+
+
+class BuyIn(AppendOnlyModel):
+    """Cash or a marker exchanged for chips at a seat, recorded by the dealer (``tables.drop``): the cash and the
+    marker go into the table's drop box for the shift. Append-only: a buy-in entered wrong is answered by a
+    correcting one, never edited."""
+
+    class Medium(models.TextChoices):
+        CASH = "cash", _("cash")
+        MARKER = "marker", _("marker")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="buy_ins", verbose_name=_("table"))
+    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="buy_ins", verbose_name=_("shift"))
+    seat_number = models.PositiveSmallIntegerField(_("seat"))
+    medium = models.CharField(_("paid with"), max_length=10, choices=Medium.choices)
+    amount_cents = models.BigIntegerField(_("amount (cents)"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("recorded by")
+    )
+    recorded_at = models.DateTimeField(_("recorded at"))
+    corrects = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("corrects")
+    )
+
+    class Meta:
+        ordering = ["recorded_at", "pk"]
+        verbose_name = _("buy-in")
+        verbose_name_plural = _("buy-ins")
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"{self.table.name} seat {self.seat_number}: {self.amount_cents} cents in {self.medium}"
+
+
+class DropCount(AppendOnlyModel):
+    """One count of a table's drop box for a shift, by a member of the count team (``tables.drop``): the cash by
+    note, the markers and the promotional chips. A box is final when two counts by two different people agree on
+    every figure. Append-only."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="drop_counts", verbose_name=_("table"))
+    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="drop_counts", verbose_name=_("shift"))
+    cash = models.JSONField(_("notes by denomination"))
+    cash_cents = models.PositiveBigIntegerField(_("cash (cents)"))
+    markers_cents = models.PositiveBigIntegerField(_("markers (cents)"))
+    promo_cents = models.PositiveBigIntegerField(_("promotional chips (cents)"))
+    counted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("counted by")
+    )
+    counted_at = models.DateTimeField(_("counted at"))
+
+    class Meta:
+        ordering = ["counted_at", "pk"]
+        verbose_name = _("drop box count")
+        verbose_name_plural = _("drop box counts")
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"drop box of {self.table.name}, shift {self.shift_id}: {self.cash_cents} cents cash"
+
+    @property
+    def figures(self) -> tuple[tuple[tuple[str, int], ...], int, int]:
+        """What two counts must agree on: the notes, the markers and the promotional chips."""
+        return tuple(sorted(self.cash.items())), self.markers_cents, self.promo_cents

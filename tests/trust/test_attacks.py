@@ -24,8 +24,11 @@ from casino.append_only import append_only_tables
 from casino.audit import audit_checkpoint_make, audit_event_record, checkpoint_record, event_hash
 from casino.events import AuditEventType
 from casino.models import AuditCheckpoint, AuditEvent
+from casino.roles import Role
+from casino.services import shift_close
 from settlement.models import LedgerEntry, Posting, Wager
 from settlement.services import settle_round
+from tables.drop import buy_in_record, drop_count_record
 from tables.models import Round
 from tests.guards import guards_off, tamper
 from tests.settlement.conftest import BANK, LOSES, WINS
@@ -121,8 +124,21 @@ def test_the_postgresql_pass_works_as_the_least_privilege_role() -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("table", sorted(append_only_tables()))
-def test_every_append_only_table_refuses_update_and_delete_in_the_database(table, settled) -> None:
-    audit_checkpoint_make(reason="shift closed")  # a row in every table: a row trigger fires only on a row
+def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # type: ignore[no-untyped-def]
+    table, settled, dealer, pit_boss, make_user
+) -> None:
+    # A row in every table: a row trigger fires only on a row.
+    buy_in_record(actor=dealer, table=settled.table, seat=1, medium="cash", amount_cents=5000)
+    shift_close(actor=pit_boss, shift=settled.shift)
+    drop_count_record(
+        actor=make_user("carl_count", Role.COUNT_TEAM),
+        table=settled.table,
+        shift=settled.shift,
+        cash={2000: 2},
+        markers_cents=0,
+        promo_cents=0,
+    )
+    audit_checkpoint_make(reason="shift closed")
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {q(table)}")
         before = cursor.fetchone()[0]

@@ -1,0 +1,197 @@
+"""Buy-ins and the drop box (issue 16, DESIGN.md "The table's money"): cash or a marker exchanged for chips at a
+seat goes into the table's drop box for the shift; once the shift is closed the count team counts each box twice,
+independently, and the box is final when two counts by two different people agree.
+
+* ``buy_in_record``: the table's dealer (or a supervisor) records a buy-in at a seat, in the open shift.
+* ``drop_count_record``: a member of the Count team counts a closed shift's box: notes by denomination, markers,
+  promotional chips. A box already final is not counted again, and nobody counts the same box twice.
+* ``drop_box``: where a box stands (not counted, counted once, counts that disagree, final) and its final figures.
+
+Each write records its audit event; refusals say what is wrong and write nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from casino.audit import audit_event_record
+from casino.errors import ApplicationError, NotAllowed, WrongState
+from casino.events import AuditEventType
+from casino.models import Shift
+from casino.money import money_text
+from casino.roles import Role, require_role
+from casino.selectors import shift_current
+from tables.models import BuyIn, DropCount, Table
+from tables.permissions import require_act_at_table
+
+# The notes a drop box holds, in cents: the dollar's and the euro's (1, 2, 5, 10, 20, 50, 100, 200, 500).
+NOTES_CENTS = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000)
+# The most one buy-in, or one figure of a count, may be: far above any table, far below a typo's reach.
+MOST_CENTS = 100_000_000  # 1,000,000.00
+MOST_NOTES = 100_000
+
+
+def _cents(value: object, *, what: str, field: str, positive: bool) -> int:
+    low = 1 if positive else 0
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MOST_CENTS:
+        raise ApplicationError(
+            f"{what} is a whole number of cents from {low} to {MOST_CENTS:,}, not {value!r}.", extra={"field": field}
+        )
+    return value
+
+
+def buy_in_record(*, actor: AbstractBaseUser | None, table: Table, seat: int, medium: str, amount_cents: int) -> BuyIn:
+    """The dealer records cash (or a marker) exchanged for chips at ``seat``: it goes into the drop box."""
+    if actor is None:
+        raise NotAllowed("A buy-in is recorded by a person.")
+    require_act_at_table(actor, table, action="record a buy-in")
+    if medium not in BuyIn.Medium.values:
+        raise ApplicationError(f"A buy-in is paid in cash or with a marker, not {medium!r}.", extra={"field": "medium"})
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
+        raise ApplicationError(
+            f"Table {table.name} has seats 1 to {table.seat_count}, not {seat!r}.", extra={"field": "seat"}
+        )
+    amount = _cents(amount_cents, what="A buy-in", field="amount_cents", positive=True)
+    with transaction.atomic():
+        shift = shift_current()
+        if shift is None:
+            raise WrongState("No shift is open: a supervisor opens one before a buy-in is taken.")
+        buy_in = BuyIn.objects.create(
+            table=table,
+            shift=shift,
+            seat_number=seat,
+            medium=medium,
+            amount_cents=amount,
+            recorded_by=actor,
+            recorded_at=timezone.now(),
+        )
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.BUY_IN_RECORDED,
+            subject=buy_in,
+            after={"table": table.name, "seat": seat, "medium": medium, "amount_cents": amount, "shift": shift.pk},
+        )
+    return buy_in
+
+
+def drop_notes_read(cash: object) -> dict[int, int]:
+    """Notes counted (``{note in cents: how many}``) checked: notes the floor takes, whole numbers from 0."""
+    if not isinstance(cash, Mapping):
+        raise ApplicationError("The cash is counted note by note.", extra={"field": "cash"})
+    read: dict[int, int] = {}
+    for key, number in cash.items():
+        text = str(key).strip()
+        value = int(text) if not isinstance(key, bool) and text.isascii() and text.isdigit() else None
+        if value is None or value not in NOTES_CENTS:
+            known = ", ".join(money_text(note) for note in NOTES_CENTS)
+            raise ApplicationError(f"There is no {key!r} note: the notes are {known}.", extra={"field": f"cash.{key}"})
+        if value in read:
+            raise ApplicationError(f"The {money_text(value)} notes are counted twice.", extra={"field": "cash"})
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MOST_NOTES:
+            raise ApplicationError(
+                f"A count is a whole number of notes from 0 to {MOST_NOTES:,}, not {number!r} "
+                f"({money_text(value)} notes).",
+                extra={"field": f"cash.{key}"},
+            )
+        read[value] = number
+    return {value: number for value, number in sorted(read.items()) if number}
+
+
+@dataclass(frozen=True)
+class DropBox:
+    """A table's drop box for a shift: its counts, and ``final`` once two by different people agree.
+
+    ``status``: ``not counted``, ``counted once``, ``counts disagree`` or ``final``."""
+
+    table: Table
+    shift: Shift
+    counts: list[DropCount]
+    final: DropCount | None
+
+    @property
+    def status(self) -> str:
+        if self.final is not None:
+            return "final"
+        return {0: "not counted", 1: "counted once"}.get(len(self.counts), "counts disagree")
+
+    @property
+    def drop_cents(self) -> int | None:
+        """The drop: the cash and the markers of the final count (promotional chips are not drop)."""
+        return None if self.final is None else self.final.cash_cents + self.final.markers_cents
+
+
+def drop_box(*, table: Table, shift: Shift) -> DropBox:
+    """The box's counts, oldest first, and the first that a count by someone else agrees with."""
+    counts = list(DropCount.objects.filter(table=table, shift=shift).order_by("counted_at", "pk"))
+    final = next(
+        (
+            later
+            for i, earlier in enumerate(counts)
+            for later in counts[i + 1 :]
+            if later.counted_by_id != earlier.counted_by_id and later.figures == earlier.figures
+        ),
+        None,
+    )
+    return DropBox(table=table, shift=shift, counts=counts, final=final)
+
+
+def drop_count_record(
+    *,
+    actor: AbstractBaseUser | None,
+    table: Table,
+    shift: Shift,
+    cash: Mapping[object, object],
+    markers_cents: int,
+    promo_cents: int,
+) -> DropCount:
+    """A member of the Count team counts a closed shift's drop box of ``table``."""
+    if actor is None:
+        raise NotAllowed("A drop box is counted by a person, who signs the count.")
+    require_role(actor, Role.COUNT_TEAM, action="count a drop box")
+    notes = drop_notes_read(cash)
+    markers = _cents(markers_cents, what="The markers", field="markers_cents", positive=False)
+    promo = _cents(promo_cents, what="The promotional chips", field="promo_cents", positive=False)
+    with transaction.atomic():
+        locked = Shift.objects.select_for_update().get(pk=shift.pk)
+        if locked.closed_at is None:
+            raise WrongState(f"The {locked.name} shift is still open: its drop boxes are counted once it closes.")
+        Table.objects.select_for_update(of=("self",)).get(pk=table.pk)  # one count of this box at a time
+        box = drop_box(table=table, shift=locked)
+        if box.final is not None:
+            raise WrongState(f"The drop box of table {table.name} for the {locked.name} shift is already final.")
+        if any(count.counted_by_id == actor.pk for count in box.counts):
+            raise NotAllowed(
+                f"You counted the drop box of table {table.name} already: a second, independent count is another "
+                "person's.",
+                extra={"two_people": "counted"},
+            )
+        count = DropCount.objects.create(
+            table=table,
+            shift=locked,
+            cash={str(value): number for value, number in notes.items()},
+            cash_cents=sum(value * number for value, number in notes.items()),
+            markers_cents=markers,
+            promo_cents=promo,
+            counted_by=actor,
+            counted_at=timezone.now(),
+        )
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.DROP_COUNTED,
+            subject=count,
+            after={
+                "table": table.name,
+                "shift": locked.pk,
+                "cash": count.cash,
+                "cash_cents": count.cash_cents,
+                "markers_cents": markers,
+                "promo_cents": promo,
+                "status": drop_box(table=table, shift=locked).status,
+            },
+        )
+    return count

@@ -199,3 +199,15 @@ def make_table(pit_boss: User, pit, dealer: User) -> Callable[..., object]:  # t
         return table_open(actor=pit_boss, table=table) if open_it else table
 
     return make
+
+
+@pytest.fixture
+def house_chips() -> None:
+    """The house's chips as the data migration seeds them, again: a transactional test's flush empties every
+    table, data migrations' rows included (use after the database fixture)."""
+    from importlib import import_module
+
+    from tables.models import ChipDenomination
+
+    for value_cents, colour in import_module("tables.migrations.0012_house_chips").HOUSE_CHIPS:
+        ChipDenomination.objects.get_or_create(value_cents=value_cents, defaults={"colour": colour})

@@ -17,7 +17,9 @@ class _RolledBack(Exception):
 
 
 @pytest.mark.usefixtures("real_services")
-def test_four_tables_asking_at_once_leave_numbers_without_gaps(transactional_db, shift, make_table, pit_boss) -> None:  # type: ignore[no-untyped-def]
+def test_four_tables_asking_at_once_leave_numbers_without_gaps(  # type: ignore[no-untyped-def]
+    transactional_db, house_chips, shift, make_table, pit_boss
+) -> None:
     tables = [make_table(name=f"PGP-{n}", game="paigow_poker", seat_count=6) for n in range(1, 5)]
     start = threading.Barrier(len(tables))
     errors: list[BaseException] = []

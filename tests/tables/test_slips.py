@@ -15,7 +15,7 @@ from casino.roles import Role
 from tables.models import Slip
 from tables.slips import slip_issue, slip_numbers, slip_request, slip_sign, slip_void
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
 
 FILL = {2500: 40, 10000: 10}  # 1,000.00 + 1,000.00
 

@@ -16,7 +16,7 @@ from casino.roles import Role
 from tables.models import ChipDenomination, TrayCount
 from tables.tray import tray_count_confirm, tray_count_record, tray_counts_read, tray_variance
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
 
 # A tray worth 1,000.00: 20 × 25.00, 30 × 5.00, 50 × 1.00 and 3 × 100.00.
 TRAY = {2500: 20, 500: 30, 100: 50, 10000: 3}  # 500.00 + 150.00 + 50.00 + 300.00 = 1,000.00
@@ -27,7 +27,7 @@ def pgp(shift, make_table):  # type: ignore[no-untyped-def]
     return make_table(name="PGP-1", game="paigow_poker", seat_count=6)
 
 
-def test_the_house_chips_are_data_seeded_by_a_migration() -> None:
+def test_the_house_chips_are_1_5_25_100_500_1000_and_5000_units() -> None:
     assert list(ChipDenomination.objects.values_list("value_cents", flat=True)) == [
         100,
         500,

@@ -12,3 +12,8 @@ class SettlementConfig(AppConfig):
         from settlement.services.rounds import shift_close_refuse  # the receivers import models: loaded once ready
 
         shift_closing.connect(shift_close_refuse, dispatch_uid="settlement.shift_close_refuse")
+
+        from settlement.table_money import chips_moved_post
+        from tables.signals import chips_moved
+
+        chips_moved.connect(chips_moved_post, dispatch_uid="settlement.chips_moved_post")

@@ -28,7 +28,7 @@ from tables.states import RoundState
 
 def post(
     *,
-    round: Round,
+    round: Round | None,
     kind: str,
     lines: Iterable[Line],
     actor: AbstractBaseUser | None,
@@ -99,7 +99,9 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
       unfinished round none, and every wager of a banked round was posted;
     * every posting and every wager is the one the audit event that caused it recorded, line for line
       (``ledger_audit_check``);
-    * every round is as the chain of its audit events left it (``round_audit_check``).
+    * every round is as the chain of its audit events left it (``round_audit_check``);
+    * the table's money: every received slip, buy-in and final drop box posted once, for its amount, between the
+      right accounts, and no such posting without one (``table_money_check``; on the whole ledger only).
     """
     report = LedgerReport()
     postings = Posting.objects.all()
@@ -181,6 +183,10 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
             report.problems.append(f"{name} is voided but its wagers were not returned by one void posting.")
     report.problems.extend(ledger_audit_check(rounds=rounds))
     report.problems.extend(round_audit_check(rounds=rounds))
+    if rounds is None:
+        from settlement.table_money import table_money_check  # it posts through this module
+
+        report.problems.extend(table_money_check())
     return report
 
 
@@ -190,6 +196,10 @@ MONEY_EVENTS = (
     AuditEventType.ROUND_SETTLED,
     AuditEventType.ROUND_VOIDED,
     AuditEventType.SETTLEMENT_CORRECTED,
+    # The table's money (issue 16): a slip's second signature (received), a buy-in, the count that makes a box final.
+    AuditEventType.SLIP_SIGNED,
+    AuditEventType.BUY_IN_RECORDED,
+    AuditEventType.DROP_COUNTED,
 )
 
 _Lines = Counter[tuple[str, int | None, int, str]]
@@ -537,8 +547,10 @@ def _round_name(round_id: int) -> str:
     return f"round {found[0]} at table {found[1]}" if found else "a round that no longer exists"
 
 
-def _posting_name(pk: int, kind: str, round_id: int) -> str:
+def _posting_name(pk: int, kind: str, round_id: int | None) -> str:
     """How a problem names a posting (read only for the postings that have one)."""
+    if round_id is None:
+        return f"{Posting.Kind(kind).label.capitalize()} posting {pk} of the table's money"
     return f"{Posting.Kind(kind).label.capitalize()} posting {pk} on {_round_name(round_id)} (round id {round_id})"
 
 

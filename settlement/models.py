@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
 from casino.models import Shift
-from tables.models import Round, Seat
+from tables.models import Round, Seat, Table
 
 
 class Wager(AppendOnlyModel):
@@ -55,12 +55,17 @@ class Wager(AppendOnlyModel):
 
 
 class Posting(AppendOnlyModel):
-    """One balanced movement of money on a round: its entries sum to zero.
+    """One balanced movement of money: its entries sum to zero.
 
-    ``kind``: ``wager`` (a wager taken), ``settlement`` (the round settled, ``result``
+    On a round, ``kind``: ``wager`` (a wager taken), ``settlement`` (the round settled, ``result``
     holding what the settle call answered), ``void`` (the wagers returned), ``reversal``
     (a settlement undone for a correction; ``reverses`` names it). A correcting
     settlement names the settlement it replaces in ``corrects``.
+
+    The table's money (issue 16), on a table and a shift with no round: ``fill`` (chips from the cage to the
+    tray), ``credit`` (chips from the tray back to the cage), ``buy_in`` (cash or a marker into the drop box,
+    chips out of the tray) and ``drop`` (a counted box's cash and markers to the cage). Its ``idempotency_key``
+    names what it posts (``slip:fill:17``, ``buy-in:42``, ``drop:3:9``), so nothing posts twice.
     """
 
     class Kind(models.TextChoices):
@@ -68,8 +73,20 @@ class Posting(AppendOnlyModel):
         SETTLEMENT = "settlement", _("settlement")
         VOID = "void", _("void")
         REVERSAL = "reversal", _("reversal")
+        FILL = "fill", _("fill")
+        CREDIT = "credit", _("credit")
+        BUY_IN = "buy_in", _("buy-in")
+        DROP = "drop", _("drop")
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="postings", verbose_name=_("round"))
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="postings", verbose_name=_("round")
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="money_postings", verbose_name=_("table")
+    )
+    shift = models.ForeignKey(
+        Shift, on_delete=models.PROTECT, null=True, blank=True, related_name="money_postings", verbose_name=_("shift")
+    )
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
     idempotency_key = models.CharField(_("idempotency key"), max_length=200, null=True, blank=True, unique=True)
     actor = models.ForeignKey(
@@ -95,7 +112,24 @@ class Posting(AppendOnlyModel):
         ordering = ["round_id", "pk"]
         verbose_name = _("posting")
         verbose_name_plural = _("postings")
-        indexes = [models.Index(fields=["round", "kind"], name="posting_round_kind")]
+        indexes = [
+            models.Index(fields=["round", "kind"], name="posting_round_kind"),
+            models.Index(fields=["shift", "table"], name="posting_shift_table"),
+        ]
+        constraints = [
+            # A round's money, or the table's money on a shift: one or the other, never neither.
+            models.CheckConstraint(
+                condition=models.Q(round__isnull=False, kind__in=["wager", "settlement", "void", "reversal"])
+                | models.Q(
+                    round__isnull=True,
+                    table__isnull=False,
+                    shift__isnull=False,
+                    kind__in=["fill", "credit", "buy_in", "drop"],
+                    idempotency_key__isnull=False,
+                ),
+                name="posting_round_or_table_money",
+            ),
+        ]
         triggers = append_only_triggers()
 
     def __str__(self) -> str:
@@ -112,6 +146,9 @@ class LedgerEntry(AppendOnlyModel):
         BANKER = "banker", _("player bank")
         COMMISSION = "commission", _("house commission")
         RAKE = "rake", _("house rake")
+        CAGE = "cage", _("cage")
+        TRAY = "tray", _("table tray")
+        DROP = "drop", _("drop box")
 
     class Kind(models.TextChoices):
         WAGER = "wager", _("wager")
@@ -120,9 +157,15 @@ class LedgerEntry(AppendOnlyModel):
         BANK = "bank", _("bank")
         RAKE = "rake", _("rake")
         REVERSAL = "reversal", _("reversal")
+        FILL = "fill", _("fill")
+        CREDIT = "credit", _("credit")
+        BUY_IN = "buy_in", _("buy-in")
+        DROP = "drop", _("drop")
 
     posting = models.ForeignKey(Posting, on_delete=models.PROTECT, related_name="entries", verbose_name=_("posting"))
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("round"))
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_entries", verbose_name=_("round")
+    )
     account = models.CharField(_("account"), max_length=12, choices=Account.choices)
     seat = models.ForeignKey(
         Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_entries", verbose_name=_("seat")
@@ -143,7 +186,9 @@ class LedgerEntry(AppendOnlyModel):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(account__in=["player", "banker"], seat__isnull=False)
-                | models.Q(account__in=["wagers", "house", "commission", "rake"], seat__isnull=True),
+                | models.Q(
+                    account__in=["wagers", "house", "commission", "rake", "cage", "tray", "drop"], seat__isnull=True
+                ),
                 name="ledger_seat_matches_account",
             ),
         ]

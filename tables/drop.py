@@ -12,7 +12,7 @@ Each write records its audit event; refusals say what is wrong and write nothing
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -28,6 +28,7 @@ from casino.roles import Role, require_role
 from casino.selectors import shift_current
 from tables.models import BuyIn, DropCount, Table
 from tables.permissions import require_act_at_table
+from tables.signals import chips_post
 
 # The notes a drop box holds, in cents: the dollar's and the euro's (1, 2, 5, 10, 20, 50, 100, 200, 500).
 NOTES_CENTS = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000)
@@ -70,11 +71,21 @@ def buy_in_record(*, actor: AbstractBaseUser | None, table: Table, seat: int, me
             recorded_by=actor,
             recorded_at=timezone.now(),
         )
+        posted = chips_post(
+            table=table, shift=shift, kind="buy_in", cents=amount, actor=actor, key=f"buy-in:{buy_in.pk}"
+        )
         audit_event_record(
             actor=actor,
             event_type=AuditEventType.BUY_IN_RECORDED,
             subject=buy_in,
-            after={"table": table.name, "seat": seat, "medium": medium, "amount_cents": amount, "shift": shift.pk},
+            after={
+                "table": table.name,
+                "seat": seat,
+                "medium": medium,
+                "amount_cents": amount,
+                "shift": shift.pk,
+                "postings": [posted],
+            },
         )
     return buy_in
 
@@ -128,7 +139,13 @@ class DropBox:
 def drop_box(*, table: Table, shift: Shift) -> DropBox:
     """The box's counts, oldest first, and the first that a count by someone else agrees with."""
     counts = list(DropCount.objects.filter(table=table, shift=shift).order_by("counted_at", "pk"))
-    final = next(
+    return DropBox(table=table, shift=shift, counts=counts, final=drop_final(counts))
+
+
+def drop_final(counts: Sequence[DropCount]) -> DropCount | None:
+    """Of one box's counts (oldest first), the first that an earlier count by someone else agrees with; None if
+    none does yet."""
+    return next(
         (
             later
             for i, earlier in enumerate(counts)
@@ -137,7 +154,6 @@ def drop_box(*, table: Table, shift: Shift) -> DropBox:
         ),
         None,
     )
-    return DropBox(table=table, shift=shift, counts=counts, final=final)
 
 
 def drop_count_record(
@@ -180,18 +196,27 @@ def drop_count_record(
             counted_by=actor,
             counted_at=timezone.now(),
         )
-        audit_event_record(
-            actor=actor,
-            event_type=AuditEventType.DROP_COUNTED,
-            subject=count,
-            after={
-                "table": table.name,
-                "shift": locked.pk,
-                "cash": count.cash,
-                "cash_cents": count.cash_cents,
-                "markers_cents": markers,
-                "promo_cents": promo,
-                "status": drop_box(table=table, shift=locked).status,
-            },
-        )
+        box = drop_box(table=table, shift=locked)
+        after: dict[str, object] = {
+            "table": table.name,
+            "shift": locked.pk,
+            "cash": count.cash,
+            "cash_cents": count.cash_cents,
+            "markers_cents": markers,
+            "promo_cents": promo,
+            "status": box.status,
+        }
+        if box.drop_cents is not None:
+            # Final: the counted cash and markers leave the box for the cage, in the ledger with the count.
+            after["postings"] = [
+                chips_post(
+                    table=table,
+                    shift=locked,
+                    kind="drop",
+                    cents=box.drop_cents,
+                    actor=actor,
+                    key=f"drop:{table.pk}:{locked.pk}",
+                )
+            ]
+        audit_event_record(actor=actor, event_type=AuditEventType.DROP_COUNTED, subject=count, after=after)
     return count

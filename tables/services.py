@@ -18,7 +18,7 @@ from casino.money import money_text as _money
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
 from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default
-from tables.models import Seat, Table
+from tables.models import Seat, Slip, Table
 from tables.states import UNFINISHED_STATES
 
 
@@ -124,12 +124,22 @@ def table_open(*, actor: AbstractBaseUser | None, table: Table) -> Table:
 
 
 def table_close(*, actor: AbstractBaseUser | None, table: Table) -> Table:
-    """Close an open table; a table with a round still in play is refused (settle or void it first)."""
+    """Close an open table; a table with a round still in play, or a fill or credit not yet received or voided, is
+    refused (settle or void the round; receive or void the slip)."""
     unfinished = table.rounds.filter(state__in=UNFINISHED_STATES).first()
     if unfinished is not None:
         raise WrongState(
             f"Round {unfinished.number} at table {table.name} is still {unfinished.state}: "
             "settle or void it before closing the table."
+        )
+    outstanding = (
+        table.slips.filter(status__in=(Slip.Status.REQUESTED, Slip.Status.ISSUED)).order_by("kind", "number").first()
+    )
+    if outstanding is not None:
+        raise WrongState(
+            f"{outstanding.get_kind_display().capitalize()} slip {outstanding.number} at table {table.name} is still "
+            f"{outstanding.get_status_display()}: sign it as received or void it before closing the table.",
+            extra={"slip": outstanding.pk},
         )
     return _table_set_status(actor=actor, table=table, status=Table.Status.CLOSED, verb="close")
 

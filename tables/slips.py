@@ -29,6 +29,7 @@ from casino.roles import SUPERVISORS, Role, require_role, user_has_role
 from casino.selectors import shift_current
 from tables.models import Slip, SlipSequence, Table
 from tables.permissions import can_act_at_table, require_act_at_table
+from tables.signals import chips_post
 from tables.tray import tray_counts_read
 
 
@@ -158,12 +159,28 @@ def slip_sign(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
                 extra={"required_roles": [role.value for role in SUPERVISORS]},
             )
         fields = ["dealer_signed_by", "supervisor_signed_by"]
+        after = {}
         if locked.dealer_signed_by_id is not None and locked.supervisor_signed_by_id is not None:
             locked.status, locked.received_at = Slip.Status.RECEIVED, timezone.now()
             fields += ["status", "received_at"]
+            # Received: the chips moved between the cage and the tray, in the ledger with the slip.
+            after["postings"] = [
+                chips_post(
+                    table=locked.table,
+                    shift=locked.shift,
+                    kind=locked.kind,
+                    cents=locked.total_cents,
+                    actor=person,
+                    key=f"slip:{locked.kind}:{locked.number}",
+                )
+            ]
         locked.save(update_fields=fields)
         audit_event_record(
-            actor=person, event_type=AuditEventType.SLIP_SIGNED, subject=locked, before=before, after=_snapshot(locked)
+            actor=person,
+            event_type=AuditEventType.SLIP_SIGNED,
+            subject=locked,
+            before=before,
+            after={**_snapshot(locked), **after},
         )
     return locked
 

@@ -4,10 +4,28 @@ from __future__ import annotations
 
 from django.urls import path
 
+from tables import money_apis
 from tables.apis import TableDetailApi, TableListApi, TableSetupApi
 
 api_urlpatterns = [
     path("tables/", TableListApi.as_view(), name="api-table-list"),
     path("tables/<int:table_id>/", TableDetailApi.as_view(), name="api-table-detail"),
     path("tables/<int:table_id>/setup/", TableSetupApi.as_view(), name="api-table-setup"),
+    # the table's money (issue 16)
+    path("chips/", money_apis.ChipListApi.as_view(), name="api-chip-list"),
+    path("tables/<int:table_id>/tray-counts/", money_apis.TableTrayCountsApi.as_view(), name="api-table-tray-counts"),
+    path(
+        "tray-counts/<int:tray_count_id>/confirm/",
+        money_apis.TrayCountConfirmApi.as_view(),
+        name="api-tray-count-confirm",
+    ),
+    path("tables/<int:table_id>/slips/", money_apis.TableSlipsApi.as_view(), name="api-table-slips"),
+    path("slips/", money_apis.SlipListApi.as_view(), name="api-slip-list"),
+    path("slips/numbers/", money_apis.SlipNumbersApi.as_view(), name="api-slip-numbers"),
+    path("slips/<int:slip_id>/", money_apis.SlipDetailApi.as_view(), name="api-slip-detail"),
+    path("slips/<int:slip_id>/issue/", money_apis.SlipIssueApi.as_view(), name="api-slip-issue"),
+    path("slips/<int:slip_id>/sign/", money_apis.SlipSignApi.as_view(), name="api-slip-sign"),
+    path("slips/<int:slip_id>/void/", money_apis.SlipVoidApi.as_view(), name="api-slip-void"),
+    path("tables/<int:table_id>/buy-ins/", money_apis.TableBuyInsApi.as_view(), name="api-table-buy-ins"),
+    path("tables/<int:table_id>/drop/<int:shift_id>/", money_apis.DropBoxApi.as_view(), name="api-table-drop"),
 ]

@@ -9,9 +9,10 @@ string but no card. Schema-invalid requests (the negative mode) must still be re
 
 The pass is bounded so ``make test`` stays fast: a few examples an operation, no shrinking, hypothesis
 derandomized (the same requests on every run, so a failure is reproducible) and without its example database.
-The ids in the paths are the seeded floor's (a table, rounds in each state, a pending request, the open shift)
-as often as random ones, so the operations get past 404 to the services. ``TABLESIDE_SCHEMATHESIS_EXAMPLES``
-sets the examples an operation (more for a deeper local run), ``TABLESIDE_SKIP_SCHEMATHESIS=1`` skips the pass.
+The ids in the paths are the seeded floor's (a table, rounds in each state, a pending request, the open shift, a
+tray count and a slip waiting) as often as random ones, so the operations get past 404 to the services.
+``TABLESIDE_SCHEMATHESIS_EXAMPLES`` sets the examples an operation (more for a deeper local run),
+``TABLESIDE_SKIP_SCHEMATHESIS=1`` skips the pass.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from config.wsgi import application
 from settlement import services
 from settlement.models import Adjustment
+from tables.slips import slip_request
+from tables.tray import tray_count_record
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("TABLESIDE_SKIP_SCHEMATHESIS") == "1", reason="TABLESIDE_SKIP_SCHEMATHESIS=1"
@@ -96,11 +99,16 @@ def seeded_floor(make_table: Callable[..., Any], shift: Any, pit_boss: User) -> 
     services.round_deal(actor=pit_boss, round=ofc, dice=[3, 5, 6])
 
     idle = make_table(name="PGP C", game="paigow_poker", seat_count=6)
+    # The table's money (issue 16): a tray count waiting for its confirmation, a fill waiting for the cage.
+    count = tray_count_record(actor=pit_boss, table=idle, kind="opener", counts={"2500": 20})
+    fill = slip_request(actor=pit_boss, table=pgp, kind="fill", chips={"2500": 40})
     return {
         "round_id": [settled.pk, revealed.pk, betting.pk, ofc.pk],
         "table_id": [pgp.pk, idle.pk],
         "adjustment_id": list(Adjustment.objects.values_list("pk", flat=True)),
         "shift_id": [shift.pk],
+        "tray_count_id": [count.pk],
+        "slip_id": [fill.pk],
     }
 
 

@@ -1,0 +1,520 @@
+"""REST endpoints of the table's money (issue 16, DESIGN.md "The table's money"): the house's chips, the tray
+counts, fills and credits, buy-ins and the drop box. Thin, one class per operation; the services of
+``tables.tray``, ``tables.slips`` and ``tables.drop`` decide every write (who may, and whether the state allows it)
+and refuse with ``{"message", "extra"}``: 400, 403, 404 or 409. Money is integer cents; chips and notes are counted
+by denomination, an object of ``{"value in cents": how many}``.
+
+Who reads what (``tables.permissions``):
+
+- the chips: anyone signed in (the house's chips are no secret, and every form needs them);
+- a table's tray counts and buy-ins: whoever may see the table (its dealer, a supervisor, an Auditor);
+- a table's slips: the same, and a Cage cashier (the cage's queue is every table's); the slip numbers accounted
+  for: the supervisors, the Auditors and the cage;
+- a drop box: whoever may see the table, and the Count team once the shift is closed; a count team member who has
+  not counted the box yet sees only that counts exist, and by whom, not their figures, until the box is final.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.errors import ApplicationError, NotAllowed
+from casino.fields import StrictCharField, StrictIntegerField
+from casino.roles import OVERSEERS, Role
+from casino.selectors import shift_current
+from tables.drop import MOST_CENTS, MOST_NOTES, DropBox, buy_in_record, drop_box, drop_count_record
+from tables.models import BuyIn, Slip, TrayCount
+from tables.permissions import (
+    can_read_slip_numbers,
+    drop_figures_hidden,
+    require_read_drop_box,
+    require_read_slips,
+    require_view_table,
+    slip_tables_visible_to,
+)
+from tables.selectors import (
+    buy_in_list,
+    chip_list,
+    drop_shift_get,
+    slip_get,
+    slip_list,
+    table_get,
+    tray_count_get,
+    tray_count_list,
+)
+from tables.slips import slip_issue, slip_numbers, slip_request, slip_sign, slip_void
+from tables.tray import MOST_CHIPS, tray_count_confirm, tray_count_record, tray_variance
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _choice(request: Request, name: str, choices: list[str], *, what: str) -> str | None:
+    """A query parameter that is one of ``choices``, or left out (None); anything else, empty included, is refused,
+    naming it."""
+    wanted = request.query_params.get(name)
+    if wanted is not None and wanted not in choices:
+        raise ApplicationError(f"{what} is {' or '.join(choices)}, not {wanted!r}.", extra={"field": name})
+    return wanted
+
+
+# --- inputs ---------------------------------------------------------------------------------------
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MOST_CHIPS},
+        "description": "Chips by denomination: each chip's value in cents (a house chip in use) to how many, a JSON "
+        "integer.",
+        "example": {"2500": 20, "10000": 3},
+    }
+)
+class ChipCountsField(serializers.DictField):
+    """Chips by denomination: an object; its denominations and numbers are the service's to check, in the dealer's
+    words (``tables.tray.tray_counts_read``)."""
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MOST_NOTES},
+        "description": "Notes by denomination: each note's value in cents to how many, a JSON integer.",
+        "example": {"10000": 3, "2000": 10},
+    }
+)
+class NoteCountsField(serializers.DictField):
+    """Notes by denomination: an object; the service checks its notes and numbers (``tables.drop``)."""
+
+
+class TrayCountInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=TrayCount.Kind.choices)
+    counts = ChipCountsField()
+
+
+class SlipRequestInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Slip.Kind.choices)
+    chips = ChipCountsField(help_text="The chips to move, by denomination; at least one.")
+
+
+class SlipVoidInputSerializer(serializers.Serializer):
+    reason = StrictCharField(allow_blank=True, help_text="Why the slip is voided (required, in words).")
+
+
+class BuyInInputSerializer(serializers.Serializer):
+    seat = StrictIntegerField(min_value=1)
+    medium = serializers.ChoiceField(choices=BuyIn.Medium.choices)
+    amount_cents = StrictIntegerField(min_value=1, max_value=MOST_CENTS)
+
+
+class DropCountInputSerializer(serializers.Serializer):
+    cash = NoteCountsField()
+    markers_cents = StrictIntegerField(min_value=0, max_value=MOST_CENTS)
+    promo_cents = StrictIntegerField(min_value=0, max_value=MOST_CENTS)
+
+
+# --- answers --------------------------------------------------------------------------------------
+
+
+class ChipOutputSerializer(serializers.Serializer):
+    value_cents = serializers.IntegerField()
+    colour = serializers.CharField()
+
+
+class TrayCountOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    table = serializers.IntegerField(source="table_id")
+    table_name = serializers.CharField(source="table.name")
+    shift = serializers.IntegerField(source="shift_id")
+    kind = serializers.CharField()
+    status = serializers.CharField(help_text="counted (to confirm) or confirmed")
+    counts = serializers.DictField(child=serializers.IntegerField())
+    total_cents = serializers.IntegerField()
+    expected_cents = serializers.IntegerField(
+        allow_null=True, help_text="An opener's: the table's last confirmed closer (null for a first opening)."
+    )
+    difference_cents = serializers.SerializerMethodField(help_text="Counted − expected (over when positive).")
+    variance_level = serializers.SerializerMethodField(
+        help_text="none, report (a written report) or escalate (the discrepancy thresholds are settings)"
+    )
+    counted_by = serializers.CharField(source="counted_by.username")
+    counted_at = serializers.DateTimeField()
+    confirmed_by = serializers.CharField(source="confirmed_by.username", allow_null=True, default=None)
+    confirmed_at = serializers.DateTimeField(allow_null=True)
+
+    def get_difference_cents(self, count: TrayCount) -> int:
+        return tray_variance(count).difference_cents
+
+    def get_variance_level(self, count: TrayCount) -> str:
+        return tray_variance(count).level
+
+
+class SlipOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    kind = serializers.CharField()
+    number = serializers.IntegerField()
+    table = serializers.IntegerField(source="table_id")
+    table_name = serializers.CharField(source="table.name")
+    shift = serializers.IntegerField(source="shift_id")
+    chips = serializers.DictField(child=serializers.IntegerField())
+    total_cents = serializers.IntegerField()
+    status = serializers.CharField(help_text="requested, issued, received or voided")
+    requested_by = serializers.CharField(source="requested_by.username")
+    requested_at = serializers.DateTimeField()
+    issued_by = serializers.CharField(source="issued_by.username", allow_null=True, default=None)
+    issued_at = serializers.DateTimeField(allow_null=True)
+    dealer_signed_by = serializers.CharField(source="dealer_signed_by.username", allow_null=True, default=None)
+    supervisor_signed_by = serializers.CharField(source="supervisor_signed_by.username", allow_null=True, default=None)
+    received_at = serializers.DateTimeField(allow_null=True)
+    voided_by = serializers.CharField(source="voided_by.username", allow_null=True, default=None)
+    void_reason = serializers.CharField()
+
+
+class SlipNumbersOutputSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    used = serializers.ListField(child=serializers.IntegerField(), help_text="Numbers on slips not voided.")
+    voided = serializers.ListField(child=serializers.IntegerField(), help_text="Numbers on voided slips.")
+    missing = serializers.ListField(child=serializers.IntegerField(), help_text="Gaps: there should be none.")
+
+
+class BuyInOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    table = serializers.IntegerField(source="table_id")
+    shift = serializers.IntegerField(source="shift_id")
+    seat = serializers.IntegerField(source="seat_number")
+    medium = serializers.CharField()
+    amount_cents = serializers.IntegerField()
+    recorded_by = serializers.CharField(source="recorded_by.username")
+    recorded_at = serializers.DateTimeField()
+    corrects = serializers.IntegerField(source="corrects_id", allow_null=True)
+
+
+class DropCountOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    counted_by = serializers.CharField(source="counted_by.username")
+    counted_at = serializers.DateTimeField()
+    cash = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    cash_cents = serializers.IntegerField(allow_null=True)
+    markers_cents = serializers.IntegerField(allow_null=True)
+    promo_cents = serializers.IntegerField(allow_null=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        body = dict(super().to_representation(instance))
+        if self.context.get("figures_hidden"):
+            body.update(cash=None, cash_cents=None, markers_cents=None, promo_cents=None)
+        return body
+
+
+class DropBoxOutputSerializer(serializers.Serializer):
+    table = serializers.IntegerField(source="table.pk")
+    table_name = serializers.CharField(source="table.name")
+    shift = serializers.IntegerField(source="shift.pk")
+    shift_name = serializers.CharField(source="shift.name")
+    shift_closed = serializers.SerializerMethodField()
+    status = serializers.CharField(help_text="not counted, counted once, counts disagree or final")
+    drop_cents = serializers.IntegerField(allow_null=True, help_text="The final count's cash and markers.")
+    final = serializers.IntegerField(source="final.pk", allow_null=True, default=None, help_text="The final count.")
+    figures_hidden = serializers.SerializerMethodField(
+        help_text="True for a Count team member who has not counted this box: the counts' figures are null."
+    )
+    counts = DropCountOutputSerializer(many=True, help_text="Oldest first.")
+
+    def get_shift_closed(self, box: DropBox) -> bool:
+        return box.shift.closed_at is not None
+
+    def get_figures_hidden(self, box: DropBox) -> bool:
+        return bool(self.context.get("figures_hidden"))
+
+
+# --- the chips and the tray -----------------------------------------------------------------------
+
+
+class ChipListApi(APIView):
+    @extend_schema(
+        responses=ChipOutputSerializer(many=True),
+        summary="The house's chips in use, lowest value first (anyone signed in)",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(ChipOutputSerializer(chip_list(), many=True).data)
+
+
+class TableTrayCountsApi(APIView):
+    @extend_schema(
+        responses=TrayCountOutputSerializer(many=True),
+        summary="The table's tray counts, newest first, each opener with its discrepancy against the last closer "
+        "(the table's dealer, a supervisor or an Auditor)",
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        table = table_get(table_id=table_id)
+        require_view_table(request.user, table)
+        return Response(TrayCountOutputSerializer(tray_count_list(table=table), many=True).data)
+
+    @extend_schema(
+        request=TrayCountInputSerializer,
+        responses={201: TrayCountOutputSerializer},
+        summary="Count the table's tray, an opener or a closer, in the open shift (the table's dealer or a "
+        "supervisor); it waits for a supervisor's confirmation",
+        description="409 with no shift open, or while another count of the table waits for its confirmation.",
+        examples=[
+            OpenApiExample(
+                "An opener worth 1,000.00",
+                value={"kind": "opener", "counts": {"2500": 28, "10000": 3}},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = _valid(TrayCountInputSerializer, request)
+        count = tray_count_record(
+            actor=request.user, table=table_get(table_id=table_id), kind=data["kind"], counts=data["counts"]
+        )
+        return Response(
+            TrayCountOutputSerializer(tray_count_get(tray_count_id=count.pk)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TrayCountConfirmApi(APIView):
+    @extend_schema(
+        request=None,
+        responses=TrayCountOutputSerializer,
+        summary="Confirm a tray count (a Floor supervisor or Pit boss who did not count it)",
+        description="409 when it is already confirmed.",
+    )
+    def post(self, request: Request, tray_count_id: int) -> Response:
+        count = tray_count_confirm(actor=request.user, count=tray_count_get(tray_count_id=tray_count_id))
+        return Response(TrayCountOutputSerializer(tray_count_get(tray_count_id=count.pk)).data)
+
+
+# --- fills and credits ----------------------------------------------------------------------------
+
+SLIP_FILTERS = [
+    OpenApiParameter("status", str, enum=list(Slip.Status.values), description="Only slips in this status."),
+    OpenApiParameter("kind", str, enum=list(Slip.Kind.values), description="Only fills, or only credits."),
+]
+
+
+def _slip_filters(request: Request) -> tuple[str | None, str | None]:
+    """The status and the kind a list of slips is asked for (None: any)."""
+    return (
+        _choice(request, "status", list(Slip.Status.values), what="A slip's status"),
+        _choice(request, "kind", list(Slip.Kind.values), what="A slip"),
+    )
+
+
+def _slip(slip_id: int) -> Response:
+    return Response(SlipOutputSerializer(slip_get(slip_id=slip_id)).data)
+
+
+class TableSlipsApi(APIView):
+    @extend_schema(
+        parameters=SLIP_FILTERS,
+        responses=SlipOutputSerializer(many=True),
+        summary="The table's fills and credits, oldest first (the table's dealer, a supervisor, an Auditor or the "
+        "cage)",
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        table = table_get(table_id=table_id)
+        require_read_slips(request.user, table)
+        wanted_status, wanted_kind = _slip_filters(request)
+        slips = slip_list(table=table, status=wanted_status, kind=wanted_kind)
+        return Response(SlipOutputSerializer(slips, many=True).data)
+
+    @extend_schema(
+        request=SlipRequestInputSerializer,
+        responses={201: SlipOutputSerializer},
+        summary="Ask the cage for a fill (chips to the table) or a credit (chips back to the cage), in the open "
+        "shift (the table's dealer or a supervisor); the slip takes the kind's next number",
+        description="409 with no shift open.",
+        examples=[
+            OpenApiExample(
+                "A fill of 2,000.00", value={"kind": "fill", "chips": {"2500": 40, "10000": 10}}, request_only=True
+            )
+        ],
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = _valid(SlipRequestInputSerializer, request)
+        slip = slip_request(
+            actor=request.user, table=table_get(table_id=table_id), kind=data["kind"], chips=data["chips"]
+        )
+        return Response(SlipOutputSerializer(slip_get(slip_id=slip.pk)).data, status=status.HTTP_201_CREATED)
+
+
+class SlipListApi(APIView):
+    @extend_schema(
+        parameters=SLIP_FILTERS,
+        responses=SlipOutputSerializer(many=True),
+        summary="Fills and credits across the tables, oldest first; ?status=requested is the cage's queue (the "
+        "cage, supervisors and Auditors see every table's, a dealer their own table's)",
+    )
+    def get(self, request: Request) -> Response:
+        wanted_status, wanted_kind = _slip_filters(request)
+        slips = slip_list(tables=slip_tables_visible_to(request.user), status=wanted_status, kind=wanted_kind)
+        return Response(SlipOutputSerializer(slips, many=True).data)
+
+
+class SlipDetailApi(APIView):
+    @extend_schema(
+        responses=SlipOutputSerializer,
+        summary="One slip (the table's dealer, a supervisor, an Auditor or the cage)",
+    )
+    def get(self, request: Request, slip_id: int) -> Response:
+        slip = slip_get(slip_id=slip_id)
+        require_read_slips(request.user, slip.table)
+        return Response(SlipOutputSerializer(slip).data)
+
+
+class SlipIssueApi(APIView):
+    @extend_schema(
+        request=None,
+        responses=SlipOutputSerializer,
+        summary="Issue a requested slip at the cage (a Cage cashier, never whoever asked for it)",
+        description="409 when the slip is not waiting for the cage (issued, received or voided).",
+    )
+    def post(self, request: Request, slip_id: int) -> Response:
+        slip_issue(actor=request.user, slip=slip_get(slip_id=slip_id))
+        return _slip(slip_id)
+
+
+class SlipSignApi(APIView):
+    @extend_schema(
+        request=None,
+        responses=SlipOutputSerializer,
+        summary="Sign an issued slip at its table: first the dealer (or a supervisor), then a supervisor, two "
+        "different people and never a Cage cashier; with both it is received",
+        description="409 when the slip is not issued yet, already received or voided, or already signed by the "
+        "same person.",
+    )
+    def post(self, request: Request, slip_id: int) -> Response:
+        slip_sign(actor=request.user, slip=slip_get(slip_id=slip_id))
+        return _slip(slip_id)
+
+
+class SlipVoidApi(APIView):
+    @extend_schema(
+        request=SlipVoidInputSerializer,
+        responses=SlipOutputSerializer,
+        summary="Void a slip not yet received, saying why; it keeps its number (Floor supervisor or Pit boss)",
+        description="409 when the slip is received or already voided.",
+        examples=[
+            OpenApiExample("Asked at the wrong table", value={"reason": "Asked at the wrong table"}, request_only=True)
+        ],
+    )
+    def post(self, request: Request, slip_id: int) -> Response:
+        data = _valid(SlipVoidInputSerializer, request)
+        slip_void(actor=request.user, slip=slip_get(slip_id=slip_id), reason=data["reason"])
+        return _slip(slip_id)
+
+
+class SlipNumbersApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("kind", str, required=True, enum=list(Slip.Kind.values))],
+        responses=SlipNumbersOutputSerializer,
+        summary="Every slip number of a kind accounted for: used, voided and missing (the cage, a supervisor or "
+        "an Auditor)",
+    )
+    def get(self, request: Request) -> Response:
+        if not can_read_slip_numbers(request.user):
+            readers = [*OVERSEERS, Role.CAGE_CASHIER]
+            raise NotAllowed(
+                f"Only a {' or '.join(role.value for role in readers)} may read the slip numbers.",
+                extra={"required_roles": [role.value for role in readers]},
+            )
+        kind = _choice(request, "kind", list(Slip.Kind.values), what="A slip")
+        if kind is None:
+            raise ApplicationError("Say which slips: kind is fill or credit.", extra={"field": "kind"})
+        return Response(SlipNumbersOutputSerializer(slip_numbers(kind=kind)).data)
+
+
+# --- buy-ins and the drop box ---------------------------------------------------------------------
+
+
+class TableBuyInsApi(APIView):
+    @extend_schema(
+        responses=BuyInOutputSerializer(many=True),
+        summary="The table's buy-ins in the open shift, in the order taken (the table's dealer, a supervisor or an "
+        "Auditor); none with no shift open",
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        table = table_get(table_id=table_id)
+        require_view_table(request.user, table)
+        return Response(BuyInOutputSerializer(buy_in_list(table=table, shift=shift_current()), many=True).data)
+
+    @extend_schema(
+        request=BuyInInputSerializer,
+        responses={201: BuyInOutputSerializer},
+        summary="Record cash or a marker exchanged for chips at a seat, in the open shift; it goes into the drop "
+        "box (the table's dealer or a supervisor)",
+        description="409 with no shift open.",
+        examples=[
+            OpenApiExample(
+                "500.00 cash at seat 3", value={"seat": 3, "medium": "cash", "amount_cents": 50000}, request_only=True
+            )
+        ],
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = _valid(BuyInInputSerializer, request)
+        buy_in = buy_in_record(
+            actor=request.user,
+            table=table_get(table_id=table_id),
+            seat=data["seat"],
+            medium=data["medium"],
+            amount_cents=data["amount_cents"],
+        )
+        return Response(BuyInOutputSerializer(buy_in).data, status=status.HTTP_201_CREATED)
+
+
+def _box(request: Request, box: DropBox) -> dict[str, Any]:
+    hidden = drop_figures_hidden(
+        request.user, counted_by=[count.counted_by_id for count in box.counts], final=box.final is not None
+    )
+    return dict(DropBoxOutputSerializer(box, context={"figures_hidden": hidden}).data)
+
+
+class DropBoxApi(APIView):
+    @extend_schema(
+        responses=DropBoxOutputSerializer,
+        summary="The table's drop box for a shift: where its count stands, its counts and the drop (the table's "
+        "dealer, a supervisor, an Auditor; the Count team once the shift is closed, blind to the counts' figures "
+        "until it has counted the box)",
+    )
+    def get(self, request: Request, table_id: int, shift_id: int) -> Response:
+        table, shift = table_get(table_id=table_id), drop_shift_get(shift_id=shift_id)
+        require_read_drop_box(request.user, table, shift_closed=shift.closed_at is not None)
+        return Response(_box(request, drop_box(table=table, shift=shift)))
+
+    @extend_schema(
+        request=DropCountInputSerializer,
+        responses={201: DropBoxOutputSerializer},
+        summary="Count the table's drop box for a closed shift (the Count team): notes by denomination, markers "
+        "and promotional chips; final when two counts by two different people agree",
+        description="409 while the shift is open or when the box is already final; 403 for a second count by the "
+        "same person.",
+        examples=[
+            OpenApiExample(
+                "720.00 in notes, a 1,000.00 marker",
+                value={"cash": {"10000": 5, "2000": 10, "500": 4}, "markers_cents": 100000, "promo_cents": 0},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request, table_id: int, shift_id: int) -> Response:
+        data = _valid(DropCountInputSerializer, request)
+        table, shift = table_get(table_id=table_id), drop_shift_get(shift_id=shift_id)
+        drop_count_record(
+            actor=request.user,
+            table=table,
+            shift=shift,
+            cash=data["cash"],
+            markers_cents=data["markers_cents"],
+            promo_cents=data["promo_cents"],
+        )
+        return Response(_box(request, drop_box(table=table, shift=shift)), status=status.HTTP_201_CREATED)

@@ -6,14 +6,17 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from casino.roles import OVERSEERS, TABLE_STAFF, user_roles
+from casino.roles import CAGE_VIEWERS, COUNT_VIEWERS, OVERSEERS, TABLE_STAFF, user_roles
 
 
 def faces(request: HttpRequest) -> dict[str, Any]:
-    """``may_deal``: Dealers and supervisors get the tablet link; ``may_watch``: supervisors and auditors the pit."""
+    """``may_deal``: Dealers and supervisors get the tablet link; ``may_watch``: supervisors and auditors the pit;
+    ``may_cage`` and ``may_count``: the cage's queue and the count room, for who works there and who oversees."""
     roles = user_roles(request.user) if hasattr(request, "user") else frozenset()
     superuser = bool(getattr(getattr(request, "user", None), "is_superuser", False))
     return {
         "may_deal": superuser or bool(roles & set(TABLE_STAFF)),
         "may_watch": superuser or bool(roles & set(OVERSEERS)),
+        "may_cage": superuser or bool(roles & set(CAGE_VIEWERS)),
+        "may_count": superuser or bool(roles & set(COUNT_VIEWERS)),
     }

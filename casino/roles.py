@@ -26,6 +26,9 @@ SUPERVISORS: tuple[Role, ...] = (Role.FLOOR_SUPERVISOR, Role.PIT_BOSS)
 TABLE_STAFF: tuple[Role, ...] = (Role.DEALER, *SUPERVISORS)
 # Who oversees the whole floor: every table, the pit, the reports (Auditors read only).
 OVERSEERS: tuple[Role, ...] = (*SUPERVISORS, Role.AUDITOR)
+# Who opens the cage's queue and the count room: the role that works there, and those who oversee the floor (read).
+CAGE_VIEWERS: tuple[Role, ...] = (Role.CAGE_CASHIER, *OVERSEERS)
+COUNT_VIEWERS: tuple[Role, ...] = (Role.COUNT_TEAM, *OVERSEERS)
 
 
 _CACHE = "_tableside_roles"

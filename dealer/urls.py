@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.urls import path
 
-from dealer import views
+from dealer import money_views, views
 
 _round = "dealer/rounds/<int:round_id>"
+_money = "dealer/tables/<int:table_id>/money"
 page_urlpatterns = [
     path("dealer/", views.dealer_home, name="dealer-home"),
     path("dealer/tables/<int:table_id>/", views.dealer_table, name="dealer-table"),
@@ -22,4 +23,12 @@ page_urlpatterns = [
     path(f"{_round}/settle/", views.settle_view, name="dealer-settle"),
     path(f"{_round}/void-request/", views.void_request_view, name="dealer-void-request"),
     path(f"{_round}/correction-request/", views.correction_request_view, name="dealer-correction-request"),
+    # The table's money (issue 16): dealer/money_views.py.
+    path(f"{_money}/", money_views.money_view, name="dealer-money"),
+    path(f"{_money}/tray/", money_views.tray_count_view, name="dealer-money-tray"),
+    path(f"{_money}/counts/<int:count_id>/confirm/", money_views.count_confirm_view, name="dealer-money-confirm"),
+    path(f"{_money}/slips/new/", money_views.slip_request_view, name="dealer-money-slip"),
+    path(f"{_money}/slips/<int:slip_id>/sign/", money_views.slip_sign_view, name="dealer-money-sign"),
+    path(f"{_money}/slips/<int:slip_id>/void/", money_views.slip_void_view, name="dealer-money-void"),
+    path(f"{_money}/buy-in/", money_views.buy_in_view, name="dealer-money-buy-in"),
 ]

@@ -7,7 +7,6 @@ is shown on the page with what was typed kept, and nothing is written.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
+from casino.forms import AmountField
 from casino.money import money_text
 from casino.roles import Role
 from casino.selectors import users_with_role
@@ -27,37 +27,17 @@ from rules.models import RuleSet
 from tables.models import Table
 from tables.services import MOST_LIMIT_CENTS, table_configure
 
-# "25", "25.5" or "25.00": units in the digits 0-9, and at most two of cents; no sign, no separators.
-_AMOUNT = re.compile(r"([0-9]{1,10})(?:\.([0-9]{1,2}))?")
-
-
-class AmountField(forms.Field):
-    """An amount typed in units and cents ("25.00"), cleaned to integer cents."""
-
-    def to_python(self, value: Any) -> int | None:
-        text = str(value or "").strip()
-        if not text:
-            return None
-        match = _AMOUNT.fullmatch(text)
-        if match is None:
-            raise forms.ValidationError(
-                _("Write an amount in units and cents, like 25.00, not %(text)s.") % {"text": repr(text)[:30]}
-            )
-        cents = int(match[1]) * 100 + int((match[2] or "0").ljust(2, "0"))
-        if cents > MOST_LIMIT_CENTS:
-            raise forms.ValidationError(_("An amount is at most %(most)s.") % {"most": money_text(MOST_LIMIT_CENTS)})
-        return cents
-
 
 class TableSetupForm(forms.Form):
-    min_wager = AmountField(label=gettext_lazy("Minimum wager"))
-    max_wager = AmountField(label=gettext_lazy("Maximum wager"))
+    min_wager = AmountField(label=gettext_lazy("Minimum wager"), most_cents=MOST_LIMIT_CENTS)
+    max_wager = AmountField(label=gettext_lazy("Maximum wager"), most_cents=MOST_LIMIT_CENTS)
     rule_set = forms.ModelChoiceField(label=gettext_lazy("Rule set"), queryset=RuleSet.objects.none())
     dealer = forms.ModelChoiceField(
         label=gettext_lazy("Dealer"), queryset=users_with_role(role=Role.DEALER), required=False, empty_label="—"
     )
     big_win = AmountField(
         label=gettext_lazy("Big-win alert above"),
+        most_cents=MOST_LIMIT_CENTS,
         required=False,
         help_text=gettext_lazy("Empty: no alert."),
     )

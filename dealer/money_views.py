@@ -1,0 +1,476 @@
+"""The table's money on the dealer tablet (issue 16, DESIGN.md "The table's money"): the opener and the closer counted
+on a chip tray, their confirmation, fill and credit requests and their signatures, and the buy-ins at the seats.
+
+Thin, as the tablet is (``dealer.views``): each view checks that the user may act at the table (anyone else gets the
+tablet's 403 page), reads the form, calls one service of ``tables.tray``, ``tables.slips`` or ``tables.drop`` and
+redirects (POST-redirect-GET) with the service's answer as the notice. A refusal draws the page again with the
+service's message in the banner and its status (400, 403 or 409), marked with ``REFUSAL_HEADER`` as every tablet
+refusal is, and with everything typed still in the form; nothing is written.
+
+Every form is plain HTML that posts without JavaScript; ``dealer/static/dealer/money.js`` only adds the tapping, the
+live totals and the once-only submit. A form also carries a key of the page that drew it: the same form sent twice
+with the same key (a double tap, a resend) is recorded once (``_first_time``).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from casino.errors import ApplicationError
+from casino.forms import AmountField
+from casino.models import Shift
+from casino.roles import SUPERVISORS, user_has_role
+from casino.selectors import shift_current
+from casino.templatetags.money import cents as _money
+from dealer.views import REFUSAL_HEADER
+from tables.drop import MOST_CENTS, buy_in_record
+from tables.models import BuyIn, ChipDenomination, Slip, Table, TrayCount
+from tables.permissions import require_act_at_table
+from tables.slips import slip_request, slip_sign, slip_void
+from tables.tray import TrayVariance, tray_count_confirm, tray_count_record, tray_variance
+
+# The hidden field with the key of the page that drew a form (see the module's docstring), and how long a key is kept.
+FORM_KEY = "form_key"
+_KEY = re.compile(r"[0-9a-f]{32}")
+_KEY_SECONDS = 12 * 60 * 60
+# A number of chips or a seat as typed: a whole number (the service says whether it is one it takes); anything else
+# goes to the service as the text typed, cut short, and the service says what is wrong with it.
+_WHOLE = re.compile(r"-?[0-9]{1,12}")
+_SHOWN = 24
+# The chip colours the style sheet draws by name (money.css ``.c-<name>``); any other is drawn by money.js.
+_COLOURS = frozenset(
+    ("white", "red", "green", "black", "purple", "yellow", "orange", "blue", "pink", "grey", "gray", "brown")
+)
+
+
+# --- what the page shows -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CountRow:
+    count: TrayCount
+    variance: TrayVariance
+    chips: list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class SlipRow:
+    slip: Slip
+    chips: list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class ShiftMoney:
+    """A table's money in the open shift: its tray counts and slips (with any still waiting from an earlier shift,
+    which the next count or the cage still needs settled), and its buy-ins."""
+
+    shift: Shift | None
+    counts: list[CountRow]
+    slips: list[SlipRow]
+    buy_ins: list[BuyIn]
+    cash_cents: int = 0
+    markers_cents: int = 0
+    kinds_counted: set[str] = field(default_factory=set)
+
+
+def _chips(stored: Mapping[str, int]) -> list[tuple[int, int]]:
+    """A count or a slip's chips, ``(chips, value in cents)``, the highest value first, none of zero."""
+    return sorted(((n, int(value)) for value, n in stored.items() if n), key=lambda pair: -pair[1])
+
+
+def shift_money(table: Table) -> ShiftMoney:
+    shift = shift_current()
+    this_shift = Q(shift=shift) if shift is not None else Q(pk__in=[])
+    counts = (
+        TrayCount.objects.filter(table=table)
+        .filter(this_shift | Q(status=TrayCount.Status.COUNTED))
+        .select_related("counted_by", "confirmed_by")
+        .order_by("counted_at", "pk")
+    )
+    slips = (
+        Slip.objects.filter(table=table)
+        .filter(this_shift | Q(status__in=(Slip.Status.REQUESTED, Slip.Status.ISSUED)))
+        .select_related("requested_by", "issued_by", "dealer_signed_by", "supervisor_signed_by", "voided_by")
+        .order_by("requested_at", "pk")
+    )
+    buy_ins = list(
+        BuyIn.objects.filter(table=table, shift=shift).select_related("recorded_by").order_by("recorded_at", "pk")
+        if shift is not None
+        else []
+    )
+    count_rows = [CountRow(count, tray_variance(count), _chips(count.counts)) for count in counts]
+    return ShiftMoney(
+        shift=shift,
+        counts=count_rows,
+        slips=[SlipRow(slip, _chips(slip.chips)) for slip in slips],
+        buy_ins=buy_ins,
+        cash_cents=sum(b.amount_cents for b in buy_ins if b.medium == BuyIn.Medium.CASH),
+        markers_cents=sum(b.amount_cents for b in buy_ins if b.medium == BuyIn.Medium.MARKER),
+        kinds_counted={row.count.kind for row in count_rows if shift is not None and row.count.shift_id == shift.pk},
+    )
+
+
+def _columns(typed: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The chip tray: one column per chip in use, with what was typed in it and what that makes."""
+    columns = []
+    for chip in ChipDenomination.objects.filter(in_use=True).order_by("value_cents"):
+        text = typed.get(str(chip.value_cents), "")
+        number = _whole(text)
+        colour = re.sub(r"[^a-z]", "", chip.colour.lower())
+        columns.append(
+            {
+                "value_cents": chip.value_cents,
+                "name": f"chip-{chip.value_cents}",
+                "typed": text,
+                "sub_cents": number * chip.value_cents if isinstance(number, int) and number > 0 else 0,
+                "colour": chip.colour,
+                "colour_class": f"c-{colour}" if colour in _COLOURS else "c-other",
+            }
+        )
+    return columns
+
+
+# --- reading the forms ---------------------------------------------------------------------------------
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}…"
+
+
+def _whole(value: str | None) -> int | str | None:
+    """A whole number from a form field, or the text as typed (cut short); None when left empty."""
+    text = (value or "").strip()
+    if not text:
+        return None
+    return int(text) if _WHOLE.fullmatch(text) else _shown(text)
+
+
+def _typed_chips(posted: Mapping[str, str]) -> dict[str, str]:
+    """The chip tray's fields as typed, by denomination (``chip-2500`` → ``"2500"``)."""
+    return {name.removeprefix("chip-")[:_SHOWN]: value for name, value in posted.items() if name.startswith("chip-")}
+
+
+def _chip_counts(typed: Mapping[str, str]) -> dict[object, object]:
+    """The chips counted, for the service: an empty field is none of that chip."""
+    return {key: 0 if not value.strip() else _whole(value) for key, value in typed.items()}
+
+
+class BuyInForm(forms.Form):
+    amount = AmountField(most_cents=MOST_CENTS, required=False)
+
+
+def _buy_in_amount(posted: Mapping[str, str]) -> int:
+    form = BuyInForm({"amount": posted.get("amount", "")})
+    if not form.is_valid():
+        raise ApplicationError(str(form.errors["amount"][0]), extra={"field": "amount"})
+    amount: int | None = form.cleaned_data["amount"]
+    if amount is None:
+        raise ApplicationError(_("Type the amount, like 500.00."), extra={"field": "amount"})
+    return amount
+
+
+# --- who may, and the once-only form -------------------------------------------------------------------
+
+
+def _table(table_id: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("pit", "rule_set", "dealer"), pk=table_id)
+
+
+def _forbidden(request: HttpRequest, table: Table) -> HttpResponse | None:
+    """The tablet's 403 page for anyone who may not act at ``table``; None for whoever may."""
+    try:
+        require_act_at_table(request.user, table, action=_("handle the table's money"))
+    except ApplicationError as exc:
+        return render(request, "dealer/forbidden.html", {"message": exc.message}, status=exc.status_code)
+    return None
+
+
+def _key_name(request: HttpRequest) -> str | None:
+    key = request.POST.get(FORM_KEY, "")
+    return f"dealer-money:{request.user.pk}:{key}:{request.path}" if _KEY.fullmatch(key) else None
+
+
+def _first_time(request: HttpRequest) -> bool:
+    """Whether this form, from the page that drew it, is sent for the first time. A form without a key is always
+    taken; a cache that fails (``cache.add`` answers None, not False) never refuses one."""
+    name = _key_name(request)
+    return name is None or cache.add(name, True, timeout=_KEY_SECONDS) is not False
+
+
+def _forget(request: HttpRequest) -> None:
+    """A refused form may be sent again, as corrected."""
+    name = _key_name(request)
+    if name is not None:
+        cache.delete(name)
+
+
+def _post(
+    request: HttpRequest, table: Table, act: Callable[[], str], refused: Callable[[ApplicationError], HttpResponse]
+) -> HttpResponse:
+    """Run one service once; redirect with its notice, or draw the refusal with what was typed."""
+    done = redirect("dealer-money", table_id=table.pk)
+    if not _first_time(request):
+        messages.info(request, _("This form was already sent: it is recorded once."))
+        return done
+    try:
+        notice = act()
+    except ApplicationError as exc:
+        _forget(request)
+        response = refused(exc)
+        response[REFUSAL_HEADER] = "1"
+        return response
+    messages.success(request, notice)
+    return done
+
+
+def _page(request: HttpRequest, template: str, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
+    notices = [str(message) for message in messages.get_messages(request)]
+    response = render(
+        request,
+        template,
+        {
+            "notice": " ".join(notices),
+            "error": "",
+            FORM_KEY: uuid.uuid4().hex,
+            "is_supervisor": user_has_role(request.user, *SUPERVISORS) or request.user.is_superuser,
+            **context,
+        },
+        status=status,
+    )
+    add_never_cache_headers(response)
+    return response
+
+
+# --- the table's money ---------------------------------------------------------------------------------
+
+
+def _money_page(
+    request: HttpRequest,
+    table: Table,
+    *,
+    status: int = 200,
+    error: str = "",
+    buy_in: Mapping[str, str] | None = None,
+    void: Mapping[str, str] | None = None,
+) -> HttpResponse:
+    context = {
+        "table": table,
+        "money": shift_money(table),
+        "seats": [str(n) for n in range(1, table.seat_count + 1)],
+        "buy_in": {"medium": BuyIn.Medium.CASH, **(buy_in or {})},
+        "void": void or {},
+        "error": error,
+        "here": "money",
+    }
+    return _page(request, "dealer/money.html", context, status=status)
+
+
+@login_required
+@require_GET
+@never_cache
+def money_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table's money in the open shift: its tray counts, its slips and its buy-ins."""
+    table = _table(table_id)
+    return _forbidden(request, table) or _money_page(request, table)
+
+
+@login_required
+@require_POST
+def count_confirm_view(request: HttpRequest, table_id: int, count_id: int) -> HttpResponse:
+    table = _table(table_id)
+    if (denied := _forbidden(request, table)) is not None:
+        return denied
+    count = get_object_or_404(TrayCount, pk=count_id, table=table)
+
+    def act() -> str:
+        confirmed = tray_count_confirm(actor=request.user, count=count)
+        return _("The %(kind)s of %(total)s is confirmed.") % {
+            "kind": confirmed.get_kind_display(),
+            "total": _money(confirmed.total_cents),
+        }
+
+    return _post(
+        request, table, act, lambda exc: _money_page(request, table, status=exc.status_code, error=exc.message)
+    )
+
+
+@login_required
+@require_POST
+def slip_sign_view(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
+    table = _table(table_id)
+    if (denied := _forbidden(request, table)) is not None:
+        return denied
+    slip = get_object_or_404(Slip, pk=slip_id, table=table)
+
+    def act() -> str:
+        signed = slip_sign(actor=request.user, slip=slip)
+        if signed.status == Slip.Status.RECEIVED:
+            return _("%(kind)s slip %(number)s is signed twice: received.") % {
+                "kind": signed.get_kind_display().capitalize(),
+                "number": signed.number,
+            }
+        return _("%(kind)s slip %(number)s is signed: a supervisor signs it next.") % {
+            "kind": signed.get_kind_display().capitalize(),
+            "number": signed.number,
+        }
+
+    return _post(
+        request, table, act, lambda exc: _money_page(request, table, status=exc.status_code, error=exc.message)
+    )
+
+
+@login_required
+@require_POST
+def slip_void_view(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
+    table = _table(table_id)
+    if (denied := _forbidden(request, table)) is not None:
+        return denied
+    slip = get_object_or_404(Slip, pk=slip_id, table=table)
+    reason = request.POST.get("reason", "")
+
+    def act() -> str:
+        voided = slip_void(actor=request.user, slip=slip, reason=reason)
+        return _("%(kind)s slip %(number)s is voided.") % {
+            "kind": voided.get_kind_display().capitalize(),
+            "number": voided.number,
+        }
+
+    def refused(exc: ApplicationError) -> HttpResponse:
+        void = {"slip": str(slip.pk), "reason": reason}
+        return _money_page(request, table, status=exc.status_code, error=exc.message, void=void)
+
+    return _post(request, table, act, refused)
+
+
+@login_required
+@require_POST
+def buy_in_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table(table_id)
+    if (denied := _forbidden(request, table)) is not None:
+        return denied
+    typed = {name: request.POST.get(name, "") for name in ("seat", "medium", "amount")}
+
+    def act() -> str:
+        seat = _whole(typed["seat"])
+        if seat is None:
+            raise ApplicationError(_("Tap the seat that buys in."), extra={"field": "seat"})
+        if not typed["medium"]:
+            raise ApplicationError(_("Tap cash or marker."), extra={"field": "medium"})
+        amount = _buy_in_amount(typed)
+        buy_in = buy_in_record(
+            actor=request.user,
+            table=table,
+            seat=seat,  # type: ignore[arg-type]
+            medium=typed["medium"][:_SHOWN],
+            amount_cents=amount,
+        )
+        return _("Seat %(seat)s buys in %(amount)s (%(medium)s).") % {
+            "seat": buy_in.seat_number,
+            "amount": _money(buy_in.amount_cents),
+            "medium": buy_in.get_medium_display(),
+        }
+
+    return _post(
+        request,
+        table,
+        act,
+        lambda exc: _money_page(request, table, status=exc.status_code, error=exc.message, buy_in=typed),
+    )
+
+
+# --- the chip tray: a count, or a fill or credit asked for ---------------------------------------------
+
+
+def _tray_page(
+    request: HttpRequest,
+    table: Table,
+    *,
+    mode: str,
+    typed: Mapping[str, str] | None = None,
+    status: int = 200,
+    error: str = "",
+) -> HttpResponse:
+    columns = _columns(typed or {})
+    context = {
+        "table": table,
+        "mode": mode,
+        "money": shift_money(table),
+        "columns": columns,
+        "total_cents": sum(column["sub_cents"] for column in columns),
+        "error": error,
+        "here": mode,
+    }
+    return _page(request, "dealer/money_tray.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@never_cache
+def tray_count_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    """GET: the chip tray to count. POST: record the opener or the closer (the button tapped names it)."""
+    table = _table(table_id)
+    if (denied := _forbidden(request, table)) is not None:
+        return denied
+    if request.method == "GET":
+        return _tray_page(request, table, mode="count")
+    typed = _typed_chips(request.POST)
+    kind = request.POST.get("kind", "")
+
+    def act() -> str:
+        count = tray_count_record(actor=request.user, table=table, kind=kind[:_SHOWN], counts=_chip_counts(typed))
+        return _("The %(kind)s of %(total)s is recorded: a supervisor confirms it.") % {
+            "kind": count.get_kind_display(),
+            "total": _money(count.total_cents),
+        }
+
+    return _post(
+        request,
+        table,
+        act,
+        lambda exc: _tray_page(request, table, mode="count", typed=typed, status=exc.status_code, error=exc.message),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@never_cache
+def slip_request_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    """GET: the chip tray to ask the cage for chips. POST: request the fill or the credit (the button tapped)."""
+    table = _table(table_id)
+    if (denied := _forbidden(request, table)) is not None:
+        return denied
+    if request.method == "GET":
+        return _tray_page(request, table, mode="slip")
+    typed = _typed_chips(request.POST)
+    kind = request.POST.get("kind", "")
+
+    def act() -> str:
+        slip = slip_request(actor=request.user, table=table, kind=kind[:_SHOWN], chips=_chip_counts(typed))
+        return _("%(kind)s slip %(number)s asks for %(total)s: the cage issues it.") % {
+            "kind": slip.get_kind_display().capitalize(),
+            "number": slip.number,
+            "total": _money(slip.total_cents),
+        }
+
+    return _post(
+        request,
+        table,
+        act,
+        lambda exc: _tray_page(request, table, mode="slip", typed=typed, status=exc.status_code, error=exc.message),
+    )

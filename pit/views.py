@@ -43,10 +43,14 @@ def _require(request: HttpRequest, roles: tuple[Role, ...]) -> None:
 def floor(request: HttpRequest) -> HttpResponse:
     """The floor at a glance: the open shift, every pit and table, the newest audit events.
 
-    A Dealer (who is neither supervisor nor auditor) goes straight to the tablet: their table.
+    A Dealer (who is neither supervisor nor auditor) goes straight to the tablet: their table; a Cage cashier to the
+    cage's queue, a member of the Count team to the count room.
     """
     if user_has_role(request.user, Role.DEALER) and not _may(request, PIT_VIEWERS):
         return redirect("dealer-home")
+    for role, page in ((Role.CAGE_CASHIER, "cage"), (Role.COUNT_TEAM, "count")):
+        if user_has_role(request.user, role) and not _may(request, PIT_VIEWERS):
+            return redirect(page)
     return render(
         request,
         "pit/floor.html",

@@ -1,4 +1,5 @@
-"""End-of-shift reports: ``shift_report_build`` on a shift of 1,000,000 wagers (issue 8; goal <= 10 s on PostgreSQL).
+"""End-of-shift reports: ``shift_report_build`` on a shift of 1,000,000 wagers (issue 8; goal <= 10 s on PostgreSQL
+for the three reports, and <= 5 s for the Master Game Report of its 200 tables, issue 16).
 
 The floor: ``--tables`` tables (200 by default) of the four games in turn, and one shift
 whose rounds hold ``--wagers`` wagers (1,000,000 by default: 1,000 rounds a table over
@@ -11,13 +12,20 @@ when the shift closes (its wagers count in the handle, as the report counts ever
 wager of a round not voided). On PostgreSQL the database is analysed after the load,
 as autovacuum would. Building the floor is not timed.
 
-The shift is then closed by ``casino.services.shift_close`` with the on-commit Celery
-task patched out, so no report is built behind the bench's back. The timed part is
-``pit.services.shift_report_build(shift=..., kind=...)`` for each kind (shift,
-commission, audit), in that order, as the task runs them: ``--runs`` passes (2), the
-``ShiftReport`` rows deleted between passes, the best pass's figures kept (the figures
-of each kind are its best too). The end-of-shift report's floor totals are checked
-against direct SQL sums on the ledger and the wagers ("reconciles").
+The shift is then closed by ``casino.services.shift_close`` with the report task it
+queues in the outbox left unpublished, so no report is built behind the bench's back
+(and the close's refusal of an unfinished round patched out: the last rounds stay open,
+as when the figures below were first measured). Then each table gets its money (issue
+16, ``table_money_add``): a confirmed opener and closer, three buy-ins, a fill and a
+credit received, a fill voided, and its drop box counted twice, agreeing (the counts by
+``tables.drop.drop_count_record``; the rest in bulk as the services write it, with its
+ledger postings). The timed part is ``pit.services.shift_report_build(shift=...,
+kind=...)`` for each kind (shift, commission, audit, master_game), in that order, as
+the task runs them: ``--runs`` passes (2), the ``ShiftReport`` rows deleted between
+passes, the best pass's figures kept (the figures of each kind are its best too). The
+end-of-shift report's floor totals are checked against direct SQL sums on the ledger
+and the wagers, and the Master Game Report's floor drop, win and computed win against
+SQL sums of the drop postings, tray counts, slips and ledger ("reconciles").
 
 ``--profile`` runs one more pass under cProfile and prints the top functions by
 cumulative and by own time, and the SQL each kind sends with its time.
@@ -32,8 +40,9 @@ database ``tableside_bench_reports`` already exists (with SQLite: the file
 ``<temporary directory>/tableside_bench_reports/bench.sqlite3``) and holds a closed
 shift, the floor is not built and no shift is closed: the timed passes run on the
 latest closed shift there, as it is (``--wagers``, ``--tables`` and ``--seed`` are then
-ignored; the floor's counts are printed instead). Without one, the floor is built and
-the shift closed as usual. Either way the database is kept for the next run. A database
+ignored; the floor's counts are printed instead; a floor kept before issue 16 gets its
+tables' money added, once). Without one, the floor is built and the shift closed as
+usual. Either way the database is kept for the next run. A database
 that holds shifts but no closed one (a build cut short) is refused: run once without
 ``--reuse`` to build it afresh. Only ``ShiftReport`` rows are deleted between passes
 (and the reports' audit events added), so reusing does not change the figures.
@@ -70,8 +79,10 @@ from bench.harness import machine, setup_django, throwaway_database  # noqa: E40
 
 BENCH_DATABASE = "tableside_bench_reports"
 TARGET_S = 10.0  # the three reports of a shift of 1,000,000 wagers, on PostgreSQL
+MASTER_GAME_TARGET_S = 5.0  # the Master Game Report of its 200 tables (issue 16), with the others
 HOURS = 8.0
-KINDS = ("shift", "commission", "audit")
+KINDS = ("shift", "commission", "audit", "master_game")
+ISSUE_8_KINDS = KINDS[:3]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -119,13 +130,172 @@ def code_state() -> str:
 
 
 def shift_close_quietly(shift: Any, actor: Any) -> Any:
-    """Close the shift with ``shift_close``, its on-commit report task patched out (the bench builds them)."""
+    """Close the shift with ``shift_close``, the report task it queues in the outbox left unpublished (the bench
+    builds the reports). Every table's last round is still open, as the floor was measured before a close refused
+    that (issue 15): the refusal (``casino.signals.shift_closing``) is patched out, so the figures stay comparable."""
     from casino.services import shift_close
+    from casino.signals import shift_closing
 
-    with mock.patch("pit.tasks.shift_reports_build.delay") as delay:
+    with mock.patch("casino.outbox.outbox_publish") as publish, mock.patch.object(shift_closing, "send"):
         closed = shift_close(actor=actor, shift=shift)
-    assert delay.called, "shift_close should have enqueued the report task"
+    assert publish.called, "shift_close should have queued the report task"
     return closed
+
+
+# The house's chips (tables/migrations/0012_house_chips.py), biggest first: how the bench fills a tray.
+CHIPS = (500_000, 100_000, 10_000, 2_500, 500, 100)
+OPENER_CENTS = 5_000_000  # 50,000.00 in every tray, more where a table lost more than that
+FILL = {"10000": 10}  # 1,000.00
+CREDIT = {"2500": 20}  # 500.00
+
+
+def _tray(cents: int) -> dict[str, int]:
+    """A tray holding ``cents`` (whole units) in the house's chips, biggest first, as a count names them."""
+    counts = {}
+    for value in CHIPS:
+        counts[str(value)], cents = divmod(cents, value)
+    assert cents == 0, cents
+    return {value: number for value, number in counts.items() if number}
+
+
+def table_money_add(shift: Any, rng: random.Random) -> dict[str, int] | None:
+    """The table's money of every table that played in ``shift`` (issue 16), unless the shift has some already
+    (a floor built after it, or reused): None then.
+
+    Per table: a confirmed opener and closer (the dealer counts, the pit boss confirms), three buy-ins (two in
+    cash, one marker; 100.00 notes), a fill and a credit received (issued by the cage, signed by the dealer and the
+    pit boss), a fill voided ("Asked twice"), and the drop box counted twice, agreeing. The shift is closed (a
+    floor reused was closed before this existed), so the rows of the open shift are written in bulk as the
+    services write them, with their ledger postings through ``tables.signals.chips_post`` (the ledger's own
+    posting code) and the slip numbers taken from ``SlipSequence``; the closer is what the tray should hold
+    (opener + fill − credit − chips sold + the house's win from the settlements), to the unit below: so each
+    table's variance is the few cents of commission and rake no chip holds. The counts go through
+    ``tables.drop.drop_count_record`` itself (a closed shift's), the Master Game Report's task they queue left
+    unpublished. Not timed."""
+    import datetime as dt
+
+    from django.contrib.auth.models import Group, User
+    from django.db import transaction
+    from django.db.models import Sum
+
+    from casino.roles import Role
+    from settlement.models import LedgerEntry
+    from settlement.table_money import HOUSE_ACCOUNTS
+    from tables.drop import drop_count_record
+    from tables.models import BuyIn, Round, Slip, SlipSequence, Table, TrayCount
+    from tables.signals import chips_post
+
+    if TrayCount.objects.filter(shift=shift).exists():
+        return None
+
+    def user(name: str, role: Role) -> Any:
+        made, created = User.objects.get_or_create(username=name)
+        if created:
+            made.set_password("bench-pass-word")
+            made.save()
+        made.groups.add(Group.objects.get(name=role.value))
+        return made
+
+    pit_boss = User.objects.get(username="bench_pit_boss")
+    cage = user("bench_cage", Role.CAGE_CASHIER)
+    counters = [user("bench_count_1", Role.COUNT_TEAM), user("bench_count_2", Role.COUNT_TEAM)]
+    tables = list(
+        Table.objects.filter(pk__in=Round.objects.filter(shift=shift).values("table_id"))
+        .select_related("dealer")
+        .order_by("name")
+    )
+    won = dict(
+        LedgerEntry.objects.filter(round__shift=shift, account__in=HOUSE_ACCOUNTS)
+        .values("round__table_id")
+        .annotate(total=Sum("amount_cents"))
+        .order_by()
+        .values_list("round__table_id", "total")
+    )
+    counts = {"tray counts": 0, "buy-ins": 0, "slips": 0, "drop counts": 0}
+    boxes: list[tuple[Any, dict[int, int], int]] = []
+    moment = shift.opened_at + dt.timedelta(minutes=1)
+    # The patch outlives the transaction: the task the last box queues is published on its commit.
+    with mock.patch("casino.outbox.outbox_publish"), transaction.atomic():
+        for kind in Slip.Kind.values:
+            SlipSequence.objects.get_or_create(kind=kind)
+        numbers = dict(SlipSequence.objects.select_for_update().values_list("kind", "last_number"))
+        for table in tables:
+            dealer = table.dealer or pit_boss
+            cash = [rng.randrange(1, 21) * 10_000 for _ in range(2)]
+            marker = rng.randrange(1, 11) * 10_000
+            for seat, (medium, amount) in enumerate((("cash", cash[0]), ("cash", cash[1]), ("marker", marker)), 1):
+                buy_in = BuyIn.objects.create(
+                    table=table,
+                    shift=shift,
+                    seat_number=min(seat, table.seat_count),
+                    medium=medium,
+                    amount_cents=amount,
+                    recorded_by=dealer,
+                    recorded_at=moment,
+                )
+                chips_post(
+                    table=table, shift=shift, kind="buy_in", cents=amount, actor=dealer, key=f"buy-in:{buy_in.pk}"
+                )
+            for kind, chips, status in (
+                ("fill", FILL, "received"),
+                ("credit", CREDIT, "received"),
+                ("fill", FILL, "voided"),
+            ):
+                numbers[kind] += 1
+                total = sum(int(value) * number for value, number in chips.items())
+                received = status == "received"
+                Slip.objects.create(
+                    kind=kind,
+                    number=numbers[kind],
+                    table=table,
+                    shift=shift,
+                    chips=chips,
+                    total_cents=total,
+                    status=status,
+                    requested_by=dealer,
+                    requested_at=moment,
+                    issued_by=cage if received else None,
+                    issued_at=moment if received else None,
+                    dealer_signed_by=dealer if received else None,
+                    supervisor_signed_by=pit_boss if received else None,
+                    received_at=moment if received else None,
+                    voided_by=None if received else pit_boss,
+                    void_reason="" if received else "Asked twice",
+                )
+                if received:
+                    key = f"slip:{kind}:{numbers[kind]}"
+                    chips_post(table=table, shift=shift, kind=kind, cents=total, actor=pit_boss, key=key)
+            # The tray should end with the opener + the fill − the credit − the chips sold + what the house won.
+            moved = 100_000 - 50_000 - (sum(cash) + marker) + (won.get(table.pk) or 0)
+            opener = OPENER_CENTS + max(0, (-moved // 100 + 1) * 100)  # whole units, enough for a losing table
+            closer = opener + moved
+            closer -= closer % 100  # chips hold no cents
+            for kind, cents, at in (("opener", opener, moment), ("closer", closer, shift.closed_at)):
+                TrayCount.objects.create(
+                    table=table,
+                    shift=shift,
+                    kind=kind,
+                    counts=_tray(cents),
+                    total_cents=cents,
+                    counted_by=dealer,
+                    counted_at=at,
+                    status="confirmed",
+                    confirmed_by=pit_boss,
+                    confirmed_at=at,
+                )
+            boxes.append((table, {10_000: sum(cash) // 10_000}, marker))
+            counts["tray counts"] += 2
+            counts["buy-ins"] += 3
+            counts["slips"] += 3
+        for kind, last in numbers.items():
+            SlipSequence.objects.filter(kind=kind).update(last_number=last)
+        for table, notes, marker in boxes:
+            for counter in counters:
+                drop_count_record(
+                    actor=counter, table=table, shift=shift, cash=notes, markers_cents=marker, promo_cents=0
+                )
+                counts["drop counts"] += 1
+    return counts
 
 
 def reports_delete(shift: Any) -> None:
@@ -135,7 +305,7 @@ def reports_delete(shift: Any) -> None:
 
 
 def build_pass(shift: Any) -> dict[str, float]:
-    """One pass: the three reports built afresh; the seconds of each (the garbage collector as in production)."""
+    """One pass: the four reports built afresh; the seconds of each (the garbage collector as in production)."""
     from pit.services import shift_report_build
     from settlement.models import ShiftReport
 
@@ -203,7 +373,45 @@ def reconcile(shift: Any) -> tuple[bool, list[str]]:
     ]
     if commission != expected["commission_cents"]:
         problems.append(f"commission report floor {commission:,}, SQL {expected['commission_cents']:,}")
+    master = ShiftReport.objects.get(shift=shift, kind="master_game").data["floor"]
+    counted = counted_sums(shift)
+    house = sum(expected[f"{account}_cents"] for account in ("house", "commission", "rake"))
+    for name, value in (("computed_win_cents", house), *counted.items()):
+        if master[name] != value:
+            problems.append(f"master game floor {name}: report {master[name]:,}, SQL {value:,}")
     return not problems, problems
+
+
+def counted_sums(shift: Any) -> dict[str, int]:
+    """The floor's drop and win summed in SQL straight from the drop postings, the tray counts and the slips:
+    win = drop + closer + credits − opener − fills (every table of the bench is counted and confirmed)."""
+    from django.db import connection
+
+    from settlement.models import LedgerEntry, Posting
+    from tables.models import Slip, TrayCount
+
+    entries, postings = LedgerEntry._meta.db_table, Posting._meta.db_table
+    trays, slips = TrayCount._meta.db_table, Slip._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT COALESCE(SUM(e.amount_cents), 0) FROM {entries} e JOIN {postings} p ON p.id = e.posting_id "
+            f"WHERE p.shift_id = %s AND p.kind = 'drop' AND e.account = 'cage'",
+            [shift.pk],
+        )
+        drop = int(cursor.fetchone()[0])
+        cursor.execute(
+            f"SELECT COALESCE(SUM(CASE WHEN kind = 'closer' THEN total_cents ELSE -total_cents END), 0) FROM {trays} "
+            f"WHERE shift_id = %s AND status = 'confirmed'",
+            [shift.pk],
+        )
+        tray = int(cursor.fetchone()[0])
+        cursor.execute(
+            f"SELECT COALESCE(SUM(CASE WHEN kind = 'credit' THEN total_cents ELSE -total_cents END), 0) FROM {slips} "
+            f"WHERE shift_id = %s AND status = 'received'",
+            [shift.pk],
+        )
+        moved = int(cursor.fetchone()[0])
+    return {"drop_cents": drop, "win_cents": drop + tray + moved}
 
 
 def profile_pass(shift: Any) -> None:
@@ -297,6 +505,13 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"floor:    reused shift {shift.pk} ({shift.name}, closed {closed}): {floor_counts(shift)} (not timed)"
             )
+        started = time.perf_counter()
+        money = table_money_add(shift, random.Random(args.seed))
+        if money is None:
+            print("money:    the table's money already there (issue 16)")
+        else:
+            made = ", ".join(f"{count:,} {name}" for name, count in money.items())
+            print(f"money:    {made}; added in {time.perf_counter() - started:.1f} s (not timed)")
         import pit.reports  # noqa: F401  (imported now, when the shift closes: the code that is timed)
 
         print(f"timed:    {code_state()}")
@@ -307,11 +522,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'report':<12}{'best s':>9}{'runs s':>22}")
         for kind in KINDS:
             runs = " / ".join(f"{seconds[kind]:.2f}" for seconds in passes)
-            print(f"{kind:<12}{min(seconds[kind] for seconds in passes):>9.2f}{runs:>22}")
-        total = sum(best.values())
+            fastest = min(seconds[kind] for seconds in passes)
+            verdict = ""
+            if kind == "master_game":
+                verdict = (
+                    f"   target <= {MASTER_GAME_TARGET_S:g} s: {'PASS' if fastest <= MASTER_GAME_TARGET_S else 'BELOW'}"
+                )
+            print(f"{kind:<12}{fastest:>9.2f}{runs:>22}{verdict}")
+        total = sum(best[kind] for kind in ISSUE_8_KINDS)
+        runs = " / ".join(f"{sum(seconds[kind] for kind in ISSUE_8_KINDS):.2f}" for seconds in passes)
+        ok = total <= TARGET_S and min(seconds["master_game"] for seconds in passes) <= MASTER_GAME_TARGET_S
+        verdict = "PASS" if total <= TARGET_S else "BELOW"
+        print(f"{'all three':<12}{total:>9.2f}{runs:>22}   target <= {TARGET_S:g} s: {verdict}")
         runs = " / ".join(f"{sum(seconds.values()):.2f}" for seconds in passes)
-        ok = total <= TARGET_S
-        print(f"{'all three':<12}{total:>9.2f}{runs:>22}   target <= {TARGET_S:g} s: {'PASS' if ok else 'BELOW'}")
+        print(f"{'all four':<12}{sum(best.values()):>9.2f}{runs:>22}")
 
         good, problems = reconcile(shift)
         if good:

@@ -1,9 +1,11 @@
-"""The PDF of a shift report (issue 8): reportlab for the pages, matplotlib for the chart of the shift by hour.
+"""The PDF of a shift report (issue 8): reportlab for the pages, matplotlib for the chart of the shift by hour (and
+of win and hold by table in the Master Game Report, issue 16).
 
 ``render_pdf(data, digest)`` turns a report's figures (``pit.reports``) into PDF bytes. The same figures
 always give the same bytes: reportlab runs in its invariant mode (a fixed creation date and document id), the
 chart is drawn by matplotlib's Agg canvas at a fixed size and dpi into a PNG without metadata, and nothing of the
-build (a date, a user) goes into the pages. Every kind gets a PDF; only the end-of-shift report has the chart.
+build (a date, a user) goes into the pages. Every kind gets a PDF; the end-of-shift report and the Master Game
+Report have a chart.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from casino.money import money_text
+from pit import master_game
 from pit.reports import FIGURES, controls_lines
 from settlement.models import ShiftReport
 
@@ -29,6 +32,7 @@ TITLES = {
     ShiftReport.Kind.SHIFT: "End-of-shift report",
     ShiftReport.Kind.COMMISSION: "Commission report",
     ShiftReport.Kind.AUDIT: "Audit report",
+    ShiftReport.Kind.MASTER_GAME: "Master Game Report",
 }
 # The column heads of the figures, short enough for a landscape A4 page.
 HEADS = {
@@ -213,10 +217,163 @@ def _controls_story(data: Mapping[str, Any]) -> list[Flowable]:
     ]
 
 
+def win_hold_chart_png(tables: Sequence[Mapping[str, Any]]) -> bytes:
+    """Win and hold by table as a PNG: a bar of each table's win (amount, left axis; none until its win is known)
+    and a dot of its hold % (right axis). Drawn as ``hourly_chart_png`` is: Agg canvas, fixed size, no date."""
+    figure = Figure(figsize=CHART_SIZE, dpi=CHART_DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot(1, 1, 1)
+    places = list(range(len(tables)))
+    wins = [(row["win_cents"] or 0) / 100 for row in tables]
+    axes.bar(places, wins, width=0.7, color=["#4c72b0" if w >= 0 else "#c44e52" for w in wins], label="Win")
+    axes.axhline(0, color="black", linewidth=0.6)
+    axes.set_ylabel("Win")
+    axes.set_xlim(-1, len(tables))
+    step = max(1, len(tables) // 40)  # at most about 40 names under the axis
+    axes.set_xticks(places[::step], [row["table"] for row in tables][::step], rotation=90, fontsize=6)
+    axes.grid(axis="y", linewidth=0.3)
+    holds = axes.twinx()
+    known = [
+        (place, row["hold_bp"] / 100) for place, row in zip(places, tables, strict=True) if row["hold_bp"] is not None
+    ]
+    holds.plot(
+        [p for p, _ in known],
+        [h for _, h in known],
+        linestyle="none",
+        marker="o",
+        markersize=3,
+        color="#dd8452",
+        label="Hold %",
+    )
+    holds.set_ylabel("Hold %")
+    axes.set_title("Win and hold by table")
+    bars, names = axes.get_legend_handles_labels()
+    dots, more = holds.get_legend_handles_labels()
+    axes.legend(bars + dots, names + more, loc="best", fontsize=8)
+    figure.tight_layout()
+    out = io.BytesIO()
+    figure.savefig(out, format="png", dpi=CHART_DPI, metadata={"Software": None})
+    return out.getvalue()
+
+
+# The Master Game Report's columns of a table: (figure, head).
+MASTER_GAME_HEADS = (
+    ("opener_cents", "Opener"),
+    ("closer_cents", "Closer"),
+    ("fills_cents", "Fills"),
+    ("credits_cents", "Credits"),
+    ("drop_cents", "Drop"),
+    ("win_cents", "Win"),
+    ("hold_bp", "Hold %"),
+    ("computed_win_cents", "Computed"),
+    ("house_cents", "House bank"),
+    ("commission_cents", "Commission"),
+    ("rake_cents", "Rake"),
+    ("variance_cents", "Variance"),
+    ("tray_variance_cents", "Tray var."),
+    ("drop_variance_cents", "Drop var."),
+)
+GROUP_HEADS = (
+    ("table_shifts", "Table-shifts"),
+    ("incomplete", "Incomplete"),
+    ("drop_cents", "Drop"),
+    ("win_cents", "Win"),
+    ("hold_bp", "Hold %"),
+    ("computed_win_cents", "Computed"),
+    ("variance_cents", "Variance"),
+)
+
+
+def _master_game_story(data: Mapping[str, Any]) -> list[Flowable]:
+    cell = master_game.cell_text
+    story: list[Flowable] = [
+        Paragraph(
+            escape(
+                "Table win = drop + closer + credits - opener - fills; hold = win / drop. Computed win: the house's "
+                "from the settlements (house bank + commission + rake). Variance = win - computed win (tray + drop)."
+            ),
+            _SMALL,
+        )
+    ]
+    if data["boxes_missing"]:
+        text = "Built before the count was done: these drop boxes are not final: " + ", ".join(data["boxes_missing"])
+        story.append(Paragraph(escape(text), _STYLES["BodyText"]))
+    story.append(_heading("Win and hold by table"))
+    if data["tables"]:
+        chart = win_hold_chart_png(data["tables"])
+        story.append(Image(io.BytesIO(chart), width=250 * mm, height=250 * mm * CHART_SIZE[1] / CHART_SIZE[0]))
+    heads = ["Pit", "Table", *(head for _, head in MASTER_GAME_HEADS), "Box"]
+    rows = [
+        [
+            row["pit"],
+            row["table"],
+            *(cell(row, name) for name, _ in MASTER_GAME_HEADS),
+            row["box"] or row["drop_status"],
+        ]
+        for row in data["tables"]
+    ]
+    story.append(_table(heads, rows, numbers_from=2) if rows else _none("No table recorded anything in this shift."))
+    story.append(_heading("Win and hold by pit, game, floor and period"))
+    rows = [
+        [level.replace("_", " "), name, *(cell(row, figure) for figure, _ in GROUP_HEADS)]
+        for level, name, row in master_game.win_hold_lines(data)
+    ]
+    story.append(_table(["Level", "Name", *(head for _, head in GROUP_HEADS)], rows, numbers_from=2))
+    story.append(_heading("Drop variance"))
+    if data["drop_variance"]:
+        columns = master_game.DROP_VARIANCE_COLUMNS
+        rows = [[cell(row, name) for name in columns] for row in data["drop_variance"]]
+        heads = ["Pit", "Table", "Box", "Status", "Buy-ins", "Drop", "Drop variance"]
+        story.append(_table(heads, rows, numbers_from=4))
+    else:
+        story.append(_none("Every box is counted and agrees with the buy-ins."))
+    story.append(_heading("Slips"))
+    if data["slips"]:
+        columns = master_game.SLIP_COLUMNS
+        rows = [
+            [*(cell(row, name) for name in columns[:-1]), Paragraph(escape(row["void_reason"]), _SMALL)]
+            for row in data["slips"]
+        ]
+        heads = ["Kind", "No.", "Table", "Status", "Total", "Requested", "Issued", "Dealer", "Supervisor", "Voided"]
+        table = _table([*heads, "Why"], rows)
+        table._argW = [
+            14 * mm,
+            12 * mm,
+            20 * mm,
+            18 * mm,
+            20 * mm,
+            26 * mm,
+            26 * mm,
+            26 * mm,
+            26 * mm,
+            26 * mm,
+            56 * mm,
+        ]
+        story.append(table)
+    else:
+        story.append(_none("No fill or credit in this shift."))
+    story.append(_heading("Slip numbers"))
+    rows = [
+        [
+            row["kind"],
+            "" if row["first"] is None else f"{row['first']}-{row['last']}",
+            Paragraph(escape(master_game.numbers_text(row["used"])), _SMALL),
+            Paragraph(escape(master_game.numbers_text(row["voided"])), _SMALL),
+            Paragraph(escape(master_game.numbers_text(row["missing"]) or "none"), _SMALL),
+        ]
+        for row in data["slip_numbers"]
+    ]
+    table = _table(["Kind", "Range", "Used", "Voided", "Missing"], rows)
+    table._argW = [18 * mm, 25 * mm, 90 * mm, 70 * mm, 70 * mm]
+    story.append(table)
+    return story
+
+
 STORIES = {
     ShiftReport.Kind.SHIFT: _shift_story,
     ShiftReport.Kind.COMMISSION: _commission_story,
     ShiftReport.Kind.AUDIT: _audit_story,
+    ShiftReport.Kind.MASTER_GAME: _master_game_story,
 }
 
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Coalesce, Length
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from casino.models import Shift
-from settlement.models import ShiftReport
+from settlement.models import Posting, ShiftReport
+from tables.models import BuyIn, Round, Slip, Table, TrayCount
 
 # The formats a report downloads in, with their content type and whether the browser saves (not shows) them.
 REPORT_FORMATS: dict[str, tuple[str, bool]] = {
@@ -50,13 +51,71 @@ def shift_report_get(*, report_id: int) -> ShiftReport:
     return get_object_or_404(ShiftReport.objects.select_related("shift__gaming_day"), pk=report_id)
 
 
+# --- the count the Master Game Report waits for (issue 16) -------------------------------------------------
+#
+# A table expects a drop box in a shift when it recorded anything there: a round, a confirmed tray count, a buy-in
+# or a slip. Its box is final when two counts agree, which is when the drop is posted (``tables.drop``, in the
+# count's transaction; ``verify_ledger`` holds every final box to its posting): so "final" is a drop posting on the
+# table and shift. The Master Game Report waits while a box the shift expects is not final. The rule is written
+# twice, as a list for one shift (``shift_boxes_awaited``) and as a test on every closed shift (``_awaits_count``,
+# for ``shifts_needing_reports``); tests/pit/test_master_game_report.py holds the two to the same answer.
+
+# What a table recorded in a shift, each a model with ``table`` and ``shift`` (tray counts: the confirmed ones).
+_PLAYED = (
+    Round.objects.all(),
+    TrayCount.objects.filter(status=TrayCount.Status.CONFIRMED),
+    BuyIn.objects.all(),
+    Slip.objects.all(),
+)
+
+
+def _drop_posted() -> QuerySet[Posting]:
+    return Posting.objects.filter(kind=Posting.Kind.DROP)
+
+
+def shift_boxes_awaited(*, shift: Shift) -> list[str]:
+    """The tables (by name, in pit and table order) whose drop box ``shift`` expects and is not final: one query."""
+    played = Q()
+    for rows in _PLAYED:
+        played |= Q(pk__in=rows.filter(shift=shift).values("table_id"))
+    final = _drop_posted().filter(shift=shift).values("table_id")
+    return list(
+        Table.objects.filter(played).exclude(pk__in=final).order_by("pit__name", "name").values_list("name", flat=True)
+    )
+
+
+def _awaits_count() -> Q:
+    """True on a shift with a box it expects not final: whether anything a table recorded in the shift has no drop
+    posted for that table (each test stops at the first such row)."""
+    final = Exists(_drop_posted().filter(shift=OuterRef("shift_id"), table=OuterRef("table_id")))
+    awaits = Q()
+    for rows in _PLAYED:
+        awaits |= Exists(rows.filter(shift=OuterRef("pk")).exclude(final))
+    return awaits
+
+
+def shift_awaits_count(*, shift: Shift) -> bool:
+    """Whether a drop box ``shift`` expects is not final yet. The list's query, not ``_awaits_count``'s: a few ms on
+    the bench's shift of 200,000 rounds whatever is counted, where the test on every shift scans its rounds once no
+    box is awaited (0.5 s); this runs in each count that makes a box final."""
+    return bool(shift_boxes_awaited(shift=shift))
+
+
 def shifts_needing_reports() -> QuerySet[Shift]:
-    """Closed shifts that lack a ``ready`` report of some kind (never built, or left ``building`` by a crash)."""
-    ready = Count("reports", filter=Q(reports__status=ShiftReport.Status.READY))
+    """Closed shifts that lack a ``ready`` report of some kind (never built, or left ``building`` by a crash).
+
+    The Master Game Report counts as lacking only once every drop box of the shift is final: a shift waiting for
+    its count is not listed for it (its report is built when the count's last box is final, ``pit.signals``, or
+    when a supervisor builds it with boxes missing), so the beat does not try it again every run."""
+    master_game = ShiftReport.Kind.MASTER_GAME
+    others_ready = Count("reports", filter=Q(reports__status=ShiftReport.Status.READY) & ~Q(reports__kind=master_game))
+    master_game_ready = Exists(
+        ShiftReport.objects.filter(shift=OuterRef("pk"), kind=master_game, status=ShiftReport.Status.READY)
+    )
     return (
         Shift.objects.filter(closed_at__isnull=False)
-        .annotate(ready_reports=ready)
-        .filter(ready_reports__lt=len(ShiftReport.Kind.values))
+        .annotate(others_ready=others_ready)
+        .filter(Q(others_ready__lt=len(ShiftReport.Kind.values) - 1) | (~master_game_ready & ~_awaits_count()))
         .order_by("closed_at", "pk")
     )
 

@@ -1,15 +1,22 @@
-"""Pages of issue 8: closing the shift from the pit-boss dashboard, and the closed shifts' reports to download."""
+"""Pages of issue 8: closing the shift from the pit-boss dashboard, and the closed shifts' reports to download; and
+a supervisor's "Build now" of a Master Game Report still waiting for the count (issue 16)."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
+from casino.errors import ApplicationError
+from casino.models import Shift
 from pit.report_selectors import ReportFile, report_file, shift_list, shift_report_get
-from pit.views import PIT_VIEWERS, _require
+from pit.services import shift_report_build
+from pit.views import PIT_DECIDERS, PIT_VIEWERS, _may, _require
+from settlement.models import ShiftReport
 
 SHIFTS_PER_PAGE = 20
 
@@ -30,10 +37,34 @@ def report_http_response(file: ReportFile) -> HttpResponse:
 @login_required
 @require_GET
 def reports(request: HttpRequest) -> HttpResponse:
-    """The closed shifts, newest first, each with its reports: kind, status, content hash and downloads."""
+    """The closed shifts, newest first, each with its reports: kind, status, content hash and downloads; a shift
+    whose Master Game Report is not built yet (it waits for the count) says so, with "Build now" for supervisors."""
     _require(request, PIT_VIEWERS)
     page = Paginator(shift_list(closed_only=True), SHIFTS_PER_PAGE).get_page(request.GET.get("page"))
-    return render(request, "pit/reports.html", {"page": page, "shifts": page.object_list})
+    shifts = list(page.object_list)
+    for shift in shifts:
+        reports = shift.reports.all()  # prefetched
+        shift.master_game_pending = not any(r.kind == ShiftReport.Kind.MASTER_GAME for r in reports)
+        shift.report_rows = len(reports) + shift.master_game_pending
+    context = {"page": page, "shifts": shifts, "can_decide": _may(request, PIT_DECIDERS)}
+    return render(request, "pit/reports.html", context)
+
+
+@login_required
+@require_POST
+def master_game_build(request: HttpRequest, shift_id: int) -> HttpResponse:
+    """A Floor supervisor or Pit boss builds the shift's Master Game Report now, drop boxes missing or not (the
+    count team said a box is missing): ``shift_report_build(force=True)``; the boxes not final are its drop-variance
+    lines, and the audit event names the supervisor."""
+    _require(request, PIT_DECIDERS)
+    shift = get_object_or_404(Shift, pk=shift_id)
+    try:
+        shift_report_build(shift=shift, kind=ShiftReport.Kind.MASTER_GAME, force=True, actor=request.user)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The Master Game Report of the %(name)s shift is built.") % {"name": shift.name})
+    return redirect("reports")
 
 
 @login_required

@@ -1,4 +1,5 @@
-"""The end-of-shift, commission and audit reports of a closed shift (issue 8), and their CSV and HTML.
+"""The end-of-shift, commission and audit reports of a closed shift (issue 8), the Master Game Report (issue 16,
+its sections in ``pit.master_game``), and their CSV and HTML.
 
 Rule: a report reads the ledger (``LedgerEntry`` / ``Posting``, and ``Wager`` for the handle) and the
 audit log only; it never recomputes money from the hands. Its totals therefore reconcile, to the cent,
@@ -29,6 +30,7 @@ from casino.audit import audit_chain_verify, canonical_json, checkpoint_record, 
 from casino.models import AuditCheckpoint, AuditEvent, Shift
 from casino.money import money_text
 from casino.templatetags.money import cents
+from pit import master_game
 from settlement.models import Adjustment, LedgerEntry, Posting, ShiftReport, Wager
 from settlement.services import four_eyes_required
 from tables.models import Round, Table
@@ -437,10 +439,23 @@ def audit_figures(shift: Shift) -> dict[str, Any]:
     }
 
 
+def master_game_figures(shift: Shift) -> dict[str, Any]:
+    """The Master Game Report (issue 16): per table the opener, closer, fills, credits, drop, win and hold beside
+    the win the settlements computed and the variance, the slips and their numbers, and win and hold by pit, game,
+    floor, gaming day, month and year to date (``pit.master_game``). Built once the shift's drop boxes are final
+    (``pit.services.shift_report_build``)."""
+    return {
+        "kind": ShiftReport.Kind.MASTER_GAME.value,
+        "shift": _shift_head(shift),
+        **master_game.master_game_sections(shift),
+    }
+
+
 BUILDERS = {
     ShiftReport.Kind.SHIFT: shift_figures,
     ShiftReport.Kind.COMMISSION: commission_figures,
     ShiftReport.Kind.AUDIT: audit_figures,
+    ShiftReport.Kind.MASTER_GAME: master_game_figures,
 }
 
 
@@ -481,6 +496,8 @@ def render_csv(data: Mapping[str, Any]) -> str:
                 )
         writer.writerow([])
         writer.writerow(["floor", money_text(data["floor"]["commission_cents"])])
+    elif kind == ShiftReport.Kind.MASTER_GAME:
+        master_game.write_csv(writer, data)
     else:
         columns = ("seq", "occurred_at", "actor", "event_type", "subject", "reason", "hash")
         writer.writerow(columns)
@@ -494,10 +511,13 @@ def render_csv(data: Mapping[str, Any]) -> str:
 
 
 def render_html(data: Mapping[str, Any]) -> str:
-    """The report as a standalone HTML page (``templates/pit/shift_report.html``), money as ``12.05``."""
+    """The report as a standalone HTML page (``templates/pit/shift_report.html``; the Master Game Report's
+    ``templates/pit/master_game_report.html``), money as ``12.05``."""
     context: dict[str, Any] = {"data": data, "kind": data["kind"], "shift": data["shift"]}
     if data.get("checkpoint"):
         context["checkpoint"] = checkpoint_text(data["checkpoint"])
+    if data["kind"] == ShiftReport.Kind.MASTER_GAME:
+        return render_to_string("pit/master_game_report.html", {**context, **master_game.html_context(data)})
     if data["kind"] == ShiftReport.Kind.SHIFT:
         levels = [("table", row["pit"], row["table"], row) for row in data["tables"]]
         levels += [("pit", row["pit"], "", row) for row in data["pits"]]

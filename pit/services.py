@@ -1,7 +1,8 @@
-"""Writes of the pit: building a closed shift's reports (issue 8)."""
+"""Writes of the pit: building a closed shift's reports (issue 8, and the Master Game Report of issue 16)."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -9,15 +10,32 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.models import Shift
+from casino.roles import SUPERVISORS, require_role
 from pit import report_pdf, reports
+from pit.report_selectors import shift_boxes_awaited
 from settlement.models import ShiftReport
 
 
-def shift_report_build(*, shift: Shift, kind: str) -> ShiftReport:
+class CountPending(WrongState):
+    """The Master Game Report waits for the count: a drop box the shift expects is not final yet."""
+
+
+def shift_report_build(
+    *,
+    shift: Shift,
+    kind: str,
+    force: bool = False,
+    actor: AbstractBaseUser | AnonymousUser | None = None,
+) -> ShiftReport:
     """Build a closed shift's report of one kind (issue 8): idempotent, and never half written.
 
     * Only a closed shift is reported on (``WrongState`` otherwise): its rounds can no longer change.
     * A ``ready`` report is returned as it is: building again changes nothing.
+    * The Master Game Report needs the drop, which the count team counts after the close: while a box the shift
+      expects is not final (``pit.report_selectors.shift_boxes_awaited``) it is not built (``CountPending``,
+      naming the boxes; no row is written). ``force`` builds it all the same, for a supervisor (``actor``, a Floor
+      supervisor or Pit boss) once the count team says a box is missing: the boxes not final are then its
+      drop-variance lines, and the audit event names the supervisor and the boxes.
     * Otherwise a ``building`` row marks the work, the figures, CSV, HTML and PDF are built in memory from
       the ledger and the audit log (``pit.reports``), and one transaction writes them and turns the
       row ``ready``, with its audit event: a crash before that leaves the ``building`` row, finished by the
@@ -25,12 +43,24 @@ def shift_report_build(*, shift: Shift, kind: str) -> ShiftReport:
     """
     if kind not in ShiftReport.Kind.values:
         raise ApplicationError(f"There is no {kind!r} report: ask for one of {', '.join(ShiftReport.Kind.values)}.")
+    if force:
+        require_role(actor, *SUPERVISORS, action="build the Master Game Report before the count is done")
+        if kind != ShiftReport.Kind.MASTER_GAME:
+            raise ApplicationError("Only the Master Game Report waits for the count: the others need no forcing.")
     shift = Shift.objects.select_related("gaming_day").get(pk=shift.pk)
     if shift.closed_at is None:
         raise WrongState(f"The {shift.name} shift is still open: its reports are built once it is closed.")
     existing = ShiftReport.objects.filter(shift=shift, kind=kind).first()
     if existing is not None and existing.status == ShiftReport.Status.READY:
         return existing
+    awaited = shift_boxes_awaited(shift=shift) if kind == ShiftReport.Kind.MASTER_GAME else []
+    if awaited and not force:
+        raise CountPending(
+            f"The Master Game Report of the {shift.name} shift waits for the count: {_boxes(awaited)} not final "
+            "yet. It is built once the count team has counted every box, or now by a supervisor (“Build now”), the "
+            "missing boxes shown as drop variances.",
+            extra={"boxes_awaited": awaited},
+        )
     if existing is None:
         try:
             with transaction.atomic():
@@ -51,10 +81,23 @@ def shift_report_build(*, shift: Shift, kind: str) -> ShiftReport:
         report.status = ShiftReport.Status.READY
         report.finished_at = timezone.now()
         report.save(update_fields=["data", "csv", "html", "pdf", "content_hash", "status", "finished_at"])
+        after: dict[str, object] = {"shift": shift.pk, "kind": kind, "content_hash": digest}
+        if awaited:
+            after["boxes_missing"] = awaited
         audit_event_record(
-            actor=None,
+            actor=actor if force else None,
             event_type=AuditEventType.SHIFT_REPORT_BUILT,
             subject=report,
-            after={"shift": shift.pk, "kind": kind, "content_hash": digest},
+            after=after,
         )
     return report
+
+
+def _boxes(tables: list[str], shown: int = 5) -> str:
+    """The boxes named in a sentence: "the drop box of table PGP-1 is", "the drop boxes of tables PGP-1 and PGP-2
+    are", "… PGP-5 and 12 more are"."""
+    if len(tables) == 1:
+        return f"the drop box of table {tables[0]} is"
+    if len(tables) <= shown:
+        return f"the drop boxes of tables {', '.join(tables[:-1])} and {tables[-1]} are"
+    return f"the drop boxes of tables {', '.join(tables[:shown])} and {len(tables) - shown} more are"

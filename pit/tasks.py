@@ -20,7 +20,7 @@ from casino.models import Shift
 from casino.selectors import shift_current
 from casino.services import shift_close
 from pit.report_selectors import shifts_needing_reports
-from pit.services import shift_report_build
+from pit.services import CountPending, shift_report_build
 from settlement.models import ShiftReport
 
 logger = logging.getLogger(__name__)
@@ -28,13 +28,21 @@ logger = logging.getLogger(__name__)
 
 @shared_task(name="settlement.shift_reports_build")
 def shift_reports_build(shift_id: int) -> dict[str, str]:
-    """Build a closed shift's three reports (issue 8); answer each kind's content hash.
+    """Build a closed shift's reports (issue 8, and the Master Game Report of issue 16); answer each kind's content
+    hash, or for the Master Game Report while the count is not done ``waiting: `` and why (not an error: it is
+    queued again when the count's last box is final, ``pit.signals``).
 
     Idempotent, as ``shift_report_build`` is: a retry, or a run after a worker died, finishes what is
     missing and leaves the ready reports as they are.
     """
     shift = Shift.objects.get(pk=shift_id)
-    return {kind: shift_report_build(shift=shift, kind=kind).content_hash for kind in ShiftReport.Kind.values}
+    answer: dict[str, str] = {}
+    for kind in ShiftReport.Kind.values:
+        try:
+            answer[kind] = shift_report_build(shift=shift, kind=kind).content_hash
+        except CountPending as exc:
+            answer[kind] = f"waiting: {exc.message}"
+    return answer
 
 
 @shared_task(name="casino.shift_boundaries")
@@ -46,7 +54,7 @@ def shift_boundaries() -> dict[str, object]:
       opens the next one.
     * Every closed shift missing a ready report (never built, or left ``building`` by a crash or a dead worker)
       gets it built (``shift_report_build`` is idempotent). One shift's failure is logged and does not stop the
-      others; the next run tries again.
+      others; the next run tries again. A Master Game Report waiting for the count is neither built nor a failure.
 
     Answers the closed shift's id (or None) and, per shift id, the report kinds built.
     """
@@ -77,6 +85,8 @@ def shift_boundaries() -> dict[str, object]:
                 continue
             try:
                 shift_report_build(shift=needing, kind=kind)
+            except CountPending:
+                continue
             except Exception:
                 logger.exception(
                     "Building the %s report of shift %s failed; the next run tries again", kind, needing.pk

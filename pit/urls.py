@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from pit import apis as report_apis
-from pit import day_views, report_views, setup_views, views
+from pit import cage_views, count_views, day_views, report_views, setup_views, views
 
 page_urlpatterns = [
     path("", views.floor, name="floor"),
@@ -27,6 +27,13 @@ page_urlpatterns = [
     path("pit/tables/<int:table_id>/setup/", setup_views.table_setup, name="pit-table-setup"),
     path("reports/", report_views.reports, name="reports"),
     path("reports/<int:report_id>/<str:fmt>/", report_views.report_download, name="report-download"),
+    path("reports/shifts/<int:shift_id>/master-game/", report_views.master_game_build, name="report-master-game-build"),
+    # The table's money (issue 16): the cage's queue, the slip PDF, the count room.
+    path("cage/", cage_views.cage, name="cage"),
+    path("cage/slips/<int:slip_id>/issue/", cage_views.cage_slip_issue, name="cage-slip-issue"),
+    path("slips/<int:slip_id>/pdf/", cage_views.slip_pdf_download, name="slip-pdf"),
+    path("count/", count_views.count, name="count"),
+    path("count/<int:shift_id>/<int:table_id>/", count_views.count_record, name="count-record"),
 ]
 
 api_urlpatterns = [

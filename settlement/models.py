@@ -275,6 +275,7 @@ class ShiftReport(models.Model):
         SHIFT = "shift", _("end-of-shift report")
         COMMISSION = "commission", _("commission report")
         AUDIT = "audit", _("audit report")
+        MASTER_GAME = "master_game", _("Master Game Report")
 
     class Status(models.TextChoices):
         BUILDING = "building", _("being built")

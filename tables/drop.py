@@ -28,7 +28,7 @@ from casino.roles import Role, require_role
 from casino.selectors import shift_current
 from tables.models import BuyIn, DropCount, Table
 from tables.permissions import require_act_at_table
-from tables.signals import chips_post
+from tables.signals import chips_post, drop_box_final
 
 # The notes a drop box holds, in cents: the dollar's and the euro's (1, 2, 5, 10, 20, 50, 100, 200, 500).
 NOTES_CENTS = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000)
@@ -219,4 +219,6 @@ def drop_count_record(
                 )
             ]
         audit_event_record(actor=actor, event_type=AuditEventType.DROP_COUNTED, subject=count, after=after)
+        if box.drop_cents is not None:
+            drop_box_final.send(sender=Table, table=table, shift=locked)
     return count

@@ -23,6 +23,10 @@ from tables.models import Table
 # audit event records it.
 chips_moved = Signal()
 
+# Sent inside the count that makes a table's drop box final, with ``table`` and ``shift``: the pit builds the shift's
+# Master Game Report once every box it waits for is final (``pit.apps``); a receiver does transactional work only.
+drop_box_final = Signal()
+
 # What each movement takes out of one account and puts into another (DESIGN.md, "The table's money").
 MOVES: dict[str, tuple[str, str]] = {
     "fill": ("cage", "tray"),  # chips from the cage to the table's tray

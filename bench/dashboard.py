@@ -12,7 +12,13 @@ that pays a win even money less 5% commission, returns a push and takes a loss; 
 the points games (Chinese Poker, OFC) four (three) wagers that move no money and a
 settlement that pays what the losers lose, less a 5% rake. A void posting returns a
 voided round's stakes. Each table has a big-win alert threshold, a few seats win
-above it, and ten rounds wait with a void request. Building the floor is not timed.
+above it, and ten rounds wait with a void request. The table's money (issue 16): at each
+table ``BUY_INS_PER_HOUR`` buy-ins an hour (cash, one in five a marker), three fills and a
+credit received, and at one table in four a slip still pending (requested or issued); a
+confirmed closer left by the last shift and this shift's confirmed opener, 30.00 over it at
+one table in ten (a written report) and 150.00 short at one in twenty-five (escalated); one
+opener in fifty waits for its confirmation (the money's ledger postings are left out: the
+dashboard does not read them). Building the floor is not timed.
 
 The dashboard keeps the sums of what can no longer change (finished rounds, ledger entries,
 postings older than a minute) in the cache and reads only what is newer on each refresh
@@ -66,6 +72,8 @@ POINT_MIN, POINT_MAX = 500, 5_000
 # A pair's points in the points games (a scoop with royalties is rare) and their weights.
 PAIR_POINTS, PAIR_WEIGHTS = (-9, -6, -4, -3, -2, -1, 0, 1, 2, 3, 4, 6, 9), (1, 2, 4, 8, 12, 14, 10, 14, 12, 8, 4, 2, 1)
 BIG_WIN = 40_000  # the alert threshold at every table: a few seats win more than 400.00 in a shift
+BUY_INS_PER_HOUR = 5  # at each table: 40 buy-ins a table in an eight-hour shift, 8,000 on the floor
+TRAY_CENTS = 3_000_000  # what each tray was left with: 30,000.00
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -278,6 +286,7 @@ def floor_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, dict
         counts["wagers"] += sum(len(w) for w in plans)
         counts["postings"] += len(postings)
         counts["ledger entries"] += len(entries)
+    counts.update(money_build(args, rng, tables=tables, shift=shift, dealers=dealers, pit_boss=pit_boss, now=now))
     if connection.vendor == "postgresql":  # the planner's statistics, as autovacuum keeps them after a shift's writes
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
@@ -286,6 +295,67 @@ def floor_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, dict
         Adjustment(round=r, kind="void", reason="Card exposed", requested_by=dealers[0]) for r in open_rounds
     )
     return User.objects.get(pk=pit_boss.pk), counts
+
+
+def money_build(
+    args: argparse.Namespace, rng: random.Random, *, tables: list[Any], shift: Any, dealers: list[Any],
+    pit_boss: Any, now: dt.datetime
+) -> dict[str, int]:  # fmt: skip
+    """The table's money of the shift at every table (see the module's docstring), bulk-created."""
+    from django.contrib.auth.models import Group, User
+
+    from casino.roles import Role
+    from tables.models import BuyIn, Slip, SlipSequence, TrayCount
+
+    cage = User.objects.create_user(username="bench_cage", password="bench-pass-word")
+    cage.groups.add(Group.objects.get(name=Role.CAGE_CASHIER.value))
+    started = now - dt.timedelta(hours=args.hours)
+    per_table = max(1, round(args.hours * BUY_INS_PER_HOUR))
+    buy_ins, slips, trays = [], [], []
+    numbers = {"fill": 0, "credit": 0}
+
+    def slip(table: Any, kind: str, status: str, cents: int, at: dt.datetime) -> Slip:
+        numbers[kind] += 1
+        done = status != "requested"
+        return Slip(kind=kind, number=numbers[kind], table=table, shift=shift, chips={"100000": cents // 100_000},
+                    total_cents=cents, status=status, requested_by=table.dealer, requested_at=at,
+                    issued_by=cage if done else None, issued_at=at if done else None,
+                    dealer_signed_by=table.dealer if status == "received" else None,
+                    supervisor_signed_by=pit_boss if status == "received" else None,
+                    received_at=at if status == "received" else None)  # fmt: skip
+
+    for number, table in enumerate(tables, start=1):
+        dealer = table.dealer
+        for n in range(per_table):
+            at = started + dt.timedelta(hours=args.hours) * (n + rng.random()) / per_table
+            medium = "marker" if rng.random() < 0.2 else "cash"
+            buy_ins.append(BuyIn(table=table, shift=shift, seat_number=rng.randint(1, table.seat_count), medium=medium,
+                                 amount_cents=rng.randrange(10_000, 200_001, 5_000), recorded_by=dealer,
+                                 recorded_at=at))  # fmt: skip
+        for hour in (1, 3, 5):
+            slips.append(slip(table, "fill", "received", 1_000_000, started + dt.timedelta(hours=hour)))
+        slips.append(slip(table, "credit", "received", 500_000, started + dt.timedelta(hours=6)))
+        if number % 4 == 0:
+            kind, status = ("fill", "requested") if number % 8 == 0 else ("credit", "issued")
+            slips.append(slip(table, kind, status, 500_000, now - dt.timedelta(minutes=rng.randint(2, 40))))
+        off = 3_000 if number % 10 == 0 else -15_000 if number % 25 == 0 else 0
+        waiting = number % 50 == 0
+        trays.append(TrayCount(table=table, shift=shift, kind="closer", counts={"100000": TRAY_CENTS // 100_000},
+                               total_cents=TRAY_CENTS, counted_by=dealer, counted_at=started - dt.timedelta(minutes=5),
+                               status="confirmed", confirmed_by=pit_boss,
+                               confirmed_at=started - dt.timedelta(minutes=4)))  # fmt: skip
+        trays.append(TrayCount(table=table, shift=shift, kind="opener", counts={"100000": TRAY_CENTS // 100_000},
+                               total_cents=TRAY_CENTS + off, expected_cents=TRAY_CENTS, counted_by=dealer,
+                               counted_at=started, status="counted" if waiting else "confirmed",
+                               confirmed_by=None if waiting else pit_boss,
+                               confirmed_at=None if waiting else started))  # fmt: skip
+    BuyIn.objects.bulk_create(buy_ins, batch_size=2000)
+    Slip.objects.bulk_create(slips, batch_size=2000)
+    TrayCount.objects.bulk_create(trays, batch_size=2000)
+    for kind, last in numbers.items():
+        SlipSequence.objects.update_or_create(kind=kind, defaults={"last_number": last})
+    pending = sum(1 for made in slips if made.status in ("requested", "issued"))
+    return {"buy-ins": len(buy_ins), "slips": len(slips), "pending slips": pending, "tray counts": len(trays)}
 
 
 # --- timing ---------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 """The pit-boss dashboard in Chromium (issue 7): a floor of the four games played through the services,
-the result of a settled round on the dashboard, and a void asked for by the dealer approved by a tap.
+the result of a settled round on the dashboard, and a void asked for by the dealer approved by a tap; the table's
+money (issue 16): the drop recorded, win and hold, fills and credits with one pending, a tray discrepancy, and the
+live refresh bringing a new buy-in and a slip received.
 
 Takes the screenshots docs/screenshots/pit-dashboard.png and pit-table-history.png.
 """
@@ -14,6 +16,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from casino.roles import Role
 from casino.services import pit_create
 from rules.services import rule_set_create
 from settlement.models import Adjustment
@@ -27,9 +30,12 @@ from settlement.services import (
     settle_round,
     wager_place,
 )
+from tables.drop import buy_in_record
 from tables.models import Round, Table
 from tables.services import table_assign_dealer, table_create, table_open, table_set_big_win
+from tables.slips import slip_issue, slip_request, slip_sign
 from tables.states import RoundState
+from tables.tray import tray_count_confirm, tray_count_record
 
 # Hands whose outcome the engines' doctests fix (tests/api/test_rounds_api.py).
 PGP_HANDS = {
@@ -77,10 +83,35 @@ def _settle(round_: Round, dealer: User) -> None:
     settle_round(round=round_, actor=dealer, idempotency_key=f"browser-pit-{round_.pk}")
 
 
+def _money(table: Table, dealer: User, floor_supervisor: User, cage: User) -> Any:
+    """PGP-1's money: left at 3,000.00 and opened at 3,030.00 (30.00 over: a written report), 700.00 bought in,
+    a fill of 1,000.00 received and a credit of 100.00 asked for (pending)."""
+    for kind, chips in (("closer", {10000: 30}), ("opener", {10000: 30, 500: 6})):
+        counted = tray_count_record(actor=dealer, table=table, kind=kind, counts=chips)
+        tray_count_confirm(actor=floor_supervisor, count=counted)
+    buy_in_record(actor=dealer, table=table, seat=1, medium="cash", amount_cents=50_000)
+    buy_in_record(actor=dealer, table=table, seat=5, medium="marker", amount_cents=20_000)
+    fill = slip_issue(actor=cage, slip=slip_request(actor=dealer, table=table, kind="fill", chips={10000: 10}))
+    slip_sign(actor=floor_supervisor, slip=slip_sign(actor=dealer, slip=fill))
+    return slip_request(actor=dealer, table=table, kind="credit", chips={2500: 4})
+
+
 @pytest.fixture
-def floor(pit: Any, shift: Any, pit_boss: User, dealer: User, make_table: Callable[..., Table]) -> dict[str, Any]:
-    """Two pits, a table of every game and one closed; rounds played through the services; three alerts."""
+def floor(
+    pit: Any,
+    shift: Any,
+    pit_boss: User,
+    dealer: User,
+    floor_supervisor: User,
+    make_user: Callable[..., User],
+    make_table: Callable[..., Table],
+    house_chips: None,
+) -> dict[str, Any]:
+    """Two pits, a table of every game and one closed; rounds played through the services; four alerts (a tray
+    discrepancy among them) and a credit pending."""
+    cage = make_user("cora_cage", Role.CAGE_CASHIER)
     pgp = make_table(name="PGP-1", game="paigow_poker", seat_count=6, max_wager_cents=200000)
+    credit = _money(pgp, dealer, floor_supervisor, cage)
     table_set_big_win(actor=pit_boss, table=pgp, big_win_cents=2000)
     pgp_round = _to_dealt(pgp, dealer, PGP_WAGERS)
     round_deal(actor=dealer, round=pgp_round, dice=[3, 5, 6])
@@ -115,6 +146,7 @@ def floor(pit: Any, shift: Any, pit_boss: User, dealer: User, make_table: Callab
 
     rake = rule_set_create(actor=pit_boss, name="CP rake 5%", game="chinese_poker", options={"rake_bp": 500})
     cp = poker_table("CP-1", "chinese_poker", 4, rake)
+    buy_in_record(actor=dealer, table=cp, seat=2, medium="cash", amount_cents=10_000)
     cp_round = _to_dealt(cp, dealer, {1: 1000, 2: 2000, 3: 3000})
     round_deal(actor=dealer, round=cp_round, dice=[2, 4, 5])
     round_hands_record(actor=dealer, round=cp_round, hands=CP_HANDS)
@@ -129,12 +161,17 @@ def floor(pit: Any, shift: Any, pit_boss: User, dealer: User, make_table: Callab
     round_open(actor=dealer, table=ofc)  # the next round, open for wagers
 
     make_table(name="PGP-3", game="paigow_poker", seat_count=6, open_it=False)
-    return {"pgp": pgp, "pgp2": pgp2, "request": request, "voidable": voidable}
+    return {"pgp": pgp, "pgp2": pgp2, "request": request, "voidable": voidable, "credit": credit, "cage": cage}
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_pit_boss_sees_the_result_and_approves_a_void_by_tapping(
-    new_page: Callable[..., Any], shoot: Callable[[Any, str], Any], pit_boss: User, floor: dict[str, Any]
+    new_page: Callable[..., Any],
+    shoot: Callable[[Any, str], Any],
+    pit_boss: User,
+    dealer: User,
+    floor_supervisor: User,
+    floor: dict[str, Any],
 ) -> None:
     page = new_page(pit_boss)
     page.goto("/pit/")
@@ -148,6 +185,18 @@ def test_the_pit_boss_sees_the_result_and_approves_a_void_by_tapping(
     expect(alert).to_contain_text("Card flashed on the deal")
     expect(page.locator(".alert-bigwin")).to_contain_text("Seat 1 won 25.00")
     expect(page.locator(".alert-bank")).to_contain_text("Seat 2 has banked 2 rounds in a row")
+    # The money: 700.00 bought in, the house won 26.25 (3.75% of it), a fill received, the credit pending.
+    expect(pgp_row.locator(".t-drop")).to_have_text("700.00")
+    expect(pgp_row.locator(".t-win")).to_have_text("26.25")
+    expect(pgp_row.locator(".t-hold")).to_have_text("3.75%")
+    expect(pgp_row.locator(".t-fills")).to_have_text("1\u2009000.00F")
+    expect(pgp_row.locator(".slips-pending")).to_have_text("1 pending")
+    expect(page.locator(f"#table-{floor['pgp2'].pk} .t-hold")).to_have_text("—")
+    expect(page.locator("#pit-slips .slip-line")).to_have_count(1)
+    expect(page.locator("#pit-slips .slip-line")).to_contain_text("Credit")
+    expect(page.locator("#pit-slips a.btn")).to_have_attribute("href", "/cage/")
+    expect(page.locator(".alert-tray")).to_contain_text("Opener 30.00 over the last closer")
+    expect(page.locator(".alert-tray .tray-level")).to_have_text("Written report")
     box = alert.locator(".btn-approve").bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 44
     assert page.evaluate("document.documentElement.scrollWidth") <= 1024  # nothing overflows the tablet
@@ -159,6 +208,15 @@ def test_the_pit_boss_sees_the_result_and_approves_a_void_by_tapping(
     expect(page.locator(f"#table-{floor['pgp2'].pk} .t-round")).to_contain_text("voided")
     assert Round.objects.get(pk=floor["voidable"].pk).state == RoundState.VOIDED
     assert Adjustment.objects.get(pk=floor["request"].pk).status == Adjustment.Status.APPROVED
+
+    # The live refresh brings the table's money too: a buy-in, and the pending credit issued and received.
+    buy_in_record(actor=dealer, table=floor["pgp"], seat=2, medium="cash", amount_cents=30_000)
+    credit = slip_issue(actor=floor["cage"], slip=floor["credit"])
+    slip_sign(actor=floor_supervisor, slip=slip_sign(actor=dealer, slip=credit))
+    expect(pgp_row.locator(".t-drop")).to_have_text("1\u2009000.00", timeout=12_000)
+    expect(pgp_row.locator(".t-credits")).to_have_text("100.00C")
+    expect(pgp_row.locator(".slips-pending")).to_have_count(0)
+    expect(page.locator("#pit-slips")).to_have_count(0)
 
     page.locator(f"#table-{floor['pgp'].pk} .t-name a").tap()
     expect(page.locator("h1")).to_contain_text("Table PGP-1")

@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 
 
 @pytest.fixture
-def demo_floor(db, settings, tmp_path) -> None:
+def demo_floor(db, house_chips, settings, tmp_path) -> None:
     settings.VAR_DIR = tmp_path
     call_command("seed_demo", password="demo-pass-2026", stdout=io.StringIO())
 

@@ -12,7 +12,10 @@ from casino.audit import audit_chain_verify
 from casino.models import AuditEvent, Pit
 from casino.roles import Role, user_roles
 from rules.models import Game
-from tables.models import Table
+from tables.models import Table, TrayCount
+
+# Every table opens with a counted tray: the house's chips must be there (a transactional test's flush empties them).
+pytestmark = pytest.mark.usefixtures("house_chips")
 
 
 @pytest.mark.django_db
@@ -29,10 +32,18 @@ def test_seed_demo_makes_two_pits_every_game_and_a_user_per_role(settings, tmp_p
         ("floor", Role.FLOOR_SUPERVISOR),
         ("pitboss", Role.PIT_BOSS),
         ("auditor", Role.AUDITOR),
+        ("cage", Role.CAGE_CASHIER),
+        ("count1", Role.COUNT_TEAM),
+        ("count2", Role.COUNT_TEAM),
     ]:
         assert user_roles(User.objects.get(username=username)) == {role}
         assert username in out.getvalue()
     assert User.objects.get(username="admin").is_superuser
+    # Every table opened with its tray counted by the dealer and confirmed by the floor: 3,300.00 each.
+    openers = TrayCount.objects.filter(kind="opener", status="confirmed")
+    assert sorted(
+        openers.values_list("table__name", "total_cents", "counted_by__username", "confirmed_by__username")
+    ) == [(name, 330_000, "dealer", "floor") for name in sorted(Table.objects.values_list("name", flat=True))]
     assert audit_chain_verify().ok
     assert (tmp_path / "demo-logins.txt").read_text() in out.getvalue()
 

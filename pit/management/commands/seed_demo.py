@@ -26,15 +26,23 @@ from casino.roles import Role
 from casino.services import gaming_day_open, pit_create, shift_open
 from rules.models import Game
 from rules.services import rule_set_default
+from tables.models import Table
 from tables.services import table_assign_dealer, table_create, table_open
+from tables.tray import tray_count_confirm, tray_count_record
 
 DEMO_USERS: list[tuple[str, Role | None]] = [
     ("dealer", Role.DEALER),
     ("floor", Role.FLOOR_SUPERVISOR),
     ("pitboss", Role.PIT_BOSS),
     ("auditor", Role.AUDITOR),
+    ("cage", Role.CAGE_CASHIER),
+    ("count1", Role.COUNT_TEAM),
+    ("count2", Role.COUNT_TEAM),
     ("admin", None),
 ]
+
+# Each demo table's opening tray: 2,000.00 in 100s, 1,000.00 in 25s, 200.00 in 5s, 100.00 in 1s.
+DEMO_TRAY = {10000: 20, 2500: 40, 500: 40, 100: 100}
 
 DEMO_PITS: dict[str, list[tuple[str, str, int, int, int]]] = {
     "Pit 1 · Asian games": [
@@ -108,6 +116,10 @@ class Command(BaseCommand):
                     table_open(actor=boss, table=table)
             gaming_day_open(actor=boss, business_date=timezone.localdate())
             shift_open(actor=boss, name="Day")
+            # Every table opens with its tray counted by the dealer and confirmed by the floor supervisor.
+            for table in Table.objects.filter(pit__name__in=DEMO_PITS):
+                opener = tray_count_record(actor=users["dealer"], table=table, kind="opener", counts=DEMO_TRAY)
+                tray_count_confirm(actor=users["floor"], count=opener)
 
         text = "\n".join(lines) + "\n"
         settings.VAR_DIR.mkdir(exist_ok=True)

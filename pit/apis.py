@@ -33,6 +33,7 @@ from casino.selectors import gaming_day_get, gaming_day_list
 from casino.services import gaming_day_close, gaming_day_open, shift_close, shift_open
 from pit.report_selectors import REPORT_FORMATS, report_file, shift_get, shift_list, shift_report_get
 from pit.report_views import report_http_response
+from pit.services import shift_report_build
 from settlement.models import ShiftReport
 
 REPORT_READERS: tuple[Role, ...] = OVERSEERS
@@ -153,6 +154,22 @@ class ShiftReportListApi(APIView):
         _require_reader(request)
         shift: Shift = shift_get(shift_id=shift_id)
         return Response(ReportOutputSerializer(shift.reports.all(), many=True, context={"request": request}).data)
+
+
+class ShiftMasterGameBuildApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: ReportOutputSerializer, 403: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        summary="Build the shift's Master Game Report now, before every drop box is final (Floor supervisor, Pit boss)",
+        description="For a box the count team says is missing: the boxes not final are the report's drop-variance "
+        "lines, and the audit event names who built it. A report already built is answered as it is; 409 while the "
+        "shift is open.",
+    )
+    def post(self, request: Request, shift_id: int) -> Response:
+        report = shift_report_build(
+            shift=shift_get(shift_id=shift_id), kind=ShiftReport.Kind.MASTER_GAME, force=True, actor=request.user
+        )
+        return Response(ReportOutputSerializer(report, context={"request": request}).data)
 
 
 class ShiftReportFileApi(APIView):

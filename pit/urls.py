@@ -44,6 +44,11 @@ api_urlpatterns = [
     path("shifts/", report_apis.ShiftListApi.as_view(), name="api-shift-list"),
     path("shifts/<int:shift_id>/close/", report_apis.ShiftCloseApi.as_view(), name="api-shift-close"),
     path("shifts/<int:shift_id>/reports/", report_apis.ShiftReportListApi.as_view(), name="api-shift-reports"),
+    path(
+        "shifts/<int:shift_id>/reports/master-game/",
+        report_apis.ShiftMasterGameBuildApi.as_view(),
+        name="api-shift-master-game-build",
+    ),
     # ``file_format``, not ``format``: DRF reads a ``format`` argument as a renderer choice and would 404 on csv.
     path(
         "reports/<int:report_id>/<str:file_format>/", report_apis.ShiftReportFileApi.as_view(), name="api-report-file"

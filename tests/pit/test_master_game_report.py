@@ -527,3 +527,25 @@ def test_a_number_no_slip_holds_is_reported_missing(people, shift, pgp, play_to_
     )
     numbers = _build(shift).data["slip_numbers"]
     assert numbers[0] == {"kind": "fill", "first": 1, "last": 4, "used": [1], "voided": [2, 4], "missing": [3]}
+
+
+def test_the_api_builds_it_now_for_a_supervisor_only(
+    people, shift, pgp, pb2, play_to_hands, floor_supervisor, dealer
+) -> None:  # type: ignore[no-untyped-def]
+    from rest_framework.test import APIClient
+
+    _quiet_table(people, pb2, cash_cents=30_000)
+    play_a_shift(people, shift, pgp, play_to_hands)
+    url = f"/api/shifts/{shift.pk}/reports/master-game/"
+    client = APIClient()
+    client.force_authenticate(dealer)
+    refused = client.post(url)
+    assert refused.status_code == 403 and "Floor supervisor or Pit boss" in refused.json()["message"]
+    assert not ShiftReport.objects.filter(shift=shift, kind=MASTER_GAME).exists()
+    client.force_authenticate(floor_supervisor)
+    built = client.post(url)
+    assert built.status_code == 200, built.content
+    assert (built.json()["kind"], built.json()["status"]) == ("master_game", "ready")
+    again = client.post(url)  # built already: answered as it is, the same hash
+    assert again.json()["content_hash"] == built.json()["content_hash"]
+    assert client.post("/api/shifts/999999/reports/master-game/").status_code == 404

@@ -102,6 +102,7 @@ class _Guard:
     state: str | None
     final_states: tuple[str, ...]
     frozen_from: tuple[tuple[str, ...], tuple[str, ...]]  # (columns, the states from which they are frozen)
+    final_frozen: tuple[str, ...] = ()  # columns frozen once the row is in one of its final states
 
 
 _GUARDED: dict[str, _Guard] = {}
@@ -126,6 +127,9 @@ def _guard_condition(table: str, distinct: str) -> str:
     if columns:
         later = " OR ".join(f'OLD."{c}" {distinct} NEW."{c}"' for c in columns)
         changed.append(f'(OLD."{guard.state}" IN ({states(since)}) AND ({later}))')
+    if guard.final_frozen:
+        later = " OR ".join(f'OLD."{c}" {distinct} NEW."{c}"' for c in guard.final_frozen)
+        changed.append(f'(OLD."{guard.state}" IN ({states(guard.final_states)}) AND ({later}))')
     moved = f'OLD."{guard.state}" {distinct} NEW."{guard.state}"'
     final = f'(OLD."{guard.state}" IN ({states(guard.final_states)}) AND {moved})'
     return " OR ".join([*changed, final])
@@ -138,11 +142,13 @@ def guarded_triggers(
     state: str | None = None,
     final_states: tuple[str, ...] = (),
     frozen_from: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+    final_frozen: tuple[str, ...] = (),
 ) -> list[pgtrigger.Trigger]:
     """For ``Meta.triggers``: refuse an UPDATE of ``table`` that changes a ``frozen`` column, changes one of
-    ``frozen_from``'s columns once the row is in one of its states, or moves a row out of one of its
-    ``final_states``; and every DELETE and TRUNCATE (the SQLite twin: ``sqlite_triggers_install``)."""
-    _GUARDED[table] = _Guard(frozen, state, final_states, frozen_from)
+    ``frozen_from``'s columns once the row is in one of its states, changes one of ``final_frozen``'s once it is in
+    one of its ``final_states``, or moves a row out of one of its ``final_states``; and every DELETE and TRUNCATE
+    (the SQLite twin: ``sqlite_triggers_install``)."""
+    _GUARDED[table] = _Guard(frozen, state, final_states, frozen_from, final_frozen)
     return [
         pgtrigger.Protect(
             name="frozen_columns",

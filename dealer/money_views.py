@@ -235,6 +235,9 @@ def _post(
         response = refused(exc)
         response[REFUSAL_HEADER] = "1"
         return response
+    except BaseException:
+        _forget(request)  # nothing was recorded: the same form, sent again, is taken (never "recorded once")
+        raise
     messages.success(request, notice)
     return done
 

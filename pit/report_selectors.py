@@ -15,7 +15,8 @@ from django.shortcuts import get_object_or_404
 
 from casino.models import Shift
 from settlement.models import Posting, ShiftReport
-from tables.models import BuyIn, Round, Slip, Table, TrayCount
+from tables.models import Table
+from tables.money_selectors import drop_box_sources
 
 # The formats a report downloads in, with their content type and whether the browser saves (not shows) them.
 REPORT_FORMATS: dict[str, tuple[str, bool]] = {
@@ -60,13 +61,8 @@ def shift_report_get(*, report_id: int) -> ShiftReport:
 # twice, as a list for one shift (``shift_boxes_awaited``) and as a test on every closed shift (``_awaits_count``,
 # for ``shifts_needing_reports``); tests/pit/test_master_game_report.py holds the two to the same answer.
 
-# What a table recorded in a shift, each a model with ``table`` and ``shift`` (tray counts: the confirmed ones).
-_PLAYED = (
-    Round.objects.all(),
-    TrayCount.objects.filter(status=TrayCount.Status.CONFIRMED),
-    BuyIn.objects.all(),
-    Slip.objects.all(),
-)
+# What gives a table a drop box in a shift (the count room's rule too).
+_PLAYED = drop_box_sources()
 
 
 def _drop_posted() -> QuerySet[Posting]:

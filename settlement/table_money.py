@@ -14,7 +14,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Sum
 
-from casino.models import Shift
+from casino.events import AuditEventType
+from casino.models import AuditEvent, Shift
 from settlement.compute import Line
 from settlement.ledger import post, posting_record
 from settlement.models import LedgerEntry, Posting
@@ -110,6 +111,76 @@ def table_money_check() -> list[str]:
             )
     for key in sorted(set(expected) - seen):
         problems.append(f"The ledger holds no posting for {key}, which the tables recorded.")
+    problems.extend(slips_audit_check())
+    problems.extend(tray_counts_audit_check())
+    return problems
+
+
+# What a slip's audit events record of it (``tables.slips._snapshot``) and must still hold: the people by name.
+_SLIP_FIELDS = ("kind", "number", "chips", "total_cents", "status", "void_reason")
+_SLIP_PEOPLE = ("requested_by", "issued_by", "dealer_signed_by", "supervisor_signed_by", "voided_by")
+
+
+def _last_recorded(subject_type: str) -> dict[str, tuple[int, Any]]:
+    """The last audit event of each subject of ``subject_type``: its seq and what it recorded after."""
+    last: dict[str, tuple[int, Any]] = {}
+    for seq, subject_id, after in (
+        AuditEvent.objects.filter(subject_type=subject_type).order_by("seq").values_list("seq", "subject_id", "after")
+    ):
+        last[subject_id] = (seq, after)
+    return last
+
+
+def slips_audit_check() -> list[str]:
+    """Hold every slip to the last audit event that recorded it: what it asked, where it stands, who issued,
+    signed or voided it and why. A change made past the services (and past the database's guards, by the tables'
+    owner) is named here, since the keyed audit chain cannot be rewritten to match."""
+    problems: list[str] = []
+    last = _last_recorded("tables.slip")
+    names = dict(User.objects.values_list("pk", "username"))
+    for row in Slip.objects.order_by("kind", "number").values("pk", *_SLIP_FIELDS, *(f"{p}_id" for p in _SLIP_PEOPLE)):
+        name = f"{row['kind'].capitalize()} slip {row['number']}"
+        seq, after = last.get(str(row["pk"]), (None, None))
+        if not isinstance(after, dict):
+            problems.append(f"{name} has no audit event: it was not written by Tableside's services.")
+            continue
+        held = {field: row[field] for field in _SLIP_FIELDS}
+        held.update({person: names.get(row[f"{person}_id"]) for person in _SLIP_PEOPLE})
+        differing = sorted(field for field, value in held.items() if after.get(field) != value)
+        if differing:
+            problems.append(f"{name} is not as audit event #{seq} recorded it: {', '.join(differing)} changed since.")
+    return problems
+
+
+def tray_counts_audit_check() -> list[str]:
+    """Hold every tray count to its audit events: the chips, total and state the last one recorded, who counted
+    it (the actor of ``tray.counted``) and who confirmed it (the actor of ``tray.confirmed``)."""
+    problems: list[str] = []
+    last = _last_recorded("tables.traycount")
+    actors: dict[tuple[str, str], int | None] = {
+        (subject_id, event_type): actor_id
+        for subject_id, event_type, actor_id in AuditEvent.objects.filter(subject_type="tables.traycount").values_list(
+            "subject_id", "event_type", "actor_id"
+        )
+    }
+    for row in TrayCount.objects.order_by("pk").values(
+        "pk", "kind", "counts", "total_cents", "status", "counted_by_id", "confirmed_by_id", "table__name"
+    ):
+        name = f"The {row['kind']} of table {row['table__name']} (tray count {row['pk']})"
+        key = str(row["pk"])
+        seq, after = last.get(key, (None, None))
+        if not isinstance(after, dict):
+            problems.append(f"{name} has no audit event: it was not written by Tableside's services.")
+            continue
+        differing = sorted(field for field in ("counts", "total_cents", "status") if after.get(field) != row[field])
+        if actors.get((key, AuditEventType.TRAY_COUNTED)) != row["counted_by_id"]:
+            differing.append("counted by")
+        if row["confirmed_by_id"] is not None and (
+            actors.get((key, AuditEventType.TRAY_COUNT_CONFIRMED)) != row["confirmed_by_id"]
+        ):
+            differing.append("confirmed by")
+        if differing:
+            problems.append(f"{name} is not as audit event #{seq} recorded it: {', '.join(differing)} changed since.")
     return problems
 
 
@@ -253,7 +324,10 @@ def table_money_figures(*, shifts: Sequence[Shift], table_ids: Sequence[int] | N
         .order_by("counted_at", "pk")
         .values_list("table_id", "shift_id", "kind", "total_cents")
     ):
-        rows[(table_id, shift_id)][f"{kind}_cents"] = total  # the last confirmed count of each kind
+        # The shift's first confirmed opener and its last confirmed closer: a table closed and opened again within
+        # the shift counts its tray in between, which is neither where it started nor where it ended.
+        if kind == TrayCount.Kind.CLOSER or "opener_cents" not in rows[(table_id, shift_id)]:
+            rows[(table_id, shift_id)][f"{kind}_cents"] = total
     user_ids: set[int] = set()
     slips = list(scoped(Slip.objects.all()).order_by("kind", "number"))
     for slip in slips:

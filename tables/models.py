@@ -270,6 +270,15 @@ class TrayCount(models.Model):
             models.UniqueConstraint(
                 fields=["table"], condition=models.Q(status="counted"), name="one_count_to_confirm_per_table"
             ),
+            # Confirmed by a second person, in the database too.
+            models.CheckConstraint(
+                condition=~models.Q(status="confirmed")
+                | (
+                    models.Q(confirmed_by__isnull=False, confirmed_at__isnull=False)
+                    & ~models.Q(confirmed_by=models.F("counted_by"))
+                ),
+                name="tray_count_confirmed_by_another",
+            ),
         ]
         triggers = guarded_triggers(
             "tables_traycount",
@@ -378,7 +387,37 @@ class Slip(models.Model):
         ordering = ["kind", "number"]
         verbose_name = _("slip")
         verbose_name_plural = _("slips")
-        constraints = [models.UniqueConstraint(fields=["kind", "number"], name="slip_number_unique_per_kind")]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "number"], name="slip_number_unique_per_kind"),
+            # The states a slip can only reach through ``tables.slips``, held in the database too: issued by the
+            # cage and never by whoever asked; received with two different signatures; voided by someone, saying
+            # why.
+            models.CheckConstraint(
+                condition=models.Q(issued_by__isnull=True) | ~models.Q(issued_by=models.F("requested_by")),
+                name="slip_issued_by_another",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status__in=["issued", "received"]) | models.Q(issued_by__isnull=False),
+                name="slip_issued_has_its_cashier",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="received")
+                | models.Q(
+                    dealer_signed_by__isnull=False, supervisor_signed_by__isnull=False, received_at__isnull=False
+                ),
+                name="slip_received_has_two_signatures",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(dealer_signed_by__isnull=True)
+                | models.Q(supervisor_signed_by__isnull=True)
+                | ~models.Q(dealer_signed_by=models.F("supervisor_signed_by")),
+                name="slip_signed_by_two_people",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="voided") | (models.Q(voided_by__isnull=False) & ~models.Q(void_reason="")),
+                name="slip_voided_by_someone_saying_why",
+            ),
+        ]
         triggers = guarded_triggers(
             "tables_slip",
             frozen=(
@@ -394,6 +433,14 @@ class Slip(models.Model):
             state="status",
             final_states=("received", "voided"),
             frozen_from=(("issued_by_id", "issued_at"), ("issued", "received", "voided")),
+            # A received or voided slip is finished: its signatures, its receipt and its void never change.
+            final_frozen=(
+                "dealer_signed_by_id",
+                "supervisor_signed_by_id",
+                "received_at",
+                "voided_by_id",
+                "void_reason",
+            ),
         )
 
     def __str__(self) -> str:

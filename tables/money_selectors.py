@@ -9,11 +9,24 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from casino.models import GamingDay, Shift
 from tables.drop import DropBox, drop_final
-from tables.models import BuyIn, DropCount, Slip, Table, TrayCount
+from tables.models import BuyIn, DropCount, Round, Slip, Table, TrayCount
+
+
+def drop_box_sources() -> tuple[QuerySet, ...]:
+    """What gives a table a drop box in a shift, each rows with ``table`` and ``shift``: a round, a confirmed tray
+    count, a buy-in or a slip. The one rule the count room (which boxes to count) and the Master Game Report (which
+    boxes it waits for, ``pit.report_selectors``) share."""
+    return (
+        Round.objects.all(),
+        TrayCount.objects.filter(status=TrayCount.Status.CONFIRMED),
+        BuyIn.objects.all(),
+        Slip.objects.all(),
+    )
+
 
 # The closed shifts the count room shows, newest first: two gaming days of three shifts.
 COUNT_SHIFTS_SHOWN = 6
@@ -88,10 +101,10 @@ class ShiftBoxes:
 
 
 def drop_boxes_to_count(*, shifts_shown: int = COUNT_SHIFTS_SHOWN) -> list[ShiftBoxes]:
-    """The drop boxes of the last ``shifts_shown`` closed shifts, newest shift first (six queries).
+    """The drop boxes of the last ``shifts_shown`` closed shifts, newest shift first (seven queries).
 
-    A table has a box in a shift when money moved there: a buy-in, a slip or a tray count in that shift; a box that
-    was counted is shown too, whatever moved. Each box comes with its counts, oldest first, and who made them."""
+    A table has a box in a shift when it played or money moved there (``drop_box_sources``); a box that was counted
+    is shown too, whatever moved. Each box comes with its counts, oldest first, and who made them."""
     shifts = list(
         Shift.objects.filter(closed_at__isnull=False)
         .select_related("gaming_day")
@@ -99,10 +112,8 @@ def drop_boxes_to_count(*, shifts_shown: int = COUNT_SHIFTS_SHOWN) -> list[Shift
     )
     shift_ids = [shift.pk for shift in shifts]
     keys: set[tuple[int, int]] = set()
-    for model in (BuyIn, Slip, TrayCount):
-        keys.update(
-            model.objects.filter(shift_id__in=shift_ids).order_by().values_list("table_id", "shift_id").distinct()
-        )
+    for rows in drop_box_sources():
+        keys.update(rows.filter(shift_id__in=shift_ids).order_by().values_list("table_id", "shift_id").distinct())
     counts: dict[tuple[int, int], list[DropCount]] = defaultdict(list)
     for count in (
         DropCount.objects.filter(shift_id__in=shift_ids).select_related("counted_by").order_by("counted_at", "pk")

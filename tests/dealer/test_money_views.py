@@ -32,6 +32,17 @@ THIN = "\u2009"  # the thousands separator of the ``cents`` filter
 KEY = "0123456789abcdef0123456789abcdef"
 
 
+@pytest.fixture(autouse=True)
+def _forms_sent_before_forgotten() -> Iterator[None]:
+    """A form's one-time key lives in the cache, which outlives a test's rolled-back database (whose ids come
+    again): each test starts with none sent."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 def _money(table: Table, rest: str = "") -> str:
     return f"/dealer/tables/{table.pk}/money/{rest}"
 
@@ -473,3 +484,19 @@ def test_the_money_page_costs_the_same_few_queries_however_much_it_shows(
         buy_in_record(actor=dealer, table=pgp, seat=seat, medium="cash", amount_cents=10_000)
     with django_assert_max_num_queries(8):
         assert client.get(_money(pgp)).status_code == 200
+
+
+def test_a_form_that_failed_on_the_server_is_taken_when_sent_again(pgp: Table, dealer: Any) -> None:
+    from unittest import mock
+
+    from django.db import OperationalError
+
+    client = signed_in(dealer)
+    client.raise_request_exception = False
+    buy_in = {"seat": "2", "medium": "cash", "amount": "100.00", "form_key": KEY}
+    with mock.patch("dealer.money_views.buy_in_record", side_effect=OperationalError("database is locked")):
+        assert client.post(_money(pgp, "buy-in/"), buy_in).status_code == 500
+    assert not BuyIn.objects.exists()
+    # Sent again, the same form records the buy-in: the dealer's work is not lost to "already sent".
+    _done(client.post(_money(pgp, "buy-in/"), buy_in), pgp, client, "Seat 2 buys in 100.00 (cash).")
+    assert BuyIn.objects.count() == 1

@@ -209,7 +209,7 @@ def test_without_slips_pending_the_section_is_not_shown(shift: Shift, pgp_table:
 # --- a fixed number of queries --------------------------------------------------------------------
 
 
-def money_for_every_table(*, shift: Shift, dealer: User) -> None:
+def money_for_every_table(*, shift: Shift, dealer: User, pit_boss: User) -> None:
     """Each table without money yet: two buy-ins, a received fill, a pending credit and a confirmed opener 30.00
     over its closer. Bulk-created: only the dashboard's reads are under test."""
     tables = list(Table.objects.filter(buy_ins__isnull=True).order_by("pk"))
@@ -222,6 +222,7 @@ def money_for_every_table(*, shift: Shift, dealer: User) -> None:
         for medium in ("cash", "marker")
     )
     last = Slip.objects.order_by("-number").values_list("number", flat=True).first() or 0
+    cage, _ = User.objects.get_or_create(username="cora_cage_bulk")
     Slip.objects.bulk_create(
         Slip(
             kind=kind,
@@ -233,6 +234,12 @@ def money_for_every_table(*, shift: Shift, dealer: User) -> None:
             status=status,
             requested_by=dealer,
             requested_at=now,
+            # As the services leave a received slip: issued by the cage, signed by two people.
+            **(
+                {"issued_by": cage, "dealer_signed_by": dealer, "supervisor_signed_by": pit_boss, "received_at": now}
+                if status == "received"
+                else {}
+            ),
         )
         for i, t in enumerate(tables, start=1)
         for offset, (kind, status) in enumerate((("fill", "received"), ("credit", "requested")))
@@ -248,6 +255,8 @@ def money_for_every_table(*, shift: Shift, dealer: User) -> None:
             counted_by=dealer,
             counted_at=now,
             status="confirmed",
+            confirmed_by=pit_boss,
+            confirmed_at=now,
         )
         for t in tables
     )
@@ -260,7 +269,7 @@ def test_the_money_keeps_the_dashboards_fixed_number_of_queries_as_tables_grow(
     if sealed:
         monkeypatch.setattr(selectors, "SEAL_MARGIN", -dt.timedelta(hours=1))
     fill_floor(tables=4, pit=pit, shift=shift, dealer=dealer)
-    money_for_every_table(shift=shift, dealer=dealer)
+    money_for_every_table(shift=shift, dealer=dealer, pit_boss=pit_boss)
 
     def queries(url: str) -> tuple[int, str]:
         client = signed_in(pit_boss)  # a fresh request: its session, its user and its roles are read again
@@ -272,7 +281,7 @@ def test_the_money_keeps_the_dashboards_fixed_number_of_queries_as_tables_grow(
     few_page, _ = queries("/pit/")
     few_live, _ = queries("/pit/live/")
     fill_floor(tables=196, pit=pit, shift=shift, dealer=dealer, start=5)
-    money_for_every_table(shift=shift, dealer=dealer)
+    money_for_every_table(shift=shift, dealer=dealer, pit_boss=pit_boss)
 
     page, html = queries("/pit/")
     live, _ = queries("/pit/live/")

@@ -205,3 +205,44 @@ def test_an_unfinished_count_leaves_the_win_open_and_the_box_missing(people, shi
     assert money.missing == ["closer", "drop"] and money.box_line == "missing"
     group = win_hold_by([money], lambda m: m.pit)["Pit 1"]
     assert (group.table_shifts, group.incomplete, group.win_cents) == (1, 1, 0)
+
+
+def test_a_table_closed_and_opened_again_in_the_shift_keeps_its_first_opener_and_last_closer(
+    people, shift, pgp, pit_boss
+) -> None:  # type: ignore[no-untyped-def]
+    from tables.services import table_open
+
+    _count(people, pgp, "opener", {10000: 30})  # 3,000.00
+    buy_in_record(actor=people["dealer"], table=pgp, seat=1, medium="cash", amount_cents=10_000)
+    _count(people, pgp, "closer", {10000: 29})  # 2,900.00: 100.00 sold to seat 1
+    table_close(actor=pit_boss, table=pgp)
+    table_open(actor=pit_boss, table=pgp)
+    _count(people, pgp, "opener", {10000: 29})
+    buy_in_record(actor=people["dealer"], table=pgp, seat=2, medium="cash", amount_cents=10_000)
+    _count(people, pgp, "closer", {10000: 28})  # 2,800.00
+    shift_close(actor=people["floor"], shift=shift)
+    for counter in ("kim", "lee"):
+        drop_count_record(
+            actor=people[counter], table=pgp, shift=shift, cash={10000: 2}, markers_cents=0, promo_cents=0
+        )
+    (money,) = table_money_figures(shifts=[shift])
+    # win = 200.00 drop + 2,800.00 closer − 3,000.00 opener = 0.00; nothing was played, nothing is missing.
+    assert (money.opener_cents, money.closer_cents, money.win_cents, money.variance_cents) == (300_000, 280_000, 0, 0)
+
+
+def test_a_shift_with_a_slip_outstanding_or_a_count_waiting_does_not_close(people, shift, pgp) -> None:  # type: ignore[no-untyped-def]
+    issued = slip_issue(
+        actor=people["cage"], slip=slip_request(actor=people["dealer"], table=pgp, kind="fill", chips=FILL)
+    )
+    with pytest.raises(
+        WrongState, match="^Fill slip 1 at table PGP-1 is still issued by the cage: sign it as received"
+    ) as refused:
+        shift_close(actor=people["floor"], shift=shift)
+    assert refused.value.extra["slips_outstanding"][0]["number"] == 1
+    slip_sign(actor=people["floor"], slip=slip_sign(actor=people["dealer"], slip=issued))
+    closer = tray_count_record(actor=people["dealer"], table=pgp, kind="closer", counts={10000: 40})
+    with pytest.raises(WrongState, match="^The closer of table PGP-1 waits for a supervisor's confirmation"):
+        shift_close(actor=people["floor"], shift=shift)
+    assert shift.__class__.objects.get(pk=shift.pk).closed_at is None
+    tray_count_confirm(actor=people["floor"], count=closer)
+    assert shift_close(actor=people["floor"], shift=shift).closed_at is not None

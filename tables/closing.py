@@ -1,0 +1,46 @@
+"""The tables' answer to a shift's close (``casino.signals.shift_closing``, connected by ``tables.apps``): a shift
+does not close while its table money is half done, or that money would land in a shift already reported.
+
+* a fill or a credit requested or issued in the shift and not yet received or voided: its chips are between the
+  cage and the table, and received later it would be posted to a shift whose reports are built;
+* a tray count of the shift waiting for a supervisor's confirmation: the opener or the closer the Master Game
+  Report needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casino.errors import WrongState
+from casino.models import Shift
+from tables.models import Slip, TrayCount
+
+
+def shift_close_refuse_money(sender: Any, *, shift: Shift, **kwargs: Any) -> None:
+    """Refuse to close ``shift`` while a slip of it is outstanding or a tray count of it waits (under the shift's
+    lock: ``tables.slips``, ``tables.drop`` and ``tables.tray`` write in the open shift under the same lock)."""
+    outstanding = list(
+        Slip.objects.filter(shift=shift, status__in=(Slip.Status.REQUESTED, Slip.Status.ISSUED))
+        .select_related("table")
+        .order_by("kind", "number")
+    )
+    if outstanding:
+        first = outstanding[0]
+        more = f" ({len(outstanding) - 1} more slip(s) too)" if len(outstanding) > 1 else ""
+        raise WrongState(
+            f"{first.get_kind_display().capitalize()} slip {first.number} at table {first.table.name} is still "
+            f"{first.get_status_display()}: sign it as received or void it before closing the shift{more}.",
+            extra={
+                "slips_outstanding": [
+                    {"id": s.pk, "kind": s.kind, "number": s.number, "table": s.table.name, "status": s.status}
+                    for s in outstanding
+                ]
+            },
+        )
+    waiting = TrayCount.objects.filter(shift=shift, status=TrayCount.Status.COUNTED).select_related("table").first()
+    if waiting is not None:
+        raise WrongState(
+            f"The {waiting.get_kind_display()} of table {waiting.table.name} waits for a supervisor's confirmation: "
+            "confirm it before closing the shift.",
+            extra={"tray_count_waiting": waiting.pk},
+        )

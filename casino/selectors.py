@@ -19,6 +19,22 @@ def shift_current() -> Shift | None:
     return Shift.objects.select_related("gaming_day").filter(closed_at__isnull=True).first()
 
 
+def shift_current_held() -> Shift | None:
+    """The open shift, its row held until the transaction ends (``FOR NO KEY UPDATE``; call inside one): a close
+    (``FOR UPDATE``) waits for the write under way, and a write that comes during a close waits for it and then
+    finds no shift open. For the table's money (``tables.tray``, ``tables.slips``, ``tables.drop``), whose writes
+    are few and short."""
+    shift = shift_current()
+    if shift is None:
+        return None
+    return (
+        Shift.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("gaming_day")
+        .filter(pk=shift.pk, closed_at__isnull=True)
+        .first()
+    )
+
+
 def audit_events_recent(*, limit: int = 20) -> list[AuditEvent]:
     """The newest audit events, newest first."""
     return list(AuditEvent.objects.order_by("-seq")[:limit])

@@ -29,7 +29,7 @@ from tables.models import Slip
 from tables.money_selectors import cage_queue
 from tables.permissions import can_view_table_money
 from tables.slip_pdf import slip_pdf, slip_title
-from tables.slips import slip_issue
+from tables.slips import slip_issue, slip_void
 
 CAGE_ISSUERS: tuple[Role, ...] = (Role.CAGE_CASHIER,)
 
@@ -62,6 +62,23 @@ def cage_slip_issue(request: HttpRequest, slip_id: int) -> HttpResponse:
         _("%(slip)s is issued: table %(table)s signs for it.")
         % {"slip": slip_title(issued), "table": issued.table.name},
     )
+    return redirect("cage")
+
+
+@login_required
+@require_POST
+def cage_slip_void(request: HttpRequest, slip_id: int) -> HttpResponse:
+    """A Cage cashier voids an issued slip whose chips came back to the cage, saying why (``slip_void``); the
+    service's refusal is shown on the queue, with the reason typed."""
+    _require(request, CAGE_VIEWERS)
+    slip = get_object_or_404(Slip.objects.select_related("table"), pk=slip_id)
+    reason = request.POST.get("reason", "")[:500]
+    try:
+        voided = slip_void(actor=request.user, slip=slip, reason=reason)
+    except ApplicationError as exc:
+        context = {**_cage_context(request, error=exc.message, refused=slip.pk), "reason": reason}
+        return render(request, "pit/cage.html", context, status=exc.status_code)
+    messages.success(request, _("%(slip)s is voided.") % {"slip": slip_title(voided)})
     return redirect("cage")
 
 

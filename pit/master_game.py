@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.db.models import Max, Q
+from django.utils.translation import gettext_lazy
 
 from casino.models import Shift
 from casino.money import money_text
@@ -53,6 +54,7 @@ TABLE_FIGURES = (
     "buy_ins_cents",
     "markers_cents",
     "drop_cents",
+    "promo_cents",
     "win_cents",
     "hold_bp",
     "computed_win_cents",
@@ -364,24 +366,52 @@ def write_csv(writer: Any, data: Mapping[str, Any]) -> None:
         )
 
 
+# The words the HTML shows for a box's state and a slip's kind and state (the figures keep the codes).
+_BOX_WORDS = {
+    "missing": gettext_lazy("missing"),
+    "extra": gettext_lazy("extra"),
+    "final": gettext_lazy("final"),
+    "counted once": gettext_lazy("counted once"),
+    "counts disagree": gettext_lazy("counts disagree"),
+    "not counted": gettext_lazy("not counted"),
+}
+
+
+def _box_word(row: Mapping[str, Any]) -> str:
+    code = row.get("box") or row.get("drop_status") or ""
+    return str(_BOX_WORDS.get(code, code))
+
+
+def _slip_words(row: Mapping[str, Any]) -> dict[str, str]:
+    kinds, states = dict(Slip.Kind.choices), dict(Slip.Status.choices)
+    return {"kind": str(kinds.get(row["kind"], row["kind"])), "status": str(states.get(row["status"], row["status"]))}
+
+
 def html_context(data: Mapping[str, Any]) -> dict[str, Any]:
     """What ``templates/pit/master_game_report.html`` shows, each figure already text (money with thin spaces)."""
+    kinds = dict(Slip.Kind.choices)
     return {
         "table_lines": [
-            {"row": row, "cells": [cell_text(row, name, cents) for name in TABLE_FIGURES]} for row in data["tables"]
+            {"row": row, "box": _box_word(row), "cells": [cell_text(row, name, cents) for name in TABLE_FIGURES]}
+            for row in data["tables"]
         ],
         "group_lines": [
             {"level": level, "name": name, "cells": [cell_text(row, figure, cents) for figure in WIN_HOLD_FIGURES]}
             for level, name, row in win_hold_lines(data)
         ],
         "drop_variance_lines": [
-            {"row": row, "cells": [cell_text(row, name, cents) for name in DROP_VARIANCE_COLUMNS[4:]]}
+            {
+                "row": row,
+                "box": _box_word(row),
+                "cells": [cell_text(row, name, cents) for name in DROP_VARIANCE_COLUMNS[4:]],
+            }
             for row in data["drop_variance"]
         ],
-        "slip_lines": [{"row": row, "total": cents(row["total_cents"])} for row in data["slips"]],
+        "slip_lines": [{"row": row, "total": cents(row["total_cents"]), **_slip_words(row)} for row in data["slips"]],
         "number_lines": [
             {
                 "row": row,
+                "kind": str(kinds.get(row["kind"], row["kind"])),
                 "used": numbers_text(row["used"]),
                 "voided": numbers_text(row["voided"]),
                 "missing": numbers_text(row["missing"]),

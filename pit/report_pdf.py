@@ -263,6 +263,7 @@ MASTER_GAME_HEADS = (
     ("fills_cents", "Fills"),
     ("credits_cents", "Credits"),
     ("drop_cents", "Drop"),
+    ("promo_cents", "Promo"),
     ("win_cents", "Win"),
     ("hold_bp", "Hold %"),
     ("computed_win_cents", "Computed"),

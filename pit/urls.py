@@ -31,6 +31,7 @@ page_urlpatterns = [
     # The table's money (issue 16): the cage's queue, the slip PDF, the count room.
     path("cage/", cage_views.cage, name="cage"),
     path("cage/slips/<int:slip_id>/issue/", cage_views.cage_slip_issue, name="cage-slip-issue"),
+    path("cage/slips/<int:slip_id>/void/", cage_views.cage_slip_void, name="cage-slip-void"),
     path("slips/<int:slip_id>/pdf/", cage_views.slip_pdf_download, name="slip-pdf"),
     path("count/", count_views.count, name="count"),
     path("count/<int:shift_id>/<int:table_id>/", count_views.count_record, name="count-record"),

@@ -211,9 +211,10 @@ class TableShiftMoney:
 
     ``win_cents`` (the counted win, 9 NYCRR 5315.1(c)) needs the opener and the closer (confirmed) and the final
     drop; until then it is None and ``missing`` says what is not in. ``computed_win_cents`` is the house's win from
-    the settlements (bank result + commission + rake). ``variance_cents`` = counted − computed, which is
-    ``drop_variance_cents`` (counted drop − buy-ins recorded) + ``tray_variance_cents`` (closer − the closer the
-    tray should hold: opener + fills − credits − chips sold at buy-ins + the house's win). A shift with no
+    the settlements (bank result + commission + rake). ``variance_cents`` = counted − (computed − promotional chips
+    collected), which is ``drop_variance_cents`` (counted drop − buy-ins recorded) + ``tray_variance_cents``
+    (closer − the closer the tray should hold: opener + fills − credits − chips sold at buy-ins + the house's win −
+    the promotional chips lost, which the dealer drops into the box and which are not drop). A shift with no
     mistakes has every variance 0.
     """
 
@@ -229,6 +230,7 @@ class TableShiftMoney:
     buy_ins_cents: int = 0
     markers_cents: int = 0
     drop_cents: int | None = None
+    promo_cents: int = 0
     drop_status: str = "not counted"
     house_cents: int = 0
     commission_cents: int = 0
@@ -276,7 +278,14 @@ class TableShiftMoney:
     def expected_closer_cents(self) -> int | None:
         if self.opener_cents is None:
             return None
-        return self.opener_cents + self.fills_cents - self.credits_cents - self.buy_ins_cents + self.computed_win_cents
+        return (
+            self.opener_cents
+            + self.fills_cents
+            - self.credits_cents
+            - self.buy_ins_cents
+            + self.computed_win_cents
+            - self.promo_cents  # promotional chips lost go into the drop box, not the tray
+        )
 
     @property
     def tray_variance_cents(self) -> int | None:
@@ -290,7 +299,7 @@ class TableShiftMoney:
     @property
     def variance_cents(self) -> int | None:
         win = self.win_cents
-        return None if win is None else win - self.computed_win_cents
+        return None if win is None else win - (self.computed_win_cents - self.promo_cents)
 
     @property
     def box_line(self) -> str:
@@ -403,6 +412,7 @@ def table_money_figures(*, shifts: Sequence[Shift], table_ids: Sequence[int] | N
         final = drop_final(counts)
         money.drop_status = "final" if final else {1: "counted once"}.get(len(counts), "counts disagree")
         money.drop_cents = None if final is None else final.cash_cents + final.markers_cents
+        money.promo_cents = 0 if final is None else final.promo_cents
         money.counters = [_name(count.counted_by_id, names) for count in counts]
     order = {pk: i for i, pk in enumerate(shift_ids)}
     return sorted(result.values(), key=lambda money: (order[money.shift_id], money.pit, money.table))

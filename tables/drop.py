@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
@@ -25,7 +28,7 @@ from casino.events import AuditEventType
 from casino.models import Shift
 from casino.money import money_text
 from casino.roles import Role, require_role
-from casino.selectors import shift_current
+from casino.selectors import shift_current_held
 from tables.models import BuyIn, DropCount, Table
 from tables.permissions import require_act_at_table
 from tables.signals import chips_post, drop_box_final
@@ -37,11 +40,14 @@ MOST_CENTS = 100_000_000  # 1,000,000.00
 MOST_NOTES = 100_000
 
 
-def _cents(value: object, *, what: str, field: str, positive: bool) -> int:
+def _cents(value: object, *, refusal: str, field: str, positive: bool) -> int:
+    """``value`` checked: whole cents from 0 (or 1 if ``positive``) to ``MOST_CENTS``, or ``refusal`` (a message
+    marked with ``gettext_noop``, translated here) naming the range and the value."""
     low = 1 if positive else 0
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MOST_CENTS:
         raise ApplicationError(
-            f"{what} is a whole number of cents from {low} to {MOST_CENTS:,}, not {value!r}.", extra={"field": field}
+            _(refusal) % {"low": low, "most": number_format(MOST_CENTS, force_grouping=True), "value": repr(value)},
+            extra={"field": field},
         )
     return value
 
@@ -49,19 +55,33 @@ def _cents(value: object, *, what: str, field: str, positive: bool) -> int:
 def buy_in_record(*, actor: AbstractBaseUser | None, table: Table, seat: int, medium: str, amount_cents: int) -> BuyIn:
     """The dealer records cash (or a marker) exchanged for chips at ``seat``: it goes into the drop box."""
     if actor is None:
-        raise NotAllowed("A buy-in is recorded by a person.")
+        raise NotAllowed(_("A buy-in is recorded by a person."))
     require_act_at_table(actor, table, action="record a buy-in")
     if medium not in BuyIn.Medium.values:
-        raise ApplicationError(f"A buy-in is paid in cash or with a marker, not {medium!r}.", extra={"field": "medium"})
+        raise ApplicationError(
+            _("A buy-in is paid in cash or with a marker, not %(medium)s.") % {"medium": repr(medium)},
+            extra={"field": "medium"},
+        )
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
         raise ApplicationError(
-            f"Table {table.name} has seats 1 to {table.seat_count}, not {seat!r}.", extra={"field": "seat"}
+            _("Table %(table)s has seats 1 to %(seats)s, not %(seat)s.")
+            % {"table": table.name, "seats": table.seat_count, "seat": repr(seat)},
+            extra={"field": "seat"},
         )
-    amount = _cents(amount_cents, what="A buy-in", field="amount_cents", positive=True)
+    amount = _cents(
+        amount_cents,
+        refusal=gettext_noop("A buy-in is a whole number of cents from %(low)s to %(most)s, not %(value)s."),
+        field="amount_cents",
+        positive=True,
+    )
     with transaction.atomic():
-        shift = shift_current()
+        # The table's row first, then the shift's (as a tray count takes them): see ``tables.slips.slip_request``.
+        held = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
+        if held.status != Table.Status.OPEN:
+            raise WrongState(_("Table %(table)s is closed: open it before taking a buy-in.") % {"table": held.name})
+        shift = shift_current_held()
         if shift is None:
-            raise WrongState("No shift is open: a supervisor opens one before a buy-in is taken.")
+            raise WrongState(_("No shift is open: a supervisor opens one before a buy-in is taken."))
         buy_in = BuyIn.objects.create(
             table=table,
             shift=shift,
@@ -93,20 +113,29 @@ def buy_in_record(*, actor: AbstractBaseUser | None, table: Table, seat: int, me
 def drop_notes_read(cash: object) -> dict[int, int]:
     """Notes counted (``{note in cents: how many}``) checked: notes the floor takes, whole numbers from 0."""
     if not isinstance(cash, Mapping):
-        raise ApplicationError("The cash is counted note by note.", extra={"field": "cash"})
+        raise ApplicationError(_("The cash is counted note by note."), extra={"field": "cash"})
     read: dict[int, int] = {}
     for key, number in cash.items():
         text = str(key).strip()
         value = int(text) if not isinstance(key, bool) and text.isascii() and text.isdigit() else None
         if value is None or value not in NOTES_CENTS:
             known = ", ".join(money_text(note) for note in NOTES_CENTS)
-            raise ApplicationError(f"There is no {key!r} note: the notes are {known}.", extra={"field": f"cash.{key}"})
+            raise ApplicationError(
+                _("There is no %(note)s note: the notes are %(known)s.") % {"note": repr(key), "known": known},
+                extra={"field": f"cash.{key}"},
+            )
         if value in read:
-            raise ApplicationError(f"The {money_text(value)} notes are counted twice.", extra={"field": "cash"})
+            raise ApplicationError(
+                _("The %(value)s notes are counted twice.") % {"value": money_text(value)}, extra={"field": "cash"}
+            )
         if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MOST_NOTES:
             raise ApplicationError(
-                f"A count is a whole number of notes from 0 to {MOST_NOTES:,}, not {number!r} "
-                f"({money_text(value)} notes).",
+                _("A count is a whole number of notes from 0 to %(most)s, not %(number)s (%(value)s notes).")
+                % {
+                    "most": number_format(MOST_NOTES, force_grouping=True),
+                    "number": repr(number),
+                    "value": money_text(value),
+                },
                 extra={"field": f"cash.{key}"},
             )
         read[value] = number
@@ -167,23 +196,44 @@ def drop_count_record(
 ) -> DropCount:
     """A member of the Count team counts a closed shift's drop box of ``table``."""
     if actor is None:
-        raise NotAllowed("A drop box is counted by a person, who signs the count.")
+        raise NotAllowed(_("A drop box is counted by a person, who signs the count."))
     require_role(actor, Role.COUNT_TEAM, action="count a drop box")
     notes = drop_notes_read(cash)
-    markers = _cents(markers_cents, what="The markers", field="markers_cents", positive=False)
-    promo = _cents(promo_cents, what="The promotional chips", field="promo_cents", positive=False)
+    markers = _cents(
+        markers_cents,
+        refusal=gettext_noop("The markers is a whole number of cents from %(low)s to %(most)s, not %(value)s."),
+        field="markers_cents",
+        positive=False,
+    )
+    promo = _cents(
+        promo_cents,
+        refusal=gettext_noop(
+            "The promotional chips is a whole number of cents from %(low)s to %(most)s, not %(value)s."
+        ),
+        field="promo_cents",
+        positive=False,
+    )
     with transaction.atomic():
         locked = Shift.objects.select_for_update().get(pk=shift.pk)
         if locked.closed_at is None:
-            raise WrongState(f"The {locked.name} shift is still open: its drop boxes are counted once it closes.")
+            raise WrongState(
+                _("The %(shift)s shift is still open: its drop boxes are counted once it closes.")
+                % {"shift": locked.name}
+            )
         Table.objects.select_for_update(of=("self",)).get(pk=table.pk)  # one count of this box at a time
         box = drop_box(table=table, shift=locked)
         if box.final is not None:
-            raise WrongState(f"The drop box of table {table.name} for the {locked.name} shift is already final.")
+            raise WrongState(
+                _("The drop box of table %(table)s for the %(shift)s shift is already final.")
+                % {"table": table.name, "shift": locked.name}
+            )
         if any(count.counted_by_id == actor.pk for count in box.counts):
             raise NotAllowed(
-                f"You counted the drop box of table {table.name} already: a second, independent count is another "
-                "person's.",
+                _(
+                    "You counted the drop box of table %(table)s already: a second, independent count is another "
+                    "person's."
+                )
+                % {"table": table.name},
                 extra={"two_people": "counted"},
             )
         count = DropCount.objects.create(

@@ -5,6 +5,7 @@ included) is ``settlement.services``'; who may act at a table is ``tables.permis
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -103,12 +104,21 @@ _STATUS_EVENTS = {
 }
 
 
-def _table_set_status(*, actor: AbstractBaseUser | None, table: Table, status: str, verb: str) -> Table:
+def _table_set_status(
+    *,
+    actor: AbstractBaseUser | None,
+    table: Table,
+    status: str,
+    verb: str,
+    check: Callable[[Table], None] | None = None,
+) -> Table:
     require_role(actor, *SUPERVISORS, action=f"{verb} a table")
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).select_related("pit", "rule_set").get(pk=table.pk)
         if locked.status == status:
             raise WrongState(f"Table {locked.name} is already {Table.Status(status).label}.")
+        if check is not None:
+            check(locked)  # under the table's lock, which the table's money takes too
         before = _snapshot(locked)
         locked.status = status
         locked.save(update_fields=["status"])
@@ -132,16 +142,23 @@ def table_close(*, actor: AbstractBaseUser | None, table: Table) -> Table:
             f"Round {unfinished.number} at table {table.name} is still {unfinished.state}: "
             "settle or void it before closing the table."
         )
-    outstanding = (
-        table.slips.filter(status__in=(Slip.Status.REQUESTED, Slip.Status.ISSUED)).order_by("kind", "number").first()
-    )
-    if outstanding is not None:
-        raise WrongState(
-            f"{outstanding.get_kind_display().capitalize()} slip {outstanding.number} at table {table.name} is still "
-            f"{outstanding.get_status_display()}: sign it as received or void it before closing the table.",
-            extra={"slip": outstanding.pk},
+
+    def no_slip_outstanding(locked: Table) -> None:
+        outstanding = (
+            locked.slips.filter(status__in=(Slip.Status.REQUESTED, Slip.Status.ISSUED))
+            .order_by("kind", "number")
+            .first()
         )
-    return _table_set_status(actor=actor, table=table, status=Table.Status.CLOSED, verb="close")
+        if outstanding is not None:
+            raise WrongState(
+                f"{outstanding.get_kind_display().capitalize()} slip {outstanding.number} at table {locked.name} is "
+                f"still {outstanding.get_status_display()}: sign it as received or void it before closing the table.",
+                extra={"slip": outstanding.pk},
+            )
+
+    return _table_set_status(
+        actor=actor, table=table, status=Table.Status.CLOSED, verb="close", check=no_slip_outstanding
+    )
 
 
 def table_assign_dealer(*, actor: AbstractBaseUser | None, table: Table, dealer: AbstractBaseUser | None) -> Table:

@@ -21,12 +21,14 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
-from casino.selectors import shift_current
+from casino.selectors import shift_current_held
 from tables.models import Slip, SlipSequence, Table
 from tables.permissions import can_act_at_table, require_act_at_table
 from tables.signals import chips_post
@@ -55,23 +57,55 @@ def _snapshot(slip: Slip) -> dict[str, object]:
 
 def _person(actor: AbstractBaseUser | None, action: str) -> AbstractBaseUser:
     if actor is None:
-        raise NotAllowed(f"A slip is {action} by a person, who signs it.")
+        refusals = {
+            "requested": _("A slip is requested by a person, who signs it."),
+            "issued": _("A slip is issued by a person, who signs it."),
+            "signed": _("A slip is signed by a person, who signs it."),
+            "voided": _("A slip is voided by a person, who signs it."),
+        }
+        raise NotAllowed(refusals[action])
     return actor
+
+
+def _slip_name(slip: Slip) -> str:
+    """The slip as a refusal names it mid-sentence: "fill slip 12", "credit slip 3" (``capfirst`` at the start)."""
+    if slip.kind == Slip.Kind.FILL:
+        return _("fill slip %(number)s") % {"number": slip.number}
+    return _("credit slip %(number)s") % {"number": slip.number}
 
 
 def slip_request(*, actor: AbstractBaseUser | None, table: Table, kind: str, chips: Mapping[object, object]) -> Slip:
     """Ask for a fill or a credit at ``table``, chips by denomination (as a tray is counted, none of them zero)."""
     if kind not in Slip.Kind.values:
-        raise ApplicationError(f"A slip is a fill or a credit, not {kind!r}.", extra={"field": "kind"})
+        raise ApplicationError(
+            _("A slip is a fill or a credit, not %(kind)s.") % {"kind": repr(kind)}, extra={"field": "kind"}
+        )
     person = _person(actor, "requested")
     require_act_at_table(person, table, action=f"ask for a {kind}")
     read = {value: number for value, number in tray_counts_read(chips).items() if number}
+    fill = kind == Slip.Kind.FILL
     if not read:
-        raise ApplicationError(f"A {kind} moves at least one chip.", extra={"field": "chips"})
+        raise ApplicationError(
+            _("A fill moves at least one chip.") if fill else _("A credit moves at least one chip."),
+            extra={"field": "chips"},
+        )
     with transaction.atomic():
-        shift = shift_current()
+        # The table's row first, then the shift's (as a tray count takes them): a table closing, or the shift
+        # closing, waits for the request under way, and a request during either waits and finds it closed.
+        held = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
+        if held.status != Table.Status.OPEN:
+            raise WrongState(
+                _("Table %(table)s is closed: open it before asking for a fill.") % {"table": held.name}
+                if fill
+                else _("Table %(table)s is closed: open it before asking for a credit.") % {"table": held.name}
+            )
+        shift = shift_current_held()
         if shift is None:
-            raise WrongState(f"No shift is open: a supervisor opens one before a {kind} is asked for.")
+            raise WrongState(
+                _("No shift is open: a supervisor opens one before a fill is asked for.")
+                if fill
+                else _("No shift is open: a supervisor opens one before a credit is asked for.")
+            )
         SlipSequence.objects.get_or_create(kind=kind)
         sequence = SlipSequence.objects.select_for_update().get(kind=kind)
         sequence.last_number += 1
@@ -96,9 +130,14 @@ def _locked(slip: Slip) -> Slip:
 
 def _check_open(locked: Slip, action: str) -> None:
     if locked.status in (Slip.Status.RECEIVED, Slip.Status.VOIDED):
+        refusals = {
+            # Translators: %(slip)s is "Fill slip 12" or "Credit slip 3"; %(status)s "received and signed" or "voided".
+            "issued": _("%(slip)s is %(status)s: it cannot be issued."),
+            "signed": _("%(slip)s is %(status)s: it cannot be signed."),
+            "voided": _("%(slip)s is %(status)s: it cannot be voided."),
+        }
         raise WrongState(
-            f"{locked.get_kind_display().capitalize()} slip {locked.number} is {locked.get_status_display()}: "
-            f"it cannot be {action}."
+            refusals[action] % {"slip": capfirst(_slip_name(locked)), "status": locked.get_status_display()}
         )
 
 
@@ -110,10 +149,10 @@ def slip_issue(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
         locked = _locked(slip)
         _check_open(locked, "issued")
         if locked.status != Slip.Status.REQUESTED:
-            raise WrongState(f"{locked.get_kind_display().capitalize()} slip {locked.number} is already issued.")
+            raise WrongState(_("%(slip)s is already issued.") % {"slip": capfirst(_slip_name(locked))})
         if locked.requested_by_id == person.pk:
             raise NotAllowed(
-                f"You asked for {locked.get_kind_display()} slip {locked.number}: another person issues it.",
+                _("You asked for %(slip)s: another person issues it.") % {"slip": _slip_name(locked)},
                 extra={"duties": "requested"},
             )
         before = _snapshot(locked)
@@ -130,24 +169,23 @@ def slip_sign(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
     in), then a supervisor's, two different people, never a Cage cashier. With both, the slip is received."""
     person = _person(actor, "signed")
     if user_has_role(person, Role.CAGE_CASHIER):
-        raise NotAllowed("A Cage cashier does not sign at the table: the dealer and a supervisor sign the slip.")
+        raise NotAllowed(_("A Cage cashier does not sign at the table: the dealer and a supervisor sign the slip."))
     with transaction.atomic():
         locked = _locked(slip)
         _check_open(locked, "signed")
         if locked.status != Slip.Status.ISSUED:
             raise WrongState(
-                f"{locked.get_kind_display().capitalize()} slip {locked.number} is not issued yet: the cage issues "
-                "it before it is signed at the table."
+                _("%(slip)s is not issued yet: the cage issues it before it is signed at the table.")
+                % {"slip": capfirst(_slip_name(locked))}
             )
         if not can_act_at_table(person, locked.table):
             raise NotAllowed(
-                f"Table {locked.table.name} is not your table: its dealer and a supervisor sign its slips.",
+                _("Table %(table)s is not your table: its dealer and a supervisor sign its slips.")
+                % {"table": locked.table.name},
                 extra={"table": locked.table.name},
             )
         if person.pk in (locked.dealer_signed_by_id, locked.supervisor_signed_by_id):
-            raise WrongState(
-                f"You already signed {locked.get_kind_display()} slip {locked.number}: a second person signs."
-            )
+            raise WrongState(_("You already signed %(slip)s: a second person signs.") % {"slip": _slip_name(locked)})
         before = _snapshot(locked)
         if locked.dealer_signed_by_id is None:
             locked.dealer_signed_by = person  # type: ignore[assignment]
@@ -155,7 +193,7 @@ def slip_sign(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
             locked.supervisor_signed_by = person  # type: ignore[assignment]
         else:
             raise NotAllowed(
-                f"{locked.get_kind_display().capitalize()} slip {locked.number} waits for a supervisor's signature.",
+                _("%(slip)s waits for a supervisor's signature.") % {"slip": capfirst(_slip_name(locked))},
                 extra={"required_roles": [role.value for role in SUPERVISORS]},
             )
         fields = ["dealer_signed_by", "supervisor_signed_by"]
@@ -186,15 +224,33 @@ def slip_sign(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
 
 
 def slip_void(*, actor: AbstractBaseUser | None, slip: Slip, reason: str) -> Slip:
-    """A Floor supervisor or Pit boss voids a slip not yet received, saying why; it keeps its number."""
+    """Void a slip not yet received, saying why; it keeps its number. A requested slip is voided by a Floor
+    supervisor or Pit boss; an issued one by a Cage cashier, once its chips are back at the cage (the chips left the
+    cage with it: a void the cage did not see would leave them unaccounted for)."""
     person = _person(actor, "voided")
-    require_role(person, *SUPERVISORS, action="void a slip")
+    require_role(person, *SUPERVISORS, Role.CAGE_CASHIER, action="void a slip")
     reason = (reason or "").strip()
     if not reason:
-        raise ApplicationError("Say why the slip is voided.", extra={"field": "reason"})
+        raise ApplicationError(_("Say why the slip is voided."), extra={"field": "reason"})
     with transaction.atomic():
         locked = _locked(slip)
         _check_open(locked, "voided")
+        if locked.status == Slip.Status.ISSUED and not (
+            user_has_role(person, Role.CAGE_CASHIER) or getattr(person, "is_superuser", False)
+        ):
+            raise NotAllowed(
+                _("%(slip)s is issued: the cage voids it once its chips are back at the cage.")
+                % {"slip": capfirst(_slip_name(locked))},
+                extra={"required_roles": [Role.CAGE_CASHIER.value]},
+            )
+        if locked.status == Slip.Status.REQUESTED and not (
+            user_has_role(person, *SUPERVISORS) or getattr(person, "is_superuser", False)
+        ):
+            raise NotAllowed(
+                _("%(slip)s is not issued yet: a Floor supervisor or Pit boss voids it.")
+                % {"slip": capfirst(_slip_name(locked))},
+                extra={"required_roles": [role.value for role in SUPERVISORS]},
+            )
         before = _snapshot(locked)
         locked.status, locked.voided_by, locked.void_reason = Slip.Status.VOIDED, person, reason
         locked.save(update_fields=["status", "voided_by", "void_reason"])

@@ -20,13 +20,15 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.money import money_text
 from casino.roles import SUPERVISORS, require_role
-from casino.selectors import shift_current
+from casino.selectors import shift_current_held
 from tables.models import ChipDenomination, Table, TrayCount
 from tables.permissions import require_act_at_table
 
@@ -46,7 +48,8 @@ def _denomination(key: object, chips: Mapping[int, ChipDenomination]) -> int:
         known = ", ".join(money_text(cents) for cents in sorted(chips))
         shown = money_text(value) if value is not None else repr(key)
         raise ApplicationError(
-            f"There is no {shown} chip in this house: the chips are {known}.", extra={"field": f"counts.{key}"}
+            _("There is no %(chip)s chip in this house: the chips are %(known)s.") % {"chip": shown, "known": known},
+            extra={"field": f"counts.{key}"},
         )
     return value
 
@@ -58,17 +61,23 @@ def tray_counts_read(counts: object) -> dict[int, int]:
     Every problem is refused naming the denomination ("A count is a whole number of chips, not -3 (25.00 chips)").
     """
     if not isinstance(counts, Mapping) or not counts:
-        raise ApplicationError("A tray count names the chips of each denomination.", extra={"field": "counts"})
+        raise ApplicationError(_("A tray count names the chips of each denomination."), extra={"field": "counts"})
     chips = _chips_in_use()
     read: dict[int, int] = {}
     for key, number in counts.items():
         value = _denomination(key, chips)
         if value in read:
-            raise ApplicationError(f"The {money_text(value)} chips are counted twice.", extra={"field": "counts"})
+            raise ApplicationError(
+                _("The %(value)s chips are counted twice.") % {"value": money_text(value)}, extra={"field": "counts"}
+            )
         if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MOST_CHIPS:
             raise ApplicationError(
-                f"A count is a whole number of chips from 0 to {MOST_CHIPS:,}, not {number!r} "
-                f"({money_text(value)} chips).",
+                _("A count is a whole number of chips from 0 to %(most)s, not %(number)s (%(value)s chips).")
+                % {
+                    "most": number_format(MOST_CHIPS, force_grouping=True),
+                    "number": repr(number),
+                    "value": money_text(value),
+                },
                 extra={"field": f"counts.{key}"},
             )
         read[value] = number
@@ -137,19 +146,22 @@ def tray_count_record(
     time. An opener keeps the table's last confirmed closer as what it is expected to find.
     """
     if kind not in TrayCount.Kind.values:
-        raise ApplicationError(f"A tray count is an opener or a closer, not {kind!r}.", extra={"field": "kind"})
+        raise ApplicationError(
+            _("A tray count is an opener or a closer, not %(kind)s.") % {"kind": repr(kind)}, extra={"field": "kind"}
+        )
     if actor is None:
-        raise NotAllowed("A tray is counted by a person, who signs the count.")
+        raise NotAllowed(_("A tray is counted by a person, who signs the count."))
     require_act_at_table(actor, table, action="count the chip tray")
     read = tray_counts_read(counts)
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
-        shift = shift_current()
+        shift = shift_current_held()
         if shift is None:
-            raise WrongState("No shift is open: a supervisor opens one before the tray is counted.")
+            raise WrongState(_("No shift is open: a supervisor opens one before the tray is counted."))
         if TrayCount.objects.filter(table=locked, status=TrayCount.Status.COUNTED).exists():
             raise WrongState(
-                f"A count of table {locked.name}'s tray waits for a supervisor's confirmation: confirm it first."
+                _("A count of table %(table)s's tray waits for a supervisor's confirmation: confirm it first.")
+                % {"table": locked.name}
             )
         closer = tray_last_closer(locked) if kind == TrayCount.Kind.OPENER else None
         try:
@@ -165,7 +177,9 @@ def tray_count_record(
                     counted_at=timezone.now(),
                 )
         except IntegrityError as exc:  # a second device counted at the same moment
-            raise WrongState(f"Table {locked.name}'s tray was counted at the same moment: reload.") from exc
+            raise WrongState(
+                _("Table %(table)s's tray was counted at the same moment: reload.") % {"table": locked.name}
+            ) from exc
         audit_event_record(actor=actor, event_type=AuditEventType.TRAY_COUNTED, subject=count, after=_snapshot(count))
     return count
 
@@ -173,15 +187,19 @@ def tray_count_record(
 def tray_count_confirm(*, actor: AbstractBaseUser | None, count: TrayCount) -> TrayCount:
     """A Floor supervisor or Pit boss confirms a tray count: a second person, never who counted it."""
     if actor is None:
-        raise NotAllowed("A tray count is confirmed by a person, who signs it.")
+        raise NotAllowed(_("A tray count is confirmed by a person, who signs it."))
     require_role(actor, *SUPERVISORS, action="confirm a tray count")
     with transaction.atomic():
         locked = TrayCount.objects.select_for_update(of=("self",)).select_related("table").get(pk=count.pk)
         if locked.status == TrayCount.Status.CONFIRMED:
-            raise WrongState(f"This {locked.get_kind_display()} of table {locked.table.name} is already confirmed.")
+            if locked.kind == TrayCount.Kind.OPENER:
+                refusal = _("This opener of table %(table)s is already confirmed.")
+            else:
+                refusal = _("This closer of table %(table)s is already confirmed.")
+            raise WrongState(refusal % {"table": locked.table.name})
         if actor.pk == locked.counted_by_id:
             raise NotAllowed(
-                "You counted this tray: a second person confirms the count.", extra={"two_people": "counted"}
+                _("You counted this tray: a second person confirms the count."), extra={"two_people": "counted"}
             )
         before = _snapshot(locked)
         locked.status = TrayCount.Status.CONFIRMED

@@ -223,3 +223,19 @@ def test_the_slip_pdf_is_for_who_may_see_the_tables_money(request, pgp, dealer, 
 
 def test_a_slip_pdf_that_is_not_there_is_a_404(cora) -> None:  # type: ignore[no-untyped-def]
     assert signed_in(cora).get("/slips/424242/pdf/").status_code == 404
+
+
+def test_the_cage_voids_an_issued_slip_whose_chips_came_back(pgp, dealer, cora, floor_supervisor) -> None:  # type: ignore[no-untyped-def]
+    issued = slip_issue(actor=cora, slip=slip_request(actor=dealer, table=pgp, kind="fill", chips=FILL))
+    page = signed_in(cora).get("/cage/").content.decode()
+    assert f'action="/cage/slips/{issued.pk}/void/"' in page
+    # No reason: refused on the queue, nothing written.
+    refused = signed_in(cora).post(f"/cage/slips/{issued.pk}/void/", {"reason": "  "})
+    assert refused.status_code == 400 and "Say why the slip is voided." in refused.content.decode()
+    assert Slip.objects.get(pk=issued.pk).status == "issued"
+    # A supervisor may not: the chips are the cage's to take back.
+    assert signed_in(floor_supervisor).post(f"/cage/slips/{issued.pk}/void/", {"reason": "x"}).status_code == 403
+    done = signed_in(cora).post(f"/cage/slips/{issued.pk}/void/", {"reason": "The table did not need it"})
+    assert done.status_code == 302
+    voided = Slip.objects.get(pk=issued.pk)
+    assert (voided.status, voided.voided_by, voided.void_reason) == ("voided", cora, "The table did not need it")

@@ -179,6 +179,7 @@ def test_the_csv_html_and_pdf_hold_every_section(people, shift, pgp, play_to_han
         "700.00",
         "200.00",
         "700.00",
+        "0.00",
         "31.00",
         "4.43",
         "31.00",

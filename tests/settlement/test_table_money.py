@@ -246,3 +246,23 @@ def test_a_shift_with_a_slip_outstanding_or_a_count_waiting_does_not_close(peopl
     assert shift.__class__.objects.get(pk=shift.pk).closed_at is None
     tray_count_confirm(actor=people["floor"], count=closer)
     assert shift_close(actor=people["floor"], shift=shift).closed_at is not None
+
+
+def test_promotional_chips_lost_go_to_the_box_and_reconcile(people, shift, pgp, play_to_hands) -> None:  # type: ignore[no-untyped-def]
+    # Seat 2 lost 50.00 in promotional chips (the settlement counts them as any wager): the dealer drops them into
+    # the box, so the tray holds 50.00 less than the settlements say and the box 50.00 of promotional chips.
+    _count(people, pgp, "opener", OPENER)
+    buy_in_record(actor=people["dealer"], table=pgp, seat=1, medium="cash", amount_cents=50_000)
+    won = play_to_hands(pgp, wagers={1: 2_000, 2: 5_000}, hands={"banker": BANK, "seats": {"1": WINS, "2": LOSES}})
+    settle_round(round=won, actor=people["dealer"], idempotency_key="r1")
+    # 3,000.00 − 500.00 sold + 31.00 won − 50.00 of promotional chips into the box = 2,481.00
+    _count(people, pgp, "closer", chips_for(248_100))
+    shift_close(actor=people["floor"], shift=shift)
+    for counter in ("kim", "lee"):
+        drop_count_record(
+            actor=people[counter], table=pgp, shift=shift, cash={10000: 5}, markers_cents=0, promo_cents=5_000
+        )
+    (money,) = table_money_figures(shifts=[shift])
+    # win = 500.00 drop + 2,481.00 − 3,000.00 = −19.00: the 50.00 of promotional chips won are not drop
+    assert (money.win_cents, money.computed_win_cents, money.promo_cents) == (-1_900, 3_100, 5_000)
+    assert (money.variance_cents, money.tray_variance_cents, money.drop_variance_cents) == (0, 0, 0)

@@ -127,3 +127,34 @@ def test_what_a_slip_asked_and_its_number_cannot_be_changed_in_the_database(pgp,
     ):
         with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql, params)
+
+
+def test_an_issued_slip_is_voided_by_the_cage_once_its_chips_are_back_and_a_requested_one_by_a_supervisor(  # type: ignore[no-untyped-def]
+    pgp, dealer, cora, pit_boss
+) -> None:
+    issued = slip_issue(actor=cora, slip=slip_request(actor=dealer, table=pgp, kind="fill", chips=FILL))
+    with pytest.raises(NotAllowed, match="^Fill slip 1 is issued: the cage voids it once its chips are back"):
+        slip_void(actor=pit_boss, slip=issued, reason="Not needed")
+    assert Slip.objects.get(pk=issued.pk).status == "issued"
+    voided = slip_void(actor=cora, slip=issued, reason="Not needed: the chips came back")
+    assert (voided.status, voided.voided_by) == ("voided", cora)
+    asked = slip_request(actor=dealer, table=pgp, kind="credit", chips=FILL)
+    with pytest.raises(NotAllowed, match="^Credit slip 1 is not issued yet: a Floor supervisor or Pit boss voids it"):
+        slip_void(actor=cora, slip=asked, reason="x")
+    for refused_to in (dealer,):
+        with pytest.raises(NotAllowed):
+            slip_void(actor=refused_to, slip=asked, reason="x")
+
+
+def test_a_closed_table_takes_no_fill_credit_or_buy_in(pgp, dealer, pit_boss) -> None:  # type: ignore[no-untyped-def]
+    from tables.drop import buy_in_record
+    from tables.models import BuyIn
+    from tables.services import table_close
+
+    table_close(actor=pit_boss, table=pgp)
+    for kind in ("fill", "credit"):
+        with pytest.raises(WrongState, match=f"^Table PGP-1 is closed: open it before asking for a {kind}."):
+            slip_request(actor=pit_boss, table=pgp, kind=kind, chips=FILL)
+    with pytest.raises(WrongState, match="^Table PGP-1 is closed: open it before taking a buy-in."):
+        buy_in_record(actor=pit_boss, table=pgp, seat=1, medium="cash", amount_cents=10_000)
+    assert not Slip.objects.exists() and not BuyIn.objects.exists()

@@ -39,6 +39,7 @@ class AuditEventType(StrEnum):
     SLIP_VOIDED = "slip.voided"
     # A buy-in at a seat (cash or a marker into the drop box), and a count of a drop box
     BUY_IN_RECORDED = "buy_in.recorded"
+    BUY_IN_VOIDED = "buy_in.voided"
     DROP_COUNTED = "drop.counted"
     # A round's moves (one per state it reaches), and its changes that are not moves
     ROUND_OPENED = "round.opened"

@@ -39,7 +39,7 @@ from casino.roles import SUPERVISORS, user_has_role
 from casino.selectors import shift_current
 from casino.templatetags.money import cents as _money
 from dealer.views import REFUSAL_HEADER
-from tables.drop import MOST_CENTS, buy_in_record
+from tables.drop import MOST_CENTS, buy_in_record, buy_in_void
 from tables.models import BuyIn, ChipDenomination, Slip, Table, TrayCount
 from tables.permissions import require_act_at_table
 from tables.slips import slip_request, slip_sign, slip_void
@@ -114,6 +114,9 @@ def shift_money(table: Table) -> ShiftMoney:
         if shift is not None
         else []
     )
+    voided = {b.corrects_id for b in buy_ins if b.corrects_id is not None}
+    for b in buy_ins:
+        b.is_voided = b.pk in voided  # type: ignore[attr-defined]  # for the page: a void link or a mark
     count_rows = [CountRow(count, tray_variance(count), _chips(count.counts)) for count in counts]
     return ShiftMoney(
         shift=shift,
@@ -395,6 +398,30 @@ def buy_in_view(request: HttpRequest, table_id: int) -> HttpResponse:
         act,
         lambda exc: _money_page(request, table, status=exc.status_code, error=exc.message, buy_in=typed),
     )
+
+
+@login_required
+@require_POST
+def buy_in_void_view(request: HttpRequest, table_id: int, buy_in_id: int) -> HttpResponse:
+    """A supervisor voids a buy-in keyed wrong, saying why (``buy_in_void``); the dealer then records the right one."""
+    table = _table(table_id)
+    if (denied := _forbidden(request, table)) is not None:
+        return denied
+    buy_in = get_object_or_404(BuyIn, pk=buy_in_id, table=table)
+    reason = request.POST.get("reason", "")
+
+    def act() -> str:
+        buy_in_void(actor=request.user, buy_in=buy_in, reason=reason)
+        return _("The buy-in of %(amount)s at seat %(seat)s is voided.") % {
+            "amount": _money(buy_in.amount_cents),
+            "seat": buy_in.seat_number,
+        }
+
+    def refused(exc: ApplicationError) -> HttpResponse:
+        void = {"buy_in": str(buy_in.pk), "reason": reason}
+        return _money_page(request, table, status=exc.status_code, error=exc.message, void=void)
+
+    return _post(request, table, act, refused)
 
 
 # --- the chip tray: a count, or a fill or credit asked for ---------------------------------------------

@@ -31,4 +31,5 @@ page_urlpatterns = [
     path(f"{_money}/slips/<int:slip_id>/sign/", money_views.slip_sign_view, name="dealer-money-sign"),
     path(f"{_money}/slips/<int:slip_id>/void/", money_views.slip_void_view, name="dealer-money-void"),
     path(f"{_money}/buy-in/", money_views.buy_in_view, name="dealer-money-buy-in"),
+    path(f"{_money}/buy-ins/<int:buy_in_id>/void/", money_views.buy_in_void_view, name="dealer-money-buy-in-void"),
 ]

@@ -199,6 +199,7 @@ MONEY_EVENTS = (
     # The table's money (issue 16): a slip's second signature (received), a buy-in, the count that makes a box final.
     AuditEventType.SLIP_SIGNED,
     AuditEventType.BUY_IN_RECORDED,
+    AuditEventType.BUY_IN_VOIDED,
     AuditEventType.DROP_COUNTED,
 )
 

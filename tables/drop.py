@@ -27,7 +27,7 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import Shift
 from casino.money import money_text
-from casino.roles import Role, require_role
+from casino.roles import SUPERVISORS, Role, require_role
 from casino.selectors import shift_current_held
 from tables.models import BuyIn, DropCount, Table
 from tables.permissions import require_act_at_table
@@ -108,6 +108,62 @@ def buy_in_record(*, actor: AbstractBaseUser | None, table: Table, seat: int, me
             },
         )
     return buy_in
+
+
+def buy_in_void(*, actor: AbstractBaseUser | None, buy_in: BuyIn, reason: str) -> BuyIn:
+    """A Floor supervisor or Pit boss voids a buy-in keyed wrong, in its own shift, saying why: a correcting row of
+    the opposite amount (the buy-in itself never changes), posted back from the drop box to the tray. The dealer then
+    records the right one."""
+    if actor is None:
+        raise NotAllowed(_("A buy-in is voided by a person."))
+    require_role(actor, *SUPERVISORS, action="void a buy-in")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ApplicationError(_("Say why the buy-in is voided."), extra={"field": "reason"})
+    with transaction.atomic():
+        Table.objects.select_for_update(of=("self",)).get(pk=buy_in.table_id)  # as a buy-in is taken
+        shift = shift_current_held()
+        original = BuyIn.objects.select_related("table").get(pk=buy_in.pk)
+        if original.corrects_id is not None or original.amount_cents < 0:
+            raise WrongState(_("This row voids another buy-in: it is not voided in turn."))
+        if shift is None or original.shift_id != shift.pk:
+            raise WrongState(_("This buy-in belongs to a shift that is closed: its drop box is counted as it is."))
+        if BuyIn.objects.filter(corrects=original).exists():
+            raise WrongState(_("This buy-in is already voided."))
+        voiding = BuyIn.objects.create(
+            table=original.table,
+            shift=shift,
+            seat_number=original.seat_number,
+            medium=original.medium,
+            amount_cents=-original.amount_cents,
+            recorded_by=actor,
+            recorded_at=timezone.now(),
+            corrects=original,
+        )
+        posted = chips_post(
+            table=original.table,
+            shift=shift,
+            kind="buy_in",
+            cents=-original.amount_cents,
+            actor=actor,
+            key=f"buy-in:{voiding.pk}",
+        )
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.BUY_IN_VOIDED,
+            subject=voiding,
+            after={
+                "table": original.table.name,
+                "seat": original.seat_number,
+                "medium": original.medium,
+                "amount_cents": voiding.amount_cents,
+                "voids": original.pk,
+                "shift": shift.pk,
+                "postings": [posted],
+            },
+            reason=reason,
+        )
+    return voiding
 
 
 def drop_notes_read(cash: object) -> dict[int, int]:

@@ -473,6 +473,10 @@ class BuyIn(AppendOnlyModel):
         ordering = ["recorded_at", "pk"]
         verbose_name = _("buy-in")
         verbose_name_plural = _("buy-ins")
+        constraints = [
+            # A buy-in is voided once, by one correcting row of the opposite amount.
+            models.UniqueConstraint(fields=["corrects"], name="buy_in_voided_once"),
+        ]
         triggers = append_only_triggers()
 
     def __str__(self) -> str:

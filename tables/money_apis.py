@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -28,7 +30,7 @@ from casino.errors import ApplicationError, NotAllowed
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import OVERSEERS, Role
 from casino.selectors import shift_current
-from tables.drop import MOST_CENTS, MOST_NOTES, DropBox, buy_in_record, drop_box, drop_count_record
+from tables.drop import MOST_CENTS, MOST_NOTES, DropBox, buy_in_record, buy_in_void, drop_box, drop_count_record
 from tables.models import BuyIn, Slip, TrayCount
 from tables.permissions import (
     can_read_slip_numbers,
@@ -477,6 +479,31 @@ def _box(request: Request, box: DropBox) -> dict[str, Any]:
         request.user, counted_by=[count.counted_by_id for count in box.counts], final=box.final is not None
     )
     return dict(DropBoxOutputSerializer(box, context={"figures_hidden": hidden}).data)
+
+
+class BuyInVoidApi(APIView):
+    @extend_schema(
+        request=SlipVoidInputSerializer,
+        responses={
+            201: BuyInOutputSerializer,
+            400: OpenApiTypes.OBJECT,
+            403: OpenApiTypes.OBJECT,
+            409: OpenApiTypes.OBJECT,
+        },
+        summary="Void a buy-in keyed wrong, in its own shift, saying why: a correcting row of the opposite amount "
+        "(Floor supervisor or Pit boss)",
+        description="409 when the buy-in is already voided, is itself a void, or its shift is closed.",
+        examples=[
+            OpenApiExample("Keyed 5,000 for 500", value={"reason": "Keyed 5,000.00 for 500.00"}, request_only=True)
+        ],
+    )
+    def post(self, request: Request, buy_in_id: int) -> Response:
+        data = _valid(SlipVoidInputSerializer, request)
+        buy_in = get_object_or_404(BuyIn.objects.select_related("table"), pk=buy_in_id)
+        require_view_table(request.user, buy_in.table)
+        voiding = buy_in_void(actor=request.user, buy_in=buy_in, reason=data["reason"])
+        voiding = BuyIn.objects.select_related("recorded_by").get(pk=voiding.pk)
+        return Response(BuyInOutputSerializer(voiding).data, status=status.HTTP_201_CREATED)
 
 
 class DropBoxApi(APIView):

@@ -27,5 +27,6 @@ api_urlpatterns = [
     path("slips/<int:slip_id>/sign/", money_apis.SlipSignApi.as_view(), name="api-slip-sign"),
     path("slips/<int:slip_id>/void/", money_apis.SlipVoidApi.as_view(), name="api-slip-void"),
     path("tables/<int:table_id>/buy-ins/", money_apis.TableBuyInsApi.as_view(), name="api-table-buy-ins"),
+    path("buy-ins/<int:buy_in_id>/void/", money_apis.BuyInVoidApi.as_view(), name="api-buy-in-void"),
     path("tables/<int:table_id>/drop/<int:shift_id>/", money_apis.DropBoxApi.as_view(), name="api-table-drop"),
 ]

@@ -554,3 +554,18 @@ def test_every_money_endpoint_is_in_the_schema_with_its_refusals(pit_boss: User)
     for (method, path), refusals in expected.items():
         responses = paths[path][method]["responses"]
         assert {status for status in responses if status >= "400"} == refusals, (method, path)
+
+
+def test_a_supervisor_voids_a_buy_in_through_the_api(pgp: Any, dealer: User, pit_boss: User) -> None:
+    from tables.drop import buy_in_record
+
+    wrong = buy_in_record(actor=dealer, table=pgp, seat=1, medium="marker", amount_cents=20_000)
+    url = f"/api/buy-ins/{wrong.pk}/void/"
+    assert_refused(_client(dealer).post(url, {"reason": "x"}, format="json"), 403, "may void a buy-in")
+    assert_refused(_client(pit_boss).post(url, {}, format="json"), 400)
+    assert_refused(_client(pit_boss).post(url, ["x"], format="json"), 400)
+    response = _client(pit_boss).post(url, {"reason": "A marker of 200.00 was not signed"}, format="json")
+    assert response.status_code == 201, response.content
+    assert (response.json()["amount_cents"], response.json()["corrects"]) == (-20_000, wrong.pk)
+    assert_refused(_client(pit_boss).post(url, {"reason": "again"}, format="json"), 409, "already voided")
+    assert_refused(_client(pit_boss).post("/api/buy-ins/999999/void/", {"reason": "x"}, format="json"), 404)

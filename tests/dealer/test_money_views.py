@@ -486,3 +486,28 @@ def test_a_form_that_failed_on_the_server_is_taken_when_sent_again(pgp: Table, d
     # Sent again, the same form records the buy-in: the dealer's work is not lost to "already sent".
     _done(client.post(_money(pgp, "buy-in/"), buy_in), pgp, client, "Seat 2 buys in 100.00 (cash).")
     assert BuyIn.objects.count() == 1
+
+
+def test_a_supervisor_voids_a_buy_in_keyed_wrong_and_the_dealer_records_the_right_one(
+    pgp: Table, dealer: Any, floor_supervisor: Any
+) -> None:
+    from tables.drop import buy_in_record
+
+    wrong = buy_in_record(actor=dealer, table=pgp, seat=2, medium="cash", amount_cents=500_000)
+    assert "Void the buy-in" not in text(signed_in(dealer).get(_money(pgp)))  # a dealer does not void
+    with nothing_written():
+        refused = signed_in(dealer).post(_money(pgp, f"buy-ins/{wrong.pk}/void/"), {"reason": "Keyed wrong"})
+    _refused(refused, 403, "may void a buy-in")
+    fred = signed_in(floor_supervisor)
+    with nothing_written():
+        refused = fred.post(_money(pgp, f"buy-ins/{wrong.pk}/void/"), {"reason": " "})
+    body = _refused(refused, 400, "Say why the buy-in is voided.")
+    assert '<details class="void-slip" open>' in body
+    page = _done(
+        fred.post(_money(pgp, f"buy-ins/{wrong.pk}/void/"), {"reason": "Keyed 5,000.00 for 500.00"}),
+        pgp,
+        fred,
+        "The buy-in of 5\u2009000.00 at seat 2 is voided.",
+    )
+    assert "voids the buy-in above" in page and "-5\u2009000.00" in page
+    assert fred.post(_money(pgp, "buy-ins/999999/void/"), {"reason": "x"}).status_code == 404

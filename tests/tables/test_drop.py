@@ -124,3 +124,45 @@ def test_buy_ins_and_counts_are_append_only_in_the_database(pgp, dealer, pit_bos
         for sql in (f"UPDATE {table} SET amount_cents = 1 WHERE id = %s", f"DELETE FROM {table} WHERE id = %s"):
             with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute(sql, [row])
+
+
+def test_a_buy_in_keyed_wrong_is_voided_by_a_supervisor_and_posted_back(  # type: ignore[no-untyped-def]
+    pgp, dealer, floor_supervisor, pit_boss, shift
+) -> None:
+    from settlement.ledger import ledger_verify
+    from settlement.table_money import table_money_figures
+    from tables.drop import buy_in_void
+
+    wrong = buy_in_record(actor=dealer, table=pgp, seat=3, medium="cash", amount_cents=500_000)  # 5,000.00 for 500.00
+    with pytest.raises(NotAllowed, match="may void a buy-in"):
+        buy_in_void(actor=dealer, buy_in=wrong, reason="Keyed wrong")
+    with pytest.raises(ApplicationError, match="^Say why the buy-in is voided.$"):
+        buy_in_void(actor=floor_supervisor, buy_in=wrong, reason="  ")
+    assert BuyIn.objects.count() == 1
+    voiding = buy_in_void(actor=floor_supervisor, buy_in=wrong, reason="Keyed 5,000.00 for 500.00")
+    assert (voiding.amount_cents, voiding.corrects, voiding.seat_number) == (-500_000, wrong, 3)
+    with pytest.raises(WrongState, match="^This buy-in is already voided.$"):
+        buy_in_void(actor=pit_boss, buy_in=wrong, reason="Again")
+    with pytest.raises(WrongState, match="^This row voids another buy-in"):
+        buy_in_void(actor=pit_boss, buy_in=voiding, reason="Undo")
+    buy_in_record(actor=dealer, table=pgp, seat=3, medium="cash", amount_cents=50_000)
+    (money,) = table_money_figures(shifts=[shift])
+    assert money.buy_ins_cents == 50_000
+    event = AuditEvent.objects.get(event_type="buy_in.voided")
+    assert (event.actor, event.reason, event.after["voids"]) == (
+        floor_supervisor,
+        "Keyed 5,000.00 for 500.00",
+        wrong.pk,
+    )
+    report = ledger_verify()
+    assert report.ok, report.problems
+
+
+def test_a_buy_in_of_a_closed_shift_is_not_voided(pgp, dealer, pit_boss, shift) -> None:  # type: ignore[no-untyped-def]
+    from tables.drop import buy_in_void
+
+    taken = buy_in_record(actor=dealer, table=pgp, seat=1, medium="cash", amount_cents=10_000)
+    shift_close(actor=pit_boss, shift=shift)
+    with pytest.raises(WrongState, match="belongs to a shift that is closed"):
+        buy_in_void(actor=pit_boss, buy_in=taken, reason="Late")
+    assert BuyIn.objects.count() == 1

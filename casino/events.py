@@ -41,6 +41,14 @@ class AuditEventType(StrEnum):
     BUY_IN_RECORDED = "buy_in.recorded"
     BUY_IN_VOIDED = "buy_in.voided"
     DROP_COUNTED = "drop.counted"
+    # Players and rated play (issue 17): recorded by id and tier, never by name (a player may be anonymised)
+    PLAYER_CREATED = "player.created"
+    PLAYER_ANONYMISED = "player.anonymised"
+    RATING_STARTED = "rating.started"
+    RATING_PAUSED = "rating.paused"
+    RATING_RESUMED = "rating.resumed"
+    RATING_MOVED = "rating.moved"
+    RATING_ENDED = "rating.ended"
     # A round's moves (one per state it reaches), and its changes that are not moves
     ROUND_OPENED = "round.opened"
     ROUND_BETTING_CLOSED = "round.betting_closed"

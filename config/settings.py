@@ -128,6 +128,7 @@ INSTALLED_APPS = [
     "rules",
     "tables",
     "settlement",
+    "players",
     "dealer",
     "pit",
 ]
@@ -432,6 +433,11 @@ if TABLESIDE_TRAY_ESCALATE_FROM_CENTS <= TABLESIDE_TRAY_REPORT_ABOVE_CENTS:
         "TABLESIDE_TRAY_ESCALATE_FROM_CENTS must be more than TABLESIDE_TRAY_REPORT_ABOVE_CENTS, got "
         f"{TABLESIDE_TRAY_ESCALATE_FROM_CENTS} and {TABLESIDE_TRAY_REPORT_ABOVE_CENTS}"
     )
+
+# --- Players (issue 17) ----------------------------------------------------------------------------------------
+# The house's player tiers, lowest first, and what each gets back of its theoretical win as comps (reinvestment,
+# basis points). A tier is data a casino sets, not code.
+TABLESIDE_PLAYER_TIERS: dict[str, int] = {"Bronze": 2000, "Silver": 2500, "Gold": 3000, "Platinum": 3500}
 
 # --- Four eyes on voids and corrections (DESIGN.md, "Trust") ------------------------
 # Whoever asked for a void or a correction, or dealt or settled the round, cannot approve it, and a correction

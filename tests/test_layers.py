@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "pit", "dealer", "settlement", "tables", "rules", "casino")
+PACKAGES = ("config", "pit", "dealer", "players", "settlement", "tables", "rules", "casino")
 LAYERS = "Apps look only down"
 PURE_ENGINES = "The engines (rules.games, and rules.engines which maps games to them) import no Django"
 

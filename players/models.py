@@ -1,0 +1,135 @@
+"""Players and their rating sessions (issue 17, DESIGN.md "Players and ratings").
+
+A ``Player`` is found by card number or name; an anonymous player has neither. A ``RatingSession`` follows one player
+from seat to seat (``RatingSeat``: a table and a seat, from when to when) with its breaks (``RatingPause``), from the
+moment they sit until they leave. Its figures are kept as it goes (never recomputed from every wager on a page).
+
+Privacy: a player's name and card number live here only. The audit trail records a player by id and tier, never by
+name, so a player anonymised on request (``anonymised_at``; the name and card number blanked) leaves the ledger and
+the audit chain untouched.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tables.models import Table
+
+
+class Player(models.Model):
+    card_number = models.CharField(_("card number"), max_length=32, null=True, blank=True, unique=True)
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    tier = models.CharField(_("tier"), max_length=40)
+    anonymous = models.BooleanField(_("anonymous"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("created by")
+    )
+    anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            # A named player has a name; an anonymous one (or one anonymised on request) has no name and no card.
+            models.CheckConstraint(
+                condition=(models.Q(anonymous=False) & ~models.Q(name=""))
+                | models.Q(anonymous=True, name="", card_number__isnull=True),
+                name="player_named_or_anonymous",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"anonymous player {self.pk}"
+
+
+class RatingSession(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        PAUSED = "paused", _("on a break")
+        ENDED = "ended", _("ended")
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="sessions", verbose_name=_("player"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLAYING)
+    started_at = models.DateTimeField(_("started at"))
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("started by")
+    )
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    # The clock: seconds played before ``running_since`` (breaks excluded), and since when it runs (None on a break
+    # or once ended).
+    seconds_played = models.PositiveIntegerField(_("seconds played"), default=0)
+    running_since = models.DateTimeField(_("running since"), null=True, blank=True)
+    walk_with_cents = models.BigIntegerField(_("walked with (cents)"), null=True, blank=True)
+    # Kept as the session goes (issue 17: "never recomputed from every wager on each page").
+    rounds = models.PositiveIntegerField(_("rounds played"), default=0)
+    wagered_cents = models.BigIntegerField(_("wagered as a player (cents)"), default=0)
+    banker_wagered_cents = models.BigIntegerField(_("wagered as the banker (cents)"), default=0)
+    win_loss_cents = models.BigIntegerField(_("actual win/loss (cents)"), default=0)
+    theo_millicents = models.BigIntegerField(_("theoretical win (thousandths of a cent)"), default=0)
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        verbose_name = _("rating session")
+        verbose_name_plural = _("rating sessions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=~models.Q(status="ended"), name="one_session_at_a_time_per_player"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="ended", ended_at__isnull=False, running_since__isnull=True)
+                | models.Q(status="paused", ended_at__isnull=True, running_since__isnull=True)
+                | models.Q(status="playing", ended_at__isnull=True, running_since__isnull=False),
+                name="rating_session_clock_matches_status",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"session {self.pk} of player {self.player_id} ({self.get_status_display()})"
+
+
+class RatingSeat(models.Model):
+    """Where a session sat: a table and a seat, from ``started_at`` until ``ended_at`` (None: sitting there now)."""
+
+    session = models.ForeignKey(RatingSession, on_delete=models.PROTECT, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rating_seats")
+    seat_number = models.PositiveSmallIntegerField(_("seat"))
+    started_at = models.DateTimeField(_("sat down at"))
+    ended_at = models.DateTimeField(_("left at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["started_at", "pk"]
+        verbose_name = _("rated seat")
+        verbose_name_plural = _("rated seats")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seat_number"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_rated_player_a_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["session"], condition=models.Q(ended_at__isnull=True), name="one_seat_at_a_time_per_session"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"session {self.session_id} at table {self.table_id} seat {self.seat_number}"
+
+
+class RatingPause(models.Model):
+    """A break: the session's clock stops from ``started_at`` until ``ended_at``."""
+
+    session = models.ForeignKey(RatingSession, on_delete=models.PROTECT, related_name="pauses")
+    started_at = models.DateTimeField(_("break from"))
+    ended_at = models.DateTimeField(_("break until"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["started_at", "pk"]
+        verbose_name = _("break")
+        verbose_name_plural = _("breaks")
+
+    def __str__(self) -> str:
+        return f"break of session {self.session_id} from {self.started_at:%H:%M}"

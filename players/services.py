@@ -1,0 +1,264 @@
+"""Writes on players and their rating sessions (issue 17). Each in one transaction with its audit event, which names
+the player by id and tier only (a player may be anonymised later: the trail must not hold their name).
+
+* ``player_create``: the table's staff enrol a player (card number, name, tier) or an anonymous one (a tier only).
+* ``player_anonymise``: a supervisor blanks a player's name and card number on their request; sessions, ledger and
+  audit trail stay as they are.
+* ``session_start`` / ``session_pause`` / ``session_resume`` / ``session_move`` / ``session_end``: a player seated for
+  a rating session, a break (the clock stops), a move to another table (one session continues), and the end, with
+  what they walked with.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino.audit import audit_event_record
+from casino.errors import ApplicationError, NotAllowed, WrongState
+from casino.events import AuditEventType
+from casino.roles import SUPERVISORS, TABLE_STAFF, require_role
+from players.models import Player, RatingPause, RatingSeat, RatingSession
+from tables.models import Table
+from tables.permissions import require_act_at_table
+
+MOST_NAME = 120
+MOST_CARD = 32
+
+
+def _person(actor: AbstractBaseUser | None, what: str) -> AbstractBaseUser:
+    if actor is None:
+        raise NotAllowed(f"{what} is done by a person.")
+    return actor
+
+
+def _tier(tier: object) -> str:
+    tiers = settings.TABLESIDE_PLAYER_TIERS
+    if not isinstance(tier, str) or tier not in tiers:
+        raise ApplicationError(f"The tiers are {', '.join(tiers)}, not {tier!r}.", extra={"field": "tier"})
+    return tier
+
+
+def _text(value: object, *, field: str, what: str, most: int) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ApplicationError(f"{what} is text, not {value!r}.", extra={"field": field})
+    text = " ".join(value.split())
+    if len(text) > most:
+        raise ApplicationError(f"{what} is at most {most} characters.", extra={"field": field})
+    return text
+
+
+def _player_record(player: Player) -> dict[str, Any]:
+    """The player as the audit trail records them: never their name or card number."""
+    return {"player": player.pk, "tier": player.tier, "anonymous": player.anonymous}
+
+
+def player_create(
+    *, actor: AbstractBaseUser | None, tier: str, name: str = "", card_number: str = "", anonymous: bool = False
+) -> Player:
+    """Enrol a player: a name and a card number (optional), or anonymous (a tier only)."""
+    person = _person(actor, "Enrolling a player")
+    require_role(person, *TABLE_STAFF, action="enrol a player")
+    tier = _tier(tier)
+    name = _text(name, field="name", what="The name", most=MOST_NAME)
+    card = _text(card_number, field="card_number", what="The card number", most=MOST_CARD)
+    if anonymous and (name or card):
+        raise ApplicationError("An anonymous player has no name and no card number.", extra={"field": "anonymous"})
+    if not anonymous and not name:
+        raise ApplicationError("Say the player's name, or enrol them as anonymous.", extra={"field": "name"})
+    try:
+        with transaction.atomic():
+            player = Player.objects.create(
+                tier=tier, name=name, card_number=card or None, anonymous=anonymous, created_by=person
+            )
+            audit_event_record(
+                actor=person, event_type=AuditEventType.PLAYER_CREATED, subject=player, after=_player_record(player)
+            )
+    except IntegrityError as exc:
+        raise WrongState(f"Card number {card} belongs to another player.", extra={"field": "card_number"}) from exc
+    return player
+
+
+def player_anonymise(*, actor: AbstractBaseUser | None, player: Player) -> Player:
+    """A supervisor anonymises a player on their request: the name and card number are blanked; the sessions, the
+    ledger and the audit trail (which never held them) stay as they are."""
+    person = _person(actor, "Anonymising a player")
+    require_role(person, *SUPERVISORS, action="anonymise a player")
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        if locked.anonymised_at is not None:
+            raise WrongState("This player is anonymised already.")
+        locked.name, locked.card_number, locked.anonymous = "", None, True
+        locked.anonymised_at = timezone.now()
+        locked.save(update_fields=["name", "card_number", "anonymous", "anonymised_at"])
+        audit_event_record(
+            actor=person, event_type=AuditEventType.PLAYER_ANONYMISED, subject=locked, after=_player_record(locked)
+        )
+    return locked
+
+
+def _seat_free(table: Table, seat: object) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
+        raise ApplicationError(
+            f"Table {table.name} has seats 1 to {table.seat_count}, not {seat!r}.", extra={"field": "seat"}
+        )
+    taken = RatingSeat.objects.filter(table=table, seat_number=seat, ended_at__isnull=True).first()
+    if taken is not None:
+        raise WrongState(f"Seat {seat} at table {table.name} is rated for another player already.")
+    return seat
+
+
+def _locked(session: RatingSession) -> RatingSession:
+    return RatingSession.objects.select_for_update().select_related("player").get(pk=session.pk)
+
+
+def _seat_now(session: RatingSession) -> RatingSeat:
+    return RatingSeat.objects.select_related("table").get(session=session, ended_at__isnull=True)
+
+
+def _session_record(session: RatingSession, seat: RatingSeat | None, **extra: Any) -> dict[str, Any]:
+    record = {**_player_record(session.player), "session": session.pk, "status": session.status}
+    if seat is not None:
+        record.update({"table": seat.table.name, "seat": seat.seat_number})
+    record["seconds_played"] = session.seconds_played
+    return {**record, **extra}
+
+
+def _run_clock(session: RatingSession, now: dt.datetime) -> None:
+    """Add the time since the clock last started to what was played, and stop it."""
+    if session.running_since is not None:
+        session.seconds_played += max(0, int((now - session.running_since).total_seconds()))
+        session.running_since = None
+
+
+def session_start(*, actor: AbstractBaseUser | None, player: Player, table: Table, seat: int) -> RatingSession:
+    """Seat ``player`` at ``seat`` of ``table`` for a rating session: the clock starts."""
+    person = _person(actor, "Seating a player")
+    require_act_at_table(person, table, action="seat a rated player")
+    if table.status != Table.Status.OPEN:
+        raise WrongState(f"Table {table.name} is closed: a player is seated at an open table.")
+    seat = _seat_free(table, seat)
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            session = RatingSession.objects.create(player=player, started_at=now, started_by=person, running_since=now)
+            placed = RatingSeat.objects.create(session=session, table=table, seat_number=seat, started_at=now)
+            audit_event_record(
+                actor=person,
+                event_type=AuditEventType.RATING_STARTED,
+                subject=session,
+                after=_session_record(session, placed),
+            )
+    except IntegrityError as exc:  # the player's session or the seat was taken at the same moment
+        raise WrongState(
+            "This player is in a rating session already, or the seat was taken at the same moment: reload."
+        ) from exc
+    return session
+
+
+def session_pause(*, actor: AbstractBaseUser | None, session: RatingSession) -> RatingSession:
+    """The player takes a break: the clock stops; the seat stays theirs."""
+    person = _person(actor, "A break")
+    with transaction.atomic():
+        locked = _locked(session)
+        seat = _seat_now(locked) if locked.status != RatingSession.Status.ENDED else None
+        if seat is not None:
+            require_act_at_table(person, seat.table, action="rate a player")
+        if locked.status != RatingSession.Status.PLAYING:
+            raise WrongState(f"This session is {locked.get_status_display()}: only a session playing takes a break.")
+        now = timezone.now()
+        _run_clock(locked, now)
+        locked.status = RatingSession.Status.PAUSED
+        locked.save(update_fields=["status", "seconds_played", "running_since"])
+        RatingPause.objects.create(session=locked, started_at=now)
+        audit_event_record(
+            actor=person, event_type=AuditEventType.RATING_PAUSED, subject=locked, after=_session_record(locked, seat)
+        )
+    return locked
+
+
+def session_resume(*, actor: AbstractBaseUser | None, session: RatingSession) -> RatingSession:
+    """Back from the break: the clock runs again."""
+    person = _person(actor, "A return from a break")
+    with transaction.atomic():
+        locked = _locked(session)
+        if locked.status != RatingSession.Status.PAUSED:
+            raise WrongState(f"This session is {locked.get_status_display()}: only a session on a break resumes.")
+        seat = _seat_now(locked)
+        require_act_at_table(person, seat.table, action="rate a player")
+        now = timezone.now()
+        RatingPause.objects.filter(session=locked, ended_at__isnull=True).update(ended_at=now)
+        locked.status, locked.running_since = RatingSession.Status.PLAYING, now
+        locked.save(update_fields=["status", "running_since"])
+        audit_event_record(
+            actor=person, event_type=AuditEventType.RATING_RESUMED, subject=locked, after=_session_record(locked, seat)
+        )
+    return locked
+
+
+def session_move(*, actor: AbstractBaseUser | None, session: RatingSession, table: Table, seat: int) -> RatingSession:
+    """The player moves to ``seat`` of ``table``: the same session continues there (its clock keeps running)."""
+    person = _person(actor, "Moving a player")
+    require_act_at_table(person, table, action="seat a rated player")
+    if table.status != Table.Status.OPEN:
+        raise WrongState(f"Table {table.name} is closed: a player is seated at an open table.")
+    with transaction.atomic():
+        locked = _locked(session)
+        if locked.status == RatingSession.Status.ENDED:
+            raise WrongState("This session has ended: start a new one.")
+        here = _seat_now(locked)
+        if (here.table_id, here.seat_number) == (table.pk, seat):
+            raise WrongState(f"The player sits at seat {seat} of table {table.name} already.")
+        seat = _seat_free(table, seat)
+        now = timezone.now()
+        here.ended_at = now
+        here.save(update_fields=["ended_at"])
+        placed = RatingSeat.objects.create(session=locked, table=table, seat_number=seat, started_at=now)
+        audit_event_record(
+            actor=person,
+            event_type=AuditEventType.RATING_MOVED,
+            subject=locked,
+            after=_session_record(locked, placed, moved_from={"table": here.table.name, "seat": here.seat_number}),
+        )
+    return locked
+
+
+def session_end(
+    *, actor: AbstractBaseUser | None, session: RatingSession, walk_with_cents: int | None = None
+) -> RatingSession:
+    """The player leaves: the clock stops for good and the seat is free; what they walked with is recorded."""
+    person = _person(actor, "Ending a session")
+    if walk_with_cents is not None and (
+        isinstance(walk_with_cents, bool) or not isinstance(walk_with_cents, int) or walk_with_cents < 0
+    ):
+        raise ApplicationError(
+            f"What a player walks with is a whole number of cents from 0, not {walk_with_cents!r}.",
+            extra={"field": "walk_with_cents"},
+        )
+    with transaction.atomic():
+        locked = _locked(session)
+        if locked.status == RatingSession.Status.ENDED:
+            raise WrongState("This session has ended already.")
+        seat = _seat_now(locked)
+        require_act_at_table(person, seat.table, action="rate a player")
+        now = timezone.now()
+        _run_clock(locked, now)
+        RatingPause.objects.filter(session=locked, ended_at__isnull=True).update(ended_at=now)
+        seat.ended_at = now
+        seat.save(update_fields=["ended_at"])
+        locked.status, locked.ended_at, locked.walk_with_cents = RatingSession.Status.ENDED, now, walk_with_cents
+        locked.save(update_fields=["status", "ended_at", "walk_with_cents", "seconds_played", "running_since"])
+        audit_event_record(
+            actor=person,
+            event_type=AuditEventType.RATING_ENDED,
+            subject=locked,
+            after=_session_record(locked, seat, walk_with_cents=walk_with_cents),
+        )
+    return locked

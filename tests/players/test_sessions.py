@@ -147,3 +147,19 @@ def test_anonymising_a_player_keeps_the_audit_chain_which_never_held_the_name(
     assert audit_chain_verify().ok
     with pytest.raises(WrongState, match="anonymised already"):
         player_anonymise(actor=floor_supervisor, player=gone)
+
+
+def test_a_dealer_finds_a_player_by_card_or_by_name(tables, dealer, floor_supervisor, lee) -> None:  # type: ignore[no-untyped-def]
+    from players.selectors import player_find, session_current
+
+    li = player_create(actor=dealer, name="Anna Lee-Park", card_number="2002", tier="Silver")
+    player_create(actor=dealer, tier="Bronze", anonymous=True)
+    assert player_find(query=" 1001 ") == [lee]  # the card, exactly
+    assert player_find(query="lee") == [li, lee]  # by name, case aside, in name order
+    assert player_find(query="anna  LEE") == [li]  # every word
+    assert player_find(query="") == [] and player_find(query="9999") == []
+    player_anonymise(actor=floor_supervisor, player=lee)
+    assert player_find(query="lee") == [li] and player_find(query="1001") == []  # anonymised: found no more
+    assert session_current(player=li) is None
+    session = session_start(actor=dealer, player=li, table=tables[0], seat=1)
+    assert session_current(player=li) == session

@@ -19,7 +19,7 @@ from casino.models import AuditEvent, Shift
 from settlement.compute import Line
 from settlement.ledger import post, posting_record
 from settlement.models import LedgerEntry, Posting
-from tables.drop import drop_final
+from tables.drop import DropBox, drop_final
 from tables.models import BuyIn, DropCount, Slip, Table, TrayCount
 from tables.signals import MOVES
 from tables.win import hold_bp, table_win_cents
@@ -407,12 +407,12 @@ def table_money_figures(*, shifts: Sequence[Shift], table_ids: Sequence[int] | N
                 money.fills_cents += slip.total_cents
             else:
                 money.credits_cents += slip.total_cents
-    for key, counts in boxes.items():
-        money = result[key]
-        final = drop_final(counts)
-        money.drop_status = "final" if final else {1: "counted once"}.get(len(counts), "counts disagree")
-        money.drop_cents = None if final is None else final.cash_cents + final.markers_cents
-        money.promo_cents = 0 if final is None else final.promo_cents
+    shift_by_id = {shift.pk: shift for shift in shifts}
+    for (table_id, shift_id), counts in boxes.items():
+        money = result[(table_id, shift_id)]
+        box = DropBox(table=tables[table_id], shift=shift_by_id[shift_id], counts=counts, final=drop_final(counts))
+        money.drop_status, money.drop_cents = box.status, box.drop_cents
+        money.promo_cents = 0 if box.final is None else box.final.promo_cents
         money.counters = [_name(count.counted_by_id, names) for count in counts]
     order = {pk: i for i, pk in enumerate(shift_ids)}
     return sorted(result.values(), key=lambda money: (order[money.shift_id], money.pit, money.table))

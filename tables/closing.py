@@ -16,20 +16,32 @@ from casino.models import Shift
 from tables.models import Slip, TrayCount
 
 
-def shift_close_refuse_money(sender: Any, *, shift: Shift, **kwargs: Any) -> None:
-    """Refuse to close ``shift`` while a slip of it is outstanding or a tray count of it waits (under the shift's
-    lock: ``tables.slips``, ``tables.drop`` and ``tables.tray`` write in the open shift under the same lock)."""
-    outstanding = list(
-        Slip.objects.filter(shift=shift, status__in=(Slip.Status.REQUESTED, Slip.Status.ISSUED))
+def slips_outstanding(**where: Any) -> list[Slip]:
+    """The slips ``where`` says (a table's, a shift's) still requested or issued, by kind and number."""
+    return list(
+        Slip.objects.filter(status__in=(Slip.Status.REQUESTED, Slip.Status.ISSUED), **where)
         .select_related("table")
         .order_by("kind", "number")
     )
+
+
+def slip_outstanding_text(slip: Slip, *, closing: str) -> str:
+    """The refusal of a close (``closing``: "the table", "the shift") while ``slip`` is outstanding."""
+    return (
+        f"{slip.get_kind_display().capitalize()} slip {slip.number} at table {slip.table.name} is still "
+        f"{slip.get_status_display()}: sign it as received or void it before closing {closing}"
+    )
+
+
+def shift_close_refuse_money(sender: Any, *, shift: Shift, **kwargs: Any) -> None:
+    """Refuse to close ``shift`` while a slip of it is outstanding or a tray count of it waits (under the shift's
+    lock: ``tables.slips``, ``tables.drop`` and ``tables.tray`` write in the open shift under the same lock)."""
+    outstanding = slips_outstanding(shift=shift)
     if outstanding:
         first = outstanding[0]
         more = f" ({len(outstanding) - 1} more slip(s) too)" if len(outstanding) > 1 else ""
         raise WrongState(
-            f"{first.get_kind_display().capitalize()} slip {first.number} at table {first.table.name} is still "
-            f"{first.get_status_display()}: sign it as received or void it before closing the shift{more}.",
+            f"{slip_outstanding_text(first, closing='the shift')}{more}.",
             extra={
                 "slips_outstanding": [
                     {"id": s.pk, "kind": s.kind, "number": s.number, "table": s.table.name, "status": s.status}

@@ -19,7 +19,8 @@ from casino.money import money_text as _money
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
 from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default
-from tables.models import Seat, Slip, Table
+from tables.closing import slip_outstanding_text, slips_outstanding
+from tables.models import Seat, Table
 from tables.states import UNFINISHED_STATES
 
 
@@ -144,16 +145,10 @@ def table_close(*, actor: AbstractBaseUser | None, table: Table) -> Table:
         )
 
     def no_slip_outstanding(locked: Table) -> None:
-        outstanding = (
-            locked.slips.filter(status__in=(Slip.Status.REQUESTED, Slip.Status.ISSUED))
-            .order_by("kind", "number")
-            .first()
-        )
-        if outstanding is not None:
+        outstanding = slips_outstanding(table=locked)
+        if outstanding:
             raise WrongState(
-                f"{outstanding.get_kind_display().capitalize()} slip {outstanding.number} at table {locked.name} is "
-                f"still {outstanding.get_status_display()}: sign it as received or void it before closing the table.",
-                extra={"slip": outstanding.pk},
+                f"{slip_outstanding_text(outstanding[0], closing='the table')}.", extra={"slip": outstanding[0].pk}
             )
 
     return _table_set_status(

@@ -438,6 +438,19 @@ if TABLESIDE_TRAY_ESCALATE_FROM_CENTS <= TABLESIDE_TRAY_REPORT_ABOVE_CENTS:
 # The house's player tiers, lowest first, and what each gets back of its theoretical win as comps (reinvestment,
 # basis points). A tier is data a casino sets, not code.
 TABLESIDE_PLAYER_TIERS: dict[str, int] = {"Bronze": 2000, "Silver": 2500, "Gold": 3000, "Platinum": 3500}
+# A rating's points: one point for every this many cents of theoretical win.
+TABLESIDE_RATING_CENTS_PER_POINT = 100
+# The classic estimate of theo beside the exact one: average bet x hours x decisions an hour x house edge, the pace
+# the industry assumes when nobody counts the rounds.
+TABLESIDE_RATING_DECISIONS_PER_HOUR = 60
+# A rated session is flagged when the player's win is this many standard deviations above what they were expected
+# to win (their expectation is minus their theo).
+TABLESIDE_RATING_ALERT_SIGMA = 3.0
+# A table's hold over its last N settled rounds, flagged when it leaves its 95% interval (|z| > 1.96) once at least
+# the minimum number of rounds is in the window.
+TABLESIDE_HOLD_WINDOW_ROUNDS = 100
+TABLESIDE_HOLD_ALERT_MIN_ROUNDS = 30
+TABLESIDE_HOLD_ALERT_Z = 1.96
 
 # --- Four eyes on voids and corrections (DESIGN.md, "Trust") ------------------------
 # Whoever asked for a void or a correction, or dealt or settled the round, cannot approve it, and a correction

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
+from players.models import RatingSeat
 from rules import options as rule_options
 from rules.games import registry
 from rules.games.cards import JOKER, Card
@@ -462,7 +463,8 @@ def tablet_version(table: Table) -> str:
     """A short marker of what the tablet shows of ``table``: its set-up (status, limits, rule set, dealer), its
     newest round's state, wagers, dice, hands and placements, and its requests and their decisions. Another
     device's change (a wager, a settle, a void approved from the pit, new limits) changes it; the tablet polls it
-    and draws itself again (``dealer.views.tablet_version_view``). One read."""
+    and draws itself again (``dealer.views.tablet_version_view``). Two reads: the round's, and the rated seats' (a
+    player seated, moved, on a break or gone, from another device, redraws the strip of rated seats)."""
     row = (
         Round.objects.filter(table=table)
         .order_by("-number")
@@ -481,7 +483,13 @@ def tablet_version(table: Table) -> str:
     )  # fmt: skip
     # The table's own set-up too: new limits, rules, dealer or status from the pit redraw the tablet.
     setup = (table.status, table.min_wager_cents, table.max_wager_cents, table.rule_set_id, table.dealer_id)
-    text = json.dumps([row, setup], default=str, sort_keys=True)
+    rated = RatingSeat.objects.filter(table=table).aggregate(
+        last=Max("pk"),
+        seated=Count("pk", filter=Q(ended_at__isnull=True)),
+        breaks=Max("session__pauses__pk"),
+        on_break=Count("session__pauses", filter=Q(ended_at__isnull=True, session__pauses__ended_at__isnull=True)),
+    )
+    text = json.dumps([row, setup, rated], default=str, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

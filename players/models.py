@@ -15,7 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tables.models import Table
+from casino.append_only import AppendOnlyModel, append_only_triggers
+from tables.models import BuyIn, Round, Table
 
 
 class Player(models.Model):
@@ -64,12 +65,20 @@ class RatingSession(models.Model):
     seconds_played = models.PositiveIntegerField(_("seconds played"), default=0)
     running_since = models.DateTimeField(_("running since"), null=True, blank=True)
     walk_with_cents = models.BigIntegerField(_("walked with (cents)"), null=True, blank=True)
-    # Kept as the session goes (issue 17: "never recomputed from every wager on each page").
-    rounds = models.PositiveIntegerField(_("rounds played"), default=0)
+    # What the player brought: chips from elsewhere when seated; cash and markers bought in at their seats
+    # (``tables.BuyIn`` rows, counted as they are recorded or voided: ``RatedBuyIn``).
+    chips_in_cents = models.BigIntegerField(_("chips brought (cents)"), default=0)
+    cash_in_cents = models.BigIntegerField(_("cash bought in (cents)"), default=0)
+    markers_in_cents = models.BigIntegerField(_("markers bought in (cents)"), default=0)
+    # Kept as the session goes (issue 17: "never recomputed from every wager on each page"): the sums of the
+    # session's ``RatedRound`` rows, added in each settle's transaction (``players.rating``).
+    rounds = models.IntegerField(_("rounds played"), default=0)
+    banker_rounds = models.IntegerField(_("rounds as the banker"), default=0)
     wagered_cents = models.BigIntegerField(_("wagered as a player (cents)"), default=0)
     banker_wagered_cents = models.BigIntegerField(_("wagered as the banker (cents)"), default=0)
     win_loss_cents = models.BigIntegerField(_("actual win/loss (cents)"), default=0)
     theo_millicents = models.BigIntegerField(_("theoretical win (thousandths of a cent)"), default=0)
+    variance_cents2 = models.BigIntegerField(_("variance of the result (square cents)"), default=0)
 
     class Meta:
         ordering = ["-started_at", "-pk"]
@@ -133,3 +142,91 @@ class RatingPause(models.Model):
 
     def __str__(self) -> str:
         return f"break of session {self.session_id} from {self.started_at:%H:%M}"
+
+
+class RatedBuyIn(AppendOnlyModel):
+    """A buy-in (or the row voiding one) recorded at a rated seat, counted by the session seated there."""
+
+    session = models.ForeignKey(RatingSession, on_delete=models.PROTECT, related_name="buy_ins")
+    buy_in = models.OneToOneField(BuyIn, on_delete=models.PROTECT, related_name="rated")
+
+    class Meta:
+        verbose_name = _("rated buy-in")
+        verbose_name_plural = _("rated buy-ins")
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"buy-in {self.buy_in_id} in session {self.session_id}"
+
+
+class RatedRound(AppendOnlyModel):
+    """What one settlement added to a rated session, for one position (a seat's wager, or the bank): the session's
+    kept figures are the sums of these rows. A correction adds the rows that undo the corrected settlement's
+    (``rounds`` −1, every figure negated) and the new settlement's rows. Append-only."""
+
+    class Position(models.TextChoices):
+        PLAYER = "player", _("player")
+        BANKER = "banker", _("banker")
+
+    session = models.ForeignKey(RatingSession, on_delete=models.PROTECT, related_name="rated_rounds")
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="+")
+    posting = models.ForeignKey("settlement.Posting", on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    seat_number = models.PositiveSmallIntegerField(_("seat"))
+    position = models.CharField(_("position"), max_length=10, choices=Position.choices)
+    rounds = models.SmallIntegerField(_("rounds"))
+    action_cents = models.BigIntegerField(_("action (cents)"))
+    win_loss_cents = models.BigIntegerField(_("win/loss (cents)"))
+    theo_millicents = models.BigIntegerField(_("theoretical win (thousandths of a cent)"))
+    variance_cents2 = models.BigIntegerField(_("variance (square cents)"))
+    edge_ppm = models.IntegerField(_("house edge (millionths)"))
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        verbose_name = _("rated round")
+        verbose_name_plural = _("rated rounds")
+        constraints = [
+            # A settlement credits a position once (+1) and, corrected, is undone once (-1).
+            models.UniqueConstraint(fields=["posting", "session", "position", "rounds"], name="rated_once_a_posting"),
+        ]
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"round {self.round_id} in session {self.session_id} ({self.position})"
+
+
+class HoldRound(models.Model):
+    """A settled round's house win beside what the house expected of it, for the table's hold window: derived from
+    the settlement in force (a correction rewrites it) and kept so the hold of the last rounds is one read."""
+
+    round = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    posting = models.ForeignKey("settlement.Posting", on_delete=models.PROTECT, related_name="+")
+    action_cents = models.BigIntegerField(_("action (cents)"))
+    house_win_cents = models.BigIntegerField(_("house win (cents)"))
+    theo_millicents = models.BigIntegerField(_("expected house win (thousandths of a cent)"))
+    variance_cents2 = models.BigIntegerField(_("variance (square cents)"))
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["table", "-id"], name="hold_round_table_latest")]
+
+    def __str__(self) -> str:
+        return f"round {self.round_id}: house {self.house_win_cents} cents"
+
+
+class TableHold(models.Model):
+    """The sums of a table's last ``TABLESIDE_HOLD_WINDOW_ROUNDS`` ``HoldRound`` rows, rewritten at each settle, so
+    the dashboard reads every table's hold drift in one query."""
+
+    table = models.OneToOneField(Table, on_delete=models.PROTECT, primary_key=True, related_name="hold_window")
+    rounds = models.IntegerField(default=0)
+    action_cents = models.BigIntegerField(default=0)
+    house_win_cents = models.BigIntegerField(default=0)
+    theo_millicents = models.BigIntegerField(default=0)
+    variance_cents2 = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"hold window of table {self.table_id}"

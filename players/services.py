@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
@@ -33,14 +34,17 @@ MOST_CARD = 32
 
 def _person(actor: AbstractBaseUser | None, what: str) -> AbstractBaseUser:
     if actor is None:
-        raise NotAllowed(f"{what} is done by a person.")
+        raise NotAllowed(_("%(what)s is done by a person.") % {"what": what})
     return actor
 
 
 def _tier(tier: object) -> str:
     tiers = settings.TABLESIDE_PLAYER_TIERS
     if not isinstance(tier, str) or tier not in tiers:
-        raise ApplicationError(f"The tiers are {', '.join(tiers)}, not {tier!r}.", extra={"field": "tier"})
+        raise ApplicationError(
+            _("The tiers are %(tiers)s, not %(tier)s.") % {"tiers": ", ".join(tiers), "tier": repr(tier)},
+            extra={"field": "tier"},
+        )
     return tier
 
 
@@ -48,11 +52,28 @@ def _text(value: object, *, field: str, what: str, most: int) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise ApplicationError(f"{what} is text, not {value!r}.", extra={"field": field})
+        raise ApplicationError(
+            _("%(what)s is text, not %(value)s.") % {"what": what, "value": repr(value)}, extra={"field": field}
+        )
     text = " ".join(value.split())
     if len(text) > most:
-        raise ApplicationError(f"{what} is at most {most} characters.", extra={"field": field})
+        raise ApplicationError(
+            _("%(what)s is at most %(most)s characters.") % {"what": what, "most": most}, extra={"field": field}
+        )
     return text
+
+
+MOST_CENTS = 10**12  # ten billion in money: beyond it, a key was held down
+
+
+def _cents_from_zero(value: object, *, field: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MOST_CENTS:
+        raise ApplicationError(
+            _("%(what)s is a whole number of cents from 0 to %(most)s, not %(value)s.")
+            % {"what": what, "most": MOST_CENTS, "value": repr(value)},
+            extra={"field": field},
+        )
+    return value
 
 
 def _player_record(player: Player) -> dict[str, Any]:
@@ -64,15 +85,15 @@ def player_create(
     *, actor: AbstractBaseUser | None, tier: str, name: str = "", card_number: str = "", anonymous: bool = False
 ) -> Player:
     """Enrol a player: a name and a card number (optional), or anonymous (a tier only)."""
-    person = _person(actor, "Enrolling a player")
+    person = _person(actor, _("Enrolling a player"))
     require_role(person, *TABLE_STAFF, action="enrol a player")
     tier = _tier(tier)
-    name = _text(name, field="name", what="The name", most=MOST_NAME)
-    card = _text(card_number, field="card_number", what="The card number", most=MOST_CARD)
+    name = _text(name, field="name", what=_("The name"), most=MOST_NAME)
+    card = _text(card_number, field="card_number", what=_("The card number"), most=MOST_CARD)
     if anonymous and (name or card):
-        raise ApplicationError("An anonymous player has no name and no card number.", extra={"field": "anonymous"})
+        raise ApplicationError(_("An anonymous player has no name and no card number."), extra={"field": "anonymous"})
     if not anonymous and not name:
-        raise ApplicationError("Say the player's name, or enrol them as anonymous.", extra={"field": "name"})
+        raise ApplicationError(_("Say the player's name, or enrol them as anonymous."), extra={"field": "name"})
     try:
         with transaction.atomic():
             player = Player.objects.create(
@@ -82,19 +103,21 @@ def player_create(
                 actor=person, event_type=AuditEventType.PLAYER_CREATED, subject=player, after=_player_record(player)
             )
     except IntegrityError as exc:
-        raise WrongState(f"Card number {card} belongs to another player.", extra={"field": "card_number"}) from exc
+        raise WrongState(
+            _("Card number %(card)s belongs to another player.") % {"card": card}, extra={"field": "card_number"}
+        ) from exc
     return player
 
 
 def player_anonymise(*, actor: AbstractBaseUser | None, player: Player) -> Player:
     """A supervisor anonymises a player on their request: the name and card number are blanked; the sessions, the
     ledger and the audit trail (which never held them) stay as they are."""
-    person = _person(actor, "Anonymising a player")
+    person = _person(actor, _("Anonymising a player"))
     require_role(person, *SUPERVISORS, action="anonymise a player")
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
         if locked.anonymised_at is not None:
-            raise WrongState("This player is anonymised already.")
+            raise WrongState(_("This player is anonymised already."))
         locked.name, locked.card_number, locked.anonymous = "", None, True
         locked.anonymised_at = timezone.now()
         locked.save(update_fields=["name", "card_number", "anonymous", "anonymised_at"])
@@ -107,11 +130,16 @@ def player_anonymise(*, actor: AbstractBaseUser | None, player: Player) -> Playe
 def _seat_free(table: Table, seat: object) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
         raise ApplicationError(
-            f"Table {table.name} has seats 1 to {table.seat_count}, not {seat!r}.", extra={"field": "seat"}
+            _("Table %(table)s has seats 1 to %(seats)s, not %(seat)s.")
+            % {"table": table.name, "seats": table.seat_count, "seat": repr(seat)},
+            extra={"field": "seat"},
         )
     taken = RatingSeat.objects.filter(table=table, seat_number=seat, ended_at__isnull=True).first()
     if taken is not None:
-        raise WrongState(f"Seat {seat} at table {table.name} is rated for another player already.")
+        raise WrongState(
+            _("Seat %(seat)s at table %(table)s is rated for another player already.")
+            % {"seat": seat, "table": table.name}
+        )
     return seat
 
 
@@ -138,41 +166,50 @@ def _run_clock(session: RatingSession, now: dt.datetime) -> None:
         session.running_since = None
 
 
-def session_start(*, actor: AbstractBaseUser | None, player: Player, table: Table, seat: int) -> RatingSession:
-    """Seat ``player`` at ``seat`` of ``table`` for a rating session: the clock starts."""
-    person = _person(actor, "Seating a player")
+def session_start(
+    *, actor: AbstractBaseUser | None, player: Player, table: Table, seat: int, chips_cents: int = 0
+) -> RatingSession:
+    """Seat ``player`` at ``seat`` of ``table`` for a rating session: the clock starts. ``chips_cents``: chips they
+    brought from elsewhere (cash and markers they buy in with at the seat are counted as they are recorded)."""
+    person = _person(actor, _("Seating a player"))
+    chips_cents = _cents_from_zero(chips_cents, field="chips_cents", what=_("The chips a player brings"))
     require_act_at_table(person, table, action="seat a rated player")
     if table.status != Table.Status.OPEN:
-        raise WrongState(f"Table {table.name} is closed: a player is seated at an open table.")
+        raise WrongState(_("Table %(table)s is closed: a player is seated at an open table.") % {"table": table.name})
     seat = _seat_free(table, seat)
     now = timezone.now()
     try:
         with transaction.atomic():
-            session = RatingSession.objects.create(player=player, started_at=now, started_by=person, running_since=now)
+            session = RatingSession.objects.create(
+                player=player, started_at=now, started_by=person, running_since=now, chips_in_cents=chips_cents
+            )
             placed = RatingSeat.objects.create(session=session, table=table, seat_number=seat, started_at=now)
             audit_event_record(
                 actor=person,
                 event_type=AuditEventType.RATING_STARTED,
                 subject=session,
-                after=_session_record(session, placed),
+                after=_session_record(session, placed, chips_in_cents=chips_cents),
             )
     except IntegrityError as exc:  # the player's session or the seat was taken at the same moment
         raise WrongState(
-            "This player is in a rating session already, or the seat was taken at the same moment: reload."
+            _("This player is in a rating session already, or the seat was taken at the same moment: reload.")
         ) from exc
     return session
 
 
 def session_pause(*, actor: AbstractBaseUser | None, session: RatingSession) -> RatingSession:
     """The player takes a break: the clock stops; the seat stays theirs."""
-    person = _person(actor, "A break")
+    person = _person(actor, _("A break"))
     with transaction.atomic():
         locked = _locked(session)
         seat = _seat_now(locked) if locked.status != RatingSession.Status.ENDED else None
         if seat is not None:
             require_act_at_table(person, seat.table, action="rate a player")
         if locked.status != RatingSession.Status.PLAYING:
-            raise WrongState(f"This session is {locked.get_status_display()}: only a session playing takes a break.")
+            raise WrongState(
+                _("This session is %(status)s: only a session playing takes a break.")
+                % {"status": locked.get_status_display()}
+            )
         now = timezone.now()
         _run_clock(locked, now)
         locked.status = RatingSession.Status.PAUSED
@@ -186,11 +223,14 @@ def session_pause(*, actor: AbstractBaseUser | None, session: RatingSession) -> 
 
 def session_resume(*, actor: AbstractBaseUser | None, session: RatingSession) -> RatingSession:
     """Back from the break: the clock runs again."""
-    person = _person(actor, "A return from a break")
+    person = _person(actor, _("A return from a break"))
     with transaction.atomic():
         locked = _locked(session)
         if locked.status != RatingSession.Status.PAUSED:
-            raise WrongState(f"This session is {locked.get_status_display()}: only a session on a break resumes.")
+            raise WrongState(
+                _("This session is %(status)s: only a session on a break resumes.")
+                % {"status": locked.get_status_display()}
+            )
         seat = _seat_now(locked)
         require_act_at_table(person, seat.table, action="rate a player")
         now = timezone.now()
@@ -205,17 +245,19 @@ def session_resume(*, actor: AbstractBaseUser | None, session: RatingSession) ->
 
 def session_move(*, actor: AbstractBaseUser | None, session: RatingSession, table: Table, seat: int) -> RatingSession:
     """The player moves to ``seat`` of ``table``: the same session continues there (its clock keeps running)."""
-    person = _person(actor, "Moving a player")
+    person = _person(actor, _("Moving a player"))
     require_act_at_table(person, table, action="seat a rated player")
     if table.status != Table.Status.OPEN:
-        raise WrongState(f"Table {table.name} is closed: a player is seated at an open table.")
+        raise WrongState(_("Table %(table)s is closed: a player is seated at an open table.") % {"table": table.name})
     with transaction.atomic():
         locked = _locked(session)
         if locked.status == RatingSession.Status.ENDED:
-            raise WrongState("This session has ended: start a new one.")
+            raise WrongState(_("This session has ended: start a new one."))
         here = _seat_now(locked)
         if (here.table_id, here.seat_number) == (table.pk, seat):
-            raise WrongState(f"The player sits at seat {seat} of table {table.name} already.")
+            raise WrongState(
+                _("The player sits at seat %(seat)s of table %(table)s already.") % {"seat": seat, "table": table.name}
+            )
         seat = _seat_free(table, seat)
         now = timezone.now()
         here.ended_at = now
@@ -234,18 +276,13 @@ def session_end(
     *, actor: AbstractBaseUser | None, session: RatingSession, walk_with_cents: int | None = None
 ) -> RatingSession:
     """The player leaves: the clock stops for good and the seat is free; what they walked with is recorded."""
-    person = _person(actor, "Ending a session")
-    if walk_with_cents is not None and (
-        isinstance(walk_with_cents, bool) or not isinstance(walk_with_cents, int) or walk_with_cents < 0
-    ):
-        raise ApplicationError(
-            f"What a player walks with is a whole number of cents from 0, not {walk_with_cents!r}.",
-            extra={"field": "walk_with_cents"},
-        )
+    person = _person(actor, _("Ending a session"))
+    if walk_with_cents is not None:
+        walk_with_cents = _cents_from_zero(walk_with_cents, field="walk_with_cents", what=_("What a player walks with"))
     with transaction.atomic():
         locked = _locked(session)
         if locked.status == RatingSession.Status.ENDED:
-            raise WrongState("This session has ended already.")
+            raise WrongState(_("This session has ended already."))
         seat = _seat_now(locked)
         require_act_at_table(person, seat.table, action="rate a player")
         now = timezone.now()

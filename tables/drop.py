@@ -31,7 +31,7 @@ from casino.roles import SUPERVISORS, Role, require_role
 from casino.selectors import shift_current_held
 from tables.models import BuyIn, DropCount, Table
 from tables.permissions import require_act_at_table
-from tables.signals import chips_post, drop_box_final
+from tables.signals import buy_in_recorded, chips_post, drop_box_final
 
 # The notes a drop box holds, in cents: the dollar's and the euro's (1, 2, 5, 10, 20, 50, 100, 200, 500).
 NOTES_CENTS = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000)
@@ -94,6 +94,7 @@ def buy_in_record(*, actor: AbstractBaseUser | None, table: Table, seat: int, me
         posted = chips_post(
             table=table, shift=shift, kind="buy_in", cents=amount, actor=actor, key=f"buy-in:{buy_in.pk}"
         )
+        buy_in_recorded.send(sender=BuyIn, buy_in=buy_in)
         audit_event_record(
             actor=actor,
             event_type=AuditEventType.BUY_IN_RECORDED,
@@ -148,6 +149,7 @@ def buy_in_void(*, actor: AbstractBaseUser | None, buy_in: BuyIn, reason: str) -
             actor=actor,
             key=f"buy-in:{voiding.pk}",
         )
+        buy_in_recorded.send(sender=BuyIn, buy_in=voiding)
         audit_event_record(
             actor=actor,
             event_type=AuditEventType.BUY_IN_VOIDED,

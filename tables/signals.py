@@ -27,6 +27,10 @@ chips_moved = Signal()
 # Master Game Report once every box it waits for is final (``pit.apps``); a receiver does transactional work only.
 drop_box_final = Signal()
 
+# Sent inside a buy-in's transaction (``tables.drop.buy_in_record``, and ``buy_in_void`` with the correcting row of
+# the opposite amount), with ``buy_in``: a rating session seated there counts it (``players.rating``).
+buy_in_recorded = Signal()
+
 # What each movement takes out of one account and puts into another (DESIGN.md, "The table's money").
 MOVES: dict[str, tuple[str, str]] = {
     "fill": ("cage", "tray"),  # chips from the cage to the table's tray

@@ -48,6 +48,7 @@ from settlement.services.settle import (
     used_key_posting,
 )
 from settlement.sql import key_used_sql, round_lock, round_lock_reading, stakes_read, stakes_sql
+from settlement.signals import round_settled
 from tables.models import Round
 from tables.permissions import TABLE_STAFF, require_act_at_table
 from tables.states import RoundState, check_move
@@ -229,6 +230,7 @@ def correct_round(
             corrects=current,
             reason=reason,
         )
+        round_settled.send(sender=Round, round=locked, posting=posting, corrects=current)
         before_hands = locked.hands
         round_transition(
             already_locked=True,

@@ -20,6 +20,7 @@ from settlement.ledger import post, posting_record
 from settlement.models import Posting
 from settlement.services.play import read_hands, round_wagers
 from settlement.services.rounds import round_transition
+from settlement.signals import round_settled
 from settlement.sql import key_used_sql, round_lock_reading, stakes_read, stakes_sql
 from tables.models import Round
 from tables.permissions import TABLE_STAFF, require_act_at_table
@@ -172,6 +173,7 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
         round_transition(
             already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED, money=settlement_money(posting)
         )
+        round_settled.send(sender=Round, round=locked, posting=posting, corrects=None)
     return settlement_body(posting)
 
 

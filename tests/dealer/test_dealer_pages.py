@@ -373,7 +373,7 @@ def test_the_tablet_reads_in_a_fixed_number_of_queries(
 ) -> None:
     client = signed_in(dealer)
     client.get(f"/dealer/tables/{revealed_round.table_id}/")
-    with django_assert_max_num_queries(15):
+    with django_assert_max_num_queries(16):  # 15, and the version's read of the rated seats (issue 17)
         assert client.get(f"/dealer/tables/{revealed_round.table_id}/").status_code == 200
 
 

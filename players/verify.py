@@ -1,0 +1,116 @@
+"""Proving the ratings (``manage.py verify_ratings``): every figure a session keeps is the sum of what its rows say,
+and every row is what its settlement says.
+
+* a session's rounds, action, win/loss, theo and variance, by position, equal the sums of its ``RatedRound`` rows,
+  and its cash and markers bought in the sums of its ``RatedBuyIn`` rows;
+* every rated round credited by a settlement (``rounds`` +1) is what that settlement's result gives the position
+  by the round's frozen rule set, and a settlement that was corrected has had its rows undone once;
+* every settled round has its ``HoldRound``, and it holds the house win and expectation of the settlement in force.
+
+The rows themselves are append-only in the database (``RatedRound``, ``RatedBuyIn``); the kept figures are not,
+so this is what finds a figure changed behind the application's back.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Sum
+
+from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSession
+from players.rating import house_figures, position_figures
+from rules.edges import rule_set_edges
+from settlement.models import Posting
+from tables.models import BuyIn, Round
+from tables.states import RoundState
+
+_KEPT = ("rounds", "banker_rounds", "wagered_cents", "banker_wagered_cents", "win_loss_cents", "theo_millicents")
+
+
+def _sessions_check() -> list[str]:
+    problems: list[str] = []
+    sums: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys((*_KEPT, "variance_cents2"), 0))
+    rows = RatedRound.objects.values("session_id", "position").annotate(
+        n=Sum("rounds"),
+        action=Sum("action_cents"),
+        win=Sum("win_loss_cents"),
+        theo=Sum("theo_millicents"),
+        variance=Sum("variance_cents2"),
+    )
+    for row in rows.order_by():
+        into = sums[row["session_id"]]
+        banker = row["position"] == RatedRound.Position.BANKER
+        into["banker_rounds" if banker else "rounds"] += row["n"]
+        into["banker_wagered_cents" if banker else "wagered_cents"] += row["action"]
+        into["win_loss_cents"] += row["win"]
+        into["theo_millicents"] += row["theo"]
+        into["variance_cents2"] += row["variance"]
+    bought: dict[int, dict[str, int]] = defaultdict(lambda: {"cash_in_cents": 0, "markers_in_cents": 0})
+    for row in RatedBuyIn.objects.values("session_id", "buy_in__medium").annotate(total=Sum("buy_in__amount_cents")):
+        name = "markers_in_cents" if row["buy_in__medium"] == BuyIn.Medium.MARKER else "cash_in_cents"
+        bought[row["session_id"]][name] += row["total"]
+    fields = (*_KEPT, "variance_cents2", "cash_in_cents", "markers_in_cents")
+    for session in RatingSession.objects.values("pk", *fields).order_by("pk"):
+        expected = {**dict.fromkeys(fields, 0), **sums.get(session["pk"], {}), **bought.get(session["pk"], {})}
+        wrong = [name for name in fields if session[name] != expected[name]]
+        if wrong:
+            problems.append(
+                f"Rating session {session['pk']}: "
+                + ", ".join(f"{name} is {session[name]} but its rows sum to {expected[name]}" for name in wrong)
+                + "."
+            )
+    return problems
+
+
+def _rows_check() -> list[str]:
+    problems: list[str] = []
+    credited = RatedRound.objects.filter(rounds=1).select_related("posting", "round").order_by("pk")
+    undone = {(r.session_id, r.round_id, r.position, r.posting_id) for r in RatedRound.objects.filter(rounds=-1)}
+    corrected_by = dict(
+        Posting.objects.filter(kind=Posting.Kind.SETTLEMENT, corrects__isnull=False).values_list("corrects_id", "pk")
+    )
+    for row in credited:
+        figures = {
+            (f.seat, f.position): f
+            for f in position_figures(row.posting.result or {}, rule_set_edges(row.round.rule_set_snapshot))
+        }
+        want = figures.get((row.seat_number, row.position))
+        got = (row.action_cents, row.win_loss_cents, row.theo_millicents, row.variance_cents2)
+        if want is None or got != (want.action_cents, want.win_loss_cents, want.theo_millicents, want.variance_cents2):
+            problems.append(
+                f"Rated round {row.pk} (round id {row.round_id}, seat {row.seat_number}, {row.position}) is not what "
+                f"settlement {row.posting_id} gives that position."
+            )
+        correction = corrected_by.get(row.posting_id)
+        if correction is not None and (row.session_id, row.round_id, row.position, correction) not in undone:
+            problems.append(
+                f"Rated round {row.pk} was credited by settlement {row.posting_id}, which was corrected by "
+                f"{correction}, and was never undone."
+            )
+    return problems
+
+
+def _holds_check() -> list[str]:
+    problems: list[str] = []
+    holds = {h.round_id: h for h in HoldRound.objects.all()}
+    in_force = Posting.objects.filter(
+        kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True, round__state=RoundState.SETTLED
+    ).select_related("round")
+    for posting in in_force.order_by("pk"):
+        round_: Round = posting.round
+        hold = holds.get(round_.pk)
+        if hold is None:
+            problems.append(f"Settled round id {round_.pk} has no hold row.")
+            continue
+        edges = rule_set_edges(round_.rule_set_snapshot)
+        result = posting.result or {}
+        want = house_figures(result, edges, position_figures(result, edges))
+        got = (hold.posting_id, hold.action_cents, hold.house_win_cents, hold.theo_millicents, hold.variance_cents2)
+        if got != (posting.pk, want.action_cents, want.house_win_cents, want.theo_millicents, want.variance_cents2):
+            problems.append(f"The hold row of round id {round_.pk} is not what its settlement {posting.pk} says.")
+    return problems
+
+
+def ratings_verify() -> list[str]:
+    """What does not hold (empty: the ratings are sound)."""
+    return [*_sessions_check(), *_rows_check(), *_holds_check()]

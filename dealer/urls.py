@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.urls import path
 
-from dealer import money_views, views
+from dealer import money_views, rating_views, views
 
 _round = "dealer/rounds/<int:round_id>"
 _money = "dealer/tables/<int:table_id>/money"
+_players = "dealer/tables/<int:table_id>/players"
 page_urlpatterns = [
     path("dealer/", views.dealer_home, name="dealer-home"),
     path("dealer/tables/<int:table_id>/", views.dealer_table, name="dealer-table"),
@@ -32,4 +33,12 @@ page_urlpatterns = [
     path(f"{_money}/slips/<int:slip_id>/void/", money_views.slip_void_view, name="dealer-money-void"),
     path(f"{_money}/buy-in/", money_views.buy_in_view, name="dealer-money-buy-in"),
     path(f"{_money}/buy-ins/<int:buy_in_id>/void/", money_views.buy_in_void_view, name="dealer-money-buy-in-void"),
+    # Rated players at the table (issue 17): dealer/rating_views.py.
+    path(f"{_players}/", rating_views.players_view, name="dealer-players"),
+    path(f"{_players}/seat/", rating_views.seat_view, name="dealer-players-seat"),
+    path(f"{_players}/enrol/", rating_views.enrol_view, name="dealer-players-enrol"),
+    path(f"{_players}/<int:session_id>/break/", rating_views.pause_view, name="dealer-players-break"),
+    path(f"{_players}/<int:session_id>/back/", rating_views.resume_view, name="dealer-players-back"),
+    path(f"{_players}/<int:session_id>/move/", rating_views.move_view, name="dealer-players-move"),
+    path(f"{_players}/<int:session_id>/end/", rating_views.end_view, name="dealer-players-end"),
 ]

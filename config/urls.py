@@ -17,6 +17,7 @@ from casino.parsers import TOKEN_PARSERS
 from dealer.urls import page_urlpatterns as dealer_pages
 from pit.urls import api_urlpatterns as report_api
 from pit.urls import page_urlpatterns as pit_pages
+from players.urls import api_urlpatterns as player_api
 from rules.urls import api_urlpatterns as assist_api
 from settlement.urls import api_urlpatterns as round_api
 from tables.urls import api_urlpatterns as table_api
@@ -31,6 +32,7 @@ api_urlpatterns = [
     *assist_api,
     *round_api,
     *report_api,
+    *player_api,
 ]
 
 urlpatterns = [

@@ -28,7 +28,7 @@ from rest_framework.views import APIView
 from casino.errors import NotAllowed
 from casino.fields import StrictCharField, StrictDateField, query_flag
 from casino.models import Shift
-from casino.roles import OVERSEERS, Role, user_has_role
+from casino.roles import OVERSEERS, SUPERVISORS, Role, require_role, user_has_role
 from casino.selectors import gaming_day_get, gaming_day_list
 from casino.services import gaming_day_close, gaming_day_open, shift_close, shift_open
 from pit.report_selectors import REPORT_FORMATS, report_file, shift_get, shift_list, shift_report_get
@@ -169,6 +169,21 @@ class ShiftMasterGameBuildApi(APIView):
         report = shift_report_build(
             shift=shift_get(shift_id=shift_id), kind=ShiftReport.Kind.MASTER_GAME, force=True, actor=request.user
         )
+        return Response(ReportOutputSerializer(report, context={"request": request}).data)
+
+
+class ShiftRatingReportBuildApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: ReportOutputSerializer, 403: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        summary="Build the shift's rating report now, if it is not built yet (Floor supervisor, Pit boss)",
+        description="It is built with the other reports when the shift closes; this builds it for a shift closed "
+        "before rated play was reported, or whose build failed. A report already built is answered as it is; 409 "
+        "while the shift is open.",
+    )
+    def post(self, request: Request, shift_id: int) -> Response:
+        require_role(request.user, *SUPERVISORS, action="build a rating report")
+        report = shift_report_build(shift=shift_get(shift_id=shift_id), kind=ShiftReport.Kind.RATINGS)
         return Response(ReportOutputSerializer(report, context={"request": request}).data)
 
 

@@ -24,7 +24,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from casino.money import money_text
-from pit import master_game
+from pit import master_game, rating_report
 from pit.reports import FIGURES, controls_lines
 from settlement.models import ShiftReport
 
@@ -33,6 +33,7 @@ TITLES = {
     ShiftReport.Kind.COMMISSION: "Commission report",
     ShiftReport.Kind.AUDIT: "Audit report",
     ShiftReport.Kind.MASTER_GAME: "Master Game Report",
+    ShiftReport.Kind.RATINGS: "Rating report",
 }
 # The column heads of the figures, short enough for a landscape A4 page.
 HEADS = {
@@ -370,11 +371,82 @@ def _master_game_story(data: Mapping[str, Any]) -> list[Flowable]:
     return story
 
 
+# The rating report's columns of a session: (figure, head); the alert is its own column.
+RATING_HEADS = (
+    ("rounds", "Rounds"),
+    ("average_bet_cents", "Avg bet"),
+    ("wagered_cents", "Action"),
+    ("banker_rounds", "Banks"),
+    ("banker_wagered_cents", "Bank action"),
+    ("win_loss_cents", "Win/loss"),
+    ("theo_cents", "Theo"),
+    ("classic_theo_cents", "Classic"),
+    ("comp_cents", "Comps"),
+    ("points", "Points"),
+    ("z", "z"),
+)
+
+
+def _ratings_story(data: Mapping[str, Any]) -> list[Flowable]:
+    cell = rating_report.cell_text
+    settings = data["settings"]
+    story: list[Flowable] = [
+        Paragraph(
+            escape(
+                "Each rated session's play in this shift (its rounds of the shift only). Win/loss is the player's (won "
+                "positive). Theo = the sum of every wager x its house edge; classic = average bet x hours x "
+                f"{settings['decisions_per_hour']} decisions an hour x the session's edge. An alert: a win more than "
+                f"{settings['alert_sigma']} standard deviations above the player's expectation."
+            ),
+            _SMALL,
+        ),
+        _heading("Sessions"),
+    ]
+    if not data["sessions"]:
+        return [*story, _none("No rated player played in this shift.")]
+    heads = ["Session", "Player", "Tier", "Tables", "From", "Until", "Time", *(h for _, h in RATING_HEADS), "Alert"]
+    rows = [
+        [
+            str(line["session"]),
+            Paragraph(escape(rating_report.player_label(line)), _SMALL),
+            line["tier"],
+            Paragraph(escape(", ".join(line["tables"])), _SMALL),
+            rating_report.clock_text(line["from"]),
+            rating_report.clock_text(line["until"]),
+            rating_report.hours_text(line["seconds_played"]),
+            *(cell(line, name) for name, _ in RATING_HEADS),
+            cell(line, "alert"),
+        ]
+        for line in data["sessions"]
+    ]
+    totals = data["totals"]
+    rows.append(
+        [
+            str(totals["sessions"]),
+            f"{totals['players']} players",
+            "",
+            "",
+            "",
+            "",
+            rating_report.hours_text(totals["seconds_played"]),
+            *(cell(totals, name) for name, _ in RATING_HEADS[:-1]),
+            "",
+            f"{totals['alerts']} alerts" if totals["alerts"] else "",
+        ]
+    )
+    table = _table(heads, rows, numbers_from=4, bold_last=True)
+    widths = (14, 27, 12, 18, 10, 10, 11, 13, 15, 16, 12, 17, 16, 15, 15, 14, 11, 9, 12)  # 267 mm: the page's width
+    table._argW = [width * mm for width in widths]
+    story.append(table)
+    return story
+
+
 STORIES = {
     ShiftReport.Kind.SHIFT: _shift_story,
     ShiftReport.Kind.COMMISSION: _commission_story,
     ShiftReport.Kind.AUDIT: _audit_story,
     ShiftReport.Kind.MASTER_GAME: _master_game_story,
+    ShiftReport.Kind.RATINGS: _ratings_story,
 }
 
 

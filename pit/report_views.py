@@ -1,5 +1,6 @@
 """Pages of issue 8: closing the shift from the pit-boss dashboard, and the closed shifts' reports to download; and
-a supervisor's "Build now" of a Master Game Report still waiting for the count (issue 16)."""
+a supervisor's "Build now" of a Master Game Report still waiting for the count (issue 16), or of a rating report
+not built yet (issue 17: a shift closed before rated play was reported, or whose build failed)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ def reports(request: HttpRequest) -> HttpResponse:
     for shift in shifts:
         reports = shift.reports.all()  # prefetched
         shift.master_game_pending = not any(r.kind == ShiftReport.Kind.MASTER_GAME for r in reports)
-        shift.report_rows = len(reports) + shift.master_game_pending
+        shift.ratings_pending = not any(r.kind == ShiftReport.Kind.RATINGS for r in reports)
+        shift.report_rows = len(reports) + shift.master_game_pending + shift.ratings_pending
     context = {"page": page, "shifts": shifts, "can_decide": _may(request, PIT_DECIDERS)}
     return render(request, "pit/reports.html", context)
 
@@ -64,6 +66,22 @@ def master_game_build(request: HttpRequest, shift_id: int) -> HttpResponse:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("The Master Game Report of the %(name)s shift is built.") % {"name": shift.name})
+    return redirect("reports")
+
+
+@login_required
+@require_POST
+def rating_report_build(request: HttpRequest, shift_id: int) -> HttpResponse:
+    """A Floor supervisor or Pit boss builds the shift's rating report now (it is built at the close; this is for a
+    shift closed before rated play was reported, or whose build failed). Built once: a second tap changes nothing."""
+    _require(request, PIT_DECIDERS)
+    shift = get_object_or_404(Shift, pk=shift_id)
+    try:
+        shift_report_build(shift=shift, kind=ShiftReport.Kind.RATINGS)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The rating report of the %(name)s shift is built.") % {"name": shift.name})
     return redirect("reports")
 
 

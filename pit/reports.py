@@ -30,7 +30,7 @@ from casino.audit import audit_chain_verify, canonical_json, checkpoint_record, 
 from casino.models import AuditCheckpoint, AuditEvent, Shift
 from casino.money import money_text
 from casino.templatetags.money import cents
-from pit import master_game
+from pit import master_game, rating_report
 from settlement.models import Adjustment, LedgerEntry, Posting, ShiftReport, Wager
 from settlement.services import four_eyes_required
 from tables.models import Round, Table
@@ -451,11 +451,22 @@ def master_game_figures(shift: Shift) -> dict[str, Any]:
     }
 
 
+def rating_figures(shift: Shift) -> dict[str, Any]:
+    """The rating report (issue 17): each rated session's play in the shift, from its ``RatedRound`` rows on the
+    shift's rounds, with the floor's totals (``pit.rating_report``)."""
+    return {
+        "kind": ShiftReport.Kind.RATINGS.value,
+        "shift": _shift_head(shift),
+        **rating_report.rating_sections(shift),
+    }
+
+
 BUILDERS = {
     ShiftReport.Kind.SHIFT: shift_figures,
     ShiftReport.Kind.COMMISSION: commission_figures,
     ShiftReport.Kind.AUDIT: audit_figures,
     ShiftReport.Kind.MASTER_GAME: master_game_figures,
+    ShiftReport.Kind.RATINGS: rating_figures,
 }
 
 
@@ -498,6 +509,8 @@ def render_csv(data: Mapping[str, Any]) -> str:
         writer.writerow(["floor", money_text(data["floor"]["commission_cents"])])
     elif kind == ShiftReport.Kind.MASTER_GAME:
         master_game.write_csv(writer, data)
+    elif kind == ShiftReport.Kind.RATINGS:
+        rating_report.write_csv(writer, data)
     else:
         columns = ("seq", "occurred_at", "actor", "event_type", "subject", "reason", "hash")
         writer.writerow(columns)
@@ -512,12 +525,15 @@ def render_csv(data: Mapping[str, Any]) -> str:
 
 def render_html(data: Mapping[str, Any]) -> str:
     """The report as a standalone HTML page (``templates/pit/shift_report.html``; the Master Game Report's
-    ``templates/pit/master_game_report.html``), money as ``12.05``."""
+    ``templates/pit/master_game_report.html``, the rating report's ``templates/pit/rating_report.html``), money as
+    ``12.05``."""
     context: dict[str, Any] = {"data": data, "kind": data["kind"], "shift": data["shift"]}
     if data.get("checkpoint"):
         context["checkpoint"] = checkpoint_text(data["checkpoint"])
     if data["kind"] == ShiftReport.Kind.MASTER_GAME:
         return render_to_string("pit/master_game_report.html", {**context, **master_game.html_context(data)})
+    if data["kind"] == ShiftReport.Kind.RATINGS:
+        return render_to_string("pit/rating_report.html", {**context, **rating_report.html_context(data, cents)})
     if data["kind"] == ShiftReport.Kind.SHIFT:
         levels = [("table", row["pit"], row["table"], row) for row in data["tables"]]
         levels += [("pit", row["pit"], "", row) for row in data["pits"]]

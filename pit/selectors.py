@@ -5,10 +5,11 @@ however many tables there are: one for the shift, one for the tables (their
 latest round and bank turn as correlated subqueries), one for each source of the
 figures (rounds and wagers, the ledger, the settlements above a table's big-win
 threshold), one for the table's money recorded in the shift (issue 16: buy-ins,
-fills and credits, tray counts), and one for the requests waiting for a
-supervisor. The figures of what can no longer change are kept in the cache, so a
-refresh reads only what is new since the last (see "the shift's figures, read
-once and kept").
+fills and credits, tray counts), one for the requests waiting for a
+supervisor, and one for the rated players seated now with their sessions (issue
+17; each table's hold window comes with the tables, joined). The figures of
+what can no longer change are kept in the cache, so a refresh reads only what
+is new since the last (see "the shift's figures, read once and kept").
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from casino.models import Pit, Shift
+from players.figures import HoldDrift, hold_drift
+from players.page_selectors import RatedSeatNow, rated_seated_now
 from rules import options as rule_options
 from rules.games.banking import MAX_BANK_IN_A_ROW, seat_on_the_right
 from rules.models import SEAT_LIMITS, Game
@@ -118,6 +121,9 @@ class TableLine:
     fills_cents: int = 0
     credits_cents: int = 0
     slips_pending: int = 0
+    # Rated play (issue 17): the rated players seated now, by seat, and the hold over the table's last rounds.
+    rated: tuple[RatedSeatNow, ...] = ()
+    hold: HoldDrift | None = None
 
     @property
     def is_open(self) -> bool:
@@ -249,6 +255,10 @@ class PitDashboard:
     slips: list[PendingSlip] = field(default_factory=list)  # oldest first
     discrepancies: list[TrayDiscrepancy] = field(default_factory=list)  # escalations first
     totals: ShiftTotals = field(init=False)
+    # Rated play's alerts (issue 17): a session seated now won beyond its expectation (``SessionFigures.alert``),
+    # with its table's line; a table's hold over its last rounds off its expectation (``HoldDrift.alert``).
+    rated_alerts: list[tuple[TableLine, RatedSeatNow]] = field(init=False)
+    hold_alerts: list[TableLine] = field(init=False)
 
     def __post_init__(self) -> None:
         lines = self.lines
@@ -266,10 +276,25 @@ class PitDashboard:
             slips_pending=sum(line.slips_pending for line in lines),
         )
         object.__setattr__(self, "totals", totals)
+        rated = [(line, seat) for line in lines for seat in line.rated if seat.figures.alert]
+        object.__setattr__(self, "rated_alerts", rated)
+        object.__setattr__(self, "hold_alerts", [line for line in lines if line.hold is not None and line.hold.alert])
+
+    @property
+    def rated_shown(self) -> bool:
+        """Whether a line is drawn under a table: rated players seated there, or a hold window."""
+        return any(line.rated or line.hold is not None for line in self.lines)
 
     @property
     def alerts(self) -> int:
-        return len(self.pending) + len(self.big_wins) + len(self.bank_must_pass) + len(self.discrepancies)
+        return (
+            len(self.pending)
+            + len(self.big_wins)
+            + len(self.bank_must_pass)
+            + len(self.discrepancies)
+            + len(self.rated_alerts)
+            + len(self.hold_alerts)
+        )
 
     def pits(self) -> Iterator[PitSection]:
         """The lines grouped by pit, in the tables' order (pit name, then table name)."""
@@ -285,7 +310,8 @@ class PitDashboard:
 
 
 def _tables_with_latest_round() -> QuerySet[Table]:
-    """Every table with its pit and dealer's name, its latest round, and the bank turn of its latest round that counts.
+    """Every table with its pit and dealer's name, its latest round, the bank turn of its latest round that counts,
+    and its hold window (``players.TableHold``, joined: ``hold_window``, absent before its first settled round).
 
     One query; each subquery reads a table's newest rounds by the (table, number) index.
     Voided rounds do not count for the rotation (``settlement.services.rounds._check_banker``).
@@ -299,7 +325,7 @@ def _tables_with_latest_round() -> QuerySet[Table]:
     )
     turn = BankTurn.objects.filter(round_id=Subquery(counted))
     return (
-        Table.objects.select_related("pit")
+        Table.objects.select_related("pit", "hold_window")
         .annotate(
             dealer_name=F("dealer__username"),
             banking_mode=F("rule_set__banking_mode"),
@@ -668,7 +694,8 @@ def _rounds_per_hour(settled: int, first_opened: dt.datetime | None, now: dt.dat
 
 
 def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
-    """Every table at a glance with its shift figures, and the alerts, in a fixed number of queries (seven).
+    """Every table at a glance with its shift figures, its rated players and its hold drift, and the alerts, in a
+    fixed number of queries (eight).
 
     Figures are for the open shift (none when no shift is open); requests waiting for a
     supervisor are listed whatever shift they were asked in. The shift's figures are the
@@ -679,6 +706,7 @@ def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
     cached: _Sealed | None = cache.get(FIGURES_CACHE_KEY)
     shift = _shift_and_marks(cached, now=now)
     tables = list(_tables_with_latest_round())
+    seated = rated_seated_now(now=now)
     figures: dict[int, _Figures] = {}
     big_wins: list[BigWin] = []
     big_wins_more = False
@@ -733,6 +761,9 @@ def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
                 fills_cents=cash.fills,
                 credits_cents=cash.credits,
                 slips_pending=cash.pending,
+                rated=tuple(seated.get(table.pk, ())),
+                # ``getattr``: a table without a window raises RelatedObjectDoesNotExist, an AttributeError.
+                hold=hold_drift(getattr(table, "hold_window", None)),
             )
         )
     must_pass = [

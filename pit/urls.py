@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from pit import apis as report_apis
-from pit import cage_views, count_views, day_views, report_views, setup_views, views
+from pit import cage_views, count_views, day_views, player_views, report_views, setup_views, views
 
 page_urlpatterns = [
     path("", views.floor, name="floor"),
@@ -28,6 +28,7 @@ page_urlpatterns = [
     path("reports/", report_views.reports, name="reports"),
     path("reports/<int:report_id>/<str:fmt>/", report_views.report_download, name="report-download"),
     path("reports/shifts/<int:shift_id>/master-game/", report_views.master_game_build, name="report-master-game-build"),
+    path("reports/shifts/<int:shift_id>/ratings/", report_views.rating_report_build, name="report-ratings-build"),
     # The table's money (issue 16): the cage's queue, the slip PDF, the count room.
     path("cage/", cage_views.cage, name="cage"),
     path("cage/slips/<int:slip_id>/issue/", cage_views.cage_slip_issue, name="cage-slip-issue"),
@@ -35,6 +36,11 @@ page_urlpatterns = [
     path("slips/<int:slip_id>/pdf/", cage_views.slip_pdf_download, name="slip-pdf"),
     path("count/", count_views.count, name="count"),
     path("count/<int:shift_id>/<int:table_id>/", count_views.count_record, name="count-record"),
+    # Players and rated play (issue 17): the list with its search and enrolment, a player's page.
+    path("players/", player_views.players, name="players"),
+    path("players/enrol/", player_views.player_enrol, name="player-enrol"),
+    path("players/<int:player_id>/", player_views.player, name="player"),
+    path("players/<int:player_id>/anonymise/", player_views.player_anonymise_view, name="player-anonymise"),
 ]
 
 api_urlpatterns = [
@@ -49,6 +55,11 @@ api_urlpatterns = [
         "shifts/<int:shift_id>/reports/master-game/",
         report_apis.ShiftMasterGameBuildApi.as_view(),
         name="api-shift-master-game-build",
+    ),
+    path(
+        "shifts/<int:shift_id>/reports/ratings/",
+        report_apis.ShiftRatingReportBuildApi.as_view(),
+        name="api-shift-ratings-build",
     ),
     # ``file_format``, not ``format``: DRF reads a ``format`` argument as a renderer choice and would 404 on csv.
     path(

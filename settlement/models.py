@@ -276,6 +276,8 @@ class ShiftReport(models.Model):
         COMMISSION = "commission", _("commission report")
         AUDIT = "audit", _("audit report")
         MASTER_GAME = "master_game", _("Master Game Report")
+        # Rated play (issue 17): each rated session's play in the shift (``pit.rating_report``).
+        RATINGS = "ratings", _("rating report")
 
     class Status(models.TextChoices):
         BUILDING = "building", _("being built")

@@ -256,10 +256,11 @@ def test_the_report_waits_for_the_count_and_is_built_when_the_last_box_is_final(
     _quiet_table(people, pb2)
     with django_capture_on_commit_callbacks(execute=True):
         play_a_shift(people, shift, pgp, play_to_hands)  # closes the shift, then counts PGP-1's box twice
-    # The close built the other three; PGP-2's box is not counted: the Master Game Report waits, with no row.
+    # The close built the others; PGP-2's box is not counted: the Master Game Report waits, with no row.
     assert sorted(ShiftReport.objects.filter(shift=shift).values_list("kind", flat=True)) == [
         "audit",
         "commission",
+        "ratings",
         "shift",
     ]
     assert shift_boxes_awaited(shift=shift) == ["PGP-2"] and shift_awaits_count(shift=shift)
@@ -308,8 +309,8 @@ def test_the_beat_builds_a_report_whose_count_finished_without_its_task(people, 
     play_a_shift(people, shift, pgp, play_to_hands)  # on commit, which a test never reaches: nothing built
     assert list(shifts_needing_reports()) == [shift]
     result = shift_boundaries()
-    assert sorted(result["built"][str(shift.pk)]) == ["audit", "commission", "master_game", "shift"]
-    assert ShiftReport.objects.filter(shift=shift, status="ready").count() == 4
+    assert sorted(result["built"][str(shift.pk)]) == ["audit", "commission", "master_game", "ratings", "shift"]
+    assert ShiftReport.objects.filter(shift=shift, status="ready").count() == 5
     assert list(shifts_needing_reports()) == []
 
 
@@ -345,7 +346,7 @@ def test_the_two_forms_of_the_wait_agree(step, awaited, people, shift, pgp, play
         _count_box(people, pgp, shift, 10_000, by="kim")
         if step.endswith("final"):
             _count_box(people, pgp, shift, 10_000, by="lee")
-    for kind in ("shift", "commission", "audit"):
+    for kind in ("shift", "commission", "audit", "ratings"):
         shift_report_build(shift=shift, kind=kind)
     assert shift_boxes_awaited(shift=shift) == awaited
     assert shift_awaits_count(shift=shift) == bool(awaited)

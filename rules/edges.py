@@ -41,8 +41,8 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Final
 
+from rules.games import registry
 from rules.options import (
-    BANKED_GAMES,
     GAME_OPTIONS,
     NO_BANK,
     PAIGOW_POKER,
@@ -218,9 +218,9 @@ def rule_set_edges(snapshot: Mapping[str, Any]) -> RuleSetEdges:
     """
     game = snapshot["game"]
     options = snapshot.get("options") or {}
-    if game not in BANKED_GAMES and game in GAME_OPTIONS:
+    if game in GAME_OPTIONS and not registry.game(game).bankable:
         return _rake_edges(game, "a points game has no bank; theo is the rake the player paid")
-    if game == PAIGOW_TILES and (snapshot["banking_mode"] == NO_BANK or options.get("mode") == "peer"):
+    if snapshot["banking_mode"] == NO_BANK:  # a banked game played without a bank: the tiles' peer variant
         return _rake_edges(game, "the peer variant has no bank; theo is the rake the player paid")
     return _banked_edges(
         game,

@@ -47,8 +47,8 @@ from settlement.services.settle import (
     settlement_money,
     used_key_posting,
 )
-from settlement.sql import key_used_sql, round_lock, round_lock_reading, stakes_read, stakes_sql
 from settlement.signals import round_settled
+from settlement.sql import key_used_sql, round_lock, round_lock_reading, stakes_read, stakes_sql
 from tables.models import Round
 from tables.permissions import TABLE_STAFF, require_act_at_table
 from tables.states import RoundState, check_move

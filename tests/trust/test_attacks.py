@@ -26,6 +26,8 @@ from casino.events import AuditEventType
 from casino.models import AuditCheckpoint, AuditEvent
 from casino.roles import Role
 from casino.services import shift_close
+from players.models import HoldRound, RatedRound
+from players.services import player_create, session_start
 from settlement.models import LedgerEntry, Posting, Wager
 from settlement.services import settle_round
 from tables.drop import buy_in_record, drop_count_record
@@ -127,7 +129,24 @@ def test_the_postgresql_pass_works_as_the_least_privilege_role() -> None:
 def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # type: ignore[no-untyped-def]
     table, settled, dealer, pit_boss, make_user
 ) -> None:
-    # A row in every table: a row trigger fires only on a row.
+    # A row in every table: a row trigger fires only on a row. A rated player at seat 1: the buy-in counts for him,
+    # and the settled round's row of his rating is written as the settle would have.
+    lee = player_create(actor=dealer, name="Mr Lee", tier="Gold")
+    session = session_start(actor=dealer, player=lee, table=settled.table, seat=1)
+    RatedRound.objects.create(
+        session=session,
+        round=settled,
+        posting=settlement_of(settled),
+        table=settled.table,
+        seat_number=1,
+        position="player",
+        rounds=1,
+        action_cents=2500,
+        win_loss_cents=2375,
+        theo_millicents=64_700,
+        variance_cents2=1,
+        edge_ppm=25_880,
+    )
     buy_in_record(actor=dealer, table=settled.table, seat=1, medium="cash", amount_cents=5000)
     shift_close(actor=pit_boss, shift=settled.shift)
     drop_count_record(
@@ -396,6 +415,7 @@ def test_a_forged_balanced_posting_is_named(settled, dealer) -> None:
 def test_a_removed_settlement_is_named_by_its_audit_event(settled) -> None:
     posting = settlement_of(settled)
     tamper(f"DELETE FROM {q(LE)} WHERE posting_id = %s", [posting.pk])
+    tamper(f"DELETE FROM {q(HoldRound._meta.db_table)} WHERE posting_id = %s", [posting.pk])  # the table's hold row
     tamper(f"DELETE FROM {q(P)} WHERE id = %s", [posting.pk])
     message = verify_ledger_fails()
     assert f"settlement posting {posting.pk}, which the ledger no longer holds" in message

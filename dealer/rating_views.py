@@ -367,10 +367,9 @@ def _here(session: RatingSession, table: Table) -> int:
     """The seat ``session`` holds at ``table`` now; refused when the page was out of date (the player moved or left
     meanwhile)."""
     seat = RatingSeat.objects.filter(session=session, table=table, ended_at__isnull=True).first()
-    if seat is None:
+    if seat is None:  # the player is not named: the session may be anyone's, anywhere
         raise WrongState(
-            _("%(player)s is not rated at table %(table)s now: the page was out of date.")
-            % {"player": player_label(session.player), "table": table.name}
+            _("That player is not rated at table %(table)s now: the page was out of date.") % {"table": table.name}
         )
     return seat.seat_number
 

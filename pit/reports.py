@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -474,10 +475,32 @@ def _money_cells(row: Mapping[str, Any], names: Iterable[str]) -> list[str]:
     return [money_text(row[name]) if name.endswith("_cents") else str(row[name]) for name in names]
 
 
+_NUMBER = re.compile(r"[-+]?\d[\d.,:\u2009]*%?")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet will not run: text starting with ``=``, ``+``, ``-``, ``@`` (a name typed as
+    ``=HYPERLINK(...)``) gets a leading apostrophe; numbers (``-12.05``) stay as they are."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    """``csv.writer`` with every cell through ``csv_cell``."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def writerow(self, row: Iterable[Any]) -> Any:
+        return self._writer.writerow([csv_cell(cell) for cell in row])
+
+
 def render_csv(data: Mapping[str, Any]) -> str:
-    """The report as CSV: one section per table of figures, each with a header row; money as ``-12.05``."""
+    """The report as CSV: one section per table of figures, each with a header row; money as ``-12.05``; no cell a
+    spreadsheet would run as a formula (``csv_cell``)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     head = data["shift"]
     writer.writerow(["report", data["kind"], "gaming_day", head["gaming_day"], "shift", head["name"]])
     kind = data["kind"]

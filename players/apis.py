@@ -109,13 +109,15 @@ def _sessions() -> Any:
     return RatingSession.objects.select_related("player").prefetch_related(seats)
 
 
-def _session_view(user: User, session_id: int) -> SessionView:
-    """One session as ``user`` may read it (403 unless they may see its table), or 404."""
+def _session_view(user: User, session_id: int, *, reading: bool = False) -> SessionView:
+    """One session as ``user`` may read it (403 unless they may see its table), or 404. ``reading``: a read, not the
+    answer to an act: the table staff read only a session seated now (an ended one is the player's history)."""
     session = get_object_or_404(_sessions(), pk=session_id)
     seats = list(session.seats.all())
     figures = _sees_figures(user)
     if not figures:
-        if not seats:  # every session is seated when it starts: this one is not for the table staff
+        ended = session.status == RatingSession.Status.ENDED
+        if not seats or (reading and ended):  # not for the table staff
             raise NotAllowed("Only a supervisor or an auditor may read this session.")
         require_view_table(user, max(seats, key=lambda s: (s.started_at, s.pk)).table)
     return _view(session, seats, figures=figures, now=timezone.now())
@@ -393,7 +395,7 @@ class SessionDetailApi(APIView):
         "table's dealer sees the rest)",
     )
     def get(self, request: Request, session_id: int) -> Response:
-        return _session_answer(request, session_id)
+        return Response(SessionOutputSerializer(_session_view(request.user, session_id, reading=True)).data)
 
 
 class SessionPauseApi(APIView):

@@ -78,7 +78,8 @@ class RatingSession(models.Model):
     banker_wagered_cents = models.BigIntegerField(_("wagered as the banker (cents)"), default=0)
     win_loss_cents = models.BigIntegerField(_("actual win/loss (cents)"), default=0)
     theo_millicents = models.BigIntegerField(_("theoretical win (thousandths of a cent)"), default=0)
-    variance_cents2 = models.BigIntegerField(_("variance of the result (square cents)"), default=0)
+    # A statistic, not money: a float (square cents of wagers up to the table's maximum overflow a bigint).
+    variance_cents2 = models.FloatField(_("variance of the result (square cents)"), default=0)
 
     class Meta:
         ordering = ["-started_at", "-pk"]
@@ -161,8 +162,10 @@ class RatedBuyIn(AppendOnlyModel):
 
 class RatedRound(AppendOnlyModel):
     """What one settlement added to a rated session, for one position (a seat's wager, or the bank): the session's
-    kept figures are the sums of these rows. A correction adds the rows that undo the corrected settlement's
-    (``rounds`` −1, every figure negated) and the new settlement's rows. Append-only."""
+    kept figures are the sums of these rows. A wager the bank could not cover ("no action") is a row of zeros
+    (``rounds`` 0): the session sat there, so a correction that gives the wager action credits it. A correction adds
+    the rows that undo the corrected settlement's (``rounds`` −1, every figure negated) and the new settlement's rows.
+    Append-only."""
 
     class Position(models.TextChoices):
         PLAYER = "player", _("player")
@@ -178,7 +181,7 @@ class RatedRound(AppendOnlyModel):
     action_cents = models.BigIntegerField(_("action (cents)"))
     win_loss_cents = models.BigIntegerField(_("win/loss (cents)"))
     theo_millicents = models.BigIntegerField(_("theoretical win (thousandths of a cent)"))
-    variance_cents2 = models.BigIntegerField(_("variance (square cents)"))
+    variance_cents2 = models.FloatField(_("variance (square cents)"))
     edge_ppm = models.IntegerField(_("house edge (millionths)"))
     recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
 
@@ -206,7 +209,7 @@ class HoldRound(models.Model):
     action_cents = models.BigIntegerField(_("action (cents)"))
     house_win_cents = models.BigIntegerField(_("house win (cents)"))
     theo_millicents = models.BigIntegerField(_("expected house win (thousandths of a cent)"))
-    variance_cents2 = models.BigIntegerField(_("variance (square cents)"))
+    variance_cents2 = models.FloatField(_("variance (square cents)"))
 
     class Meta:
         ordering = ["pk"]
@@ -225,7 +228,7 @@ class TableHold(models.Model):
     action_cents = models.BigIntegerField(default=0)
     house_win_cents = models.BigIntegerField(default=0)
     theo_millicents = models.BigIntegerField(default=0)
-    variance_cents2 = models.BigIntegerField(default=0)
+    variance_cents2 = models.FloatField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -22,6 +22,7 @@ that counts them as one wager never raises an alarm the cards could explain.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -29,11 +30,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Count, F, Sum
+from django.utils.translation import gettext
 
+from casino.errors import WrongState
 from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSeat, RatingSession, TableHold
 from players.sql import hold_settled
 from rules.edges import PositionEdge, RuleSetEdges, rule_set_edges
-from tables.models import BuyIn, Round
+from tables.models import BuyIn, Round, Table
 
 PLAYER, BANKER = RatedRound.Position.PLAYER, RatedRound.Position.BANKER
 
@@ -47,8 +50,9 @@ class PositionFigures:
     action_cents: int
     win_loss_cents: int
     theo_millicents: int
-    variance_cents2: int
+    variance_cents2: float
     edge_ppm: int
+    rounds: int = 1  # 0: a wager with no action (the bank could not cover it)
 
 
 def _by_edge(seat: int, position: str, action: int, net: int, edge: PositionEdge) -> PositionFigures:
@@ -58,7 +62,7 @@ def _by_edge(seat: int, position: str, action: int, net: int, edge: PositionEdge
         action_cents=action,
         win_loss_cents=net,
         theo_millicents=round(action * edge.edge * 1000),
-        variance_cents2=round(action * action * edge.sd * edge.sd),
+        variance_cents2=float(action) * action * edge.sd * edge.sd,
         edge_ppm=round(edge.edge * 1_000_000),
     )
 
@@ -74,21 +78,23 @@ def position_figures(result: Mapping[str, Any], edges: RuleSetEdges) -> list[Pos
                 action_cents=line["stake_cents"],
                 win_loss_cents=line["net_cents"],
                 theo_millicents=line["rake_cents"] * 1000,
-                variance_cents2=0,
+                variance_cents2=0.0,
                 edge_ppm=0,
             )
             for line in seats
         ]
     figures = [
         _by_edge(line["seat"], PLAYER, line["wager_cents"], line["net_cents"], edges.player)
-        for line in seats
         if line["outcome"] != "no_action"
+        else PositionFigures(line["seat"], PLAYER, 0, 0, 0, 0.0, round(edges.player.edge * 1_000_000), rounds=0)
+        for line in seats
     ]
     bank = result.get("bank")
     if bank is not None:
         covered = sum(f.action_cents for f in figures)
         action = covered // 2 if bank["co_banking"] else covered
-        figures.append(_by_edge(bank["seat"], BANKER, action, bank["net_cents"], edges.banker))
+        banker = _by_edge(bank["seat"], BANKER, action, bank["net_cents"], edges.banker)
+        figures.append(banker if action else dataclasses.replace(banker, rounds=0))  # a bank that covered nothing
     return figures
 
 
@@ -97,11 +103,11 @@ def house_figures(result: Mapping[str, Any], edges: RuleSetEdges, figures: Itera
     figures = list(figures)
     players = [f for f in figures if f.position == PLAYER]
     action = sum(f.action_cents for f in players)
-    variance = 0
+    variance = 0.0
     if edges.player is not None:
         bank = result.get("bank")
         share = 1.0 if bank is None else (0.5 if bank["co_banking"] else 0.0)
-        variance = round((share * action * edges.player.sd) ** 2)
+        variance = (share * action * edges.player.sd) ** 2
     return HoldRound(
         action_cents=action,
         house_win_cents=(result.get("house") or {}).get("total_cents") or 0,
@@ -126,7 +132,7 @@ def _rows(
             table_id=round.table_id,
             seat_number=f.seat,
             position=f.position,
-            rounds=sign,
+            rounds=sign * f.rounds,
             action_cents=sign * f.action_cents,
             win_loss_cents=sign * f.win_loss_cents,
             theo_millicents=sign * f.theo_millicents,
@@ -215,10 +221,11 @@ def round_settled_rate(sender: Any, *, round: Round, posting: Any, corrects: Any
             sessions[(bank["seat"], BANKER)] = at_seat[bank["seat"]]
         rows = _rows(figures, sessions, round=round, posting=posting, sign=1)
     else:
-        # A correction: undo what the corrected settlement added, for the same sessions (seated now or not), and
-        # add what the new one adds to them.
-        credited = list(RatedRound.objects.filter(posting=corrects, rounds=1))
-        sessions = {(row.seat_number, row.position): row.session_id for row in credited}
+        # A correction: undo what the corrected settlement added, for the same sessions (seated now or not, and those
+        # whose wager had no action in it: its rows of zeros), and add what the new one adds to them.
+        rated = list(RatedRound.objects.filter(posting=corrects, rounds__gte=0))
+        sessions = {(row.seat_number, row.position): row.session_id for row in rated}
+        credited = [row for row in rated if row.rounds == 1]
         undone = [
             RatedRound(
                 session_id=row.session_id,
@@ -237,13 +244,15 @@ def round_settled_rate(sender: Any, *, round: Round, posting: Any, corrects: Any
             for row in credited
         ]
         rows = undone + _rows(figures, sessions, round=round, posting=posting, sign=1)
-        HoldRound.objects.filter(round=round).update(
+        written = dict(
             posting=posting,
             action_cents=hold.action_cents,
             house_win_cents=hold.house_win_cents,
             theo_millicents=hold.theo_millicents,
             variance_cents2=hold.variance_cents2,
         )
+        if not HoldRound.objects.filter(round=round).update(**written):  # settled before the ratings were installed
+            HoldRound.objects.create(round=round, table_id=round.table_id, **written)
         hold_window_update(round.table_id)
     if rows:
         RatedRound.objects.bulk_create(rows)
@@ -268,6 +277,21 @@ def buy_in_rate(sender: Any, *, buy_in: BuyIn, **kwargs: Any) -> None:
     RatedBuyIn.objects.create(session_id=session_id, buy_in=buy_in)
     field = "markers_in_cents" if buy_in.medium == BuyIn.Medium.MARKER else "cash_in_cents"
     RatingSession.objects.filter(pk=session_id).update(**{field: F(field) + buy_in.amount_cents})
+
+
+def table_closing_refuse(sender: Any, *, table: Table, **kwargs: Any) -> None:
+    """Receiver of ``table_closing``: a table with a rated player still seated does not close (end the session or
+    move the player first: the clock of a player at a closed table would run on)."""
+    seat = RatingSeat.objects.filter(table=table, ended_at__isnull=True).order_by("seat_number").first()
+    if seat is not None:
+        raise WrongState(
+            gettext(
+                "A rated player is still seated at seat %(seat)s of table %(table)s: end the session or move the "
+                "player before closing the table."
+            )
+            % {"seat": seat.seat_number, "table": table.name},
+            extra={"seat": seat.seat_number},
+        )
 
 
 def z_score(actual: float, expected: float, variance: float) -> float | None:

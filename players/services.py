@@ -25,8 +25,10 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, TABLE_STAFF, require_role
 from players.models import Player, RatingPause, RatingSeat, RatingSession
+from settlement.models import Wager
 from tables.models import Table
 from tables.permissions import require_act_at_table
+from tables.states import FINAL_STATES
 
 MOST_NAME = 120
 MOST_CARD = 32
@@ -143,6 +145,23 @@ def _seat_free(table: Table, seat: object) -> int:
     return seat
 
 
+def _no_wager_in_play(table: Table, seat: int) -> None:
+    """Refuse a rated seat's change while the seat has a wager in a round not settled yet: the round is credited to
+    whoever is rated there when it settles, so a player does not sit down, leave, move or take a break mid-round."""
+    playing = (
+        Wager.objects.filter(round__table_id=table.pk, seat__number=seat)
+        .exclude(round__state__in=FINAL_STATES)
+        .values_list("round__number", flat=True)
+        .first()
+    )
+    if playing is not None:
+        raise WrongState(
+            _("Seat %(seat)s of table %(table)s has a wager in round %(round)s: wait until it is settled or voided.")
+            % {"seat": seat, "table": table.name, "round": playing},
+            extra={"field": "seat"},
+        )
+
+
 def _locked(session: RatingSession) -> RatingSession:
     return RatingSession.objects.select_for_update().select_related("player").get(pk=session.pk)
 
@@ -177,6 +196,7 @@ def session_start(
     if table.status != Table.Status.OPEN:
         raise WrongState(_("Table %(table)s is closed: a player is seated at an open table.") % {"table": table.name})
     seat = _seat_free(table, seat)
+    _no_wager_in_play(table, seat)
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -210,6 +230,8 @@ def session_pause(*, actor: AbstractBaseUser | None, session: RatingSession) -> 
                 _("This session is %(status)s: only a session playing takes a break.")
                 % {"status": locked.get_status_display()}
             )
+        assert seat is not None
+        _no_wager_in_play(seat.table, seat.seat_number)
         now = timezone.now()
         _run_clock(locked, now)
         locked.status = RatingSession.Status.PAUSED
@@ -233,6 +255,7 @@ def session_resume(*, actor: AbstractBaseUser | None, session: RatingSession) ->
             )
         seat = _seat_now(locked)
         require_act_at_table(person, seat.table, action="rate a player")
+        _no_wager_in_play(seat.table, seat.seat_number)  # a wager placed at the seat during the break is not theirs
         now = timezone.now()
         RatingPause.objects.filter(session=locked, ended_at__isnull=True).update(ended_at=now)
         locked.status, locked.running_since = RatingSession.Status.PLAYING, now
@@ -254,15 +277,26 @@ def session_move(*, actor: AbstractBaseUser | None, session: RatingSession, tabl
         if locked.status == RatingSession.Status.ENDED:
             raise WrongState(_("This session has ended: start a new one."))
         here = _seat_now(locked)
+        require_act_at_table(person, here.table, action="move a rated player")  # the table they leave is yours too
         if (here.table_id, here.seat_number) == (table.pk, seat):
             raise WrongState(
                 _("The player sits at seat %(seat)s of table %(table)s already.") % {"seat": seat, "table": table.name}
             )
         seat = _seat_free(table, seat)
+        if locked.status == RatingSession.Status.PLAYING:
+            _no_wager_in_play(here.table, here.seat_number)
+        _no_wager_in_play(table, seat)
         now = timezone.now()
         here.ended_at = now
         here.save(update_fields=["ended_at"])
-        placed = RatingSeat.objects.create(session=locked, table=table, seat_number=seat, started_at=now)
+        try:
+            with transaction.atomic():
+                placed = RatingSeat.objects.create(session=locked, table=table, seat_number=seat, started_at=now)
+        except IntegrityError as exc:  # the seat was taken at the same moment by another tablet
+            raise WrongState(
+                _("Seat %(seat)s at table %(table)s was rated for another player at the same moment: reload.")
+                % {"seat": seat, "table": table.name}
+            ) from exc
         audit_event_record(
             actor=person,
             event_type=AuditEventType.RATING_MOVED,
@@ -285,6 +319,8 @@ def session_end(
             raise WrongState(_("This session has ended already."))
         seat = _seat_now(locked)
         require_act_at_table(person, seat.table, action="rate a player")
+        if locked.status == RatingSession.Status.PLAYING:
+            _no_wager_in_play(seat.table, seat.seat_number)
         now = timezone.now()
         _run_clock(locked, now)
         RatingPause.objects.filter(session=locked, ended_at__isnull=True).update(ended_at=now)

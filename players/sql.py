@@ -10,6 +10,8 @@ three cheap statements, in one round trip on PostgreSQL). Each has its ORM twin,
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
@@ -21,6 +23,21 @@ _SUMS = ("action_cents", "house_win_cents", "theo_millicents", "variance_cents2"
 
 
 def _window_sql() -> str:
+    return _statements(connection.vendor)[0]
+
+
+def _seats_sql() -> str:
+    return _statements(connection.vendor)[1]
+
+
+@cache
+def _statements(vendor: str) -> tuple[str, str]:
+    """The window's and the seats' statements for this database, written once (the names quoted as it quotes them:
+    both vendors quote alike)."""
+    return _window_sql_text(), _seats_sql_text()
+
+
+def _window_sql_text() -> str:
     hold, window = quote(HoldRound._meta.db_table), quote(TableHold._meta.db_table)
     table_id = quote("table_id")
     sums = ", ".join(f"COALESCE(SUM(w.{quote(name)}), 0)" for name in _SUMS)
@@ -36,7 +53,7 @@ def _window_sql() -> str:
     )
 
 
-def _seats_sql() -> str:
+def _seats_sql_text() -> str:
     seat, session = quote(RatingSeat._meta.db_table), quote(RatingSession._meta.db_table)
     return (
         f"SELECT s.{quote('seat_number')}, s.{quote('session_id')} FROM {seat} s "

@@ -5,7 +5,8 @@ and every row is what its settlement says.
   and its cash and markers bought in the sums of its ``RatedBuyIn`` rows;
 * every rated round credited by a settlement (``rounds`` +1) is what that settlement's result gives the position
   by the round's frozen rule set, and a settlement that was corrected has had its rows undone once;
-* every settled round has its ``HoldRound``, and it holds the house win and expectation of the settlement in force.
+* every settled round has its ``HoldRound``, and it holds the house win and expectation of the settlement in force
+  (from the first round that has one: rounds settled before the ratings were installed have none).
 
 The rows themselves are append-only in the database (``RatedRound``, ``RatedBuyIn``); the kept figures are not,
 so this is what finds a figure changed behind the application's back.
@@ -13,6 +14,7 @@ so this is what finds a figure changed behind the application's back.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 from django.db.models import Sum
@@ -25,6 +27,14 @@ from tables.models import BuyIn, Round
 from tables.states import RoundState
 
 _KEPT = ("rounds", "banker_rounds", "wagered_cents", "banker_wagered_cents", "win_loss_cents", "theo_millicents")
+
+
+def _same(name: str, kept: float, summed: float) -> bool:
+    """Whether a kept figure is its rows' sum: exactly for counts and money; for the variance (a float, summed in
+    another order) to a part in a billion."""
+    if name == "variance_cents2":
+        return math.isclose(kept, summed, rel_tol=1e-9, abs_tol=1e-6)
+    return kept == summed
 
 
 def _sessions_check() -> list[str]:
@@ -52,7 +62,7 @@ def _sessions_check() -> list[str]:
     fields = (*_KEPT, "variance_cents2", "cash_in_cents", "markers_in_cents")
     for session in RatingSession.objects.values("pk", *fields).order_by("pk"):
         expected = {**dict.fromkeys(fields, 0), **sums.get(session["pk"], {}), **bought.get(session["pk"], {})}
-        wrong = [name for name in fields if session[name] != expected[name]]
+        wrong = [name for name in fields if not _same(name, session[name], expected[name])]
         if wrong:
             problems.append(
                 f"Rating session {session['pk']}: "
@@ -64,7 +74,7 @@ def _sessions_check() -> list[str]:
 
 def _rows_check() -> list[str]:
     problems: list[str] = []
-    credited = RatedRound.objects.filter(rounds=1).select_related("posting", "round").order_by("pk")
+    credited = RatedRound.objects.filter(rounds__gte=0).select_related("posting", "round").order_by("pk")
     undone = {(r.session_id, r.round_id, r.position, r.posting_id) for r in RatedRound.objects.filter(rounds=-1)}
     corrected_by = dict(
         Posting.objects.filter(kind=Posting.Kind.SETTLEMENT, corrects__isnull=False).values_list("corrects_id", "pk")
@@ -75,14 +85,22 @@ def _rows_check() -> list[str]:
             for f in position_figures(row.posting.result or {}, rule_set_edges(row.round.rule_set_snapshot))
         }
         want = figures.get((row.seat_number, row.position))
-        got = (row.action_cents, row.win_loss_cents, row.theo_millicents, row.variance_cents2)
-        if want is None or got != (want.action_cents, want.win_loss_cents, want.theo_millicents, want.variance_cents2):
+        got = (row.rounds, row.action_cents, row.win_loss_cents, row.theo_millicents)
+        if (
+            want is None
+            or got != (want.rounds, want.action_cents, want.win_loss_cents, want.theo_millicents)
+            or not _same("variance_cents2", row.variance_cents2, want.variance_cents2)
+        ):
             problems.append(
                 f"Rated round {row.pk} (round id {row.round_id}, seat {row.seat_number}, {row.position}) is not what "
                 f"settlement {row.posting_id} gives that position."
             )
         correction = corrected_by.get(row.posting_id)
-        if correction is not None and (row.session_id, row.round_id, row.position, correction) not in undone:
+        if (
+            row.rounds == 1
+            and correction is not None
+            and (row.session_id, row.round_id, row.position, correction) not in undone
+        ):
             problems.append(
                 f"Rated round {row.pk} was credited by settlement {row.posting_id}, which was corrected by "
                 f"{correction}, and was never undone."
@@ -93,9 +111,16 @@ def _rows_check() -> list[str]:
 def _holds_check() -> list[str]:
     problems: list[str] = []
     holds = {h.round_id: h for h in HoldRound.objects.all()}
+    # Rounds settled before the ratings were installed have no hold row: from the first round that has one on.
+    first = min(holds, default=None)
     in_force = Posting.objects.filter(
-        kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True, round__state=RoundState.SETTLED
+        kind=Posting.Kind.SETTLEMENT,
+        reversed_by__isnull=True,
+        round__state=RoundState.SETTLED,
+        round_id__gte=first or 0,
     ).select_related("round")
+    if first is None:
+        in_force = in_force.none()
     for posting in in_force.order_by("pk"):
         round_: Round = posting.round
         hold = holds.get(round_.pk)
@@ -105,8 +130,10 @@ def _holds_check() -> list[str]:
         edges = rule_set_edges(round_.rule_set_snapshot)
         result = posting.result or {}
         want = house_figures(result, edges, position_figures(result, edges))
-        got = (hold.posting_id, hold.action_cents, hold.house_win_cents, hold.theo_millicents, hold.variance_cents2)
-        if got != (posting.pk, want.action_cents, want.house_win_cents, want.theo_millicents, want.variance_cents2):
+        got = (hold.posting_id, hold.action_cents, hold.house_win_cents, hold.theo_millicents)
+        if got != (posting.pk, want.action_cents, want.house_win_cents, want.theo_millicents) or not _same(
+            "variance_cents2", hold.variance_cents2, want.variance_cents2
+        ):
             problems.append(f"The hold row of round id {round_.pk} is not what its settlement {posting.pk} says.")
     return problems
 

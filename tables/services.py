@@ -21,6 +21,7 @@ from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default
 from tables.closing import slip_outstanding_text, slips_outstanding
 from tables.models import Seat, Table
+from tables.signals import table_closing
 from tables.states import UNFINISHED_STATES
 
 
@@ -150,6 +151,7 @@ def table_close(*, actor: AbstractBaseUser | None, table: Table) -> Table:
             raise WrongState(
                 f"{slip_outstanding_text(outstanding[0], closing='the table')}.", extra={"slip": outstanding[0].pk}
             )
+        table_closing.send(sender=Table, table=locked)  # the apps above refuse by raising WrongState
 
     return _table_set_status(
         actor=actor, table=table, status=Table.Status.CLOSED, verb="close", check=no_slip_outstanding

@@ -27,6 +27,10 @@ chips_moved = Signal()
 # Master Game Report once every box it waits for is final (``pit.apps``); a receiver does transactional work only.
 drop_box_final = Signal()
 
+# Sent under the table's lock as it closes (``tables.services.table_close``), with ``table``: a receiver refuses the
+# close by raising ``WrongState`` (players: a rated player still seated there, ``players.rating``).
+table_closing = Signal()
+
 # Sent inside a buy-in's transaction (``tables.drop.buy_in_record``, and ``buy_in_void`` with the correcting row of
 # the opposite amount), with ``buy_in``: a rating session seated there counts it (``players.rating``).
 buy_in_recorded = Signal()

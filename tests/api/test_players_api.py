@@ -229,6 +229,7 @@ def test_a_session_from_the_seat_to_the_end_through_the_api(dealer, pit_boss, ta
     assert (moved["table_name"], moved["seat"]) == ("PGP-2", 1)
     ended = api.post(path + "end/", {"walk_with_cents": 62_500}, format="json").json()
     assert (ended["status"], ended["table_name"], ended["seat"]) == ("ended", "PGP-2", 1)
+    _refused(api.get(path), 403, "Only a supervisor or an auditor may read this session")  # his history now
     read = _api(pit_boss).get(path).json()
     assert read["figures"]["walk_with_cents"] == 62_500 and read["figures"]["buy_in_cents"] == 50_000
     assert read["ended_at"] is not None

@@ -473,14 +473,14 @@ def test_an_out_of_date_page_is_refused_when_the_player_moved_or_left_meanwhile(
             _refused(
                 client.post(_players(pgp, f"{lee_at_3.pk}/{rest}"), {"to": f"{pgp.pk}-5", "form_key": KEY}),
                 409,
-                "Mr Lee is not rated at table PGP-1 now: the page was out of date.",
+                "That player is not rated at table PGP-1 now: the page was out of date.",
             )
     session_end(actor=dealer, session=lee_at_3)
     with nothing_written():
         _refused(
             client.post(_players(pgp2, f"{lee_at_3.pk}/end/"), {"form_key": KEY}),
             409,
-            "Mr Lee is not rated at table PGP-2 now",
+            "That player is not rated at table PGP-2 now",
         )
     assert client.post(_players(pgp, "999999/end/"), {"form_key": KEY}).status_code == 404
 
@@ -494,7 +494,7 @@ def test_another_dealers_player_cannot_be_moved_from_here_nor_a_session_of_anoth
         _refused(
             client.post(_players(pgp, f"{wong_at_olly.pk}/end/"), {"form_key": KEY}),
             409,
-            "Ms Wong is not rated at table PGP-1 now",
+            "That player is not rated at table PGP-1 now",
         )
 
 

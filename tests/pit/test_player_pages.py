@@ -381,6 +381,9 @@ def test_a_dealer_finds_a_player_by_search_only_and_without_the_page(
     assert found.count('class="player-line"') == 1 and "Mr Lee" in found and "Gold" in found
     assert f'href="/players/{few_players["lee"].pk}/"' not in found  # the page is not the dealer's
     assert "Enrol a player" in found
+    # Name and tier: not the card number, nor when the player last played (their history).
+    by_name = html_of(client.get("/players/", {"q": "Lee"}))
+    assert "Mr Lee" in by_name and "1001" not in by_name and "Last session" not in by_name
 
 
 def test_an_auditor_reads_the_list_and_may_not_enrol(auditor: User) -> None:

@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import itertools
 import math
+from unittest import mock
 
 import pytest
 from django.db import connection
 
+from casino.errors import WrongState
 from players.figures import hold_drift, session_figures
-from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSession, TableHold
+from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSeat, RatingSession, TableHold
 from players.rating import hold_window_update, house_figures, position_figures, sessions_playing_at
-from players.services import player_create, session_end, session_pause, session_start
+from players.services import player_create, session_end, session_move, session_pause, session_start
 from players.verify import ratings_verify
 from rules.edges import rule_set_edges
 from rules.services import rule_set_create
 from settlement.models import Posting
-from settlement.services import correct_round, settle_round
+from settlement.services import correct_round, round_open, settle_round, wager_place
 from tables.drop import buy_in_record, buy_in_void
-from tables.models import Round
+from tables.models import Round, Table
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
@@ -66,7 +68,7 @@ def test_a_settle_adds_the_rated_seats_wager_result_and_theo_and_only_theirs(  #
     # Seat 1 won 25.00 less 1.25 commission, lost 50.00, pushed 15.00; seat 2 is nobody's rating.
     assert (lee.rounds, lee.wagered_cents, lee.win_loss_cents) == (3, 9000, 2375 - 5000 + 0)
     assert lee.theo_millicents == sum(round(w * edge * 1000) for w in (2500, 5000, 1500))
-    assert lee.variance_cents2 == sum(round(w * w * sd * sd) for w in (2500, 5000, 1500))
+    assert lee.variance_cents2 == pytest.approx(sum(w * w * sd * sd for w in (2500, 5000, 1500)), rel=1e-12)
     figures = session_figures(lee, tier="Gold")
     assert figures.average_bet_cents == 3000  # 90.00 over 3 rounds
     assert figures.theo_cents == round(9000 * edge)
@@ -251,3 +253,109 @@ def test_the_settle_paths_hand_written_sql_writes_what_its_orm_twins_would(  # t
         want.variance_cents2,
     )
     assert hold_settled_seats(pgp_table) == sessions_playing_at(pgp_table.pk) == {1: seated.pk}
+
+
+# --- what the review found (issue 17) -------------------------------------------------------------------------------
+
+W2 = {"high": "Ah Ac 7h 4c 2s", "low": "Ks Kd"}  # wins as WINS does, in other cards
+
+
+def test_a_rated_seat_does_not_change_hands_while_its_wager_is_in_play(  # type: ignore[no-untyped-def]
+    dealer, pgp_table, seated, lee, nothing_written
+) -> None:
+    wong = player_create(actor=dealer, name="Ms Wong", tier="Silver")
+    round_ = round_open(actor=dealer, table=pgp_table)
+    wager_place(actor=dealer, round=round_, seat=1, amount_cents=40_000)  # Mr Lee's
+    wager_place(actor=dealer, round=round_, seat=3, amount_cents=1_000)  # a player nobody rates
+    for act in (
+        lambda: session_pause(actor=dealer, session=seated),
+        lambda: session_end(actor=dealer, session=seated, walk_with_cents=0),
+        lambda: session_move(actor=dealer, session=seated, table=pgp_table, seat=4),
+        lambda: session_start(actor=dealer, player=wong, table=pgp_table, seat=3),
+    ):
+        with nothing_written(round_), pytest.raises(WrongState, match="has a wager in round 1: wait until it is"):
+            act()
+    assert _session(seated).status == "playing" and not RatingSession.objects.filter(player=wong).exists()
+
+
+def test_a_correction_that_gives_a_no_action_wager_action_credits_its_session(  # type: ignore[no-untyped-def]
+    dealer, pit_boss, floor_supervisor, make_table, shift, play_to_hands, lee, settings
+) -> None:
+    settings.TABLESIDE_FOUR_EYES = False
+    rules = rule_set_create(actor=pit_boss, name="PGP rotation", game="paigow_poker", banking_mode="player_rotation")
+    table = make_table(name="PGP-B", game="paigow_poker", seat_count=6, rule_set=rules)
+    session = session_start(actor=dealer, player=lee, table=table, seat=2)
+    # A bank of 30.00: seat 1 wins 20.00 first, so Mr Lee's 20.00 at seat 2 is more than is left: no action.
+    round_ = play_to_hands(
+        table,
+        wagers={1: 2000, 2: 2000},
+        hands={"banker": BANK, "seats": {"1": WINS, "2": W2}},
+        banker_seat=3,
+        bank_cents=3000,
+    )
+    settle_round(round=round_, actor=dealer, idempotency_key="nb1")
+    assert [line["outcome"] for line in Posting.objects.get(round=round_, kind="settlement").result["seats"]] == [
+        "win",
+        "no_action",
+    ]
+    assert (_session(session).rounds, _session(session).wagered_cents) == (0, 0)
+    # Corrected: seat 1 lost, so the bank covers Mr Lee, who wins 20.00 less 1.00.
+    correct_round(
+        actor=floor_supervisor,
+        round=round_,
+        hands={"banker": BANK, "seats": {"1": LOSES, "2": W2}},
+        reason="seat 1 held the losing hand",
+        idempotency_key="nb2",
+    )
+    lee_now = _session(session)
+    assert (lee_now.rounds, lee_now.wagered_cents, lee_now.win_loss_cents) == (1, 2000, 1900)
+    assert ratings_verify() == []
+
+
+def test_wagers_at_the_highest_limit_settle_and_rate(dealer, make_table, shift, play_to_hands, lee) -> None:  # type: ignore[no-untyped-def]
+    most = 2_147_483_647
+    table = make_table(name="HI", game="paigow_poker", seat_count=6, max_wager_cents=most)
+    session = session_start(actor=dealer, player=lee, table=table, seat=1)
+    round_ = play_to_hands(table, wagers={1: most, 2: most}, hands={"banker": BANK, "seats": {"1": LOSES, "2": W2}})
+    settle_round(round=round_, actor=dealer, idempotency_key="big")
+    # (21 million x sd)² a wager: a session of four such rounds would not fit a bigint; a float holds it.
+    sd = rule_set_edges(Round.objects.get(pk=round_.pk).rule_set_snapshot).player.sd
+    assert _session(session).variance_cents2 == pytest.approx(float(most) ** 2 * sd**2, rel=1e-12)
+    assert ratings_verify() == []
+
+
+def test_a_dealer_moves_only_a_player_from_a_table_they_work(dealer, make_user, make_table, shift, seated) -> None:  # type: ignore[no-untyped-def]
+    from casino.errors import NotAllowed
+    from casino.roles import Role
+    from tables.services import table_assign_dealer
+
+    dino = make_user("dino_dealer", Role.DEALER)
+    other = make_table(name="PGP-9", game="paigow_poker", seat_count=6)
+    table_assign_dealer(actor=make_user("paula_pit", Role.PIT_BOSS), table=other, dealer=dino)
+    with pytest.raises(NotAllowed):
+        session_move(actor=dino, session=seated, table=other, seat=2)
+    assert RatingSeat.objects.get(session=seated, ended_at=None).table.name == "PGP-1"
+
+
+def test_two_tablets_moving_players_to_one_seat_at_once_get_a_refusal_not_an_error(  # type: ignore[no-untyped-def]
+    dealer, pgp_table, seated, lee
+) -> None:
+    wong = session_start(
+        actor=dealer, player=player_create(actor=dealer, name="Wong", tier="Gold"), table=pgp_table, seat=2
+    )
+    # The other tablet got there between this move's check and its write.
+    taken = mock.patch("players.services._seat_free", side_effect=lambda table, seat: seat)
+    with taken, pytest.raises(WrongState, match="at the same moment: reload"):
+        session_move(actor=dealer, session=seated, table=pgp_table, seat=2)
+    assert RatingSeat.objects.get(session=seated, ended_at=None).seat_number == 1
+    assert RatingSeat.objects.get(session=wong, ended_at=None).seat_number == 2
+
+
+def test_a_table_with_a_rated_player_seated_does_not_close(dealer, pit_boss, pgp_table, seated) -> None:  # type: ignore[no-untyped-def]
+    from tables.services import table_close
+
+    with pytest.raises(WrongState, match="A rated player is still seated at seat 1 of table PGP-1: end the session"):
+        table_close(actor=pit_boss, table=pgp_table)
+    assert Table.objects.get(pk=pgp_table.pk).status == "open"
+    session_end(actor=dealer, session=seated, walk_with_cents=0)
+    assert table_close(actor=pit_boss, table=pgp_table).status == "closed"

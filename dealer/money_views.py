@@ -227,9 +227,27 @@ def _post(
     request: HttpRequest, table: Table, act: Callable[[], str], refused: Callable[[ApplicationError], HttpResponse]
 ) -> HttpResponse:
     """Run one service once; redirect with its notice, or draw the refusal with what was typed."""
-    done = redirect("dealer-money", table_id=table.pk)
+    return form_once(
+        request,
+        done=redirect("dealer-money", table_id=table.pk),
+        already=_("This form was already sent: it is recorded once."),
+        act=act,
+        refused=refused,
+    )
+
+
+def form_once(
+    request: HttpRequest,
+    *,
+    done: HttpResponse,
+    already: str,
+    act: Callable[[], str],
+    refused: Callable[[ApplicationError], HttpResponse],
+) -> HttpResponse:
+    """Run one service once for this form (its one-time key): redirect to ``done`` with the service's notice; a
+    form sent again gets ``already``; a refusal draws ``refused`` (and the form may be sent again, corrected)."""
     if not _first_time(request):
-        messages.info(request, _("This form was already sent: it is recorded once."))
+        messages.info(request, already)
         return done
     try:
         notice = act()

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from django import forms
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -34,8 +33,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.errors import ApplicationError, WrongState
 from casino.forms import AmountField
 from casino.templatetags.money import cents as _money
-from dealer.money_views import _first_time, _forget, _page
-from dealer.views import REFUSAL_HEADER
+from dealer.money_views import _page, form_once
 from players.figures import seconds_played
 from players.models import Player, RatingSeat, RatingSession
 from players.selectors import player_find
@@ -217,22 +215,13 @@ def _post(
     request: HttpRequest, table: Table, act: Callable[[], str], refused: Callable[[ApplicationError], HttpResponse]
 ) -> HttpResponse:
     """Run one service once; redirect to the players page with its notice, or draw the refusal with what was typed."""
-    done = redirect("dealer-players", table_id=table.pk)
-    if not _first_time(request):
-        messages.info(request, _("This form was already sent: it is done once."))
-        return done
-    try:
-        notice = act()
-    except ApplicationError as exc:
-        _forget(request)
-        response = refused(exc)
-        response[REFUSAL_HEADER] = "1"
-        return response
-    except BaseException:
-        _forget(request)  # nothing was done: the same form, sent again, is taken
-        raise
-    messages.success(request, notice)
-    return done
+    return form_once(
+        request,
+        done=redirect("dealer-players", table_id=table.pk),
+        already=_("This form was already sent: it is done once."),
+        act=act,
+        refused=refused,
+    )
 
 
 def _players_page(

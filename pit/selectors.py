@@ -693,6 +693,14 @@ def _rounds_per_hour(settled: int, first_opened: dt.datetime | None, now: dt.dat
     return settled / (window.total_seconds() / 3600)
 
 
+def _drift(table: Table) -> HoldDrift | None:
+    """The table's hold drift, when it says something: not before its first settled round (``getattr``: a table
+    without a window raises RelatedObjectDoesNotExist, an AttributeError), nor for a window with no variance (the
+    points games' rake, a player bank's commission: the house's win is what it expects)."""
+    drift = hold_drift(getattr(table, "hold_window", None))
+    return drift if drift is not None and drift.z is not None else None
+
+
 def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
     """Every table at a glance with its shift figures, its rated players and its hold drift, and the alerts, in a
     fixed number of queries (eight).
@@ -762,8 +770,7 @@ def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
                 credits_cents=cash.credits,
                 slips_pending=cash.pending,
                 rated=tuple(seated.get(table.pk, ())),
-                # ``getattr``: a table without a window raises RelatedObjectDoesNotExist, an AttributeError.
-                hold=hold_drift(getattr(table, "hold_window", None)),
+                hold=_drift(table),
             )
         )
     must_pass = [

@@ -14,6 +14,7 @@ from functools import lru_cache
 from html import escape
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
@@ -56,7 +57,7 @@ def _hold_said(language: str | None, rounds: int) -> str:
 
 
 def _percent(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}%"
+    return "—" if value is None else f"{floatformat(value, 2)}%"  # 1,50% in German
 
 
 @register.filter(is_safe=True)
@@ -89,14 +90,13 @@ def rated_row(line: TableLine, players_url: str) -> SafeString:
             + "</span>"
         )
     hold = line.hold
-    if hold is not None:
+    if hold is not None and hold.z is not None:  # a window with no variance is not on the line (pit.selectors)
         text = _hold_said(language, hold.rounds) % {
             "rounds": hold.rounds,
             "hold": _percent(hold.hold_percent),
             "expected": _percent(hold.expected_percent),
         }
-        if hold.z is not None:
-            text += f" · z {'+' if hold.z > 0 else ''}{hold.z:.2f}"
+        text += f" · z {'+' if hold.z > 0 else ''}{floatformat(hold.z, 2)}"
         alert = " drift-alert" if hold.alert else ""
         parts.append(f'<span class="hold-drift{alert}">{text}</span>')
     parts.append("</div></td></tr>")

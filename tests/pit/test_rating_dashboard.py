@@ -229,3 +229,27 @@ def test_a_players_name_is_shown_as_text_never_as_markup(pgp: Table, dealer: Use
     session_start(actor=dealer, player=sly, table=pgp, seat=6)
     box = rated_box(signed_in(pit_boss).get("/pit/").content.decode(), pgp)
     assert "<script>" not in box and "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co" in box
+
+
+@pytest.mark.django_db
+def test_a_hold_window_with_no_variance_draws_no_hold_line(make_table, shift) -> None:  # type: ignore[no-untyped-def]
+    from pit.selectors import _drift
+    from players.models import TableHold
+
+    points = make_table(name="CP-1", game="chinese_poker", seat_count=4)
+    banked = make_table(name="PGP-7", game="paigow_poker", seat_count=6)
+    # The points game's window: the house won its rake, exactly what it expected, with no variance to measure by.
+    TableHold.objects.create(table=points, rounds=40, action_cents=80_000, house_win_cents=900, theo_millicents=900_000)
+    TableHold.objects.create(
+        table=banked,
+        rounds=40,
+        action_cents=100_000,
+        house_win_cents=-30_000,  # the house lost 300.00 where it expected to win 25.88: z about -2.7
+        theo_millicents=2_588_000,
+        variance_cents2=40 * 2500.0**2 * 0.75**2,
+    )
+    points.refresh_from_db()
+    banked.refresh_from_db()
+    assert _drift(points) is None
+    drift = _drift(banked)
+    assert drift is not None and drift.z is not None and drift.z < -1.96 and drift.alert

@@ -123,8 +123,10 @@ def _session_view(user: User, session_id: int, *, reading: bool = False) -> Sess
     return _view(session, seats, figures=figures, now=timezone.now())
 
 
-def _session_answer(request: Request, session_id: int, code: int = status.HTTP_200_OK) -> Response:
-    return Response(SessionOutputSerializer(_session_view(request.user, session_id)).data, status=code)
+def _session_answer(
+    request: Request, session_id: int, code: int = status.HTTP_200_OK, *, reading: bool = False
+) -> Response:
+    return Response(SessionOutputSerializer(_session_view(request.user, session_id, reading=reading)).data, status=code)
 
 
 # --- inputs ---------------------------------------------------------------------------------------
@@ -395,7 +397,7 @@ class SessionDetailApi(APIView):
         "table's dealer sees the rest)",
     )
     def get(self, request: Request, session_id: int) -> Response:
-        return Response(SessionOutputSerializer(_session_view(request.user, session_id, reading=True)).data)
+        return _session_answer(request, session_id, reading=True)
 
 
 class SessionPauseApi(APIView):

@@ -6,9 +6,9 @@ together or not at all.
 A position's figures for one settlement (``position_figures``), from the posting's result and the round's frozen rule
 set (``rules.edges``):
 
-* a seat's wager that had action (a wager the bank could not cover is "no action": no round, no action): its
-  action is the wager, its win/loss the seat's net, its theo ``wager x the player's house edge``, its variance
-  ``wager² x sd²``;
+* a seat's wager that had action (a wager the bank could not cover is "no action": a row of zeros, so a correction
+  that gives it action knows whose it is): its action is the wager, its win/loss the seat's net, its theo
+  ``wager x the player's house edge``, its variance ``wager² x sd²``;
 * a player bank: its action is the wagers it covered (half of them when co-banking), its win/loss the bank's net,
   theo and variance by the banker's edge and sd;
 * the points games (and the tiles' peer mode): the action is the seat's value of a point, theo the rake the seat

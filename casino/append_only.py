@@ -130,6 +130,8 @@ def _guard_condition(table: str, distinct: str) -> str:
     if guard.final_frozen:
         later = " OR ".join(f'OLD."{c}" {distinct} NEW."{c}"' for c in guard.final_frozen)
         changed.append(f'(OLD."{guard.state}" IN ({states(guard.final_states)}) AND ({later}))')
+    if not guard.final_states:  # a row that may go back from every state (a finished tournament reopened)
+        return " OR ".join(changed)
     moved = f'OLD."{guard.state}" {distinct} NEW."{guard.state}"'
     final = f'(OLD."{guard.state}" IN ({states(guard.final_states)}) AND {moved})'
     return " OR ".join([*changed, final])

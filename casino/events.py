@@ -49,6 +49,19 @@ class AuditEventType(StrEnum):
     RATING_RESUMED = "rating.resumed"
     RATING_MOVED = "rating.moved"
     RATING_ENDED = "rating.ended"
+    # The poker room (issue 18): a tournament set up and changed (its settings, structure, payout table, tables), its
+    # clock (every start, pause, resume, skip, change of time, hand counted), seats drawn and moved, and its money
+    # (a payment, a player out with their prize and bounty, a bust undone, the prize pool made final)
+    TOURNAMENT_CREATED = "tournament.created"
+    TOURNAMENT_UPDATED = "tournament.updated"
+    TOURNAMENT_STARTED = "tournament.started"
+    TOURNAMENT_FINISHED = "tournament.finished"
+    TOURNAMENT_CLOCK = "tournament.clock"
+    TOURNAMENT_SEATS = "tournament.seats"
+    TOURNAMENT_PURCHASE = "tournament.purchase"
+    TOURNAMENT_ELIMINATION = "tournament.elimination"
+    TOURNAMENT_ELIMINATION_UNDONE = "tournament.elimination_undone"
+    TOURNAMENT_POOL_LOCKED = "tournament.pool_locked"
     # A round's moves (one per state it reaches), and its changes that are not moves
     ROUND_OPENED = "round.opened"
     ROUND_BETTING_CLOSED = "round.betting_closed"

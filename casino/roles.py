@@ -19,6 +19,8 @@ class Role(StrEnum):
     CAGE_CASHIER = "Cage cashier"
     # Counts the drop boxes (issue 16): two members count each box, independently.
     COUNT_TEAM = "Count team"
+    # Runs the poker room's tournaments (issue 18): structures, the clock, entries, seating, payouts.
+    TOURNAMENT_DIRECTOR = "Tournament director"
 
 
 SUPERVISORS: tuple[Role, ...] = (Role.FLOOR_SUPERVISOR, Role.PIT_BOSS)
@@ -29,6 +31,9 @@ OVERSEERS: tuple[Role, ...] = (*SUPERVISORS, Role.AUDITOR)
 # Who opens the cage's queue and the count room: the role that works there, and those who oversee the floor (read).
 CAGE_VIEWERS: tuple[Role, ...] = (Role.CAGE_CASHIER, *OVERSEERS)
 COUNT_VIEWERS: tuple[Role, ...] = (Role.COUNT_TEAM, *OVERSEERS)
+# Who runs a tournament (the director, and the floor's supervisors), and who may look at its console (Auditors read).
+TOURNAMENT_RUNNERS: tuple[Role, ...] = (Role.TOURNAMENT_DIRECTOR, *SUPERVISORS)
+TOURNAMENT_VIEWERS: tuple[Role, ...] = (*TOURNAMENT_RUNNERS, Role.AUDITOR)
 
 
 _CACHE = "_tableside_roles"

@@ -129,6 +129,7 @@ INSTALLED_APPS = [
     "tables",
     "settlement",
     "players",
+    "poker_room",
     "dealer",
     "pit",
 ]

@@ -18,6 +18,8 @@ from dealer.urls import page_urlpatterns as dealer_pages
 from pit.urls import api_urlpatterns as report_api
 from pit.urls import page_urlpatterns as pit_pages
 from players.urls import api_urlpatterns as player_api
+from poker_room.urls import api_urlpatterns as poker_room_api
+from poker_room.urls import page_urlpatterns as poker_room_pages
 from rules.urls import api_urlpatterns as assist_api
 from settlement.urls import api_urlpatterns as round_api
 from tables.urls import api_urlpatterns as table_api
@@ -33,6 +35,7 @@ api_urlpatterns = [
     *round_api,
     *report_api,
     *player_api,
+    *poker_room_api,
 ]
 
 urlpatterns = [
@@ -43,6 +46,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include(api_urlpatterns)),
     *dealer_pages,
+    *poker_room_pages,
 ]
 
 

@@ -9,13 +9,12 @@ refusal is, and with everything typed still in the form; nothing is written.
 
 Every form is plain HTML that posts without JavaScript; ``dealer/static/dealer/money.js`` only adds the tapping, the
 live totals and the once-only submit. A form also carries a key of the page that drew it: the same form sent twice
-with the same key (a double tap, a resend) is recorded once (``_first_time``).
+with the same key (a double tap, a resend) is recorded once (``casino.once``).
 """
 
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +22,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -32,13 +30,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from casino import once
 from casino.errors import ApplicationError
 from casino.forms import AmountField
 from casino.models import Shift
 from casino.roles import SUPERVISORS, user_has_role
 from casino.selectors import shift_current
 from casino.templatetags.money import cents as _money
-from dealer.views import REFUSAL_HEADER
 from tables.drop import MOST_CENTS, buy_in_record, buy_in_void
 from tables.models import BuyIn, ChipDenomination, Slip, Table, TrayCount
 from tables.permissions import require_act_at_table
@@ -46,9 +44,7 @@ from tables.slips import slip_request, slip_sign, slip_void
 from tables.tray import TrayVariance, tray_count_confirm, tray_count_record, tray_variance
 
 # The hidden field with the key of the page that drew a form (see the module's docstring), and how long a key is kept.
-FORM_KEY = "form_key"
-_KEY = re.compile(r"[0-9a-f]{32}")
-_KEY_SECONDS = 12 * 60 * 60
+FORM_KEY = once.FORM_KEY
 # A number of chips or a seat as typed: a whole number (the service says whether it is one it takes); anything else
 # goes to the service as the text typed, cut short, and the service says what is wrong with it.
 _WHOLE = re.compile(r"-?[0-9]{1,12}")
@@ -204,25 +200,6 @@ def _forbidden(request: HttpRequest, table: Table) -> HttpResponse | None:
     return None
 
 
-def _key_name(request: HttpRequest) -> str | None:
-    key = request.POST.get(FORM_KEY, "")
-    return f"dealer-money:{request.user.pk}:{key}:{request.path}" if _KEY.fullmatch(key) else None
-
-
-def _first_time(request: HttpRequest) -> bool:
-    """Whether this form, from the page that drew it, is sent for the first time. A form without a key is always
-    taken; a cache that fails (``cache.add`` answers None, not False) never refuses one."""
-    name = _key_name(request)
-    return name is None or cache.add(name, True, timeout=_KEY_SECONDS) is not False
-
-
-def _forget(request: HttpRequest) -> None:
-    """A refused form may be sent again, as corrected."""
-    name = _key_name(request)
-    if name is not None:
-        cache.delete(name)
-
-
 def _post(
     request: HttpRequest, table: Table, act: Callable[[], str], refused: Callable[[ApplicationError], HttpResponse]
 ) -> HttpResponse:
@@ -244,23 +221,8 @@ def form_once(
     act: Callable[[], str],
     refused: Callable[[ApplicationError], HttpResponse],
 ) -> HttpResponse:
-    """Run one service once for this form (its one-time key): redirect to ``done`` with the service's notice; a
-    form sent again gets ``already``; a refusal draws ``refused`` (and the form may be sent again, corrected)."""
-    if not _first_time(request):
-        messages.info(request, already)
-        return done
-    try:
-        notice = act()
-    except ApplicationError as exc:
-        _forget(request)
-        response = refused(exc)
-        response[REFUSAL_HEADER] = "1"
-        return response
-    except BaseException:
-        _forget(request)  # nothing was recorded: the same form, sent again, is taken (never "recorded once")
-        raise
-    messages.success(request, notice)
-    return done
+    """Run one service once for this form (``casino.once.form_once``, the tablet's money and rated-players scope)."""
+    return once.form_once(request, scope="dealer-money", done=done, already=already, act=act, refused=refused)
 
 
 def _page(request: HttpRequest, template: str, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
@@ -271,7 +233,7 @@ def _page(request: HttpRequest, template: str, context: dict[str, Any], *, statu
         {
             "notice": " ".join(notices),
             "error": "",
-            FORM_KEY: uuid.uuid4().hex,
+            FORM_KEY: once.form_key_new(),
             "is_supervisor": user_has_role(request.user, *SUPERVISORS) or request.user.is_superuser,
             **context,
         },

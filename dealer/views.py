@@ -28,9 +28,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
+from casino import once
 from casino.errors import ApplicationError
 from casino.templatetags.money import cents as _money
 from dealer import tablet, tablet_values
+from poker_room.page_selectors import dealer_tournament_tables
 from rules import options as rule_options
 from rules.games import paigow_tiles_advice, registry
 from rules.games.errors import InvalidHand
@@ -60,7 +62,7 @@ from tables.permissions import (
 from tables.states import FINAL_STATES, RoundState
 
 # Set on every refusal the tablet draws in its banner (or, for the advice, in its box): see the module's docstring.
-REFUSAL_HEADER = "Tableside-Refusal"
+REFUSAL_HEADER = once.REFUSAL_HEADER  # casino.once: every refusal drawn in a page carries it
 
 # --- who may see a table ----------------------------------------------------------------------------
 
@@ -267,11 +269,13 @@ def _act(request: HttpRequest, round_id: int, act: Callable[[Round], str]) -> Ht
 @login_required
 @require_GET
 def dealer_home(request: HttpRequest) -> HttpResponse:
-    """A dealer's table (straight to its tablet when there is one), or every table for supervisors and auditors."""
+    """A dealer's table (straight to its tablet when there is one and no tournament table), or every table for
+    supervisors and auditors; and the tournament tables the dealer is put on (``poker_room``)."""
     tables = list(tables_visible_to(request.user))
-    if len(tables) == 1 and not can_view_every_table(request.user):
+    tournament_tables = dealer_tournament_tables(request.user)
+    if len(tables) == 1 and not tournament_tables and not can_view_every_table(request.user):
         return redirect("dealer-table", table_id=tables[0].pk)
-    return render(request, "dealer/dealer_home.html", {"tables": tables})
+    return render(request, "dealer/dealer_home.html", {"tables": tables, "tournament_tables": tournament_tables})
 
 
 @login_required

@@ -20,6 +20,7 @@ from casino.selectors import audit_events_recent, shift_current
 from pit.corrections import correction_form, correction_hands, correction_review
 from pit.history import table_round_history
 from pit.selectors import pit_dashboard, pits_with_tables
+from poker_room.selectors import running_tournaments
 from settlement.models import Adjustment
 from settlement.selectors import adjustment_get, round_queryset
 from settlement.services import adjustment_approve, adjustment_reject, correction_submit, four_eyes_required
@@ -44,11 +45,15 @@ def floor(request: HttpRequest) -> HttpResponse:
     """The floor at a glance: the open shift, every pit and table, the newest audit events.
 
     A Dealer (who is neither supervisor nor auditor) goes straight to the tablet: their table; a Cage cashier to the
-    cage's queue, a member of the Count team to the count room.
+    cage's queue, a member of the Count team to the count room, the Tournament director to the poker room.
     """
     if user_has_role(request.user, Role.DEALER) and not _may(request, PIT_VIEWERS):
         return redirect("dealer-home")
-    for role, page in ((Role.CAGE_CASHIER, "cage"), (Role.COUNT_TEAM, "count")):
+    for role, page in (
+        (Role.CAGE_CASHIER, "cage"),
+        (Role.COUNT_TEAM, "count"),
+        (Role.TOURNAMENT_DIRECTOR, "poker-room"),
+    ):
         if user_has_role(request.user, role) and not _may(request, PIT_VIEWERS):
             return redirect(page)
     return render(
@@ -65,7 +70,13 @@ def floor(request: HttpRequest) -> HttpResponse:
 
 def _live_context(request: HttpRequest) -> dict[str, object]:
     # ``four_eyes``: a supervisor's own requests wait for another supervisor (shown without an Approve button).
-    return {"board": pit_dashboard(), "can_decide": _may(request, PIT_DECIDERS), "four_eyes": four_eyes_required()}
+    # ``tournaments``: the poker room's running tournaments (issue 18), one panel above the tables.
+    return {
+        "board": pit_dashboard(),
+        "can_decide": _may(request, PIT_DECIDERS),
+        "four_eyes": four_eyes_required(),
+        "tournaments": running_tournaments(),
+    }
 
 
 @login_required

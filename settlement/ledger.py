@@ -20,6 +20,7 @@ from casino.models import AuditEvent
 from rules import options as rule_options
 from settlement.compute import Line
 from settlement.models import LedgerEntry, Posting, Wager
+from settlement.signals import ledger_verifying
 from settlement.snapshots import round_snapshot
 from settlement.sql import ledger_insert
 from tables.models import Round, Seat
@@ -187,6 +188,8 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
         from settlement.table_money import table_money_check  # it posts through this module
 
         report.problems.extend(table_money_check())
+        for _receiver, problems in ledger_verifying.send(sender=ledger_verify):
+            report.problems.extend(problems)
     return report
 
 
@@ -201,6 +204,11 @@ MONEY_EVENTS = (
     AuditEventType.BUY_IN_RECORDED,
     AuditEventType.BUY_IN_VOIDED,
     AuditEventType.DROP_COUNTED,
+    # The poker room (issue 18): a payment, a player out (a prize, a bounty), a bust undone, the pool made final.
+    AuditEventType.TOURNAMENT_PURCHASE,
+    AuditEventType.TOURNAMENT_ELIMINATION,
+    AuditEventType.TOURNAMENT_ELIMINATION_UNDONE,
+    AuditEventType.TOURNAMENT_POOL_LOCKED,
 )
 
 _Lines = Counter[tuple[str, int | None, int, str]]

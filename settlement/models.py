@@ -26,6 +26,10 @@ from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_tr
 from casino.models import Shift
 from tables.models import Round, Seat, Table
 
+# The poker room's postings and accounts (issue 18): on no round and no table, always keyed.
+TOURNAMENT_POSTING_KINDS = ["t_entry", "t_prize", "t_bounty", "t_overlay", "t_reversal"]
+TOURNAMENT_ACCOUNTS = ["entrants", "prize_pool", "t_fees", "bounties", "overlay"]
+
 
 class Wager(AppendOnlyModel):
     """A seat's wager on a round: the stake in the banked games; the value of a point in the points games
@@ -77,6 +81,13 @@ class Posting(AppendOnlyModel):
         CREDIT = "credit", _("credit")
         BUY_IN = "buy_in", _("buy-in")
         DROP = "drop", _("drop")
+        # The poker room (issue 18): an entrant's payment (entry, re-entry, rebuy, add-on), a prize, a bounty, the
+        # house's overlay to a guarantee, and the reversal of a prize or bounty when a bust is undone.
+        T_ENTRY = "t_entry", _("tournament payment")
+        T_PRIZE = "t_prize", _("tournament prize")
+        T_BOUNTY = "t_bounty", _("tournament bounty")
+        T_OVERLAY = "t_overlay", _("tournament overlay")
+        T_REVERSAL = "t_reversal", _("tournament reversal")
 
     round = models.ForeignKey(
         Round, on_delete=models.PROTECT, null=True, blank=True, related_name="postings", verbose_name=_("round")
@@ -126,6 +137,12 @@ class Posting(AppendOnlyModel):
                     shift__isnull=False,
                     kind__in=["fill", "credit", "buy_in", "drop"],
                     idempotency_key__isnull=False,
+                )
+                | models.Q(
+                    round__isnull=True,
+                    table__isnull=True,
+                    kind__in=TOURNAMENT_POSTING_KINDS,
+                    idempotency_key__isnull=False,
                 ),
                 name="posting_round_or_table_money",
             ),
@@ -149,6 +166,13 @@ class LedgerEntry(AppendOnlyModel):
         CAGE = "cage", _("cage")
         TRAY = "tray", _("table tray")
         DROP = "drop", _("drop box")
+        # The poker room (issue 18): the entrants (what they paid in, what they were paid), the prize pool, the
+        # house's entry fees, the bounties on players' heads, and the overlay the house pays to a guarantee.
+        ENTRANTS = "entrants", _("tournament entrants")
+        PRIZE_POOL = "prize_pool", _("prize pool")
+        TOURNAMENT_FEES = "t_fees", _("tournament fees")
+        BOUNTIES = "bounties", _("bounties")
+        OVERLAY = "overlay", _("guarantee overlay")
 
     class Kind(models.TextChoices):
         WAGER = "wager", _("wager")
@@ -161,6 +185,11 @@ class LedgerEntry(AppendOnlyModel):
         CREDIT = "credit", _("credit")
         BUY_IN = "buy_in", _("buy-in")
         DROP = "drop", _("drop")
+        T_ENTRY = "t_entry", _("tournament payment")
+        T_PRIZE = "t_prize", _("tournament prize")
+        T_BOUNTY = "t_bounty", _("tournament bounty")
+        T_OVERLAY = "t_overlay", _("tournament overlay")
+        T_REVERSAL = "t_reversal", _("tournament reversal")
 
     posting = models.ForeignKey(Posting, on_delete=models.PROTECT, related_name="entries", verbose_name=_("posting"))
     round = models.ForeignKey(
@@ -187,7 +216,8 @@ class LedgerEntry(AppendOnlyModel):
             models.CheckConstraint(
                 condition=models.Q(account__in=["player", "banker"], seat__isnull=False)
                 | models.Q(
-                    account__in=["wagers", "house", "commission", "rake", "cage", "tray", "drop"], seat__isnull=True
+                    account__in=["wagers", "house", "commission", "rake", "cage", "tray", "drop", *TOURNAMENT_ACCOUNTS],
+                    seat__isnull=True,
                 ),
                 name="ledger_seat_matches_account",
             ),

@@ -85,11 +85,12 @@ def table_money_check() -> list[str]:
     """
     problems: list[str] = []
     expected = _expected_postings()
-    postings = Posting.objects.filter(round__isnull=True).order_by("pk")
+    table_kinds = [Posting.Kind.FILL, Posting.Kind.CREDIT, Posting.Kind.BUY_IN, Posting.Kind.DROP]
+    postings = Posting.objects.filter(round__isnull=True, kind__in=table_kinds).order_by("pk")
     lines: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for posting_id, account, amount in LedgerEntry.objects.filter(posting__round__isnull=True).values_list(
-        "posting_id", "account", "amount_cents"
-    ):
+    for posting_id, account, amount in LedgerEntry.objects.filter(
+        posting__round__isnull=True, posting__kind__in=table_kinds
+    ).values_list("posting_id", "account", "amount_cents"):
         lines[posting_id][account] += amount
     seen: set[str] = set()
     for pk, kind, key, table_id, shift_id in postings.values_list(

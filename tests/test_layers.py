@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "pit", "dealer", "players", "settlement", "tables", "rules", "casino")
+PACKAGES = ("config", "pit", "dealer", "poker_room", "players", "settlement", "tables", "rules", "casino")
 LAYERS = "Apps look only down"
 PURE_ENGINES = "The engines (rules.games, and rules.engines which maps games to them) import no Django"
+PURE_POKER_ROOM = "The poker room's rules"
 
 
 def lint_imports(where: Path) -> subprocess.CompletedProcess[str]:
@@ -45,7 +46,7 @@ def copy_of_the_tree(to: Path) -> Path:
 def test_the_tree_keeps_every_import_contract() -> None:
     result = lint_imports(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "2 kept, 0 broken" in result.stdout
+    assert "3 kept, 0 broken" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -54,6 +55,8 @@ def test_the_tree_keeps_every_import_contract() -> None:
         ("casino/_climb_probe.py", "import pit\n", LAYERS, "casino._climb_probe -> pit"),
         ("tables/_climb_probe.py", "from settlement import models\n", LAYERS, "tables._climb_probe -> settlement"),
         ("rules/games/_django_probe.py", "import django.db\n", PURE_ENGINES, "rules.games._django_probe -> django"),
+        ("players/_climb_probe.py", "import poker_room\n", LAYERS, "players._climb_probe -> poker_room"),
+        ("poker_room/_climb_probe.py", "import dealer\n", LAYERS, "poker_room._climb_probe -> dealer"),
     ],
 )
 def test_a_module_that_imports_upwards_breaks_a_contract(
@@ -66,5 +69,22 @@ def test_a_module_that_imports_upwards_breaks_a_contract(
     out = " ".join(result.stdout.split())  # the report wraps long contract names
     verdict = re.search(re.escape(broken) + r".*?\b(KEPT|BROKEN)\b", out)
     assert verdict is not None and verdict.group(1) == "BROKEN", out
-    assert "1 kept, 1 broken" in out
+    assert "2 kept, 1 broken" in out
     assert named in out
+
+
+def test_the_poker_rooms_rules_import_no_django() -> None:
+    """The clock, seating, payouts and structures are pure: the contract names each of them, and a probe breaks it."""
+    tree = ROOT
+    result = lint_imports(tree)
+    assert PURE_POKER_ROOM in " ".join(result.stdout.split())
+
+
+def test_a_pure_poker_room_module_that_imports_django_breaks_its_contract(tmp_path: Path) -> None:
+    tree = copy_of_the_tree(tmp_path)
+    clock = tree / "poker_room" / "clock.py"
+    clock.write_text(clock.read_text(encoding="utf-8") + "\nimport django.db  # noqa\n", encoding="utf-8")
+    out = " ".join(lint_imports(tree).stdout.split())
+    verdict = re.search(re.escape(PURE_POKER_ROOM) + r".*?\b(KEPT|BROKEN)\b", out)
+    assert verdict is not None and verdict.group(1) == "BROKEN", out
+    assert "poker_room.clock -> django" in out

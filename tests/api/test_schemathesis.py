@@ -36,6 +36,7 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from config.wsgi import application
+from poker_room import services as tournaments
 from settlement import services
 from settlement.models import Adjustment
 from tables.slips import slip_request
@@ -74,7 +75,7 @@ def wsgi_in_test_transaction() -> Iterator[Callable[[], None]]:
 @pytest.fixture
 def seeded_floor(make_table: Callable[..., Any], shift: Any, pit_boss: User) -> dict[str, list[int]]:
     """A floor with something at every id the paths name: rounds settled, revealed, open (with a void asked
-    for) and dealt (OFC), a table with no round, the open shift."""
+    for) and dealt (OFC), a table with no round, the open shift, a tournament planned and one running."""
 
     def to_revealed(table: Any) -> Any:
         round_ = services.round_open(actor=pit_boss, table=table)
@@ -102,6 +103,16 @@ def seeded_floor(make_table: Callable[..., Any], shift: Any, pit_boss: User) -> 
     # The table's money (issue 16): a tray count waiting for its confirmation, a fill waiting for the cage.
     count = tray_count_record(actor=pit_boss, table=idle, kind="opener", counts={"2500": 20})
     fill = slip_request(actor=pit_boss, table=pgp, kind="fill", chips={"2500": 40})
+    # The poker room (issue 18): a tournament planned with two entries, one running with a bust.
+    planned = tournaments.tournament_create(actor=pit_boss, template_key="msop_turbo", buy_in_cents=2000, fee_cents=500)
+    running = tournaments.tournament_create(
+        actor=pit_boss, template_key="msop_main_event", buy_in_cents=9000, fee_cents=1000
+    )
+    for tournament, players in ((planned, 2), (running, 8)):
+        for number in range(1, players + 1):
+            tournaments.entry_register(actor=pit_boss, tournament=tournament, name=f"Player {number}")
+    tournaments.tournament_start(actor=pit_boss, tournament=running)
+    bust = tournaments.entry_eliminate(actor=pit_boss, tournament=running, entry=running.entries.get(number=8))
     return {
         "round_id": [settled.pk, revealed.pk, betting.pk, ofc.pk],
         "table_id": [pgp.pk, idle.pk],
@@ -109,6 +120,10 @@ def seeded_floor(make_table: Callable[..., Any], shift: Any, pit_boss: User) -> 
         "shift_id": [shift.pk],
         "tray_count_id": [count.pk],
         "slip_id": [fill.pk],
+        "tournament_id": [planned.pk, running.pk],
+        "entry_number": [1, 2, 8],
+        "elimination_id": [bust.pk],
+        "table_number": [1, 2],
     }
 
 

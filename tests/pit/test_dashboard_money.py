@@ -285,8 +285,10 @@ def test_the_money_keeps_the_dashboards_fixed_number_of_queries_as_tables_grow(
 
     page, html = queries("/pit/")
     live, _ = queries("/pit/live/")
-    assert page == few_page <= 11  # the tenth: the table money (issue 16); the eleventh: the rated seats (issue 17)
-    assert live == few_live <= 11
+    # the tenth: the table money (issue 16); the eleventh: the rated seats (issue 17); the twelfth: the poker room's
+    # running tournaments (issue 18; none here: the tournaments' figures come in two more, however many run)
+    assert page == few_page <= 12
+    assert live == few_live <= 12
     board = pit_dashboard()
     assert (board.totals.drop_cents, board.totals.fills_cents, board.totals.slips_pending) == (
         200 * 20_000,

@@ -591,8 +591,10 @@ def test_with_200_open_tables_the_dashboard_runs_a_fixed_number_of_queries(
 
     page, html = count("/pit/")
     live, live_html = count("/pit/live/")
-    assert page == few_page <= 11  # the tenth: the table money (issue 16); the eleventh: the rated seats (issue 17)
-    assert live == few_live <= 11
+    # the tenth: the table money (issue 16); the eleventh: the rated seats (issue 17); the twelfth: the poker room's
+    # running tournaments (issue 18; none here: the tournaments' figures come in two more, however many run)
+    assert page == few_page <= 12
+    assert live == few_live <= 12
     board = pit_dashboard()
     assert len(board.lines) == 200 and html.count('class="table-line"') == 200
     assert (board.totals.rounds_settled, board.totals.handle_cents) == (200, 200 * 4000)

@@ -41,6 +41,7 @@ PERSONAS = (
     "auditor",
     "cage_cashier",
     "count_team",
+    "tournament_director",
     "no_role",
 )
 TABLE_STAFF = {"dealer_of_this_table", "floor_supervisor", "pit_boss"}
@@ -59,6 +60,8 @@ def floor(shift: Any, make_table: Callable[..., Any], make_user: Callable[..., U
         "dealer_of_another_table": otto,
         "cage_cashier": make_user("cora_cage", Role.CAGE_CASHIER),
         "count_team": make_user("carl_count", Role.COUNT_TEAM),
+        # The poker room's director (issue 18) runs tournaments and has no part in a table's money.
+        "tournament_director": make_user("tessa_director", Role.TOURNAMENT_DIRECTOR),
         "no_role": make_user("nick_nobody"),
         "issuer": make_user("ivan_cage", Role.CAGE_CASHIER),
     }
@@ -74,6 +77,7 @@ def people(floor: Any, dealer: User, floor_supervisor: User, pit_boss: User, aud
         "auditor": auditor,
         "cage_cashier": floor["cage_cashier"],
         "count_team": floor["count_team"],
+        "tournament_director": floor["tournament_director"],
         "no_role": floor["no_role"],
     }
 

@@ -28,6 +28,7 @@ from casino.roles import Role
 from casino.services import shift_close
 from players.models import HoldRound, RatedRound
 from players.services import player_create, session_start
+from poker_room.services import entry_register, tournament_create, tournament_start
 from settlement.models import LedgerEntry, Posting, Wager
 from settlement.services import settle_round
 from tables.drop import buy_in_record, drop_count_record
@@ -157,6 +158,11 @@ def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # t
         markers_cents=0,
         promo_cents=0,
     )
+    # The poker room (issue 18): a tournament's payments and its seat draw.
+    tournament = tournament_create(actor=pit_boss, template_key="msop_turbo", buy_in_cents=2000, fee_cents=500)
+    for name in ("Anna", "Ben"):
+        entry_register(actor=pit_boss, tournament=tournament, name=name)
+    tournament_start(actor=pit_boss, tournament=tournament)
     audit_checkpoint_make(reason="shift closed")
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {q(table)}")

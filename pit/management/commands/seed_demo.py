@@ -2,7 +2,9 @@
 
 Two pits, at least one table of each game (each playing by its game's default
 rule set, the house rules at GAME_RULES.md's defaults), an open gaming day and shift, and
-the users dealer, floor, pitboss and auditor (plus the superuser admin). The
+the users dealer, floor, pitboss and auditor (plus the superuser admin), and in the poker room (issue 18) a
+tournament from the seed's templates (Mainzer Poker Masters) with twelve players registered, waiting for its director
+to start it. The
 passwords are random unless ``--password`` is given; they are printed and kept
 in ``var/demo-logins.txt`` so a second run (``make demo`` again) prints them again.
 Running it on a seeded floor changes nothing.
@@ -24,6 +26,8 @@ from django.utils import timezone
 from casino.models import AuditEvent, Pit
 from casino.roles import Role
 from casino.services import gaming_day_open, pit_create, shift_open
+from poker_room.entries import entry_register
+from poker_room.services import tournament_create
 from rules.models import Game
 from rules.services import rule_set_default
 from tables.models import Table
@@ -38,8 +42,25 @@ DEMO_USERS: list[tuple[str, Role | None]] = [
     ("cage", Role.CAGE_CASHIER),
     ("count1", Role.COUNT_TEAM),
     ("count2", Role.COUNT_TEAM),
+    ("director", Role.TOURNAMENT_DIRECTOR),
     ("admin", None),
 ]
+
+# The demo tournament's first twelve players.
+DEMO_ENTRANTS = (
+    "Anna Becker",
+    "Ben Schulz",
+    "Chen Wei",
+    "Dario Rossi",
+    "Eva Novak",
+    "Farid Haddad",
+    "Greta Lind",
+    "Hugo Martin",
+    "Ines Costa",
+    "Jonas Weber",
+    "Kemal Aydin",
+    "Lena Vogel",
+)
 
 # Each demo table's opening tray: 2,000.00 in 100s, 1,000.00 in 25s, 200.00 in 5s, 100.00 in 1s.
 DEMO_TRAY = {10000: 20, 2500: 40, 500: 40, 100: 100}
@@ -120,10 +141,21 @@ class Command(BaseCommand):
             for table in Table.objects.filter(pit__name__in=DEMO_PITS):
                 opener = tray_count_record(actor=users["dealer"], table=table, kind="opener", counts=DEMO_TRAY)
                 tray_count_confirm(actor=users["floor"], count=opener)
+            # The poker room: tonight's tournament, registration open (buy-in 100.00 to the pool, 10.00 fee).
+            director = users["director"]
+            tournament = tournament_create(
+                actor=director, template_key="mainzer_poker_masters", buy_in_cents=10000, fee_cents=1000, tables=2
+            )
+            for name in DEMO_ENTRANTS:
+                entry_register(actor=director, tournament=tournament, name=name)
 
         text = "\n".join(lines) + "\n"
         settings.VAR_DIR.mkdir(exist_ok=True)
         logins_file.write_text(text)
         logins_file.chmod(0o600)
-        self.stdout.write(self.style.SUCCESS("Demo floor seeded: 2 pits, 5 tables, an open Day shift."))
+        self.stdout.write(
+            self.style.SUCCESS(
+                "Demo floor seeded: 2 pits, 5 tables, an open Day shift, a tournament in the poker room."
+            )
+        )
         self.stdout.write(text)

@@ -1,0 +1,110 @@
+"""What the poker room's pages share (issue 18): who may see and who may act, the refusal page, and a form recorded
+once.
+
+Who (``casino.roles``): the tournament director and the floor's supervisors run tournaments (``TOURNAMENT_RUNNERS``);
+an Auditor looks at every console and acts on none (``TOURNAMENT_VIEWERS``, read only: the pages draw no form for
+them); a Dealer opens only the tablet page of a tournament table they deal (``poker_room.floor``). Anyone else gets the
+refusal page (403), which says who may.
+
+A form is recorded once, as on the pit's and the dealer's pages: each page drawn carries a one-time key in every form
+(``FORM_KEY``); the same form sent twice with the same key (a double tap, a resend after Back) is recorded once and
+the second answer says so. A refused form may be sent again, corrected. The key is remembered in the cache for half
+a day; a cache that fails never refuses a form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+
+from casino import once
+from casino.errors import ApplicationError
+from casino.roles import TOURNAMENT_RUNNERS, TOURNAMENT_VIEWERS, Role, user_has_role
+
+FORM_KEY = once.FORM_KEY
+REFUSAL_HEADER = once.REFUSAL_HEADER
+
+
+def may(request: HttpRequest, roles: tuple[Role, ...]) -> bool:
+    return bool(request.user.is_superuser or user_has_role(request.user, *roles))
+
+
+def may_view(request: HttpRequest) -> bool:
+    return may(request, TOURNAMENT_VIEWERS)
+
+
+def may_run(request: HttpRequest) -> bool:
+    return may(request, TOURNAMENT_RUNNERS)
+
+
+def refused_page(request: HttpRequest, message: str, *, status: int = 403) -> HttpResponse:
+    """The refusal page: what this address holds is not for the user's role (or is not there), and the way back."""
+    response = render(request, "poker_room/refused.html", {"message": message}, status=status)
+    add_never_cache_headers(response)
+    return response
+
+
+def viewers_only(request: HttpRequest) -> HttpResponse | None:
+    """The refusal page for anyone who may not see the poker room's consoles; None for whoever may."""
+    if may_view(request):
+        return None
+    return refused_page(
+        request,
+        _(
+            "The poker room's console is for the tournament director, a Floor supervisor, a Pit boss or an Auditor. "
+            "A Dealer finds their tournament table on the tablet's home page."
+        ),
+    )
+
+
+def runners_only(request: HttpRequest) -> HttpResponse | None:
+    """The refusal page for anyone who may not run a tournament (an Auditor reads only); None for whoever may."""
+    if may_run(request):
+        return None
+    return refused_page(
+        request,
+        _("Only the tournament director, a Floor supervisor or a Pit boss may change a tournament: you may read it."),
+    )
+
+
+def page(request: HttpRequest, template: str, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
+    """A page of the poker room, never cached (it holds names and a live clock), with a fresh one-time key."""
+    response = render(
+        request,
+        template,
+        {"error": "", "typed": {}, FORM_KEY: once.form_key_new(), "may_run": may_run(request), **context},
+        status=status,
+    )
+    add_never_cache_headers(response)
+    return response
+
+
+# --- a form recorded once -----------------------------------------------------------------------------------------
+
+
+def form_once(
+    request: HttpRequest,
+    *,
+    done: HttpResponse,
+    act: Callable[[], str],
+    refused: Callable[[ApplicationError], HttpResponse],
+    already: str = "",
+) -> HttpResponse:
+    """Run one service once for this form (``casino.once.form_once``, the poker room's scope)."""
+    return once.form_once(request, scope="poker-room-form", done=done, act=act, refused=refused, already=already)
+
+
+def posted_int(request: HttpRequest, name: str) -> int | str | None:
+    """A whole number from the form, or the text typed (cut short) for the service to refuse; None when empty."""
+    text = request.POST.get(name, "").strip()
+    if not text:
+        return None
+    if re.fullmatch(r"-?[0-9]{1,12}", text):
+        return int(text)
+    return text[:24]

@@ -1,0 +1,63 @@
+"""The pure modules' English strings, listed for the translators (``makemessages`` reads only literals in ``_()``).
+
+The pure modules (``structure``, ``payouts``, ``seating``, ``clock``, ``chip_race``) import nothing from Django,
+so their names and refusals are English there; the services and pages translate them at runtime with
+``gettext(text)``, which finds a translation only if the English text is in the catalogue. Each literal here is
+the pure module's text exactly (``tests/poker_room/test_pure_messages.py`` holds them to it). Refusals built with
+f-strings (a level's number, a table's, an amount) cannot be listed: the services phrase those themselves or show
+them in English. The clock's fixed refusals are listed where they are translated (``clock_services``).
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_noop
+
+# ``structure.GAME_NAMES``, translated by ``selectors`` and ``page_selectors``.
+GAME_NAMES = (
+    gettext_noop("No-Limit Hold'em"),
+    gettext_noop("No-Limit Omaha"),
+    gettext_noop("Omaha"),
+    gettext_noop("Irish"),
+    gettext_noop("Pineapple"),
+    gettext_noop("5-Card Draw"),
+)
+
+# ``structure.GAME_RULE_LINES``, translated by ``selectors``.
+GAME_RULE_LINES = (
+    gettext_noop("two hole cards and five board cards; a bet may be any amount up to all of a player's chips."),
+    gettext_noop("four hole cards, a hand uses exactly two of them with three of the board; no-limit betting."),
+    gettext_noop("four hole cards; a hand uses exactly two of them with three of the five board cards."),
+    gettext_noop("played as No-Limit Hold'em, but with four hole cards; each player discards two after the flop."),
+    gettext_noop(
+        "played as No-Limit Hold'em, but with three hole cards; each player still in discards one "
+        "after the pre-flop betting."
+    ),
+    gettext_noop(
+        "five cards each, a betting round, one draw (discard any and receive as many), a betting round, showdown."
+    ),
+)
+
+# The pure modules' refusals that are fixed strings (no number in them), for a service that shows one translated.
+REFUSALS = (
+    # structure
+    gettext_noop("A level needs its kind: 'level' or 'break'"),
+    gettext_noop("A structure needs at least one level"),
+    gettext_noop("A structure starts with a level, not a break"),
+    gettext_noop("A level lasts minutes or hands: give one of them"),
+    gettext_noop("A tournament needs at least two players"),
+    gettext_noop("An Ante-Up event has an ante from level 1: choose the classic ante"),
+    # payouts
+    gettext_noop("The payout table has no bands."),
+    gettext_noop("The payout table is a list of bands."),
+    gettext_noop("A tournament with no entries pays no prizes."),
+    # seating
+    gettext_noop("A table number appears twice in the draw."),
+    gettext_noop("Every seat is taken: open another table first."),
+    gettext_noop("A table appears twice in the break order."),
+    gettext_noop("A player draws twice at the final table."),
+    gettext_noop("A table number appears twice."),
+    # clock (beyond the refusals ``clock_services`` lists)
+    gettext_noop("Skip at least one level, forward or back."),
+    gettext_noop("Add or remove some time: at least one millisecond."),
+    gettext_noop("The structure has no level."),
+)

@@ -1,0 +1,401 @@
+"""Reads of the poker room (issue 18): a tournament's board, the room display's payload, the running tournaments.
+
+The board is what the director's console, the pit dashboard and the room display show of a tournament at one
+instant: the clock (``poker_room.clock_services.clock_now``: worked out from the stored instant, never counted),
+the level and the next one, and the room's figures:
+
+* players left: the entries still in (playing, or the winner once there is one); entries: every buy-in, a re-entry
+  included (it is a new entry), with the re-entries, rebuys and add-ons counted apart;
+* chips in play: every chip every entry ever bought (its starting stack, rebuys, add-on: ``Entry.chips``). A busted
+  player's chips went to the players who beat them, so an entry that is out still counts; the chips a colour-up's
+  race takes out of play are not subtracted (a few small chips in a field of millions);
+* average stack: chips in play over players left (integer chips, rounded down);
+* prize pool: what the entrants paid to the pool (its postings: ``poker_room.money.tournament_money``), or the
+  guarantee if that is more (``poker_room.payouts.prize_pool``: the house pays the overlay).
+
+A board reads its figures in two queries (the entries, grouped, and the money), and keeps them in the cache under
+the tournament's version (``_figures``): after a change, the first screen to ask reads them and every other screen
+of the room gets them from the cache. ``running_tournaments`` reads the entries of every running tournament in one
+grouped query, and the money of each whose figures are not cached.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TypedDict
+
+from django.core.cache import cache
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from poker_room import live
+from poker_room.clock import ClockView, LevelSpan, clock_at
+from poker_room.clock_services import level_number, level_spans, tournament_clock_state, tournament_levels
+from poker_room.models import Entry, Tournament
+from poker_room.money import tournament_money
+from poker_room.payouts import prize_pool
+from poker_room.structure import GAME_NAMES, GAME_RULE_LINES, AnteKind, Game, Level
+
+FIGURES_SECONDS = 600  # the figures of a version: a version left behind is never asked for again
+
+# --- the board ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LevelLine:
+    """One row of the structure as a screen names it: "Level 5", 200/400, big-blind ante 400, No-Limit Hold'em."""
+
+    row: int  # index in the structure, breaks included
+    number: int  # the director's level number (a break: the level before it)
+    is_break: bool
+    game: str  # a ``poker_room.structure.Game`` code ("" for a break)
+    small_blind: int
+    big_blind: int
+    ante: int
+    ante_kind: str  # ``AnteKind``
+    minutes: int | None
+    hands: int | None
+    colour_up: int | None  # a break: the chip taken out of play
+
+
+@dataclass(frozen=True)
+class Board:
+    """A tournament at one instant (the module's docstring). ``clock`` and ``level`` are None while it has no
+    structure; ``next_level`` is the next blind level (breaks skipped), ``following`` the next row (a break or a
+    level), ``next_break`` the next break."""
+
+    tournament_id: int
+    name: str
+    status: str
+    games: tuple[str, ...]
+    rules: str
+    version: int
+    now: dt.datetime
+    clock: ClockView | None
+    level: LevelLine | None
+    following: LevelLine | None
+    next_level: LevelLine | None
+    next_break: LevelLine | None
+    players_left: int
+    entries: int
+    reentries: int
+    rebuys: int
+    addons: int
+    chips_in_play: int
+    average_stack: int | None
+    collected_cents: int
+    guarantee_cents: int
+    prize_pool_cents: int
+    overlay_cents: int
+
+
+@dataclass(frozen=True)
+class _Figures:
+    players_left: int = 0
+    entries: int = 0
+    reentries: int = 0
+    rebuys: int = 0
+    addons: int = 0
+    chips: int = 0
+    collected_cents: int = 0
+
+
+def figures_key(tournament_id: int, version: int) -> str:
+    return live.floor_key("figures", tournament_id, version)
+
+
+def _figures_read(tournament_ids: Sequence[int]) -> dict[int, _Figures]:
+    """Each tournament's entries (one aggregate query, grouped) and what was collected (``poker_room.money``: one
+    query a tournament, from its postings)."""
+    if not tournament_ids:
+        return {}
+    left = Q(status__in=(Entry.Status.ACTIVE, Entry.Status.WON))
+    rows = {
+        row["tournament_id"]: row
+        for row in Entry.objects.filter(tournament_id__in=tournament_ids)
+        .order_by()
+        .values("tournament_id")
+        .annotate(
+            n=Count("pk"),
+            left=Count("pk", filter=left),
+            reentries=Count("pk", filter=Q(reentry_of__isnull=False)),
+            rebuys=Sum("rebuys"),
+            addons=Count("pk", filter=Q(addon=True)),
+            chips=Sum("chips"),
+        )
+    }
+    figures = {}
+    for tid in tournament_ids:
+        row = rows.get(tid)
+        collected = tournament_money(tid).collected_cents
+        figures[tid] = (
+            _Figures(
+                players_left=row["left"],
+                entries=row["n"],
+                reentries=row["reentries"],
+                rebuys=row["rebuys"] or 0,
+                addons=row["addons"],
+                chips=row["chips"] or 0,
+                collected_cents=collected,
+            )
+            if row
+            else _Figures(collected_cents=collected)
+        )
+    return figures
+
+
+def _figures(tournaments: Sequence[Tournament]) -> dict[int, _Figures]:
+    """The tournaments' figures, kept in the cache under their version: every write a screen shows raises the
+    version (``poker_room.live``), so the figures of a version never change, and the screens that fetch the payload
+    after a change (every screen of the room, within the same 400 ms) read them once. Read after the tournament's
+    row, they can only be newer than its version, never older."""
+    keys = {t.pk: figures_key(t.pk, t.version) for t in tournaments}
+    cached = cache.get_many(list(keys.values()))
+    found = {tid: cached[key] for tid, key in keys.items() if isinstance(cached.get(key), _Figures)}
+    read = _figures_read([t.pk for t in tournaments if t.pk not in found])
+    if read:
+        cache.set_many({keys[tid]: figures for tid, figures in read.items()}, FIGURES_SECONDS)
+    return {**found, **read}
+
+
+def _line(levels: Sequence[Level], row: int | None, default_game: str) -> LevelLine | None:
+    if row is None or not 0 <= row < len(levels):
+        return None
+    level = levels[row]
+    return LevelLine(
+        row=row,
+        number=level_number(levels, row),
+        is_break=level.is_break,
+        game="" if level.is_break else (level.game or default_game),
+        small_blind=level.small_blind,
+        big_blind=level.big_blind,
+        ante=level.ante,
+        ante_kind=str(level.ante_kind),
+        minutes=level.minutes,
+        hands=level.hands,
+        colour_up=level.colour_up,
+    )
+
+
+def _board(tournament: Tournament, figures: _Figures, now: dt.datetime) -> Board:
+    levels = tournament_levels(tournament)
+    spans: list[LevelSpan] = level_spans(levels)
+    default_game = tournament.games[0] if tournament.games else ""
+    clock = level = following = next_level = next_break = None
+    if spans:
+        clock = clock_at(tournament_clock_state(tournament, spans), spans, now)
+        level = _line(levels, clock.level, default_game)
+        following = _line(levels, clock.next_level, default_game)
+        blind = next((i for i in range(clock.level + 1, len(levels)) if not levels[i].is_break), None)
+        next_level = _line(levels, blind, default_game)
+        next_break = _line(levels, clock.next_break, default_game)
+    pool, overlay = prize_pool(collected_cents=figures.collected_cents, guarantee_cents=tournament.guarantee_cents)
+    return Board(
+        tournament_id=tournament.pk,
+        name=tournament.name,
+        status=tournament.status,
+        games=tuple(tournament.games),
+        rules=tournament.rules,
+        version=tournament.version,
+        now=now,
+        clock=clock,
+        level=level,
+        following=following,
+        next_level=next_level,
+        next_break=next_break,
+        players_left=figures.players_left,
+        entries=figures.entries,
+        reentries=figures.reentries,
+        rebuys=figures.rebuys,
+        addons=figures.addons,
+        chips_in_play=figures.chips,
+        average_stack=figures.chips // figures.players_left if figures.players_left else None,
+        collected_cents=figures.collected_cents,
+        guarantee_cents=tournament.guarantee_cents,
+        prize_pool_cents=pool,
+        overlay_cents=overlay,
+    )
+
+
+def tournament_board(tournament: Tournament, *, now: dt.datetime | None = None) -> Board:
+    """The tournament's board at ``now`` (the module's docstring); two queries besides the tournament given, none
+    when its version's figures are cached."""
+    now = timezone.now() if now is None else now
+    return _board(tournament, _figures([tournament])[tournament.pk], now)
+
+
+def boards(tournaments: Iterable[Tournament], *, now: dt.datetime | None = None) -> list[Board]:
+    """The boards of several tournaments, in their order."""
+    now = timezone.now() if now is None else now
+    tournaments = list(tournaments)
+    figures = _figures(tournaments)
+    return [_board(t, figures[t.pk], now) for t in tournaments]
+
+
+def running_tournaments(*, now: dt.datetime | None = None) -> list[Board]:
+    """Every running tournament's board, the earliest started first (the pit dashboard's poker room): one query,
+    and with figures not cached yet one more, and one a tournament for its money."""
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING).order_by("started_at", "pk")
+    return boards(running, now=now)
+
+
+# --- the room display ---------------------------------------------------------------------------------------------
+
+
+class LevelPayload(TypedDict):
+    row: int
+    number: int
+    is_break: bool
+    label: str  # "Level 5" or "Break"
+    game: str
+    game_name: str
+    rule_line: str
+    small_blind: int
+    big_blind: int
+    ante: int
+    ante_kind: str
+    ante_label: str  # "Ante", "Big-blind ante" or ""
+    length_ms: int | None
+    hands: int | None
+    colour_up: int | None
+
+
+class DisplayPayload(TypedDict):
+    """The room display's JSON (``poker_room.display_views``): figures only, no player's name.
+
+    A screen counts down by itself: the level ends at ``ends_at`` (ISO-8601, UTC, milliseconds), and ``server_now``
+    is the server's clock when the payload was made, so a screen corrects its own clock by the difference and every
+    screen shows the same time. ``remaining_ms`` is the time left at ``server_now`` (and the time left of a paused
+    clock); ``next_break_ms`` likewise. ``version`` is what the screen polls with (``poker_room.live``).
+    """
+
+    version: int
+    server_now: str
+    name: str
+    status: str
+    status_label: str
+    clock_status: str
+    clock_label: str
+    level: LevelPayload | None
+    ends_at: str | None
+    remaining_ms: int | None
+    hands_left: int | None
+    overtime: bool
+    following: LevelPayload | None
+    next_level: LevelPayload | None
+    players_left: int
+    entries: int
+    average_stack: int | None
+    chips_in_play: int
+    prize_pool_cents: int
+    guarantee_cents: int
+    next_break_ms: int | None
+    next_break: LevelPayload | None
+    colour_up: int | None
+    mixed: bool  # the event deals more than one game: each level names its own
+    rules: str
+
+
+def iso_utc(moment: dt.datetime) -> str:
+    """An instant as ISO-8601 in UTC to the millisecond, ``Z``-terminated: what every browser's ``Date.parse``
+    reads exactly."""
+    return moment.astimezone(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _game_name(code: str) -> str:
+    try:
+        return _(GAME_NAMES[Game(code)])
+    except ValueError:
+        return code
+
+
+def _rule_line(code: str) -> str:
+    try:
+        return _(GAME_RULE_LINES[Game(code)])
+    except ValueError:
+        return ""
+
+
+def _level_payload(line: LevelLine | None) -> LevelPayload | None:
+    if line is None:
+        return None
+    ante_label = ""
+    if line.ante_kind == AnteKind.CLASSIC:
+        ante_label = _("Ante")
+    elif line.ante_kind == AnteKind.BIG_BLIND:
+        ante_label = _("Big-blind ante")
+    return LevelPayload(
+        row=line.row,
+        number=line.number,
+        is_break=line.is_break,
+        label=_("Break") if line.is_break else _("Level %(number)s") % {"number": line.number},
+        game=line.game,
+        game_name=_game_name(line.game) if line.game else "",
+        rule_line=_rule_line(line.game) if line.game else "",
+        small_blind=line.small_blind,
+        big_blind=line.big_blind,
+        ante=line.ante,
+        ante_kind=line.ante_kind,
+        ante_label=ante_label,
+        length_ms=None if line.minutes is None else line.minutes * 60_000,
+        hands=line.hands,
+        colour_up=line.colour_up,
+    )
+
+
+def _clock_label(board: Board) -> str:
+    if board.status == Tournament.Status.FINISHED:
+        return _("Finished")
+    if board.clock is None:
+        return _("No structure yet")
+    if board.clock.overtime:
+        return _("Last level")
+    return {
+        "not_started": _("Starting soon"),
+        "running": _("Running"),
+        "paused": _("Paused"),
+    }[str(board.clock.status)]
+
+
+def board_payload(board: Board) -> DisplayPayload:
+    """A board as the room display's JSON (``DisplayPayload``)."""
+    clock = board.clock
+    status_labels = dict(Tournament.Status.choices)
+    level = board.level
+    return DisplayPayload(
+        version=board.version,
+        server_now=iso_utc(board.now),
+        name=board.name,
+        status=board.status,
+        status_label=str(status_labels.get(board.status, board.status)),
+        clock_status=str(clock.status) if clock else Tournament.ClockStatus.NOT_STARTED.value,
+        clock_label=_clock_label(board),
+        level=_level_payload(level),
+        ends_at=iso_utc(clock.ends_at) if clock and clock.ends_at else None,
+        remaining_ms=clock.remaining_ms if clock else None,
+        hands_left=clock.hands_left if clock else None,
+        overtime=clock.overtime if clock else False,
+        following=_level_payload(board.following),
+        next_level=_level_payload(board.next_level),
+        players_left=board.players_left,
+        entries=board.entries,
+        average_stack=board.average_stack,
+        chips_in_play=board.chips_in_play,
+        prize_pool_cents=board.prize_pool_cents,
+        guarantee_cents=board.guarantee_cents,
+        next_break_ms=clock.ms_to_next_break if clock else None,
+        next_break=_level_payload(board.next_break),
+        colour_up=level.colour_up if level is not None and level.is_break else None,
+        mixed=len(set(board.games)) > 1,
+        rules=board.rules,
+    )
+
+
+def display_payload(tournament_id: int, *, now: dt.datetime | None = None) -> DisplayPayload:
+    """The room display's JSON for a tournament (one query, three when its version's figures are not cached);
+    ``Tournament.DoesNotExist`` if there is none."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return board_payload(tournament_board(tournament, now=now))

@@ -1,0 +1,637 @@
+"""Writes on the poker room's tournaments (issue 18; GAME_RULES.md §5): a tournament made from a template, its
+settings, structure, payout table and tables, the dealers of its tables, the start (the seat draw and the clock), the
+button, and the chip race at a colour-up. Each locks the tournament's row, refuses in the director's words what it
+cannot do (nothing written), and writes the change and its audit event together; every change a screen shows raises
+the tournament's version (``poker_room.live``).
+
+The players' side is ``poker_room.entries`` (registration, re-entry, rebuys, add-ons) and ``poker_room.eliminations``
+(a player out, a bust undone); their services are named here too, so callers find every write of a tournament in
+one place. The clock's writes are ``poker_room.clock_services``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino.audit import audit_event_record
+from casino.errors import ApplicationError, WrongState
+from casino.events import AuditEventType
+from casino.models import AuditEvent
+from casino.roles import Role, user_has_role
+from poker_room.chip_race import ChipRace, chip_race
+from poker_room.clock_services import clock_now, clock_start, level_number, tournament_levels
+from poker_room.eliminations import elimination_undo, entry_eliminate
+from poker_room.entries import entry_addon, entry_rebuy, entry_reenter, entry_register
+from poker_room.floor import (
+    MOST_CHIPS,
+    User,
+    entry_name,
+    final_table_and_break_order,
+    locked_tournament,
+    moves_apply,
+    person,
+    refuse_finished,
+    refuse_pool_final,
+    require_runner,
+    require_runner_or_table_dealer,
+    system_rng,
+    text,
+    whole,
+)
+from poker_room.live import tournament_changed
+from poker_room.models import Entry, Tournament, TournamentTable
+from poker_room.payouts import PayoutError, bands_as_json, bands_from_json
+from poker_room.seating import SeatingError, seats_draw
+from poker_room.structure import (
+    DEFAULT_CHIPS,
+    MAX_LEVELS,
+    Level,
+    StructureError,
+    structure_as_dicts,
+    structure_check,
+    structure_from_dicts,
+)
+from poker_room.templates_data import DEFAULT_POINTS_STACK, UnknownTemplate, template, template_structure
+
+__all__ = [
+    "chip_race_record",
+    "elimination_undo",
+    "entry_addon",
+    "entry_eliminate",
+    "entry_rebuy",
+    "entry_reenter",
+    "entry_register",
+    "table_button_set",
+    "tournament_create",
+    "tournament_payouts_set",
+    "tournament_settings_set",
+    "tournament_start",
+    "tournament_structure_set",
+    "tournament_table_dealer_set",
+    "tournament_tables_set",
+]
+
+MOST_TABLES = 50
+
+# What an entrant pays and gets: fixed once the tournament has started (the database's guard on ``Tournament`` too).
+MONEY_FIELDS = (
+    "starting_stack",
+    "buy_in_cents",
+    "fee_cents",
+    "bounty_kind",
+    "bounty_cents",
+    "rebuy_cents",
+    "rebuy_fee_cents",
+    "rebuy_chips",
+    "addon_cents",
+    "addon_fee_cents",
+    "addon_chips",
+    "guarantee_cents",
+)
+_CENTS = (
+    "buy_in_cents",
+    "fee_cents",
+    "bounty_cents",
+    "rebuy_cents",
+    "rebuy_fee_cents",
+    "addon_cents",
+    "addon_fee_cents",
+    "guarantee_cents",
+    "min_cash_cents",
+)
+_LEVELS = ("late_registration_level", "reentries_max", "rebuys_max", "rebuy_until_level")
+_CHIPS = ("rebuy_chips", "addon_chips")
+SETTINGS = ("name", *_LEVELS, *_CENTS, *_CHIPS, "starting_stack", "payout_unit_cents", "bounty_kind", "table_size")
+# Before the start only: the tables' seats are set, and the draw uses them.
+_BEFORE_START = (*MONEY_FIELDS, "table_size")
+# The payouts' rounding and minimum: fixed with the prize pool.
+_WITH_THE_POOL = ("payout_unit_cents", "min_cash_cents")
+
+
+def _label(field: str) -> str:
+    return str(Tournament._meta.get_field(field).verbose_name)
+
+
+def _settings_record(tournament: Tournament) -> dict[str, Any]:
+    return {field: getattr(tournament, field) for field in SETTINGS}
+
+
+def _audit(actor: User, tournament: Tournament, event: AuditEventType, **after: Any) -> None:
+    audit_event_record(actor=actor, event_type=event, subject=tournament, after=after)
+
+
+def _table_layout(count: int) -> dict[int, int]:
+    """Table number → break position: table 1 is the final table (0), the highest number breaks first (1)."""
+    return {number: 0 if number == 1 else count - number + 1 for number in range(1, count + 1)}
+
+
+# --- a tournament and its settings --------------------------------------------------------------------------------
+
+
+def tournament_create(
+    *,
+    actor: User,
+    template_key: str,
+    name: str | None = None,
+    buy_in_cents: int,
+    fee_cents: int,
+    bounty_cents: int = 0,
+    tables: int = 2,
+    starts_at: dt.datetime | None = None,
+) -> Tournament:
+    """A tournament from one of the seed's templates: its game(s), rules line, stack, table size and a generated
+    structure (the director edits it); a knock-out event (or any event given a bounty) pays fixed bounties."""
+    require_runner(actor, action="create a tournament")
+    who = person(actor, what=_("Creating a tournament"))
+    try:
+        chosen = template(template_key)
+    except UnknownTemplate as error:
+        raise ApplicationError(str(error), extra={"field": "template_key"}) from None
+    title = text(name, field="name", what=_("The name")) or chosen.name
+    buy_in = whole(buy_in_cents, field="buy_in_cents", what=_("The buy-in"))
+    fee = whole(fee_cents, field="fee_cents", what=_("The fee"))
+    bounty = whole(bounty_cents, field="bounty_cents", what=_("The bounty"))
+    count = whole(tables, field="tables", what=_("The number of tables"), least=1, most=MOST_TABLES)
+    if starts_at is not None and not isinstance(starts_at, dt.datetime):
+        raise ApplicationError(_("The start is a date and time."), extra={"field": "starts_at"})
+    if chosen.knockout and not bounty:
+        raise ApplicationError(
+            _("%(name)s is a knock-out: set the bounty.") % {"name": title}, extra={"field": "bounty_cents"}
+        )
+    levels = template_structure(chosen)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=title,
+            template_key=chosen.key,
+            games=list(chosen.games),
+            rules=chosen.rules,
+            starts_at=starts_at,
+            starting_stack=chosen.starting_stack or DEFAULT_POINTS_STACK,
+            buy_in_cents=buy_in,
+            fee_cents=fee,
+            bounty_kind=Tournament.BountyKind.FIXED if bounty else Tournament.BountyKind.NONE,
+            bounty_cents=bounty,
+            levels=structure_as_dicts(levels),
+            chips=list(DEFAULT_CHIPS),
+            table_size=chosen.table_size,
+            created_by=who,
+        )
+        TournamentTable.objects.bulk_create(
+            TournamentTable(tournament=tournament, number=number, seats=chosen.table_size, break_position=position)
+            for number, position in _table_layout(count).items()
+        )
+        _audit(
+            who,
+            tournament,
+            AuditEventType.TOURNAMENT_CREATED,
+            template=chosen.key,
+            tables=count,
+            levels=len(levels),
+            **_settings_record(tournament),
+        )
+        tournament_changed(tournament)
+    return tournament
+
+
+def _setting(field: str, value: object) -> object:
+    what = _label(field).capitalize()
+    if field == "name":
+        return text(value, field=field, what=what, required=True)
+    if field == "bounty_kind":
+        if value not in Tournament.BountyKind.values:
+            raise ApplicationError(
+                _("The bounty is one of %(kinds)s, not %(value)s.")
+                % {"kinds": ", ".join(Tournament.BountyKind.values), "value": repr(value)},
+                extra={"field": field},
+            )
+        return value
+    if field in _LEVELS:
+        return whole(value, field=field, what=what, most=MAX_LEVELS)
+    if field == "table_size":
+        return whole(value, field=field, what=what, least=2, most=10)
+    if field == "starting_stack":
+        return whole(value, field=field, what=what, least=1, most=MOST_CHIPS)
+    if field in _CHIPS:
+        return whole(value, field=field, what=what, most=MOST_CHIPS)
+    if field == "payout_unit_cents":
+        return whole(value, field=field, what=what, least=1, most=MOST_CHIPS)  # an integer column, as the chips
+    return whole(value, field=field, what=what)
+
+
+def tournament_settings_set(*, actor: User, tournament: Tournament, **fields: object) -> Tournament:
+    """Change the tournament's settings (``SETTINGS``). What an entrant pays and gets, and the table size, only before
+    the start; the payouts' rounding and minimum cash only until the prize pool is final; nothing once finished."""
+    require_runner(actor, action="change a tournament's settings")
+    unknown = sorted(set(fields) - set(SETTINGS))
+    if unknown:
+        raise ApplicationError(
+            _("Unknown setting: %(fields)s.") % {"fields": ", ".join(unknown)}, extra={"field": unknown[0]}
+        )
+    with transaction.atomic():
+        locked = locked_tournament(tournament)
+        refuse_finished(locked)
+        changes = {field: _setting(field, value) for field, value in fields.items()}
+        changes = {field: value for field, value in changes.items() if getattr(locked, field) != value}
+        if not changes:
+            return locked
+        started = locked.status != Tournament.Status.PLANNED
+        for field in changes:
+            if started and field in _BEFORE_START:
+                raise WrongState(
+                    _("%(setting)s cannot change once %(name)s has started.")
+                    % {"setting": _label(field).capitalize(), "name": locked.name},
+                    extra={"field": field},
+                )
+            if field in _WITH_THE_POOL:
+                refuse_pool_final(locked)
+        before = {field: getattr(locked, field) for field in changes}
+        for field, value in changes.items():
+            setattr(locked, field, value)
+        if locked.bounty_kind == Tournament.BountyKind.NONE and locked.bounty_cents:
+            raise ApplicationError(
+                _("A bounty of %(cents)s cents needs a bounty kind: fixed or progressive.")
+                % {"cents": locked.bounty_cents},
+                extra={"field": "bounty_kind"},
+            )
+        if locked.bounty_kind != Tournament.BountyKind.NONE and not locked.bounty_cents:
+            raise ApplicationError(_("A knock-out needs its bounty: set it."), extra={"field": "bounty_cents"})
+        locked.save(update_fields=list(changes))
+        if "table_size" in changes:
+            TournamentTable.objects.filter(tournament=locked).update(seats=locked.table_size)
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.TOURNAMENT_UPDATED,
+            subject=locked,
+            before=before,
+            after={"action": "settings", **changes},
+        )
+        tournament_changed(locked)
+    return locked
+
+
+def _row_name(levels: tuple[Level, ...], row: int) -> str:
+    number = level_number(levels, row)
+    if levels[row].is_break:
+        return _("the break after level %(level)s") % {"level": number}
+    return _("level %(level)s") % {"level": number}
+
+
+def tournament_structure_set(
+    *,
+    actor: User,
+    tournament: Tournament,
+    levels: list[dict[str, Any]],
+    chips: list[int] | None = None,
+    now: dt.datetime | None = None,
+) -> Tournament:
+    """Replace the structure (and the house's chips), checked by ``structure.structure_check``. While the tournament
+    runs, the levels before the current one have been played and stay as they were; the current one keeps its kind
+    and whether it counts minutes or hands (the clock is counting it)."""
+    require_runner(actor, action="change a tournament's structure")
+    try:
+        parsed = structure_from_dicts(levels)
+    except StructureError as error:
+        raise ApplicationError(str(error), extra={"field": "levels"}) from None
+    now = timezone.now() if now is None else now
+    with transaction.atomic():
+        locked = locked_tournament(tournament)
+        refuse_finished(locked)
+        house_chips = list(locked.chips or DEFAULT_CHIPS) if chips is None else chips
+        try:
+            structure_check(parsed, chips=house_chips)
+        except StructureError as error:
+            raise ApplicationError(str(error), extra={"field": "levels"}) from None
+        if locked.status == Tournament.Status.RUNNING:
+            stored = tournament_levels(locked)
+            row = clock_now(locked, now).level
+            if len(parsed) <= row:
+                raise WrongState(
+                    _("The clock is at %(row)s: the structure cannot end before it.") % {"row": _row_name(stored, row)},
+                    extra={"field": "levels"},
+                )
+            for index in range(row):
+                if parsed[index] != stored[index]:
+                    raise WrongState(
+                        _("%(row)s has been played: the levels before the current one cannot change.")
+                        % {"row": _row_name(stored, index).capitalize()},
+                        extra={"field": "levels", "row": index + 1},
+                    )
+            now_level, new_level = stored[row], parsed[row]
+            if now_level.kind != new_level.kind or (now_level.hands is None) != (new_level.hands is None):
+                raise WrongState(
+                    _("The clock is counting %(row)s: it keeps its kind and its length in minutes or hands.")
+                    % {"row": _row_name(stored, row)},
+                    extra={"field": "levels", "row": row + 1},
+                )
+        before = {"levels": locked.levels, "chips": locked.chips}
+        locked.levels, locked.chips = structure_as_dicts(parsed), house_chips
+        locked.save(update_fields=["levels", "chips"])
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.TOURNAMENT_UPDATED,
+            subject=locked,
+            before=before,
+            after={"action": "structure", "levels": locked.levels, "chips": locked.chips},
+        )
+        tournament_changed(locked)
+    return locked
+
+
+def tournament_payouts_set(*, actor: User, tournament: Tournament, bands: list[Any] | None) -> Tournament:
+    """Set the payout table (``None``: the house's), checked by ``payouts.bands_check``; not once the pool is final."""
+    require_runner(actor, action="change a tournament's payouts")
+    stored = None
+    if bands is not None:
+        try:
+            stored = bands_as_json(bands_from_json(bands))
+        except PayoutError as error:
+            raise ApplicationError(str(error), extra={"field": "bands"}) from None
+    with transaction.atomic():
+        locked = locked_tournament(tournament)
+        refuse_finished(locked)
+        refuse_pool_final(locked)
+        before = locked.payouts
+        locked.payouts = stored
+        locked.save(update_fields=["payouts"])
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.TOURNAMENT_UPDATED,
+            subject=locked,
+            before={"payouts": before},
+            after={"action": "payouts", "payouts": stored},
+        )
+        tournament_changed(locked)
+    return locked
+
+
+# --- tables, dealers, the button ----------------------------------------------------------------------------------
+
+
+def tournament_tables_set(*, actor: User, tournament: Tournament, count: int) -> Tournament:
+    """Set how many tables the tournament has, before the start: table 1 is the final table, the highest number
+    breaks first. A table kept keeps its dealer."""
+    require_runner(actor, action="set a tournament's tables")
+    count = whole(count, field="count", what=_("The number of tables"), least=1, most=MOST_TABLES)
+    with transaction.atomic():
+        locked = locked_tournament(tournament)
+        refuse_finished(locked)
+        if locked.status != Tournament.Status.PLANNED:
+            raise WrongState(_("%(name)s has started: its tables are set.") % {"name": locked.name})
+        before = TournamentTable.objects.filter(tournament=locked).count()
+        TournamentTable.objects.filter(tournament=locked, number__gt=count).delete()
+        existing = set(TournamentTable.objects.filter(tournament=locked).values_list("number", flat=True))
+        for number, position in _table_layout(count).items():
+            if number in existing:
+                TournamentTable.objects.filter(tournament=locked, number=number).update(
+                    break_position=position, seats=locked.table_size
+                )
+            else:
+                TournamentTable.objects.create(
+                    tournament=locked, number=number, seats=locked.table_size, break_position=position
+                )
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.TOURNAMENT_UPDATED,
+            subject=locked,
+            before={"tables": before},
+            after={"action": "tables", "tables": count},
+        )
+        tournament_changed(locked)
+    return locked
+
+
+def _table(tournament: Tournament, table_number: object) -> TournamentTable:
+    number = whole(table_number, field="table_number", what=_("The table"), least=1, most=MOST_TABLES)
+    table = TournamentTable.objects.filter(tournament=tournament, number=number).first()
+    if table is None:
+        raise ApplicationError(
+            _("%(name)s has no table %(number)s.") % {"name": tournament.name, "number": number},
+            extra={"field": "table_number"},
+        )
+    if table.broken_at is not None:
+        raise WrongState(_("Table %(number)s has broken.") % {"number": number}, extra={"field": "table_number"})
+    return table
+
+
+def tournament_table_dealer_set(
+    *, actor: User, tournament: Tournament, table_number: int, dealer: AbstractBaseUser | None
+) -> TournamentTable:
+    """Assign a Dealer to a tournament table (``None``: nobody): they record busts and move the button there."""
+    require_runner(actor, action="assign a tournament table's dealer")
+    if dealer is not None and not user_has_role(dealer, Role.DEALER):
+        raise ApplicationError(
+            _("%(user)s is not a Dealer.") % {"user": dealer.get_username()}, extra={"field": "dealer"}
+        )
+    with transaction.atomic():
+        locked = locked_tournament(tournament)
+        refuse_finished(locked)
+        table = _table(locked, table_number)
+        before = table.dealer_id
+        table.dealer = dealer
+        table.save(update_fields=["dealer"])
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.TOURNAMENT_UPDATED,
+            subject=locked,
+            before={"table": table.number, "dealer": before},
+            after={"action": "dealer", "table": table.number, "dealer": table.dealer_id},
+        )
+        tournament_changed(locked)
+    return table
+
+
+def table_button_set(*, actor: User, tournament: Tournament, table_number: int, seat: int) -> TournamentTable:
+    """Put the dealer button on a seat of a table (the next big blind, and so balancing, follow from it)."""
+    with transaction.atomic():
+        locked = locked_tournament(tournament)
+        table = _table(locked, table_number)
+        require_runner_or_table_dealer(actor, table, action=_("move the button"))
+        refuse_finished(locked)
+        if locked.status != Tournament.Status.RUNNING:
+            raise WrongState(_("%(name)s has not started: the seats are not drawn yet.") % {"name": locked.name})
+        seat = whole(seat, field="seat", what=_("The seat"), least=1, most=table.seats)
+        before = table.button
+        table.button = seat
+        table.save(update_fields=["button"])
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.TOURNAMENT_SEATS,
+            subject=locked,
+            before={"table": table.number, "button": before},
+            after={"action": "button", "table": table.number, "button": seat},
+        )
+        tournament_changed(locked)
+    return table
+
+
+# --- the start ----------------------------------------------------------------------------------------------------
+
+
+def _tables_for(tables: list[TournamentTable], players: int) -> list[TournamentTable]:
+    """The fewest tables that seat ``players``: the final table first, then those that break last."""
+    final, order = final_table_and_break_order(tables)
+    by_number = {table.number: table for table in tables}
+    chosen: list[TournamentTable] = []
+    for number in [final, *reversed(order)]:
+        if sum(table.seats for table in chosen) >= players:
+            break
+        chosen.append(by_number[number])
+    return sorted(chosen, key=lambda table: table.number)
+
+
+def tournament_start(
+    *, actor: User, tournament: Tournament, now: dt.datetime | None = None, rng: random.Random | None = None
+) -> Tournament:
+    """Start the tournament: at least two entries, seats drawn at random over as few tables as seat everyone (the
+    final table first; the others open for late entries), the clock started."""
+    require_runner(actor, action="start a tournament")
+    now = timezone.now() if now is None else now
+    with transaction.atomic():
+        locked = locked_tournament(tournament)
+        refuse_finished(locked)
+        if locked.status == Tournament.Status.RUNNING:
+            raise WrongState(_("%(name)s is already running.") % {"name": locked.name})
+        try:
+            structure_check(tournament_levels(locked), chips=locked.chips or DEFAULT_CHIPS)
+        except StructureError as error:
+            raise WrongState(str(error), extra={"field": "levels"}) from None
+        entries = list(Entry.objects.filter(tournament=locked, status=Entry.Status.ACTIVE).order_by("number"))
+        if len(entries) < 2:
+            raise WrongState(
+                _("%(name)s needs at least 2 entries to start; it has %(count)s.")
+                % {"name": locked.name, "count": len(entries)}
+            )
+        tables = list(TournamentTable.objects.filter(tournament=locked).order_by("number"))
+        seats = sum(table.seats for table in tables)
+        if len(entries) > seats:
+            raise WrongState(
+                _("%(players)s players do not fit in the %(seats)s seats of %(tables)s tables: add a table.")
+                % {"players": len(entries), "seats": seats, "tables": len(tables)}
+            )
+        drawn = _tables_for(tables, len(entries))
+        try:
+            moves = seats_draw(
+                [entry.pk for entry in entries],
+                tables=[(table.number, table.seats) for table in drawn],
+                rng=rng or system_rng(),
+            )
+        except SeatingError as error:
+            raise WrongState(str(error)) from None
+        records = moves_apply(tournament=locked, moves=moves, actor=actor)
+        locked.status, locked.started_at = Tournament.Status.RUNNING, now
+        locked.save(update_fields=["status", "started_at"])
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.TOURNAMENT_STARTED,
+            subject=locked,
+            after={"entries": len(entries), "tables": [table.number for table in drawn], "seats": records},
+        )
+        tournament_changed(locked)
+        clock_start(actor=actor, tournament=locked, now=now)
+    return Tournament.objects.get(pk=locked.pk)
+
+
+# --- the chip race at a colour-up ---------------------------------------------------------------------------------
+
+
+def _race_chips(tournament: Tournament, levels: tuple[Level, ...], row: int) -> tuple[int, int]:
+    """(the chip coloured up at this break, the smallest chip left in play after it)."""
+    chip = levels[row].colour_up
+    if chip is None:
+        raise WrongState(_("This break colours up no chip: there is no chip race."))
+    gone = {level.colour_up for level in levels[: row + 1] if level.is_break and level.colour_up is not None}
+    left = sorted(value for value in (tournament.chips or DEFAULT_CHIPS) if value not in gone)
+    if not left:
+        raise WrongState(_("No chip is left in play after this colour-up."))
+    return chip, left[0]
+
+
+def chip_race_record(
+    *,
+    actor: User,
+    tournament: Tournament,
+    table_number: int,
+    leftovers: Mapping[int, int],
+    other_chips: Mapping[int, int] | None = None,
+    now: dt.datetime | None = None,
+    rng: random.Random | None = None,
+) -> ChipRace[int]:
+    """Race the odd chips of a table at a colour-up break (``chip_race.chip_race``): ``leftovers`` gives each
+    player's chips of the colour that leaves play, by entry number. Every player is taken to hold other chips unless
+    ``other_chips`` says what they hold (0: nothing else, so they cannot be raced out). Once a table and break."""
+    require_runner(actor, action="run a chip race")
+    now = timezone.now() if now is None else now
+    with transaction.atomic():
+        locked = locked_tournament(tournament)
+        refuse_finished(locked)
+        if locked.status != Tournament.Status.RUNNING:
+            raise WrongState(_("%(name)s has not started: there is no colour-up yet.") % {"name": locked.name})
+        table = _table(locked, table_number)
+        levels = tournament_levels(locked)
+        row = clock_now(locked, now).level
+        if not levels[row].is_break:
+            raise WrongState(_("A chip race is run at a break that colours up a chip."))
+        old_value, new_value = _race_chips(locked, levels, row)
+        raced = AuditEvent.objects.filter(
+            subject_type="poker_room.tournament",
+            subject_id=str(locked.pk),
+            event_type=AuditEventType.TOURNAMENT_UPDATED,
+            after__action="chip_race",
+            after__table=table.number,
+            after__row=row + 1,
+        ).exists()
+        if raced:
+            raise WrongState(
+                _("Table %(number)s has raced its %(chip)s chips at this break already.")
+                % {"number": table.number, "chip": old_value}
+            )
+        sitting = {
+            entry.number: entry
+            for entry in Entry.objects.filter(tournament=locked, status=Entry.Status.ACTIVE, table_number=table.number)
+        }
+        strangers = sorted(number for number in leftovers if number not in sitting)
+        if strangers:
+            raise ApplicationError(
+                _("Entry #%(number)s does not sit at table %(table)s.")
+                % {"number": strangers[0], "table": table.number},
+                extra={"field": "leftovers"},
+            )
+        in_seat_order = sorted(leftovers, key=lambda number: sitting[number].seat_number or 0)
+        counts = {
+            number: whole(leftovers[number], field="leftovers", what=entry_name(sitting[number]), most=MOST_CHIPS)
+            for number in in_seat_order
+        }
+        others = {number: 1 for number in counts}
+        others.update({number: value for number, value in (other_chips or {}).items() if number in counts})
+        try:
+            race = chip_race(
+                counts, old_value=old_value, new_value=new_value, rng=rng or system_rng(), other_chips=others
+            )
+        except StructureError as error:
+            raise ApplicationError(str(error), extra={"field": "leftovers"}) from None
+        audit_event_record(
+            actor=actor,
+            event_type=AuditEventType.TOURNAMENT_UPDATED,
+            subject=locked,
+            after={
+                "action": "chip_race",
+                "table": table.number,
+                "row": row + 1,
+                "old_value": old_value,
+                "new_value": new_value,
+                "leftovers": {str(number): count for number, count in counts.items()},
+                "cards": {str(number): list(cards) for number, cards in race.cards.items()},
+                "chips_after": {str(number): chips for number, chips in race.chips_after.items()},
+                "saved": list(race.saved),
+            },
+        )
+        tournament_changed(locked)
+    return race

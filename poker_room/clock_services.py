@@ -81,7 +81,7 @@ def level_spans(levels: Sequence[Level]) -> list[LevelSpan]:
             for level in levels
         ]
     except ClockError as error:
-        raise ApplicationError(str(error), extra={"field": "levels"}) from None
+        raise ApplicationError(_(str(error)), extra={"field": "levels"}) from None
 
 
 def tournament_spans(tournament: Tournament) -> list[LevelSpan]:
@@ -157,7 +157,7 @@ def _refusal(error: ClockError, *, action: str, by: int = 0, seconds: int = 0) -
             else _("Adding %(seconds)s seconds makes this level more than an hour longer than its length.")
         )
         return WrongState(text % {"seconds": abs(seconds)}, extra={"action": action, "seconds": seconds})
-    return WrongState(message, extra={"action": action})
+    return WrongState(_(message), extra={"action": action})
 
 
 def _record(state: ClockState, spans: Sequence[LevelSpan], levels: Sequence[Level], now: dt.datetime) -> dict[str, Any]:

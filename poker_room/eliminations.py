@@ -46,6 +46,7 @@ from poker_room.floor import (
     refuse_finished,
     require_runner,
     require_runner_or_table_dealer,
+    said,
     system_rng,
     table_seats,
     tables_in_play,
@@ -86,7 +87,7 @@ def prize_table(tournament: Tournament) -> tuple[int, int, tuple[int, ...]]:
             min_cash_cents=tournament.min_cash_cents,
         )
     except PayoutError as error:
-        raise WrongState(str(error)) from None
+        raise WrongState(said(error)) from None
     return pool, overlay, places
 
 
@@ -319,7 +320,7 @@ def entry_eliminate(
                     table_seats(locked, tables), break_order=order, final_table=final, rng=rng or system_rng()
                 )
             except SeatingError as error:
-                raise WrongState(str(error)) from None
+                raise WrongState(said(error)) from None
             moves = moves_apply(tournament=locked, moves=planned, actor=who)
             broken = emptied_tables_break(locked, now, had_players=had_players)
         _elimination_audit(who, locked, elimination, [prize_posting, bounty_posting], moves=moves, broken_tables=broken)

@@ -115,10 +115,19 @@ def entry_name(entry: Entry) -> str:
     return f"#{entry.number} {entry.name}"
 
 
+def said(error: ValueError) -> str:
+    """A refusal of the pure rules (structure, payouts, seating, the clock, the chip race) in the user's language:
+    the fixed ones are in the catalogue (``poker_room.pure_messages``); one built from figures stays as said."""
+    return _(str(error))
+
+
 def ordinal(number: int) -> str:
-    """A place as the director says it: 1st, 2nd, 3rd, 11th, 12th, 21st."""
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+    """A place as the director says it: 1st, 2nd, 3rd, 11th, 12th, 21st (in German 1., 2., 3.: each form is
+    translated)."""
+    if 10 <= number % 100 <= 20:
+        return _("%(number)sth") % {"number": number}
+    forms = {1: _("%(number)sst"), 2: _("%(number)snd"), 3: _("%(number)srd")}
+    return forms.get(number % 10, _("%(number)sth")) % {"number": number}
 
 
 def entry_record(entry: Entry) -> dict[str, Any]:

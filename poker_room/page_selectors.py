@@ -25,6 +25,7 @@ from casino.models import AuditEvent
 from casino.roles import Role
 from poker_room.clock_services import current_level_number, tournament_levels
 from poker_room.entries import addon_row, registration_refusal
+from poker_room.floor import said
 from poker_room.models import Elimination, Entry, SeatMove, Tournament, TournamentTable
 from poker_room.payouts import HOUSE_PAYOUTS, PayoutBand, PayoutError, band_for, bands_from_json, prizes
 from poker_room.selectors import Board, boards, tournament_board
@@ -203,7 +204,7 @@ def tournament_payouts(tournament: Tournament, board: Board, eliminations: Seque
             min_cash_cents=tournament.min_cash_cents,
         )
     except PayoutError as error:
-        return Payouts(bands, own, None, [], str(error))
+        return Payouts(bands, own, None, [], said(error))
     # The entry's place, not the elimination's: a later entry moves every player already out one place down.
     placed = {e.entry.place or e.place: e.entry for e in eliminations if e.status == Elimination.Status.IN_FORCE}
     places = [PrizeLine(place, cents, placed.get(place)) for place, cents in enumerate(amounts, start=1)]

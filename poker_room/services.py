@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from casino.audit import audit_event_record
@@ -42,6 +43,7 @@ from poker_room.floor import (
     refuse_pool_final,
     require_runner,
     require_runner_or_table_dealer,
+    said,
     system_rng,
     text,
     whole,
@@ -154,7 +156,7 @@ def tournament_create(
     try:
         chosen = template(template_key)
     except UnknownTemplate as error:
-        raise ApplicationError(str(error), extra={"field": "template_key"}) from None
+        raise ApplicationError(said(error), extra={"field": "template_key"}) from None
     title = text(name, field="name", what=_("The name")) or chosen.name
     buy_in = whole(buy_in_cents, field="buy_in_cents", what=_("The buy-in"))
     fee = whole(fee_cents, field="fee_cents", what=_("The fee"))
@@ -202,7 +204,7 @@ def tournament_create(
 
 
 def _setting(field: str, value: object) -> object:
-    what = _label(field).capitalize()
+    what = capfirst(_label(field))
     if field == "name":
         return text(value, field=field, what=what, required=True)
     if field == "bounty_kind":
@@ -247,7 +249,7 @@ def tournament_settings_set(*, actor: User, tournament: Tournament, **fields: ob
             if started and field in _BEFORE_START:
                 raise WrongState(
                     _("%(setting)s cannot change once %(name)s has started.")
-                    % {"setting": _label(field).capitalize(), "name": locked.name},
+                    % {"setting": capfirst(_label(field)), "name": locked.name},
                     extra={"field": field},
                 )
             if field in _WITH_THE_POOL:
@@ -299,7 +301,7 @@ def tournament_structure_set(
     try:
         parsed = structure_from_dicts(levels)
     except StructureError as error:
-        raise ApplicationError(str(error), extra={"field": "levels"}) from None
+        raise ApplicationError(said(error), extra={"field": "levels"}) from None
     now = timezone.now() if now is None else now
     with transaction.atomic():
         locked = locked_tournament(tournament)
@@ -308,7 +310,7 @@ def tournament_structure_set(
         try:
             structure_check(parsed, chips=house_chips)
         except StructureError as error:
-            raise ApplicationError(str(error), extra={"field": "levels"}) from None
+            raise ApplicationError(said(error), extra={"field": "levels"}) from None
         if locked.status == Tournament.Status.RUNNING:
             stored = tournament_levels(locked)
             row = clock_now(locked, now).level
@@ -321,7 +323,7 @@ def tournament_structure_set(
                 if parsed[index] != stored[index]:
                     raise WrongState(
                         _("%(row)s has been played: the levels before the current one cannot change.")
-                        % {"row": _row_name(stored, index).capitalize()},
+                        % {"row": capfirst(_row_name(stored, index))},
                         extra={"field": "levels", "row": index + 1},
                     )
             now_level, new_level = stored[row], parsed[row]
@@ -353,7 +355,7 @@ def tournament_payouts_set(*, actor: User, tournament: Tournament, bands: list[A
         try:
             stored = bands_as_json(bands_from_json(bands))
         except PayoutError as error:
-            raise ApplicationError(str(error), extra={"field": "bands"}) from None
+            raise ApplicationError(said(error), extra={"field": "bands"}) from None
     with transaction.atomic():
         locked = locked_tournament(tournament)
         refuse_finished(locked)
@@ -502,7 +504,7 @@ def tournament_start(
         try:
             structure_check(tournament_levels(locked), chips=locked.chips or DEFAULT_CHIPS)
         except StructureError as error:
-            raise WrongState(str(error), extra={"field": "levels"}) from None
+            raise WrongState(said(error), extra={"field": "levels"}) from None
         entries = list(Entry.objects.filter(tournament=locked, status=Entry.Status.ACTIVE).order_by("number"))
         if len(entries) < 2:
             raise WrongState(
@@ -524,7 +526,7 @@ def tournament_start(
                 rng=rng or system_rng(),
             )
         except SeatingError as error:
-            raise WrongState(str(error)) from None
+            raise WrongState(said(error)) from None
         records = moves_apply(tournament=locked, moves=moves, actor=actor)
         locked.status, locked.started_at = Tournament.Status.RUNNING, now
         locked.save(update_fields=["status", "started_at"])
@@ -616,7 +618,7 @@ def chip_race_record(
                 counts, old_value=old_value, new_value=new_value, rng=rng or system_rng(), other_chips=others
             )
         except StructureError as error:
-            raise ApplicationError(str(error), extra={"field": "leftovers"}) from None
+            raise ApplicationError(said(error), extra={"field": "leftovers"}) from None
         audit_event_record(
             actor=actor,
             event_type=AuditEventType.TOURNAMENT_UPDATED,

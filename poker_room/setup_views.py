@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from casino.errors import ApplicationError
 from casino.money import money_text
 from poker_room import services
+from poker_room.floor import said
 from poker_room.forms import (
     SETTINGS_FIELDS,
     GenerateForm,
@@ -167,7 +168,7 @@ def structure_generate_view(request: HttpRequest, tournament_id: int) -> HttpRes
                 ante_up=ante_up,
             )
         except StructureError as error:
-            raise ApplicationError(str(error), extra={"field": "generate"}) from None
+            raise ApplicationError(said(error), extra={"field": "generate"}) from None
         services.tournament_structure_set(
             actor=request.user, tournament=tournament, levels=structure_as_dicts(levels), chips=data["chips"]
         )

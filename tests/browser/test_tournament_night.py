@@ -221,7 +221,7 @@ def test_a_twenty_player_tournament_from_registration_to_the_last_payout(
     expect(page.locator("#registration")).to_contain_text("closed")
     expect(page.locator("#reg-name")).to_have_count(0)
 
-    # --- busts until table 2 breaks, then to the last two --------------------------------------------------------------
+    # --- busts until table 2 breaks, then to the last two -------------------------------------------------------------
     while len(_active(tournament)) > 10:
         _bust(page, tournament, _active(tournament)[-1])
     assert set(_seated(tournament)) == {1}, "ten players left sit at the final table"

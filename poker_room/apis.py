@@ -820,8 +820,10 @@ class TablesApi(APIView):
     @extend_schema(
         request=TablesInputSerializer,
         responses=TournamentDetailOutputSerializer,
-        summary="Set how many tables the tournament has, before the start: table 1 is the final table, the highest "
-        "number breaks first (the director or a supervisor)",
+        summary="Set how many tables the tournament has: table 1 is the final table, the highest number breaks first "
+        "(the director or a supervisor)",
+        description="Before the start, any number; once it runs, tables are only added (a late entry with every seat "
+        "taken needs one: 409 naming it), never taken away (409).",
         examples=[OpenApiExample("Three tables", value={"count": 3}, request_only=True)],
     )
     def put(self, request: Request, tournament_id: int) -> Response:

@@ -58,7 +58,7 @@ def display_token_id(token: str) -> int | None:
         value = _signer().unsign(token)
     except signing.BadSignature:
         return None
-    return int(value) if value.isdigit() else None
+    return int(value) if value.isdecimal() else None
 
 
 def display_address(tournament_id: int) -> str:

@@ -13,7 +13,11 @@ together.
 * **Undo**: only the latest bust still in force (later ones first), with a reason; its prize and bounty postings are
   reversed (one ``t_reversal`` each), a progressive bounty's added half taken back, and the player sits down again:
   in their seat if it is free (its table not broken), else at a random free seat of the shortest table. Balancing
-  moves made after the bust stay as they are (TDA practice). The prize pool stays final.
+  moves made after the bust stay as they are (TDA practice). When every seat in play is taken because the bust broke
+  the player's table (or redrew the final table), that table opens again with the player in their seat; a player
+  back alone at a table is not left there: the floor is balanced. The prize pool stays final. Refused: the win
+  alone (undo the runner-up's bust: the win goes with it), and the bust of a player who has re-entered since (the
+  re-entry is a new entry, paid: the bust stands).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from poker_room.floor import (
     entry_record,
     final_table_and_break_order,
     locked_tournament,
+    lone_player_balanced,
     moves_apply,
     ordinal,
     person,
@@ -363,19 +368,30 @@ def elimination_postings(elimination: Elimination) -> list[Posting]:
     return [found[key] for key in keys if key in found]
 
 
-def _seat_again(tournament: Tournament, entry: Entry, elimination: Elimination, rng: random.Random) -> Move[int]:
+def _seat_again(
+    tournament: Tournament, entry: Entry, elimination: Elimination, rng: random.Random
+) -> tuple[Move[int], int | None]:
     """The busted player's seat if it is free and its table still plays, else a random free seat at the shortest
-    table."""
+    table; with every seat in play taken, their own table if it has broken since (the bust broke it, or redrew the
+    final table): it opens again, and they sit in their seat. The move, and the number of the table opened again
+    (None: none was)."""
     seats = table_seats(tournament, tables_in_play(tournament))
     for table in seats:
         if table.number == elimination.table_number and elimination.seat_number not in table.occupied:
             assert elimination.seat_number is not None
-            return Move(entry.pk, None, None, table.number, elimination.seat_number, MoveReason.DRAW)
+            return Move(entry.pk, None, None, table.number, elimination.seat_number, MoveReason.DRAW), None
+    broken = TournamentTable.objects.filter(
+        tournament=tournament, number=elimination.table_number, broken_at__isnull=False
+    ).first()
+    if broken is not None and elimination.seat_number is not None and not any(table.empty_seats for table in seats):
+        broken.broken_at = None
+        broken.save(update_fields=["broken_at"])
+        return Move(entry.pk, None, None, broken.number, elimination.seat_number, MoveReason.DRAW), broken.number
     try:
-        return seat_late_entry(seats, entry.pk, rng)
+        return seat_late_entry(seats, entry.pk, rng), None
     except SeatingError as error:
         raise WrongState(
-            _("No free seat for %(entry)s: %(reason)s") % {"entry": entry_name(entry), "reason": error}
+            _("No free seat for %(entry)s: %(reason)s") % {"entry": entry_name(entry), "reason": said(error)}
         ) from None
 
 
@@ -388,8 +404,9 @@ def _undo(
     now: dt.datetime,
     rng: random.Random | None,
 ) -> None:
-    """Undo one bust (the latest in force): its postings reversed, the player back in a seat, the row marked, the
-    event written."""
+    """Undo one bust (the latest in force): its postings reversed, the player back in a seat (the floor balanced if
+    they are back alone at a table), the row marked, the event written."""
+    rng = rng or system_rng()
     originals = elimination_postings(undone)
     reversals = [_reverse(locked, original, actor=who) for original in originals]
     by_original = {reversal.reverses_id: reversal for reversal in reversals}
@@ -400,12 +417,9 @@ def _undo(
     entry = Entry.objects.select_for_update().get(pk=undone.entry_id)
     entry.status, entry.place = Entry.Status.ACTIVE, None
     entry.save(update_fields=["status", "place"])
-    seats = moves_apply(
-        tournament=locked,
-        moves=[_seat_again(locked, entry, undone, rng or system_rng())],
-        actor=who,
-        reason=SeatMove.Reason.UNDO,
-    )
+    back, reopened = _seat_again(locked, entry, undone, rng)
+    seats = moves_apply(tournament=locked, moves=[back], actor=who, reason=SeatMove.Reason.UNDO)
+    seats += lone_player_balanced(locked, back.to_table, actor=who, rng=rng)  # not alone at a table opened for them
     undone.status = Elimination.Status.UNDONE
     undone.undone_at, undone.undone_by, undone.undo_reason = now, who, why
     undone.undo_posting = by_original.get(undone.posting_id)
@@ -421,6 +435,7 @@ def _undo(
             "place": undone.place,
             "bounty_taken_back_cents": undone.bounty_added_cents,
             "seats": seats,
+            "reopened_table": reopened,
         },
         reason=why,
     )
@@ -450,6 +465,18 @@ def elimination_undo(
             raise ApplicationError(_("That bust is not in %(name)s.") % {"name": locked.name})
         if undone.status == Elimination.Status.UNDONE:
             raise WrongState(_("The bust of %(entry)s was undone already.") % {"entry": entry_name(undone.entry)})
+        if undone.place == 1:
+            # Alone, the win would leave one player in a tournament that can never finish.
+            raise WrongState(
+                _("The win of %(entry)s is not undone alone: undo the runner-up's bust, and the win goes with it.")
+                % {"entry": entry_name(undone.entry)}
+            )
+        reentry = Entry.objects.filter(reentry_of_id=undone.entry_id).first()
+        if reentry is not None:
+            raise WrongState(
+                _("%(entry)s has re-entered as #%(number)s since: that entry plays on, and this bust stands.")
+                % {"entry": entry_name(undone.entry), "number": reentry.number}
+            )
         latest = (
             Elimination.objects.select_related("entry")
             .filter(tournament=locked, status=Elimination.Status.IN_FORCE)

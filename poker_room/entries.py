@@ -9,7 +9,8 @@ The rules, and what this module chose where the issue is silent:
 * **Registration** is open while the tournament is planned and, once running, until the end of
   ``late_registration_level`` (levels counted without breaks, ``clock_services.current_level_number``): the break
   right after that level still counts as open, as card rooms run it. ``late_registration_level`` 0 closes it at the
-  start. A late entry draws a random seat at a table with the fewest players (``seating.seat_late_entry``). An entry
+  start. A late entry draws a random seat at a table with the fewest players (``seating.seat_late_entry``); one that
+  opens a table (every other seat taken) does not sit there alone: the floor is balanced at once. An entry
   names a player of the players app (``player_id``) or just a name; a player with an entry in the tournament does not
   register again: while in, they are in; once out, it is a re-entry.
 * **Places**: a player out is placed by the players still in before the bust. An entry that comes later (late
@@ -31,9 +32,10 @@ The rules, and what this module chose where the issue is silent:
   placed 1st (an elimination row with no eliminator, with their prize and own bounty) and the tournament finishes.
 * **Undo**: only the latest bust still in force (later ones first), with a reason; its prize and bounty postings are
   reversed, a progressive bounty's added half taken back, and the player sits down again: in their seat if it is
-  free (its table not broken), else at a random free seat of the shortest table. Balancing moves made after the bust
-  stay as they are (TDA practice: a table balanced is not unbalanced again). A finished tournament is final: the
-  database refuses to move it back to running (``Tournament``'s guard), so its last bust cannot be undone here.
+  free (its table not broken), else at a random free seat of the shortest table, else at their own table opened
+  again. Balancing moves made after the bust stay as they are (TDA practice: a table balanced is not unbalanced
+  again). Undoing the runner-up's bust takes the win back and the tournament runs again; the win alone, or the bust
+  of a player who has re-entered since, is not undone (``poker_room.eliminations``).
 """
 
 from __future__ import annotations
@@ -60,12 +62,14 @@ from poker_room.floor import (
     entry_of,
     entry_record,
     locked_tournament,
+    lone_player_balanced,
     moves_apply,
     ordinal,
     person,
     refuse_finished,
     refuse_pool_final,
     require_runner,
+    said,
     system_rng,
     table_seats,
     tables_in_play,
@@ -213,16 +217,18 @@ def _entry_bounty(tournament: Tournament) -> int:
 def _seat_late(
     tournament: Tournament, entry: Entry, actor: AbstractBaseUser, rng: random.Random
 ) -> list[dict[str, Any]]:
-    """A late entry (or a re-entry) drawn to a random free seat at a table with the fewest players."""
+    """A late entry (or a re-entry) drawn to a random free seat at a table with the fewest players; at a table
+    opened for it (every other seat taken), the floor balanced at once."""
     if tournament.status != Tournament.Status.RUNNING:
         return []
     try:
         move = seat_late_entry(table_seats(tournament, tables_in_play(tournament)), entry.pk, rng)
     except SeatingError as error:
         raise WrongState(
-            _("No free seat for %(entry)s: %(reason)s") % {"entry": entry_name(entry), "reason": error}
+            _("No free seat for %(entry)s: %(reason)s") % {"entry": entry_name(entry), "reason": said(error)}
         ) from None
-    return moves_apply(tournament=tournament, moves=[move], actor=actor)
+    seats = moves_apply(tournament=tournament, moves=[move], actor=actor)
+    return seats + lone_player_balanced(tournament, move.to_table, actor=actor, rng=rng)
 
 
 def _places_make_room(tournament: Tournament) -> None:

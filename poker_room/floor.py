@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.roles import TOURNAMENT_RUNNERS, Role, require_role, user_has_role
 from poker_room.models import Entry, SeatMove, Tournament, TournamentTable
-from poker_room.seating import Move, MoveReason, TableSeats
+from poker_room.seating import Move, MoveReason, SeatingError, TableSeats, rebalance
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -264,6 +264,26 @@ def moves_apply(
             number__in={move.to_table for move in pending if move.reason is MoveReason.FINAL_TABLE},
         ).update(button=None)
     return records
+
+
+def lone_player_balanced(
+    tournament: Tournament, table_number: int, *, actor: User, rng: random.Random
+) -> list[dict[str, Any]]:
+    """A player who has just sat down alone at a table (one opened for a late entry or a re-entry, or for a bust
+    undone) while others play elsewhere: the floor is balanced at once (``seating.rebalance``, TDA "Balancing
+    Tables"), so nobody waits alone at a table for the next bust. The moves as the audit trail records them (none
+    when the player does not sit alone)."""
+    sitting = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE, table_number__isnull=False)
+    alone = sitting.filter(table_number=table_number).count() == 1
+    if not alone or not sitting.exclude(table_number=table_number).exists():
+        return []
+    tables = tables_in_play(tournament)
+    final, order = final_table_and_break_order(tables)
+    try:
+        planned = rebalance(table_seats(tournament, tables), break_order=order, final_table=final, rng=rng)
+    except SeatingError as error:
+        raise WrongState(said(error)) from None
+    return moves_apply(tournament=tournament, moves=planned, actor=actor)
 
 
 def emptied_tables_break(tournament: Tournament, now: dt.datetime, *, had_players: Iterable[int]) -> list[int]:

@@ -283,7 +283,7 @@ def payouts_parse(text: str) -> list[PayoutBand]:
 def chips_parse(text: str) -> list[int]:
     """The house's chip values as typed: whole numbers apart by spaces or commas ("25 100 500 1000 5000")."""
     words = [word for word in re.split(r"[\s,;/]+", str(text or "")) if word]
-    if not words or not all(word.isdigit() and len(word) <= 9 for word in words):
+    if not words or not all(word.isdecimal() and len(word) <= 9 for word in words):
         raise ApplicationError(
             _("List the chip values as whole numbers, like “25 100 500 1000 5000”."), extra={"field": "chips"}
         )

@@ -265,6 +265,16 @@ def tournament_settings_set(*, actor: User, tournament: Tournament, **fields: ob
             )
         if locked.bounty_kind != Tournament.BountyKind.NONE and not locked.bounty_cents:
             raise ApplicationError(_("A knock-out needs its bounty: set it."), extra={"field": "bounty_cents"})
+        if (
+            "bounty_kind" in changes
+            and locked.bounty_kind == Tournament.BountyKind.NONE
+            and Entry.objects.filter(tournament=locked, bounty_cents__gt=0).exists()
+        ):
+            # Their bounties are in the ledger: without a bounty kind nobody would ever be paid them.
+            raise WrongState(
+                _("Players have paid their bounty for %(name)s already: it stays a knock-out.") % {"name": locked.name},
+                extra={"field": "bounty_kind"},
+            )
         locked.save(update_fields=list(changes))
         if "table_size" in changes:
             TournamentTable.objects.filter(tournament=locked).update(seats=locked.table_size)
@@ -294,9 +304,11 @@ def tournament_structure_set(
     chips: list[int] | None = None,
     now: dt.datetime | None = None,
 ) -> Tournament:
-    """Replace the structure (and the house's chips), checked by ``structure.structure_check``. While the tournament
-    runs, the levels before the current one have been played and stay as they were; the current one keeps its kind
-    and whether it counts minutes or hands (the clock is counting it)."""
+    """Replace the structure (and the house's chips), checked by ``structure.structure_check``. Once the clock has
+    started (the tournament runs, or the director started the clock on time before the draw), the levels before the
+    current one have been played and stay as they were; the current one keeps its kind and whether it counts minutes
+    or hands (the clock is counting it). Levels added after a last level that has run out (overtime) start now: the
+    last level ends at ``now``."""
     require_runner(actor, action="change a tournament's structure")
     try:
         parsed = structure_from_dicts(levels)
@@ -311,9 +323,11 @@ def tournament_structure_set(
             structure_check(parsed, chips=house_chips)
         except StructureError as error:
             raise ApplicationError(said(error), extra={"field": "levels"}) from None
-        if locked.status == Tournament.Status.RUNNING:
+        overtime_ended = False
+        if locked.clock_status != Tournament.ClockStatus.NOT_STARTED:  # running, or a clock started before the draw
             stored = tournament_levels(locked)
-            row = clock_now(locked, now).level
+            view = clock_now(locked, now)
+            row = view.level
             if len(parsed) <= row:
                 raise WrongState(
                     _("The clock is at %(row)s: the structure cannot end before it.") % {"row": _row_name(stored, row)},
@@ -333,15 +347,31 @@ def tournament_structure_set(
                     % {"row": _row_name(stored, row)},
                     extra={"field": "levels", "row": row + 1},
                 )
+            # The last level ran out (overtime) before levels were added after it: the next one starts now, not at
+            # the instant the last one ended (it would show as long over already).
+            overtime_ended = view.overtime and view.ends_at is not None and len(parsed) > row + 1
         before = {"levels": locked.levels, "chips": locked.chips}
         locked.levels, locked.chips = structure_as_dicts(parsed), house_chips
-        locked.save(update_fields=["levels", "chips"])
+        fields = ["levels", "chips"]
+        if overtime_ended:
+            locked.clock_level, locked.clock_ends_at, locked.clock_remaining_ms, locked.clock_hands = row, now, None, 0
+            fields += ["clock_level", "clock_ends_at", "clock_remaining_ms", "clock_hands"]
+        locked.save(update_fields=fields)
         audit_event_record(
             actor=actor,
             event_type=AuditEventType.TOURNAMENT_UPDATED,
             subject=locked,
             before=before,
-            after={"action": "structure", "levels": locked.levels, "chips": locked.chips},
+            after={
+                "action": "structure",
+                "levels": locked.levels,
+                "chips": locked.chips,
+                **(
+                    {"overtime_ended_at": now.astimezone(dt.UTC).isoformat(timespec="milliseconds")}
+                    if overtime_ended
+                    else {}
+                ),
+            },
         )
         tournament_changed(locked)
     return locked
@@ -378,16 +408,20 @@ def tournament_payouts_set(*, actor: User, tournament: Tournament, bands: list[A
 
 
 def tournament_tables_set(*, actor: User, tournament: Tournament, count: int) -> Tournament:
-    """Set how many tables the tournament has, before the start: table 1 is the final table, the highest number
-    breaks first. A table kept keeps its dealer."""
+    """Set how many tables the tournament has: table 1 is the final table, the highest number breaks first. A table
+    kept keeps its dealer. Once it runs, tables are only added (a late entry or a re-entry with every seat taken needs
+    one; the table added breaks first and the balancing fills it), never taken away."""
     require_runner(actor, action="set a tournament's tables")
     count = whole(count, field="count", what=_("The number of tables"), least=1, most=MOST_TABLES)
     with transaction.atomic():
         locked = locked_tournament(tournament)
         refuse_finished(locked)
-        if locked.status != Tournament.Status.PLANNED:
-            raise WrongState(_("%(name)s has started: its tables are set.") % {"name": locked.name})
         before = TournamentTable.objects.filter(tournament=locked).count()
+        if locked.status != Tournament.Status.PLANNED and count < before:
+            raise WrongState(
+                _("%(name)s has started: tables are added to it, never taken away.") % {"name": locked.name},
+                extra={"field": "count"},
+            )
         TournamentTable.objects.filter(tournament=locked, number__gt=count).delete()
         existing = set(TournamentTable.objects.filter(tournament=locked).values_list("number", flat=True))
         for number, position in _table_layout(count).items():
@@ -493,7 +527,8 @@ def tournament_start(
     *, actor: User, tournament: Tournament, now: dt.datetime | None = None, rng: random.Random | None = None
 ) -> Tournament:
     """Start the tournament: at least two entries, seats drawn at random over as few tables as seat everyone (the
-    final table first; the others open for late entries), the clock started."""
+    final table first; the others open for late entries), the clock started (a clock the director started on time,
+    before the seats were drawn, keeps running, or stays paused, as it is)."""
     require_runner(actor, action="start a tournament")
     now = timezone.now() if now is None else now
     with transaction.atomic():
@@ -537,7 +572,8 @@ def tournament_start(
             after={"entries": len(entries), "tables": [table.number for table in drawn], "seats": records},
         )
         tournament_changed(locked)
-        clock_start(actor=actor, tournament=locked, now=now)
+        if locked.clock_status == Tournament.ClockStatus.NOT_STARTED:  # else the director started it on time already
+            clock_start(actor=actor, tournament=locked, now=now)
     return Tournament.objects.get(pk=locked.pk)
 
 

@@ -377,7 +377,7 @@ def chip_race_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
     table = posted_int(request, "table") if request.method == "POST" else None
     if request.method == "GET":
         chosen = request.GET.get("table", "")
-        return _race_page(request, tournament, int(chosen) if chosen.isdigit() and len(chosen) < 4 else None)
+        return _race_page(request, tournament, int(chosen) if chosen.isdecimal() and len(chosen) < 4 else None)
     if (denied := runners_only(request)) is not None:
         return denied
     number = table if isinstance(table, int) else None
@@ -390,11 +390,11 @@ def chip_race_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
         for key, value in typed.items():
             entry_number = key.removeprefix("left-")
             text = value.strip()
-            if not entry_number.isdigit():
+            if not entry_number.isdecimal():
                 continue
             if not text:
                 text = "0"
-            if not text.isdigit():
+            if not text.isdecimal():
                 raise ApplicationError(
                     _("Type each player's leftover chips as a whole number, not “%(text)s”.") % {"text": text[:12]},
                     extra={"field": key},

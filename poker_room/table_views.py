@@ -104,7 +104,7 @@ def table_view(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
     if (denied := _denied(request, table)) is not None:
         return denied
     bust = request.GET.get("bust", "")
-    return _table_page(request, tournament, number, bust=int(bust) if bust.isdigit() and len(bust) < 12 else None)
+    return _table_page(request, tournament, number, bust=int(bust) if bust.isdecimal() and len(bust) < 12 else None)
 
 
 @login_required

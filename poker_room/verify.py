@@ -210,7 +210,7 @@ def _tournaments_check(ledger: _Ledger) -> None:
 
 def _tournament_of(key: str) -> int | None:
     parts = key.split(":")
-    if len(parts) > 2 and parts[0] == "tournament" and parts[1].isdigit():
+    if len(parts) > 2 and parts[0] == "tournament" and parts[1].isdecimal():
         return int(parts[1])
     return None
 

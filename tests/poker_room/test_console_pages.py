@@ -244,6 +244,31 @@ def test_a_refusal_is_shown_in_the_page_and_writes_nothing(live, director, what,
     assert everything(tournament) == before
 
 
+# Digits Python calls digits that are no number ("²", "③"): read as text, refused like any, never a 500.
+ODD_DIGITS = [
+    ("get", "tables/1/?bust=²", {}, 200, ""),
+    ("get", "chip-race/?table=③", {}, 200, ""),
+    ("post", "chip-race/", {"table": "1", "left-1": "²"}, 400, "not “²”"),
+    ("post", "chip-race/", {"table": "1", "left-²": "3"}, 409, "chip race is run at a break"),
+    ("post", "structure/", {"levels": "20 min 100/200", "chips": "25 ² 100"}, 400, "List the chip values"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("method", "address", "form", "status", "said"), ODD_DIGITS, ids=[r[1] for r in ODD_DIGITS])
+def test_a_digit_that_is_no_number_is_refused_and_never_a_server_error(
+    live, director, method, address, form, status, said
+) -> None:
+    tournament = live(6)
+    client = Client(raise_request_exception=False)
+    client.force_login(director)
+    before = everything(tournament)
+    url = f"/poker-room/{tournament.pk}/{address}"
+    response = client.get(url) if method == "get" else client.post(url, {"form_key": KEY, **form})
+    assert response.status_code == status and said in page_text(response), page_text(response)[:400]
+    assert everything(tournament) == before
+
+
 @pytest.mark.django_db
 def test_a_refused_form_keeps_what_was_typed_and_may_be_sent_again(live, director) -> None:
     tournament = live(6)
@@ -378,6 +403,21 @@ def test_a_hands_counted_level_has_a_hand_played_button_on_the_console_and_the_t
     client.post(f"/poker-room/{tournament.pk}/clock/hand/", {"form_key": KEY})
     assert fresh(tournament).clock_hands == 2
     assert "5 hands left" in page_text(client.get(f"/poker-room/{tournament.pk}/"))
+
+
+@pytest.mark.django_db
+def test_the_console_adds_a_table_while_it_runs_and_never_takes_one_away(live, director) -> None:
+    tournament = live(4, table_size=2)  # two tables of two: every seat taken
+    client = signed_in(director)
+    console = client.get(f"/poker-room/{tournament.pk}/")
+    assert f"/poker-room/{tournament.pk}/tables/" in post_forms(console)
+    assert 'name="count" min="2"' in console.content.decode()
+    response = client.post(f"/poker-room/{tournament.pk}/tables/", {"form_key": KEY, "count": "3"})
+    assert response.status_code == 302
+    assert tournament.tables.count() == 3
+    refusal = client.post(f"/poker-room/{tournament.pk}/tables/", {"form_key": OTHER_KEY, "count": "1"})
+    assert refusal.status_code == 409 and "never taken away" in page_text(refusal)
+    assert tournament.tables.count() == 3
 
 
 @pytest.mark.django_db

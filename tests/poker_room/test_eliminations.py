@@ -232,11 +232,13 @@ def test_an_undone_player_whose_seat_was_taken_sits_at_the_shortest_table(runnin
     assert (late.table_number, late.seat_number) == (out.table_number, out.seat_number)  # the only free seat in play
     services.elimination_undo(actor=director, tournament=tournament, elimination=out, reason="wrong player", now=at(32))
     ben.refresh_from_db()
-    # His seat is Larry's now and tables 1 and 2 are full: the shortest table is the empty one.
+    # His seat is Larry's now and tables 1 and 2 are full: the shortest table is the empty one, and he does not
+    # sit there alone: the floor is balanced at once.
     assert (ben.status, ben.table_number) == ("active", 3)
     move = SeatMove.objects.get(entry=ben, reason="undo")
     assert (move.from_table, move.to_table, move.to_seat) == (None, 3, ben.seat_number)
-    assert seating(tournament) == {1: 6, 2: 6, 3: 1}
+    assert sorted(seating(tournament).values()) == [4, 4, 5]
+    assert SeatMove.objects.filter(tournament=tournament, reason="balance", to_table=3).count() == 3
 
 
 @pytest.mark.django_db
@@ -274,6 +276,80 @@ def test_undoing_the_runner_up_s_bust_takes_the_win_back_and_the_tournament_runs
     # Ben busts again (the real bust), and Anna wins again.
     bust(tournament, director, ben, 40)
     assert fresh(tournament).status == "finished"
+    assert ledger_verify().ok
+
+
+@pytest.mark.django_db
+def test_the_win_alone_is_not_undone_the_runner_up_s_bust_takes_it_back(running, director) -> None:
+    """Undoing the winner's own row would leave one player in a running tournament that no bust can ever finish."""
+    tournament = running(players=3)
+    bust(tournament, director, entry(tournament, 3))
+    bust(tournament, director, entry(tournament, 2), 31)
+    win = Elimination.objects.get(tournament=tournament, place=1)
+    refused(
+        tournament,
+        WrongState,
+        "The win of #1 Anna is not undone alone: undo the runner-up's bust, and the win goes with it.",
+        lambda: services.elimination_undo(actor=director, tournament=tournament, elimination=win, reason="oops"),
+    )
+    assert fresh(tournament).status == "finished" and ledger_verify().ok
+
+
+@pytest.mark.django_db
+def test_the_bust_of_a_player_who_has_re_entered_since_stands(running, director) -> None:
+    """The re-entry is a new entry, paid: undoing the bust under it would give the player two stacks."""
+    tournament = running(players=6, reentries_max=1, late_registration_level=3)
+    ben = entry(tournament, 2)
+    out = bust(tournament, director, ben, 10)
+    again = services.entry_reenter(actor=director, tournament=tournament, entry=ben, now=at(11))
+    refused(
+        tournament,
+        WrongState,
+        "#2 Ben has re-entered as #7 since: that entry plays on, and this bust stands.",
+        lambda: services.elimination_undo(
+            actor=director, tournament=tournament, elimination=out, reason="wrong player", now=at(12)
+        ),
+    )
+    # The re-entry busted too, and its bust undone first: the first bust still stands.
+    second = bust(tournament, director, again, 13)
+    services.elimination_undo(actor=director, tournament=tournament, elimination=second, reason="oops", now=at(14))
+    refused(
+        tournament,
+        WrongState,
+        "#2 Ben has re-entered as #7 since: that entry plays on, and this bust stands.",
+        lambda: services.elimination_undo(
+            actor=director, tournament=tournament, elimination=out, reason="wrong player", now=at(15)
+        ),
+    )
+    assert Entry.objects.filter(tournament=tournament, name="Ben", status="active").count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("players", "tables", "size", "after_bust", "after_undo"),
+    [
+        (10, 2, 9, {1: 9}, [5, 5]),  # the bust redrew the final table
+        (13, 3, 6, {1: 6, 2: 6}, [4, 4, 5]),  # the bust broke table 3
+    ],
+    ids=["final-table-redrawn", "table-broken"],
+)
+def test_a_bust_that_broke_its_table_is_undone_with_the_table_opened_again(
+    running, director, players, tables, size, after_bust, after_undo
+) -> None:
+    """Every seat left in play is taken: the player's own table opens again, they sit in their seat, and the floor
+    is balanced (no table of one)."""
+    tournament = running(players=players, tables=tables, table_size=size)
+    victim = at_table(tournament, tables)[0]
+    seat = (victim.table_number, victim.seat_number)
+    out = bust(tournament, director, victim)
+    assert seating(tournament) == after_bust
+    services.elimination_undo(actor=director, tournament=tournament, elimination=out, reason="misdeal", now=at(31))
+    victim.refresh_from_db()
+    assert victim.status == "active" and sorted(seating(tournament).values()) == after_undo  # within one
+    assert SeatMove.objects.get(entry=victim, reason="undo").to_table == seat[0]
+    assert TournamentTable.objects.get(tournament=tournament, number=tables).broken_at is None
+    event = AuditEvent.objects.filter(event_type=AuditEventType.TOURNAMENT_ELIMINATION_UNDONE).get()
+    assert event.after["reopened_table"] == tables and event.after["seats"][0]["to"] == list(seat)
     assert ledger_verify().ok
 
 

@@ -135,6 +135,22 @@ def test_a_late_entry_sits_at_a_table_with_the_fewest_players(running, director)
     assert seating(tournament) == {1: 4, 2: 4, 3: 0}
 
 
+def test_a_late_entry_that_opens_a_table_does_not_sit_there_alone(running, director, rng) -> None:
+    """Tables 1 and 2 full: the 19th player opens table 3, and the floor is balanced at once (the next big blinds of
+    the long tables move to it), not at the next bust."""
+    tournament = running(players=10, late_registration_level=2, tables=3, table_size=9)
+    for number in range(8):
+        services.entry_register(actor=director, tournament=tournament, name=f"Late {number}", now=at(1), rng=rng)
+    assert seating(tournament) == {1: 9, 2: 9, 3: 0}
+    opener = services.entry_register(actor=director, tournament=tournament, name="Late Larry", now=at(2), rng=rng)
+    assert opener.table_number == 3
+    assert sorted(seating(tournament).values()) == [6, 6, 7]
+    moved = SeatMove.objects.filter(tournament=tournament, reason="balance")
+    assert moved.count() == 5 and set(moved.values_list("to_table", flat=True)) == {3}
+    event = AuditEvent.objects.filter(event_type=AuditEventType.TOURNAMENT_PURCHASE).latest("seq")
+    assert [seat["reason"] for seat in event.after["seats"]] == ["draw", *["balance"] * 5]
+
+
 def test_registration_needs_a_name_or_a_player(make_tournament, director) -> None:
     tournament = make_tournament()
     refused(

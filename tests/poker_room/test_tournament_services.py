@@ -15,9 +15,12 @@ import pytest
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
-from poker_room import services
+from poker_room import clock_services, services
+from poker_room.clock_services import clock_now
 from poker_room.models import Entry, SeatMove, Tournament, TournamentTable
 from poker_room.payouts import HOUSE_PAYOUTS, bands_as_json
+from poker_room.selectors import display_payload
+from settlement.ledger import ledger_verify
 from tests.poker_room.tournament_setup import LEVELS, T0, at, entry, everything, fresh
 
 pytestmark = pytest.mark.django_db
@@ -129,6 +132,32 @@ def test_settings_that_do_not_hold_together_are_refused(make_tournament, directo
     )
 
 
+def test_a_knock_out_whose_players_paid_their_bounty_stays_one(make_tournament, director, rng) -> None:
+    """Their bounties are in the ledger: with no bounty kind nobody would be paid them, and the finished tournament's
+    bounties would still hold the money."""
+    tournament = make_tournament(bounty_cents=2_000, bounty_kind="fixed")
+    for name in ("Anna", "Ben", "Cem"):
+        services.entry_register(actor=director, tournament=tournament, name=name, now=T0)
+    refused(
+        tournament,
+        WrongState,
+        "Players have paid their bounty for MSOP Main Event already: it stays a knock-out.",
+        lambda: services.tournament_settings_set(
+            actor=director, tournament=tournament, bounty_kind="none", bounty_cents=0
+        ),
+    )
+    progressive = services.tournament_settings_set(actor=director, tournament=tournament, bounty_kind="progressive")
+    assert progressive.bounty_kind == "progressive"
+    services.tournament_start(actor=director, tournament=tournament, now=T0, rng=rng)
+    services.entry_eliminate(
+        actor=director, tournament=tournament, entry=entry(tournament, 3), eliminated_by=entry(tournament, 1), now=at(5)
+    )
+    services.entry_eliminate(
+        actor=director, tournament=tournament, entry=entry(tournament, 2), eliminated_by=entry(tournament, 1), now=at(6)
+    )
+    assert fresh(tournament).status == "finished" and ledger_verify().ok
+
+
 # --- the structure --------------------------------------------------------------------------------------------
 
 
@@ -158,6 +187,27 @@ def test_while_it_runs_the_levels_played_stay_as_they_were(running, director) ->
     longer[4]["minutes"] = 30  # level 4, not yet played
     changed = services.tournament_structure_set(actor=director, tournament=tournament, levels=longer, now=at(25))
     assert changed.levels[4]["minutes"] == 30
+
+
+def test_levels_added_after_the_last_one_ran_out_start_now(running, director) -> None:
+    """The structure's 190 minutes are over at 21:10: at 23:00 the clock shows the last level at 0 (overtime). A
+    level added then starts with the edit, in full; it is not counted from 21:10, when the last level ran out."""
+    tournament = running(players=4)
+    assert display_payload(tournament.pk, now=at(300))["overtime"] is True
+    more = [
+        *LEVELS,
+        {"kind": "level", "minutes": 20, "small_blind": 600, "big_blind": 1200, "ante": 1200, "ante_kind": "big_blind"},
+    ]
+    services.tournament_structure_set(actor=director, tournament=tournament, levels=more, now=at(300))
+    view = clock_now(fresh(tournament), at(305))
+    assert (view.level, view.overtime, view.remaining_ms) == (10, False, 15 * 60_000)
+    event = AuditEvent.objects.filter(event_type=AuditEventType.TOURNAMENT_UPDATED).latest("seq")
+    assert event.after["overtime_ended_at"] == "2025-10-18T23:00:00.000+00:00"
+    # Added while the last level still runs: it follows that level's end, as any level does.
+    again = running(players=4)
+    services.tournament_structure_set(actor=director, tournament=again, levels=more, now=at(180))
+    assert fresh(again).clock_level == 0
+    assert (clock_now(fresh(again), at(200)).level, clock_now(fresh(again), at(200)).remaining_ms) == (10, 10 * 60_000)
 
 
 # --- the payout table -----------------------------------------------------------------------------------------
@@ -204,9 +254,28 @@ def test_tables_are_set_before_the_start(make_tournament, running, director) -> 
     refused(
         started,
         WrongState,
-        "MSOP Main Event has started: its tables are set.",
-        lambda: services.tournament_tables_set(actor=director, tournament=started, count=3),
+        "MSOP Main Event has started: tables are added to it, never taken away.",
+        lambda: services.tournament_tables_set(actor=director, tournament=started, count=1),
     )
+
+
+def test_a_late_entry_with_every_seat_taken_sits_at_a_table_added_while_it_runs(running, director, rng) -> None:
+    """The refusal tells the director to open another table: once running, tables are added (the new one breaks
+    first), and the next entry sits there."""
+    tournament = running(players=4, tables=2, table_size=2, late_registration_level=3)
+    refused(
+        tournament,
+        WrongState,
+        "No free seat for #5 Emil: Every seat is taken: open another table first.",
+        lambda: services.entry_register(actor=director, tournament=tournament, name="Emil", now=at(5), rng=rng),
+    )
+    services.tournament_tables_set(actor=director, tournament=tournament, count=3)
+    layout = list(
+        TournamentTable.objects.filter(tournament=tournament).values_list("number", "seats", "break_position")
+    )
+    assert layout == [(1, 2, 0), (2, 2, 2), (3, 2, 1)]
+    late = services.entry_register(actor=director, tournament=tournament, name="Emil", now=at(6), rng=rng)
+    assert late.table_number == 3
 
 
 def test_the_start_draws_the_seats_and_starts_the_clock(make_tournament, director) -> None:
@@ -232,6 +301,48 @@ def test_the_start_draws_the_seats_and_starts_the_clock(make_tournament, directo
         "MSOP Main Event is already running.",
         lambda: services.tournament_start(actor=director, tournament=started, now=T0),
     )
+
+
+def test_a_clock_started_on_time_before_the_seat_draw_keeps_running_when_the_tournament_starts(
+    make_tournament, director, rng
+) -> None:
+    """The director starts the clock at the advertised time while the players still register; starting the
+    tournament later draws the seats and leaves that clock as it runs (it used to refuse the start for good)."""
+    tournament = make_tournament()
+    for name in ("Anna", "Ben", "Cem"):
+        services.entry_register(actor=director, tournament=tournament, name=name, now=T0)
+    clock_services.clock_start(actor=director, tournament=tournament, now=T0)
+    started = services.tournament_start(actor=director, tournament=tournament, now=at(5), rng=rng)
+    assert (started.status, started.started_at, started.clock_status, started.clock_ends_at) == (
+        "running",
+        at(5),
+        "running",
+        at(20),
+    )
+    assert Entry.objects.filter(tournament=tournament, table_number__isnull=False).count() == 3
+    assert AuditEvent.objects.filter(event_type=AuditEventType.TOURNAMENT_CLOCK).count() == 1
+
+
+def test_a_clock_started_before_the_draw_keeps_its_level_through_a_structure_edit(make_tournament, director) -> None:
+    """The clock counts level 1 in minutes: an edit making it a hands-counted level would leave a clock the display
+    cannot read (a server error on every screen); refused, as while the tournament runs."""
+    tournament = make_tournament()
+    clock_services.clock_start(actor=director, tournament=tournament, now=T0)
+    hands = [{"kind": "level", "hands": 7, "small_blind": 25, "big_blind": 50}, *LEVELS[1:]]
+    refused(
+        tournament,
+        WrongState,
+        "The clock is counting level 1: it keeps its kind and its length in minutes or hands.",
+        lambda: services.tournament_structure_set(actor=director, tournament=tournament, levels=hands, now=at(1)),
+    )
+    clock_services.clock_skip(actor=director, tournament=tournament, by=4, now=at(2))
+    refused(
+        tournament,
+        WrongState,
+        "The clock is at level 4: the structure cannot end before it.",
+        lambda: services.tournament_structure_set(actor=director, tournament=tournament, levels=LEVELS[:3], now=at(3)),
+    )
+    assert display_payload(tournament.pk, now=at(4))["level"]["number"] == 4
 
 
 def test_more_players_than_seats_do_not_start(make_tournament, director) -> None:

@@ -62,6 +62,21 @@ class AuditEventType(StrEnum):
     TOURNAMENT_ELIMINATION = "tournament.elimination"
     TOURNAMENT_ELIMINATION_UNDONE = "tournament.elimination_undone"
     TOURNAMENT_POOL_LOCKED = "tournament.pool_locked"
+    # Issue 19: a deal at the final table; heads-up brackets (a stage drawn, a match decided or undone, its hands
+    # counted); Open-Face points hands (scored, voided) and rounds (tables redrawn); leagues and the Master Class
+    TOURNAMENT_DEAL = "tournament.deal"
+    TOURNAMENT_BRACKET = "tournament.bracket"
+    TOURNAMENT_MATCH = "tournament.match"
+    TOURNAMENT_MATCH_UNDONE = "tournament.match_undone"
+    TOURNAMENT_MATCH_HAND = "tournament.match_hand"
+    TOURNAMENT_OFC_HAND = "tournament.ofc_hand"
+    TOURNAMENT_OFC_HAND_VOIDED = "tournament.ofc_hand_voided"
+    TOURNAMENT_OFC_ROUND = "tournament.ofc_round"
+    LEAGUE_CREATED = "league.created"
+    LEAGUE_UPDATED = "league.updated"
+    LEAGUE_EVENT_ADDED = "league.event_added"
+    LEAGUE_EVENT_REMOVED = "league.event_removed"
+    LEAGUE_MASTER_CLASS = "league.master_class"
     # A round's moves (one per state it reaches), and its changes that are not moves
     ROUND_OPENED = "round.opened"
     ROUND_BETTING_CLOSED = "round.betting_closed"

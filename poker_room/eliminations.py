@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -58,7 +59,7 @@ from poker_room.floor import (
     text,
 )
 from poker_room.live import tournament_changed
-from poker_room.models import Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
+from poker_room.models import Deal, Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
 from poker_room.payouts import HOUSE_PAYOUTS, PayoutBand, PayoutError, bands_from_json, prize_pool, prizes
 from poker_room.seating import Move, MoveReason, SeatingError, rebalance, seat_late_entry
 from settlement.compute import Line
@@ -224,13 +225,14 @@ def _finish(tournament: Tournament, *, actor: AbstractBaseUser, now: dt.datetime
     if tournament.pool_locked_at is None:
         _pool_lock(tournament, actor=actor, now=now)
     bounty = winner.bounty_cents if tournament.bounty_kind != Tournament.BountyKind.NONE else 0
-    prize_posting, bounty_posting = _pay(tournament, winner, prize=places[0], bounty=bounty, actor=actor)
+    prize = place_prize(tournament, winner, 1, places)
+    prize_posting, bounty_posting = _pay(tournament, winner, prize=prize, bounty=bounty, actor=actor)
     elimination = Elimination.objects.create(
         tournament=tournament,
         entry=winner,
         eliminated_by=None,
         place=1,
-        prize_cents=places[0],
+        prize_cents=prize,
         bounty_paid_cents=bounty,
         bounty_added_cents=0,
         table_number=winner.table_number,
@@ -250,6 +252,110 @@ def _finish(tournament: Tournament, *, actor: AbstractBaseUser, now: dt.datetime
         subject=tournament,
         after={**entry_record(winner), "entries": Entry.objects.filter(tournament=tournament).count()},
     )
+
+
+def place_prize(tournament: Tournament, entry: Entry, place: int, places: tuple[int, ...]) -> int:
+    """What ``entry`` is paid for ``place``: its amount in the deal if one covers it (the winner also gets what was
+    left to play for), else the place's prize with the places of one tier (heads-up: the losers of one round)
+    sharing their prizes equally, each share rounded down to the payout unit and the odd units to 1st place."""
+    deal = Deal.objects.filter(tournament=tournament).first()
+    if deal is not None:
+        amount = deal.amount_for(entry.number)
+        if amount is not None:
+            return amount + (deal.reserve_cents if place == 1 else 0)
+    shared = tiered_prizes(places, tournament.prize_tiers, tournament.payout_unit_cents)
+    return shared[place - 1] if place <= len(shared) else 0
+
+
+def tiered_prizes(places: tuple[int, ...], tiers: Iterable[Iterable[int]], unit: int) -> tuple[int, ...]:
+    """The prize of each paid place once each tier ``[first, last]`` of places shares its prizes equally; what the
+    rounding to ``unit`` leaves goes to 1st place, so the prizes still add up to the same pool."""
+    shared = list(places)
+    for tier in tiers or ():
+        first, last = (int(value) for value in tier)
+        last = min(last, len(shared))
+        if first < 1 or last <= first:
+            continue
+        count = last - first + 1
+        total = sum(shared[first - 1 : last])
+        share = total // count // max(unit, 1) * max(unit, 1)
+        shared[first - 1 : last] = [share] * count
+    if shared:
+        shared[0] += sum(places) - sum(shared)
+    return tuple(shared)
+
+
+def record_out(
+    *,
+    tournament: Tournament,
+    entry: Entry,
+    eliminated_by: Entry | None,
+    actor: AbstractBaseUser,
+    now: dt.datetime,
+    reseat: bool = True,
+    rng: random.Random | None = None,
+) -> Elimination:
+    """A player out, inside the caller's transaction with ``tournament`` locked and the actor's right checked:
+    placed at the number of players still in, paid (the prize pool made final at the first paid place), the bounty
+    paid, the seat freed and, with ``reseat``, the floor balanced; with one player left, the winner placed and the
+    tournament over. Heads-up matches and Open-Face standings place their players through it too."""
+    busted = entry_of(tournament, entry)
+    if busted.status != Entry.Status.ACTIVE:
+        raise WrongState(
+            _("%(entry)s is already out (%(place)s).")
+            % {"entry": entry_name(busted), "place": ordinal(busted.place or 0)}
+        )
+    by = _eliminator(tournament, busted, eliminated_by)
+    place = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
+    if place < 2:
+        raise WrongState(_("%(entry)s is the last player in.") % {"entry": entry_name(busted)})
+    seats_before = table_seats(tournament, tables_in_play(tournament))
+    had_players = {seats.number for seats in seats_before if seats.count}
+    _pool, _overlay, places = prize_table(tournament)
+    prize = place_prize(tournament, busted, place, places)
+    if prize and tournament.pool_locked_at is None:
+        _pool_lock(tournament, actor=actor, now=now)
+    paid, added = _bounty_split(tournament, busted.bounty_cents)
+    prize_posting, bounty_posting = _pay(tournament, busted, prize=prize, bounty=paid, actor=actor)
+    if by is not None and added:
+        by.bounty_cents += added
+        by.save(update_fields=["bounty_cents"])
+    elimination = Elimination.objects.create(
+        tournament=tournament,
+        entry=busted,
+        eliminated_by=by,
+        place=place,
+        prize_cents=prize,
+        bounty_paid_cents=paid,
+        bounty_added_cents=added,
+        table_number=busted.table_number,
+        seat_number=busted.seat_number,
+        posting=prize_posting or bounty_posting,
+        actor=actor,
+    )
+    busted.status, busted.place = Entry.Status.BUSTED, place
+    busted.table_number = busted.seat_number = None
+    busted.save(update_fields=["status", "place", "table_number", "seat_number"])
+    moves: list[dict[str, Any]] = []
+    broken: list[int] = []
+    if place > 2 and reseat:
+        tables = tables_in_play(tournament)
+        final, order = final_table_and_break_order(tables)
+        try:
+            planned = rebalance(
+                table_seats(tournament, tables), break_order=order, final_table=final, rng=rng or system_rng()
+            )
+        except SeatingError as error:
+            raise WrongState(said(error)) from None
+        moves = moves_apply(tournament=tournament, moves=planned, actor=actor)
+        broken = emptied_tables_break(tournament, now, had_players=had_players)
+    _elimination_audit(
+        actor, tournament, elimination, [prize_posting, bounty_posting], moves=moves, broken_tables=broken
+    )
+    if place == 2:
+        _finish(tournament, actor=actor, now=now, places=places)
+    tournament_changed(tournament)
+    return elimination
 
 
 def entry_eliminate(
@@ -279,60 +385,9 @@ def entry_eliminate(
         refuse_finished(locked)
         if locked.status != Tournament.Status.RUNNING:
             raise WrongState(_("%(name)s has not started: nobody is out yet.") % {"name": locked.name})
-        if busted.status == Entry.Status.BUSTED:
-            raise WrongState(
-                _("%(entry)s is already out (%(place)s).")
-                % {"entry": entry_name(busted), "place": ordinal(busted.place or 0)}
-            )
-        by = _eliminator(locked, busted, eliminated_by)
-        place = Entry.objects.filter(tournament=locked, status=Entry.Status.ACTIVE).count()
-        if place < 2:
-            raise WrongState(_("%(entry)s is the last player in.") % {"entry": entry_name(busted)})
-        seats_before = table_seats(locked, tables_in_play(locked))
-        had_players = {seats.number for seats in seats_before if seats.count}
-        _pool, _overlay, places = prize_table(locked)
-        prize = places[place - 1] if place <= len(places) else 0
-        if prize and locked.pool_locked_at is None:
-            _pool_lock(locked, actor=who, now=now)
-        paid, added = _bounty_split(locked, busted.bounty_cents)
-        prize_posting, bounty_posting = _pay(locked, busted, prize=prize, bounty=paid, actor=who)
-        if by is not None and added:
-            by.bounty_cents += added
-            by.save(update_fields=["bounty_cents"])
-        elimination = Elimination.objects.create(
-            tournament=locked,
-            entry=busted,
-            eliminated_by=by,
-            place=place,
-            prize_cents=prize,
-            bounty_paid_cents=paid,
-            bounty_added_cents=added,
-            table_number=busted.table_number,
-            seat_number=busted.seat_number,
-            posting=prize_posting or bounty_posting,
-            actor=who,
+        return record_out(
+            tournament=locked, entry=busted, eliminated_by=eliminated_by, actor=who, now=now, reseat=True, rng=rng
         )
-        busted.status, busted.place = Entry.Status.BUSTED, place
-        busted.table_number = busted.seat_number = None
-        busted.save(update_fields=["status", "place", "table_number", "seat_number"])
-        moves: list[dict[str, Any]] = []
-        broken: list[int] = []
-        if place > 2:
-            tables = tables_in_play(locked)
-            final, order = final_table_and_break_order(tables)
-            try:
-                planned = rebalance(
-                    table_seats(locked, tables), break_order=order, final_table=final, rng=rng or system_rng()
-                )
-            except SeatingError as error:
-                raise WrongState(said(error)) from None
-            moves = moves_apply(tournament=locked, moves=planned, actor=who)
-            broken = emptied_tables_break(locked, now, had_players=had_players)
-        _elimination_audit(who, locked, elimination, [prize_posting, bounty_posting], moves=moves, broken_tables=broken)
-        if place == 2:
-            _finish(locked, actor=who, now=now, places=places)
-        tournament_changed(locked)
-    return elimination
 
 
 # --- a mistaken bust undone ---------------------------------------------------------------------------------------

@@ -34,6 +34,20 @@ class Tournament(models.Model):
         FIXED = "fixed", _("fixed bounty")
         PROGRESSIVE = "progressive", _("progressive bounty")
 
+    class Format(models.TextChoices):
+        CHIPS = "chips", _("chip tournament")
+        HEADS_UP = "heads_up", _("heads-up")
+        OFC_POINTS = "ofc_points", _("Open-Face points")
+
+    class HeadsUpMode(models.TextChoices):
+        BY_FIELD = "by_field", _("groups or knock-out by field size")
+        KNOCKOUT = "knockout", _("knock-out")
+        GROUPS = "groups", _("groups, then knock-out")
+
+    class Seeding(models.TextChoices):
+        DRAWN = "drawn", _("drawn")
+        SEEDED = "seeded", _("seeded by entry number")
+
     class ClockStatus(models.TextChoices):
         NOT_STARTED = "not_started", _("not started")
         RUNNING = "running", _("running")
@@ -44,6 +58,7 @@ class Tournament(models.Model):
     games = models.JSONField(_("games"), default=list)
     rules = models.TextField(_("rules line"), blank=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
+    format = models.CharField(_("format"), max_length=12, choices=Format.choices, default=Format.CHIPS)
     starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
 
     # The money: what one entry pays (to the pool, to the house, to the bounties) and the chips it gets.
@@ -82,6 +97,22 @@ class Tournament(models.Model):
     clock_hands = models.PositiveIntegerField(_("hands played in the level"), default=0)
     # Raised by every change a screen shows: the room display asks whether it moved (poker_room.live).
     version = models.PositiveBigIntegerField(_("version"), default=1)
+
+    # Heads-up events (issue 19, poker_room.heads_up): groups or a knock-out by field size, how the bracket is drawn,
+    # and the ranges of places whose prizes are shared equally (the losers of one round), set when a stage is drawn.
+    heads_up_mode = models.CharField(
+        _("heads-up mode"), max_length=10, choices=HeadsUpMode.choices, default=HeadsUpMode.BY_FIELD
+    )
+    groups_up_to = models.PositiveSmallIntegerField(_("groups for a field of at most"), default=16)
+    group_size = models.PositiveSmallIntegerField(_("players a group"), default=4)
+    seeding = models.CharField(_("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.DRAWN)
+    prize_tiers = models.JSONField(_("places sharing a prize"), default=list, blank=True)
+    # Open-Face points events (issue 19, poker_room.ofc_points): rounds of a fixed number of hands, tables redrawn
+    # between rounds, scored by rules.games.ofc with these royalties.
+    ofc_rounds = models.PositiveSmallIntegerField(_("rounds"), default=3)
+    ofc_hands_per_round = models.PositiveSmallIntegerField(_("hands a round"), default=15)
+    ofc_royalties = models.CharField(_("royalties"), max_length=20, default="mainz")
+    ofc_round = models.PositiveSmallIntegerField(_("round being played"), default=0)
 
     pool_locked_at = models.DateTimeField(_("prize pool final at"), null=True, blank=True)
     overlay_cents = models.PositiveBigIntegerField(_("overlay paid by the house (cents)"), default=0)
@@ -128,6 +159,7 @@ class Tournament(models.Model):
                     "addon_chips",
                     "guarantee_cents",
                     "started_at",
+                    "format",
                 ),
                 ("running", "finished"),
             ),
@@ -350,6 +382,7 @@ class SeatMove(AppendOnlyModel):
         TABLE_BREAK = "table_break", _("table broken")
         FINAL_TABLE = "final_table", _("final table")
         UNDO = "undo", _("bust undone")
+        ROUND_DRAW = "round_draw", _("round redraw")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.PROTECT, related_name="seat_moves", verbose_name=_("tournament")
@@ -368,3 +401,239 @@ class SeatMove(AppendOnlyModel):
         verbose_name = _("seat change")
         verbose_name_plural = _("seat changes")
         triggers = append_only_triggers()
+
+
+class Deal(AppendOnlyModel):
+    """A deal at the final table (issue 19): what each player still in is paid when placed, whatever the place.
+
+    Worked out by ICM (Malmuth-Harville) or a chip chop from the stacks the director counted, or agreed amounts;
+    ``reserve_cents`` is left to play for and goes to the winner on top. Once recorded it never changes, and the
+    prizes posted at each bust follow it (``poker_room.eliminations.place_prize``)."""
+
+    class Method(models.TextChoices):
+        ICM = "icm", _("ICM")
+        CHIP_CHOP = "chip_chop", _("chip chop")
+        CUSTOM = "custom", _("agreed amounts")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="deals", verbose_name=_("tournament")
+    )
+    method = models.CharField(_("method"), max_length=10, choices=Method.choices)
+    stacks = models.JSONField(_("chips by entry number"))
+    prizes_left = models.JSONField(_("prizes of the places left (cents)"))
+    reserve_cents = models.PositiveBigIntegerField(_("left to play for (cents)"), default=0)
+    amounts = models.JSONField(_("paid by entry number (cents)"))
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        constraints = [models.UniqueConstraint(fields=["tournament"], name="one_deal_a_tournament")]
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.get_method_display()}"
+
+    def amount_for(self, entry_number: int) -> int | None:
+        """What the deal pays entry ``entry_number`` (the reserve not included), or None if it is not in it."""
+        value = self.amounts.get(str(entry_number))
+        return None if value is None else int(value)
+
+
+class Match(models.Model):
+    """A heads-up match (issue 19): two entries (one may not be known yet), the hands dealt, the winner.
+
+    A knock-out's matches are all drawn at once and each names where its winner goes (``next_match``/``next_side``);
+    a group's are its round robin. ``hands`` counts the hands dealt: the blinds rise with it."""
+
+    class Stage(models.TextChoices):
+        GROUP = "group", _("group stage")
+        KNOCKOUT = "knockout", _("knock-out")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        READY = "ready", _("ready")
+        DECIDED = "decided", _("decided")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="matches", verbose_name=_("tournament")
+    )
+    stage = models.CharField(_("stage"), max_length=10, choices=Stage.choices)
+    round = models.PositiveSmallIntegerField(_("round"))
+    number = models.PositiveSmallIntegerField(_("match"))
+    group = models.PositiveSmallIntegerField(_("group"), null=True, blank=True)
+    entry_a = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    entry_b = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    next_match = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="fed_by", verbose_name=_("winner to")
+    )
+    next_side = models.CharField(_("winner plays as"), max_length=1, blank=True)
+    table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    hands = models.PositiveIntegerField(_("hands dealt"), default=0)
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.WAITING)
+    winner = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "stage", "round", "number"]
+        verbose_name = _("heads-up match")
+        verbose_name_plural = _("heads-up matches")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "stage", "round", "number"], name="one_match_a_slot"),
+        ]
+        triggers = guarded_triggers(
+            "poker_room_match",
+            frozen=("tournament_id", "stage", "round", "number", "group", "next_match_id", "next_side", "created_at"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.stage} round {self.round} match {self.number}"
+
+
+class OfcHand(models.Model):
+    """One hand of an Open-Face points tournament at one table (issue 19): the boards as entered, scored once by
+    ``rules.games.ofc``. Voided once (a hand entered wrongly), by the director, and it stays in the record."""
+
+    class Status(models.TextChoices):
+        IN_FORCE = "in_force", _("in force")
+        VOIDED = "voided", _("voided")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="ofc_hands", verbose_name=_("tournament")
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    hand = models.PositiveSmallIntegerField(_("hand"))
+    table_number = models.PositiveSmallIntegerField(_("table"))
+    boards = models.JSONField(_("boards by entry number"))
+    points = models.JSONField(_("points by entry number"))
+    royalties = models.JSONField(_("royalties by entry number"))
+    fouls = models.JSONField(_("fouled boards (entry numbers)"), default=list)
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.IN_FORCE)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    void_reason = models.TextField(_("why voided"), blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "round", "table_number", "hand", "pk"]
+        verbose_name = _("Open-Face hand")
+        verbose_name_plural = _("Open-Face hands")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "hand", "table_number"],
+                condition=models.Q(status="in_force"),
+                name="one_ofc_hand_a_table",
+            ),
+        ]
+        triggers = guarded_triggers(
+            "poker_room_ofchand",
+            frozen=(
+                "tournament_id",
+                "round",
+                "hand",
+                "table_number",
+                "boards",
+                "points",
+                "royalties",
+                "fouls",
+                "actor_id",
+                "created_at",
+            ),
+            state="status",
+            final_states=("voided",),
+            final_frozen=("voided_at", "voided_by_id", "void_reason"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: round {self.round} hand {self.hand} table {self.table_number}"
+
+
+class League(models.Model):
+    """A season of the poker room's events (issue 19): points per event by the house's formula, the best N counted,
+    ties broken in a set order; its top players are invited to the Master Class, their points their stack."""
+
+    class Formula(models.TextChoices):
+        SQRT_PLACE = "sqrt_place", _("10 × √players ÷ √place")
+        POKERSTARS = "pokerstars", _("PokerStars leader board")
+        TABLE = "table", _("points by place")
+        EXPRESSION = "expression", _("the house's own formula")
+
+    class Rounding(models.TextChoices):
+        NEAREST = "nearest", _("to the nearest chip")
+        UP = "up", _("up")
+        DOWN = "down", _("down")
+
+    name = models.CharField(_("name"), max_length=120)
+    season = models.CharField(_("season"), max_length=40)
+    formula = models.CharField(_("formula"), max_length=12, choices=Formula.choices, default=Formula.SQRT_PLACE)
+    expression = models.TextField(_("expression"), blank=True)
+    points_table = models.JSONField(_("points by place"), default=list, blank=True)
+    best_of = models.PositiveSmallIntegerField(_("best results counted (0: all)"), default=0)
+    tie_breaks = models.JSONField(_("tie-breaks in order"), default=list, blank=True)
+    master_class_size = models.PositiveSmallIntegerField(_("players invited to the Master Class"), default=10)
+    chips_per_point = models.PositiveIntegerField(_("chips a point"), default=1)
+    chip_rounding = models.CharField(_("rounding"), max_length=8, choices=Rounding.choices, default=Rounding.NEAREST)
+    master_class = models.OneToOneField(
+        Tournament,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="master_class_of",
+        verbose_name=_("Master Class"),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("created by")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-season", "name", "pk"]
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+        triggers = guarded_triggers("poker_room_league", frozen=("created_by_id", "created_at"))
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.season}"
+
+
+class LeagueEvent(models.Model):
+    """A tournament counted in a league. Taken out by marking it (``removed_at``), never by deleting it."""
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="events", verbose_name=_("league"))
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="league_events", verbose_name=_("tournament")
+    )
+    added_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+    removed_at = models.DateTimeField(_("taken out at"), null=True, blank=True)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["league_id", "pk"]
+        verbose_name = _("league event")
+        verbose_name_plural = _("league events")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "tournament"],
+                condition=models.Q(removed_at__isnull=True),
+                name="one_league_event",
+            ),
+        ]
+        triggers = guarded_triggers(
+            "poker_room_leagueevent",
+            frozen=("league_id", "tournament_id", "added_by_id", "added_at"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.league}: {self.tournament}"

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from poker_room import apis, display_views, setup_views, table_views, views
+from poker_room import (
+    apis,
+    deal_urls,
+    display_views,
+    heads_up_urls,
+    league_urls,
+    ofc_urls,
+    setup_views,
+    table_views,
+    views,
+)
 
 page_urlpatterns: list[URLPattern] = [
     # The room display: the TV's signed address (no sign-in), and the staff's by the tournament's id.
@@ -64,6 +74,11 @@ page_urlpatterns: list[URLPattern] = [
     path("poker-room/<int:tournament_id>/results/", setup_views.results_view, name="poker-room-results"),
     path("poker-room/<int:tournament_id>/results.csv", setup_views.results_csv, name="poker-room-results-csv"),
     path("poker-room/<int:tournament_id>/chip-race/", setup_views.chip_race_view, name="poker-room-chip-race"),
+    # Issue 19: deals, heads-up brackets, Open-Face points events, leagues and the Master Class.
+    *deal_urls.page_urlpatterns,
+    *heads_up_urls.page_urlpatterns,
+    *ofc_urls.page_urlpatterns,
+    *league_urls.page_urlpatterns,
 ]
 
 # The REST API (poker_room/apis.py): entries by their number in the tournament, as the director says them.
@@ -99,4 +114,8 @@ api_urlpatterns: list[URLPattern] = [
     path(_TABLE + "dealer/", apis.TableDealerApi.as_view(), name="api-tournament-table-dealer"),
     path(_TOURNAMENT + "results/", apis.ResultsApi.as_view(), name="api-tournament-results"),
     path(_TOURNAMENT + "display/", apis.DisplayApi.as_view(), name="api-tournament-display"),
+    *deal_urls.api_urlpatterns,
+    *heads_up_urls.api_urlpatterns,
+    *ofc_urls.api_urlpatterns,
+    *league_urls.api_urlpatterns,
 ]

@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.errors import ApplicationError
 from casino.templatetags.money import cents as money_text
 from players.selectors import player_find
-from poker_room import clock_services, services
+from poker_room import clock_services, deal_selectors, heads_up_selectors, ofc_selectors, services
 from poker_room.display_views import display_address, display_token
 from poker_room.floor import entry_name, ordinal
 from poker_room.forms import MONEY_FIELDS, SETTINGS_FIELDS, TournamentCreateForm, settings_initial
@@ -153,6 +153,9 @@ def render_console(
         "field": typed.get("field", ""),
         "typed": typed,
     }
+    # Issue 19: what the deal, heads-up and Open-Face panels add (their own selectors).
+    for extra in (deal_selectors, heads_up_selectors, ofc_selectors):
+        context.update(extra.console_context(tournament, request.user))
     return page(request, "poker_room/console.html", context, status=status)
 
 

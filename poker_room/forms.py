@@ -28,8 +28,11 @@ from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
 from casino.forms import AmountField
+from poker_room.models import Tournament
 from poker_room.payouts import PayoutBand
+from poker_room.services import FORMAT_FIELDS
 from poker_room.structure import AnteKind, Game, Level, LevelKind
+from rules.games.ofc import ROYALTY_TABLES
 
 MOST_CENTS = 10**10  # a hundred million in money: more is a key held down
 MOST_LINES = 200
@@ -319,6 +322,9 @@ class TournamentCreateForm(_Form):
     fee = _amount(gettext_lazy("House fee"))
     bounty = _amount(gettext_lazy("Bounty"))
     tables = forms.IntegerField(min_value=1, max_value=100, label=gettext_lazy("Tables"))
+    format = forms.ChoiceField(
+        choices=[("", ""), *Tournament.Format.choices], required=False, label=gettext_lazy("Format")
+    )
 
     def create_kwargs(self) -> dict[str, Any]:
         data = self.cleaned()
@@ -329,6 +335,7 @@ class TournamentCreateForm(_Form):
             "fee_cents": data["fee"] or 0,
             "bounty_cents": data["bounty"] or 0,
             "tables": data["tables"],
+            "format": data["format"] or None,
         }
 
 
@@ -348,7 +355,26 @@ SETTINGS_FIELDS: dict[str, tuple[Any, str]] = {
     "guarantee_cents": (gettext_lazy("Guaranteed prize pool"), "money"),
     "min_cash_cents": (gettext_lazy("Minimum cash"), "money"),
     "payout_unit_cents": (gettext_lazy("Prizes rounded to"), "money"),
+    # Issue 19: the format and how a heads-up or an Open-Face points event runs.
+    "format": (gettext_lazy("Format"), "choice"),
+    "heads_up_mode": (gettext_lazy("Heads-up: groups or knock-out"), "choice"),
+    "groups_up_to": (gettext_lazy("Heads-up: groups for a field of at most"), "count"),
+    "group_size": (gettext_lazy("Heads-up: players a group"), "count"),
+    "seeding": (gettext_lazy("Heads-up: seeding"), "choice"),
+    "ofc_rounds": (gettext_lazy("Open-Face: rounds"), "count"),
+    "ofc_hands_per_round": (gettext_lazy("Open-Face: hands a round"), "count"),
+    "ofc_royalties": (gettext_lazy("Open-Face: royalties"), "choice"),
 }
+
+
+def setting_choices(name: str) -> list[tuple[str, str]]:
+    """The values a ``choice`` setting takes, with their labels."""
+    if name == "ofc_royalties":
+        return [(key, key.capitalize()) for key in sorted(ROYALTY_TABLES)]
+    field = Tournament._meta.get_field(name)
+    return [(str(value), str(label)) for value, label in field.choices or ()]
+
+
 # Fixed once the tournament has started (the model's triggers refuse them; the page shows them read-only).
 MONEY_FIELDS = frozenset(
     (
@@ -360,6 +386,7 @@ MONEY_FIELDS = frozenset(
         "addon_chips",
         "guarantee_cents",
         "table_size",
+        *FORMAT_FIELDS,
     )
 )
 
@@ -373,12 +400,19 @@ class SettingsForm(_Form):
             label, kind = SETTINGS_FIELDS[name]
             if kind == "money":
                 self.fields[name] = _amount(label, required=name == "payout_unit_cents")
+            elif kind == "choice":
+                self.fields[name] = forms.ChoiceField(choices=setting_choices(name), label=label)
             else:
                 most = 10**9 if kind == "chips" else 1000
                 self.fields[name] = forms.IntegerField(min_value=0, max_value=most, label=label, required=True)
 
     def values(self) -> dict[str, Any]:
         return {name: (0 if value is None else value) for name, value in self.cleaned().items()}
+
+
+def settings_choices(names: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
+    """The choices of each ``choice`` setting among ``names`` (the console's select boxes)."""
+    return {name: setting_choices(name) for name in names if SETTINGS_FIELDS[name][1] == "choice"}
 
 
 def settings_initial(tournament: Any, names: Sequence[str]) -> dict[str, str]:
@@ -388,6 +422,8 @@ def settings_initial(tournament: Any, names: Sequence[str]) -> dict[str, str]:
         value = getattr(tournament, name)
         if SETTINGS_FIELDS[name][1] == "money":
             shown[name] = f"{value // 100}.{value % 100:02d}"
+        elif SETTINGS_FIELDS[name][1] == "choice":
+            shown[name] = str(value)
         else:
             shown[name] = str(value)
     return shown

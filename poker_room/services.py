@@ -62,6 +62,7 @@ from poker_room.structure import (
     structure_from_dicts,
 )
 from poker_room.templates_data import DEFAULT_POINTS_STACK, UnknownTemplate, template, template_structure
+from rules.games.ofc import ROYALTY_TABLES
 
 __all__ = [
     "chip_race_record",
@@ -111,9 +112,36 @@ _CENTS = (
 )
 _LEVELS = ("late_registration_level", "reentries_max", "rebuys_max", "rebuy_until_level")
 _CHIPS = ("rebuy_chips", "addon_chips")
-SETTINGS = ("name", *_LEVELS, *_CENTS, *_CHIPS, "starting_stack", "payout_unit_cents", "bounty_kind", "table_size")
-# Before the start only: the tables' seats are set, and the draw uses them.
-_BEFORE_START = (*MONEY_FIELDS, "table_size")
+# Issue 19: what kind of event it is (chips, heads-up, Open-Face points) and how a heads-up or Open-Face event runs.
+FORMAT_FIELDS = (
+    "format",
+    "heads_up_mode",
+    "groups_up_to",
+    "group_size",
+    "seeding",
+    "ofc_rounds",
+    "ofc_hands_per_round",
+    "ofc_royalties",
+)
+SETTINGS = (
+    "name",
+    *_LEVELS,
+    *_CENTS,
+    *_CHIPS,
+    "starting_stack",
+    "payout_unit_cents",
+    "bounty_kind",
+    "table_size",
+    *FORMAT_FIELDS,
+)
+# Before the start only: the tables' seats are set, and the draw uses them; the format decides how it is drawn.
+_BEFORE_START = (*MONEY_FIELDS, "table_size", *FORMAT_FIELDS)
+_CHOICES: dict[str, Any] = {
+    "format": Tournament.Format,
+    "heads_up_mode": Tournament.HeadsUpMode,
+    "seeding": Tournament.Seeding,
+}
+OFC_TABLE_SIZE = (2, 4)  # an Open-Face table seats two to four (GAME_RULES.md §4)
 # The payouts' rounding and minimum: fixed with the prize pool.
 _WITH_THE_POOL = ("payout_unit_cents", "min_cash_cents")
 
@@ -148,9 +176,11 @@ def tournament_create(
     bounty_cents: int = 0,
     tables: int = 2,
     starts_at: dt.datetime | None = None,
+    format: str | None = None,  # noqa: A002 - the model's field
 ) -> Tournament:
     """A tournament from one of the seed's templates: its game(s), rules line, stack, table size and a generated
-    structure (the director edits it); a knock-out event (or any event given a bounty) pays fixed bounties."""
+    structure (the director edits it); a knock-out event (or any event given a bounty) pays fixed bounties. The
+    format is the template's (MSOP Heads Up plays heads-up) unless given: an Open-Face points event seats four."""
     require_runner(actor, action="create a tournament")
     who = person(actor, what=_("Creating a tournament"))
     try:
@@ -168,6 +198,9 @@ def tournament_create(
         raise ApplicationError(
             _("%(name)s is a knock-out: set the bounty.") % {"name": title}, extra={"field": "bounty_cents"}
         )
+    kind = format or (Tournament.Format.HEADS_UP if chosen.heads_up else Tournament.Format.CHIPS)
+    kind = _setting("format", kind)
+    seats = OFC_TABLE_SIZE[1] if kind == Tournament.Format.OFC_POINTS else chosen.table_size
     levels = template_structure(chosen)
     with transaction.atomic():
         tournament = Tournament.objects.create(
@@ -183,11 +216,12 @@ def tournament_create(
             bounty_cents=bounty,
             levels=structure_as_dicts(levels),
             chips=list(DEFAULT_CHIPS),
-            table_size=chosen.table_size,
+            table_size=seats,
+            format=kind,
             created_by=who,
         )
         TournamentTable.objects.bulk_create(
-            TournamentTable(tournament=tournament, number=number, seats=chosen.table_size, break_position=position)
+            TournamentTable(tournament=tournament, number=number, seats=seats, break_position=position)
             for number, position in _table_layout(count).items()
         )
         _audit(
@@ -207,6 +241,27 @@ def _setting(field: str, value: object) -> object:
     what = capfirst(_label(field))
     if field == "name":
         return text(value, field=field, what=what, required=True)
+    if field in _CHOICES:
+        choices = _CHOICES[field]
+        if value not in choices.values:
+            raise ApplicationError(
+                _("%(setting)s is one of %(kinds)s, not %(value)s.")
+                % {"setting": what, "kinds": ", ".join(str(label) for label in choices.labels), "value": repr(value)},
+                extra={"field": field},
+            )
+        return value
+    if field == "ofc_royalties":
+        if value not in ROYALTY_TABLES:
+            raise ApplicationError(
+                _("The royalties are one of %(tables)s, not %(value)s.")
+                % {"tables": ", ".join(sorted(ROYALTY_TABLES)), "value": repr(value)},
+                extra={"field": field},
+            )
+        return value
+    if field in ("groups_up_to", "ofc_rounds", "ofc_hands_per_round"):
+        return whole(value, field=field, what=what, least=1, most=1000)
+    if field == "group_size":
+        return whole(value, field=field, what=what, least=3, most=16)
     if field == "bounty_kind":
         if value not in Tournament.BountyKind.values:
             raise ApplicationError(
@@ -254,6 +309,12 @@ def tournament_settings_set(*, actor: User, tournament: Tournament, **fields: ob
                 )
             if field in _WITH_THE_POOL:
                 refuse_pool_final(locked)
+        if locked.format == Tournament.Format.OFC_POINTS or changes.get("format") == Tournament.Format.OFC_POINTS:
+            seats = changes.get("table_size", locked.table_size)
+            if not OFC_TABLE_SIZE[0] <= seats <= OFC_TABLE_SIZE[1]:
+                if "table_size" in changes:
+                    raise ApplicationError(_("An Open-Face table seats 2 to 4 players."), extra={"field": "table_size"})
+                changes["table_size"] = OFC_TABLE_SIZE[1]  # switched to Open-Face: four a table
         before = {field: getattr(locked, field) for field in changes}
         for field, value in changes.items():
             setattr(locked, field, value)

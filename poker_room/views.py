@@ -31,10 +31,11 @@ from players.selectors import player_find
 from poker_room import clock_services, deal_selectors, heads_up_selectors, ofc_selectors, services
 from poker_room.display_views import display_address, display_token
 from poker_room.floor import entry_name, ordinal
-from poker_room.forms import MONEY_FIELDS, SETTINGS_FIELDS, TournamentCreateForm, settings_initial
+from poker_room.forms import MONEY_FIELDS, SETTINGS_FIELDS, TournamentCreateForm, settings_choices, settings_initial
 from poker_room.models import Elimination, Entry, Tournament
 from poker_room.page_selectors import console, game_names, tournament_list
 from poker_room.pages import form_once, may_run, page, posted_int, runners_only, viewers_only
+from poker_room.services import FORMAT_FIELDS
 from poker_room.templates_data import templates
 
 # The console's groups of settings, each its own small form.
@@ -42,6 +43,7 @@ SETTINGS_GROUPS: dict[str, tuple[str, ...]] = {
     "entries": ("late_registration_level", "reentries_max", "rebuys_max", "rebuy_until_level", "table_size"),
     "rebuys": ("rebuy_cents", "rebuy_fee_cents", "rebuy_chips", "addon_cents", "addon_fee_cents", "addon_chips"),
     "prizes": ("guarantee_cents", "min_cash_cents", "payout_unit_cents"),
+    "format": FORMAT_FIELDS,
 }
 
 
@@ -75,6 +77,7 @@ def _list_page(
         "found": tournament_list(),
         "templates": _template_rows(),
         "create": {"tables": "2", **(typed or {})},
+        "formats": Tournament.Format.choices,
         "error": error,
     }
     return page(request, "poker_room/tournaments.html", context, status=status)
@@ -95,7 +98,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     if (denied := runners_only(request)) is not None:
         return denied
     typed = {
-        name: request.POST.get(name, "")[:120] for name in ("template_key", "name", "buy_in", "fee", "bounty", "tables")
+        name: request.POST.get(name, "")[:120]
+        for name in ("template_key", "name", "buy_in", "fee", "bounty", "tables", "format")
     }
     made: list[Tournament] = []
 
@@ -125,6 +129,7 @@ def render_console(
     query = request.GET.get("q", "").strip()[:120] if runner else ""
     found = console(tournament, dealers=runner)
     kept = typed.get("settings", {})
+    choices = settings_choices(FORMAT_FIELDS)
     settings_forms = {
         group: [
             {
@@ -132,6 +137,7 @@ def render_console(
                 "label": SETTINGS_FIELDS[name][0],
                 "value": kept.get(name, shown),
                 "locked": tournament.status != Tournament.Status.PLANNED and name in MONEY_FIELDS,
+                "choices": choices.get(name),
             }
             for name, shown in settings_initial(tournament, names).items()
         ]
@@ -148,6 +154,7 @@ def render_console(
         "display_url": request.build_absolute_uri(display_address(tournament.pk)),
         "version_url": reverse("poker-room-screen-json", args=[display_token(tournament.pk)]),
         "settings_forms": settings_forms,
+        "settings_forms_format_names": FORMAT_FIELDS,
         "settings_open": typed.get("field", "") in SETTINGS_FIELDS,
         "error": error,
         "field": typed.get("field", ""),

@@ -28,6 +28,7 @@ from casino.roles import Role
 from casino.services import shift_close
 from players.models import HoldRound, RatedRound
 from players.services import player_create, session_start
+from poker_room.models import Deal
 from poker_room.services import entry_register, tournament_create, tournament_start
 from settlement.models import LedgerEntry, Posting, Wager
 from settlement.services import settle_round
@@ -163,6 +164,15 @@ def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # t
     for name in ("Anna", "Ben"):
         entry_register(actor=pit_boss, tournament=tournament, name=name)
     tournament_start(actor=pit_boss, tournament=tournament)
+    # Issue 19: a deal at its final table (the row only: the trigger is what is tried here).
+    Deal.objects.create(
+        tournament=tournament,
+        method=Deal.Method.CHIP_CHOP,
+        stacks={"1": 3000, "2": 3000},
+        prizes_left=[3000, 1000],
+        amounts={"1": 2000, "2": 2000},
+        actor=pit_boss,
+    )
     audit_checkpoint_make(reason="shift closed")
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {q(table)}")

@@ -584,6 +584,30 @@ def _tables_for(tables: list[TournamentTable], players: int) -> list[TournamentT
     return sorted(chosen, key=lambda table: table.number)
 
 
+def _seats_drawn(
+    tournament: Tournament, entries: list[Entry], *, actor: User, rng: random.Random | None
+) -> tuple[list[TournamentTable], list[dict[str, Any]]]:
+    """The start's seat draw: at random over as few tables as seat everyone."""
+    tables = list(TournamentTable.objects.filter(tournament=tournament).order_by("number"))
+    seats = sum(table.seats for table in tables)
+    if len(entries) > seats:
+        raise WrongState(
+            _("%(players)s players do not fit in the %(seats)s seats of %(tables)s tables: add a table.")
+            % {"players": len(entries), "seats": seats, "tables": len(tables)}
+        )
+    drawn = _tables_for(tables, len(entries))
+    try:
+        moves = seats_draw(
+            [entry.pk for entry in entries],
+            tables=[(table.number, table.seats) for table in drawn],
+            rng=rng or system_rng(),
+        )
+    except SeatingError as error:
+        raise WrongState(said(error)) from None
+    records = moves_apply(tournament=tournament, moves=moves, actor=actor)
+    return drawn, records
+
+
 def tournament_start(
     *, actor: User, tournament: Tournament, now: dt.datetime | None = None, rng: random.Random | None = None
 ) -> Tournament:
@@ -607,23 +631,10 @@ def tournament_start(
                 _("%(name)s needs at least 2 entries to start; it has %(count)s.")
                 % {"name": locked.name, "count": len(entries)}
             )
-        tables = list(TournamentTable.objects.filter(tournament=locked).order_by("number"))
-        seats = sum(table.seats for table in tables)
-        if len(entries) > seats:
-            raise WrongState(
-                _("%(players)s players do not fit in the %(seats)s seats of %(tables)s tables: add a table.")
-                % {"players": len(entries), "seats": seats, "tables": len(tables)}
-            )
-        drawn = _tables_for(tables, len(entries))
-        try:
-            moves = seats_draw(
-                [entry.pk for entry in entries],
-                tables=[(table.number, table.seats) for table in drawn],
-                rng=rng or system_rng(),
-            )
-        except SeatingError as error:
-            raise WrongState(said(error)) from None
-        records = moves_apply(tournament=locked, moves=moves, actor=actor)
+        drawn: list[TournamentTable] = []
+        records: list[dict[str, Any]] = []
+        if locked.format != Tournament.Format.HEADS_UP:  # heads-up: the bracket's draw seats the matches
+            drawn, records = _seats_drawn(locked, entries, actor=actor, rng=rng)
         locked.status, locked.started_at = Tournament.Status.RUNNING, now
         locked.save(update_fields=["status", "started_at"])
         audit_event_record(
@@ -633,7 +644,9 @@ def tournament_start(
             after={"entries": len(entries), "tables": [table.number for table in drawn], "seats": records},
         )
         tournament_changed(locked)
-        if locked.clock_status == Tournament.ClockStatus.NOT_STARTED:  # else the director started it on time already
+        # A heads-up match's blinds go by its own hands and an Open-Face event plays rounds of hands: no clock. A
+        # clock the director started on time already runs on.
+        if locked.format == Tournament.Format.CHIPS and locked.clock_status == Tournament.ClockStatus.NOT_STARTED:
             clock_start(actor=actor, tournament=locked, now=now)
     return Tournament.objects.get(pk=locked.pk)
 

@@ -151,3 +151,19 @@ def test_the_console_shows_the_format_settings_and_saves_them(
     bad = client.post(f"/poker-room/{tournament.pk}/settings/format/", {**form, "form_key": "k2", "format": "x"})
     assert bad.status_code == 400
     assert fresh(tournament).format == "heads_up"
+
+
+def test_a_heads_up_event_starts_without_a_seat_draw_or_clock_and_takes_nobody_late(director: User) -> None:
+    tournament = services.tournament_create(
+        actor=director, template_key="msop_heads_up", buy_in_cents=2000, fee_cents=500, tables=2
+    )
+    for name in ("Anna", "Ben", "Cem", "Dora", "Emil", "Fritz"):  # six players, four seats: the bracket seats them
+        services.entry_register(actor=director, tournament=tournament, name=name, now=T0)
+    started = services.tournament_start(actor=director, tournament=tournament, now=T0)
+    assert started.status == Tournament.Status.RUNNING
+    assert started.clock_status == Tournament.ClockStatus.NOT_STARTED
+    assert not started.entries.filter(table_number__isnull=False).exists()
+    before = everything(started)
+    with pytest.raises(WrongState, match="Registration closed at the start"):
+        services.entry_register(actor=director, tournament=started, name="Late Larry", now=T0)
+    assert everything(started) == before

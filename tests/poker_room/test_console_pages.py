@@ -389,8 +389,10 @@ def test_the_clock_buttons_change_the_clock(live, director, button, status, leve
 
 @pytest.mark.django_db
 def test_a_hands_counted_level_has_a_hand_played_button_on_the_console_and_the_tablet(director) -> None:
+    # A chip tournament on the heads-up template's structure (levels of 7 hands), one table: the room's clock counts
+    # the hands (a heads-up event's matches count their own: tests/poker_room/test_heads_up.py).
     tournament = services.tournament_create(
-        actor=director, template_key="msop_heads_up", buy_in_cents=2_000, fee_cents=500, tables=1
+        actor=director, template_key="msop_heads_up", buy_in_cents=2_000, fee_cents=500, tables=1, format="chips"
     )
     for name in ("Anna", "Ben"):
         services.entry_register(actor=director, tournament=tournament, name=name)

@@ -57,6 +57,7 @@ from players.models import Player
 from poker_room import money
 from poker_room.clock_services import clock_now, current_level_number, level_number, tournament_levels
 from poker_room.floor import (
+    MOST_CHIPS,
     User,
     entry_name,
     entry_of,
@@ -94,6 +95,8 @@ def registration_refusal(tournament: Tournament, now: dt.datetime) -> str | None
         return _("The prize pool is final; the money has started.")
     if tournament.status == Tournament.Status.PLANNED:
         return None
+    if tournament.format != Tournament.Format.CHIPS:  # a bracket drawn, or the rounds' tables: nobody comes late
+        return _("Registration closed at the start.")
     last = tournament.late_registration_level
     if current_level_number(tournament, now) <= last:
         return None
@@ -249,7 +252,9 @@ def _new_entry(
     player: Player | None,
     reentry_of: Entry | None,
     rng: random.Random,
+    chips: int | None = None,
 ) -> tuple[Entry, Purchase, list[Posting], list[dict[str, Any]]]:
+    stack = tournament.starting_stack if chips is None else chips
     _places_make_room(tournament)
     entry = Entry.objects.create(
         tournament=tournament,
@@ -257,7 +262,7 @@ def _new_entry(
         player=player,
         name=name,
         reentry_of=reentry_of,
-        chips=tournament.starting_stack,
+        chips=stack,
         bounty_cents=_entry_bounty(tournament),
         created_by=actor,
     )
@@ -271,7 +276,7 @@ def _new_entry(
         prize_cents=tournament.buy_in_cents,
         fee_cents=tournament.fee_cents,
         bounty_cents=entry.bounty_cents,
-        chips=tournament.starting_stack,
+        chips=stack,
         actor=actor,
     )
     return entry, purchase, postings, seats
@@ -285,11 +290,15 @@ def entry_register(
     player_id: int | None = None,
     now: dt.datetime | None = None,
     rng: random.Random | None = None,
+    chips: int | None = None,
 ) -> Entry:
     """Register a player (by ``player_id`` of the players app, or just a ``name``): a new entry, its payment posted,
-    and, once the tournament runs, a seat drawn."""
+    and, once the tournament runs, a seat drawn. ``chips`` gives this entry that stack instead of the starting stack
+    (the Master Class: each player's league points); its purchase and audit event record it."""
     require_runner(actor, action="register a player")
     who = person(actor, what=_("Registering a player"))
+    if chips is not None:
+        whole(chips, field="chips", what=_("The stack"), least=1, most=MOST_CHIPS)
     name = text(name, field="name", what=_("The name"))
     player = None
     if player_id is not None:
@@ -316,7 +325,7 @@ def entry_register(
                     % {"entry": entry_name(earlier), "place": ordinal(earlier.place or 0)}
                 )
         entry, purchase, postings, seats = _new_entry(
-            locked, actor=who, name=name, player=player, reentry_of=None, rng=rng or system_rng()
+            locked, actor=who, name=name, player=player, reentry_of=None, rng=rng or system_rng(), chips=chips
         )
         _purchase_audit(actor=who, tournament=locked, entry=entry, purchase=purchase, postings=postings, seats=seats)
         tournament_changed(locked)

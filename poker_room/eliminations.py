@@ -97,7 +97,7 @@ def prize_table(tournament: Tournament) -> tuple[int, int, tuple[int, ...]]:
     return pool, overlay, places
 
 
-def _pool_lock(tournament: Tournament, *, actor: AbstractBaseUser, now: dt.datetime) -> None:
+def pool_lock(tournament: Tournament, *, actor: AbstractBaseUser, now: dt.datetime) -> None:
     """Make the prize pool final (the first paid bust): the overlay posted if the guarantee is above what came in."""
     pool, overlay, places = prize_table(tournament)
     postings = []
@@ -223,7 +223,7 @@ def _finish(tournament: Tournament, *, actor: AbstractBaseUser, now: dt.datetime
     """One player left: placed 1st with their prize and their own bounty; the tournament finished."""
     winner = Entry.objects.select_for_update().get(tournament=tournament, status=Entry.Status.ACTIVE)
     if tournament.pool_locked_at is None:
-        _pool_lock(tournament, actor=actor, now=now)
+        pool_lock(tournament, actor=actor, now=now)
     bounty = winner.bounty_cents if tournament.bounty_kind != Tournament.BountyKind.NONE else 0
     prize = place_prize(tournament, winner, 1, places)
     prize_posting, bounty_posting = _pay(tournament, winner, prize=prize, bounty=bounty, actor=actor)
@@ -314,7 +314,7 @@ def record_out(
     _pool, _overlay, places = prize_table(tournament)
     prize = place_prize(tournament, busted, place, places)
     if prize and tournament.pool_locked_at is None:
-        _pool_lock(tournament, actor=actor, now=now)
+        pool_lock(tournament, actor=actor, now=now)
     paid, added = _bounty_split(tournament, busted.bounty_cents)
     prize_posting, bounty_posting = _pay(tournament, busted, prize=prize, bounty=paid, actor=actor)
     if by is not None and added:
@@ -383,6 +383,7 @@ def entry_eliminate(
         )
         require_runner_or_table_dealer(actor, table, action=_("record a bust"))
         refuse_finished(locked)
+        _played_out_elsewhere(locked, undoing=False)
         if locked.status != Tournament.Status.RUNNING:
             raise WrongState(_("%(name)s has not started: nobody is out yet.") % {"name": locked.name})
         return record_out(
@@ -496,7 +497,38 @@ def _undo(
     )
 
 
+def _played_out_elsewhere(tournament: Tournament, *, undoing: bool) -> None:
+    """A heads-up event's players go out by their matches and an Open-Face event's by its standings: a bust (or its
+    undo) recorded past them would leave the bracket or the standings out of step with the entries."""
+    if tournament.format == Tournament.Format.HEADS_UP:
+        raise WrongState(
+            _("In a heads-up event the result of a match is undone on its tablet, and the bracket with it.")
+            if undoing
+            else _(
+                "In a heads-up event a player goes out when their match is decided: record the winner on its tablet."
+            )
+        )
+    if tournament.format == Tournament.Format.OFC_POINTS:
+        raise WrongState(_("An Open-Face points event places everyone by the standings at the finish: nobody busts."))
+
+
 def elimination_undo(
+    *,
+    actor: User,
+    tournament: Tournament,
+    elimination: Elimination,
+    reason: str,
+    now: dt.datetime | None = None,
+    rng: random.Random | None = None,
+) -> Elimination:
+    """Undo a mistaken bust of a chip tournament (a heads-up match's result is undone with its match:
+    ``poker_room.heads_up.match_undo``, through ``bust_undo``)."""
+    require_runner(actor, action="undo a bust")
+    _played_out_elsewhere(tournament, undoing=True)
+    return bust_undo(actor=actor, tournament=tournament, elimination=elimination, reason=reason, now=now, rng=rng)
+
+
+def bust_undo(
     *,
     actor: User,
     tournament: Tournament,
@@ -524,6 +556,16 @@ def elimination_undo(
             # Alone, the win would leave one player in a tournament that can never finish.
             raise WrongState(
                 _("The win of %(entry)s is not undone alone: undo the runner-up's bust, and the win goes with it.")
+                % {"entry": entry_name(undone.entry)}
+            )
+        deal = Deal.objects.filter(tournament=locked).first()
+        if deal is not None and deal.amount_for(undone.entry.number) is None:
+            # The deal shared out the money of the places left: this player is not in it, so their bust stands.
+            raise WrongState(
+                _(
+                    "The bust of %(entry)s came before the deal: the deal shares the money of the places left, so the "
+                    "bust stands."
+                )
                 % {"entry": entry_name(undone.entry)}
             )
         reentry = Entry.objects.filter(reentry_of_id=undone.entry_id).first()

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
@@ -141,6 +142,7 @@ _CHOICES: dict[str, Any] = {
     "heads_up_mode": Tournament.HeadsUpMode,
     "seeding": Tournament.Seeding,
 }
+OFC_NO_BOUNTY = gettext_noop("An Open-Face points event knocks nobody out: it has no bounty.")
 OFC_TABLE_SIZE = (2, 4)  # an Open-Face table seats two to four (GAME_RULES.md §4)
 # The payouts' rounding and minimum: fixed with the prize pool.
 _WITH_THE_POOL = ("payout_unit_cents", "min_cash_cents")
@@ -200,6 +202,8 @@ def tournament_create(
         )
     kind = format or (Tournament.Format.HEADS_UP if chosen.heads_up else Tournament.Format.CHIPS)
     kind = _setting("format", kind)
+    if kind == Tournament.Format.OFC_POINTS and bounty:
+        raise ApplicationError(_(OFC_NO_BOUNTY), extra={"field": "bounty_cents"})
     seats = OFC_TABLE_SIZE[1] if kind == Tournament.Format.OFC_POINTS else chosen.table_size
     levels = template_structure(chosen)
     with transaction.atomic():
@@ -326,6 +330,8 @@ def tournament_settings_set(*, actor: User, tournament: Tournament, **fields: ob
             )
         if locked.bounty_kind != Tournament.BountyKind.NONE and not locked.bounty_cents:
             raise ApplicationError(_("A knock-out needs its bounty: set it."), extra={"field": "bounty_cents"})
+        if locked.format == Tournament.Format.OFC_POINTS and locked.bounty_kind != Tournament.BountyKind.NONE:
+            raise ApplicationError(_(OFC_NO_BOUNTY), extra={"field": "bounty_kind"})
         if (
             "bounty_kind" in changes
             and locked.bounty_kind == Tournament.BountyKind.NONE

@@ -28,6 +28,7 @@ from casino.errors import ApplicationError
 from poker_room import clock_services, services
 from poker_room.display_views import display_token
 from poker_room.floor import can_act_at_tournament_table, entry_name, require_runner_or_table_dealer
+from poker_room.heads_up_selectors import match_at_table
 from poker_room.models import Entry, Tournament, TournamentTable
 from poker_room.page_selectors import dealer_table
 from poker_room.pages import form_once, may_run, may_view, page, posted_int, refused_page
@@ -103,6 +104,12 @@ def table_view(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
     table = _table(tournament, number)
     if (denied := _denied(request, table)) is not None:
         return denied
+    # Issue 19: an Open-Face table's hands and a heads-up match are entered on their own tablets; a heads-up table
+    # with no match at it shows its empty seats and refreshes until the next match is sent there.
+    if tournament.format == Tournament.Format.OFC_POINTS:
+        return redirect("poker-room-ofc-table", tournament_id=tournament.pk, number=number)
+    if tournament.format == Tournament.Format.HEADS_UP and (match := match_at_table(tournament, number)) is not None:
+        return redirect("poker-room-match", tournament_id=tournament.pk, match_id=match.pk)
     bust = request.GET.get("bust", "")
     return _table_page(request, tournament, number, bust=int(bust) if bust.isdecimal() and len(bust) < 12 else None)
 

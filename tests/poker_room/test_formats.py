@@ -167,3 +167,34 @@ def test_a_heads_up_event_starts_without_a_seat_draw_or_clock_and_takes_nobody_l
     with pytest.raises(WrongState, match="Registration closed at the start"):
         services.entry_register(actor=director, tournament=started, name="Late Larry", now=T0)
     assert everything(started) == before
+
+
+def test_an_open_face_points_event_has_no_bounty(director: User, make_tournament: Callable[..., Tournament]) -> None:
+    with pytest.raises(ApplicationError, match="knocks nobody out"):
+        services.tournament_create(
+            actor=director,
+            template_key="zocktoberfest",
+            buy_in_cents=2000,
+            fee_cents=0,
+            bounty_cents=500,
+            format="ofc_points",
+        )
+    assert not Tournament.objects.exists()
+    tournament = make_tournament(format="ofc_points")
+    before = everything(tournament)
+    with pytest.raises(ApplicationError, match="knocks nobody out"):
+        services.tournament_settings_set(actor=director, tournament=tournament, bounty_kind="fixed", bounty_cents=500)
+    assert everything(tournament) == before
+
+
+def test_a_bust_or_its_undo_is_refused_where_matches_or_standings_place_the_players(director: User) -> None:
+    tournament = services.tournament_create(
+        actor=director, template_key="msop_turbo", buy_in_cents=2000, fee_cents=0, format="ofc_points"
+    )
+    for name in ("Anna", "Ben", "Cem", "Dora"):
+        services.entry_register(actor=director, tournament=tournament, name=name, now=T0)
+    started = services.tournament_start(actor=director, tournament=tournament, now=T0)
+    before = everything(started)
+    with pytest.raises(WrongState, match="places everyone by the standings"):
+        entry_eliminate(actor=director, tournament=started, entry=entry(started, 1), now=T0)
+    assert everything(started) == before

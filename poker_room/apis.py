@@ -616,6 +616,10 @@ class DisplayOutputSerializer(serializers.Serializer):
     next_break = DisplayLevelOutputSerializer(allow_null=True)
     colour_up = serializers.IntegerField(allow_null=True)
     rules = serializers.CharField()
+    format = serializers.CharField(help_text="chips, heads_up or ofc_points: the last two show `lines`, no clock")
+    lines = serializers.ListField(
+        child=serializers.CharField(), help_text="The matches being played, or the round and the standings' leaders"
+    )
 
 
 # --- tournaments --------------------------------------------------------------------------------------------------

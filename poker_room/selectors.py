@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from poker_room import live
 from poker_room.clock import ClockView, LevelSpan, clock_at
 from poker_room.clock_services import level_number, level_spans, tournament_clock_state, tournament_levels
+from poker_room.display_lines import format_lines
 from poker_room.models import Entry, Tournament
 from poker_room.money import tournament_money
 from poker_room.payouts import prize_pool
@@ -297,6 +298,8 @@ class DisplayPayload(TypedDict):
     colour_up: int | None
     mixed: bool  # the event deals more than one game: each level names its own
     rules: str
+    format: str  # issue 19: a heads-up or Open-Face points event shows ``lines`` in place of the clock
+    lines: list[str]
 
 
 def iso_utc(moment: dt.datetime) -> str:
@@ -391,6 +394,8 @@ def board_payload(board: Board) -> DisplayPayload:
         colour_up=level.colour_up if level is not None and level.is_break else None,
         mixed=len(set(board.games)) > 1,
         rules=board.rules,
+        format=Tournament.Format.CHIPS.value,
+        lines=[],
     )
 
 
@@ -398,4 +403,9 @@ def display_payload(tournament_id: int, *, now: dt.datetime | None = None) -> Di
     """The room display's JSON for a tournament (one query, three when its version's figures are not cached);
     ``Tournament.DoesNotExist`` if there is none."""
     tournament = Tournament.objects.get(pk=tournament_id)
-    return board_payload(tournament_board(tournament, now=now))
+    payload = board_payload(tournament_board(tournament, now=now))
+    payload["format"] = tournament.format
+    payload["lines"] = format_lines(tournament)
+    if tournament.format != Tournament.Format.CHIPS:  # no clock: the event's state instead of "starting soon"
+        payload["clock_label"] = payload["status_label"]
+    return payload

@@ -187,6 +187,21 @@
     setText("next_game", nextLevel && shown.mixed ? nextLevel.game_name : "");
     setText("rule_line", level ? level.rule_line : "");
 
+    // A heads-up or Open-Face points event (issue 19): its matches or its round and leaders instead of the clock.
+    var lines = shown.lines || [];
+    mark("data-no-clock", shown.format && shown.format !== "chips");
+    show("lines", lines.length > 0);
+    var list = fields.lines;
+    if (list && list.dataset.drawn !== JSON.stringify(lines)) {
+      while (list.firstChild) list.removeChild(list.firstChild);
+      lines.forEach(function (text) {
+        var item = document.createElement("li");
+        item.textContent = text;
+        list.appendChild(item);
+      });
+      list.dataset.drawn = JSON.stringify(lines);
+    }
+
     mark("data-break", !!(level && level.is_break));
     mark("data-last-minute", running && endsAt !== null && remaining < 60000 && !(level && level.is_break));
     show("reconnecting", localNow() - lastAnswer > OFFLINE_AFTER_MS);

@@ -11,7 +11,9 @@ audit event recorded is checked there, for every posting; here, what only the po
   and no bust in force is reversed;
 * a prize pool made final below its guarantee posted the overlay once; no other overlay;
 * no tournament posting is there without one of those rows;
-* a finished tournament's prize pool and bounties hold nothing.
+* a finished tournament's prize pool and bounties hold nothing;
+* issue 19's deals, Open-Face hands and heads-up matches agree with their audit events and the rules
+  (``poker_room.verify_records``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from poker_room import money
 from poker_room.models import Elimination, Purchase, Tournament
+from poker_room.verify_records import tournament_records_check
 from settlement.compute import Line
 from settlement.models import TOURNAMENT_POSTING_KINDS, LedgerEntry, Posting
 
@@ -226,4 +229,5 @@ def tournament_ledger_check(sender: object, **kwargs: object) -> list[str]:
         ledger.problems.append(
             f"Posting {found['pk']} ({found['kind']}, {key}) posts tournament money for nothing recorded."
         )
-    return ledger.problems
+    # Issue 19: deals, Open-Face hands and heads-up matches held to their audit events and to the rules.
+    return [*ledger.problems, *tournament_records_check()]

@@ -31,7 +31,7 @@ from poker_room.pages import form_once, page, runners_only, viewers_only
 
 _MONEY = AmountField(most_cents=MOST_CENTS, required=False)
 # Thousands grouped by one separator ("120 000", "120,000", "120.000", "120'000"): never a decimal point.
-_GROUPED = re.compile(r"[0-9]{1,3}(?:([ ,.'\u2009\u202f])[0-9]{3})(?:\1[0-9]{3})*")
+_GROUPED = re.compile(r"[0-9]{1,3}(?:([ ,.'\u00a0\u2009\u202f])[0-9]{3})(?:\1[0-9]{3})*")
 
 
 def _chips(text: str) -> int | str:
@@ -57,6 +57,18 @@ def _typed(request: HttpRequest) -> dict[str, str]:
         for key, value in request.POST.items()
         if key in ("method", "reserve") or re.fullmatch(r"(stack|amount)-[0-9]{1,6}", key)
     }
+
+
+def _worked_out(request: HttpRequest) -> dict[str, int] | None:
+    """The amounts the page showed when the deal was worked out ("3:12000,7:8000"; None from a form without them):
+    the deal is recorded only as it was shown."""
+    shown = request.POST.get("worked_out", "")
+    if not shown:
+        return None
+    pairs = shown.split(",")
+    if len(shown) > 400 or not all(re.fullmatch(r"[0-9]{1,6}:[0-9]{1,13}", pair) for pair in pairs):
+        raise ApplicationError(_("Work the deal out again, then record it."), extra={"field": "worked_out"})
+    return {number: int(cents) for number, cents in (pair.split(":") for pair in pairs)}
 
 
 def _deal_input(typed: dict[str, str]) -> dict[str, Any]:
@@ -163,7 +175,7 @@ def deal_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
             raise ApplicationError(
                 _("Tick that every player in the deal agrees to it, then record it."), extra={"field": "agreed"}
             )
-        deal = deal_record(actor=request.user, tournament=tournament, **given)
+        deal = deal_record(actor=request.user, tournament=tournament, worked_out=_worked_out(request), **given)
         return _("The deal is recorded: %(count)s players, each paid their amount when placed.") % {
             "count": len(deal.amounts)
         }

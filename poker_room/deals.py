@@ -22,6 +22,7 @@ their share when they are placed.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -91,7 +92,9 @@ def _number(key: object) -> int | None:
         return None
     if isinstance(key, int):
         return key
-    if isinstance(key, str) and key.strip().isdigit():
+    # ASCII digits only, and few of them: "²" is a digit to str.isdigit but no number to int(), and int() refuses
+    # thousands of digits; "٣" would be taken for 3.
+    if isinstance(key, str) and re.fullmatch(r"[0-9]{1,9}", key.strip()):
         return int(key.strip())
     return None
 
@@ -257,10 +260,15 @@ def deal_record(
     stacks: object,
     reserve_cents: object = 0,
     amounts: object = None,
+    worked_out: Mapping[str, int] | None = None,
     now: dt.datetime | None = None,
 ) -> Deal:
     """Record the deal: the prize pool made final, the ``Deal`` written and audited; each player is paid their
-    amount when placed, the winner theirs plus the reserve. The tournament director or a supervisor."""
+    amount when placed, the winner theirs plus the reserve. The tournament director or a supervisor.
+
+    ``worked_out``: the amounts the players were shown and agreed to ({entry number: cents}); the deal is refused if
+    it now works out otherwise (the payouts or the prize pool changed in between), never recorded with figures
+    nobody agreed to."""
     require_runner(actor, action=_("record a deal"))
     who = person(actor, what=_("Recording a deal"))
     now = timezone.now() if now is None else now
@@ -268,6 +276,13 @@ def deal_record(
         locked = locked_tournament(tournament)
         refuse_finished(locked)
         proposal = _propose(locked, method, stacks, reserve_cents, amounts)
+        if worked_out is not None and dict(worked_out) != proposal.amounts:
+            raise WrongState(
+                _(
+                    "The deal works out otherwise now than when it was shown (the payouts or the prize pool have "
+                    "changed since): work it out again and let the players agree to the new figures."
+                )
+            )
         pool_was_final = locked.pool_locked_at is not None
         if not pool_was_final:
             pool_lock(locked, actor=who, now=now)

@@ -252,7 +252,9 @@ def _eval(node: ast.expr, values: Mapping[str, float]) -> float:
         left, right = _eval(node.left, values), _eval(node.right, values)
         if isinstance(node.op, ast.Pow) and abs(right) > MOST_EXPONENT:
             raise LeagueError(f"An exponent is at most {MOST_EXPONENT}, not {right:g}")
-        if isinstance(node.op, ast.Div | ast.Mod) and right == 0:
+        if (isinstance(node.op, ast.Div | ast.Mod) and right == 0) or (
+            isinstance(node.op, ast.Pow) and left == 0 > right
+        ):
             raise LeagueError("The formula divides by zero")
         if isinstance(node.op, ast.Pow) and left < 0 and right != int(right):
             raise LeagueError("A negative number has no fractional power")

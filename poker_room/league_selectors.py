@@ -24,7 +24,7 @@ from django.db.models import Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from poker_room.floor import said
+from poker_room.floor import ordinal, said
 from poker_room.league_points import (
     DEFAULT_TIE_BREAKS,
     LeagueError,
@@ -36,7 +36,7 @@ from poker_room.league_points import (
     points,
     standings,
 )
-from poker_room.models import Elimination, Entry, League, LeagueEvent, Tournament
+from poker_room.models import Elimination, Entry, League, LeagueEvent, Purchase, Tournament
 from poker_room.money import tournament_money
 from poker_room.payouts import prize_pool
 from poker_room.structure import DEFAULT_CHIPS
@@ -66,6 +66,15 @@ def formula_text(league: League) -> str:
         table = ", ".join(str(points) for points in league.points_table or [])
         return _("by place: %(table)s; 0 below") % {"table": table}
     return league.expression
+
+
+def rounding_text(league: League, chip: int) -> str:
+    """How the Master Class's stacks are rounded, as a sentence reads it: "rounded down to a multiple of 25"."""
+    if league.chip_rounding == League.Rounding.DOWN:
+        return _("rounded down to a multiple of %(chip)s") % {"chip": chip}
+    if league.chip_rounding == League.Rounding.UP:
+        return _("rounded up to a multiple of %(chip)s") % {"chip": chip}
+    return _("rounded to the nearest multiple of %(chip)s") % {"chip": chip}
 
 
 @dataclass(frozen=True)
@@ -196,27 +205,59 @@ def league_standings(league: League, *, chip: int | None = None) -> Standings:
                     prize_pool=Decimal(event.prize_pool_cents) / HUNDRED,
                     prize=Decimal(prize_cents) / HUNDRED,
                 )
-                scores.append(
-                    Score(
-                        player=key,
-                        event=event.number,
-                        place=result.place,
-                        points=points(
-                            result,
-                            formula=league.formula,
-                            expression=league.expression,
-                            table=league.points_table or (),
-                        ),
-                        cashed=prize_cents > 0,
+                try:
+                    scored = points(
+                        result, formula=league.formula, expression=league.expression, table=league.points_table or ()
                     )
+                except LeagueError as error:
+                    # The formula read and scored the sample fields when it was saved; this event's field it cannot
+                    # score (it divides by zero there, or gives less than nothing): say where, so the house mends it.
+                    return Standings(
+                        league,
+                        tuple(events),
+                        (),
+                        _("%(event)s, %(place)s of %(players)s: %(reason)s")
+                        % {
+                            "event": event.tournament.name,
+                            "place": ordinal(result.place),
+                            "players": result.players,
+                            "reason": said(error),
+                        },
+                        chip,
+                    )
+                scores.append(
+                    Score(player=key, event=event.number, place=result.place, points=scored, cashed=prize_cents > 0)
                 )
         lines = standings(scores, best_of=league.best_of, tie_breaks=league_tie_breaks(league))
-        chosen = {line.player for line in invited(lines, max(2, league.master_class_size))}
+        stacks = master_class_stacks(league)
+        chosen = (
+            set(stacks)
+            if stacks is not None
+            else {line.player for line in invited(lines, max(2, league.master_class_size))}
+        )
     except LeagueError as error:
         return Standings(league, tuple(events), (), said(error), chip)
     return Standings(
-        league, tuple(events), tuple(_line(line, events, names, chosen, league, chip) for line in lines), "", chip
+        league,
+        tuple(events),
+        tuple(_line(line, events, names, chosen, league, chip, stacks) for line in lines),
+        "",
+        chip,
     )
+
+
+def master_class_stacks(league: League) -> dict[str, int] | None:
+    """Once the Master Class is invited: who was invited (by player key) and the stack each was given, as its entries
+    were registered. The standings then show these, not the field they would make now: an event's result changed since
+    (a bust undone) changes the points, not who was invited nor with what."""
+    if league.master_class_id is None:
+        return None
+    return {
+        player_key(purchase.entry): purchase.chips
+        for purchase in Purchase.objects.filter(
+            tournament_id=league.master_class_id, kind=Purchase.Kind.ENTRY
+        ).select_related("entry")
+    }
 
 
 def _line(
@@ -226,6 +267,7 @@ def _line(
     chosen: set[str],
     league: League,
     chip: int,
+    stacks: dict[str, int] | None,
 ) -> StandingLine:
     counted = {score.event: score for score in line.counted}
     dropped = {score.event: score for score in line.dropped}
@@ -238,13 +280,14 @@ def _line(
             cells.append(Cell(score.place, score.points, "counted" if event.number in counted else "dropped"))
     name, player_id = names[line.player]
     is_invited = line.player in chosen
-    chips = (
-        master_class_chips(
+    if not is_invited:
+        chips = None
+    elif stacks is not None:
+        chips = stacks[line.player]
+    else:
+        chips = master_class_chips(
             line.total, chips_per_point=league.chips_per_point, smallest_chip=chip, rounding=league.chip_rounding
         )
-        if is_invited
-        else None
-    )
     return StandingLine(
         rank=line.rank,
         key=line.player,

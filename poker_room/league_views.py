@@ -32,6 +32,7 @@ from poker_room.league_selectors import (
     league_list,
     league_standings,
     league_tie_breaks,
+    rounding_text,
     tie_break_names,
 )
 from poker_room.models import Entry, League, Tournament
@@ -186,6 +187,7 @@ def _league_page(
         "found": found,
         "formula_text": formula_text(league),
         "tie_break_text": ", ".join(tie_break_names(league_tie_breaks(league))),
+        "rounding_text": rounding_text(league, found.smallest_chip),
         "candidates": candidates,
         "may_invite": league.master_class_id is None and bool(found.invited) and not found.error,
         "master_entries": (

@@ -35,8 +35,9 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from poker_room import services
 from poker_room.entries import entry_register
-from poker_room.floor import MOST_CENTS, User, person, require_runner, said, text, whole
+from poker_room.floor import MOST_CENTS, MOST_CHIPS, User, person, require_runner, said, text, whole
 from poker_room.league_points import (
+    DEFAULT_TIE_BREAKS,
     FORMULAS,
     ROUNDINGS,
     LeagueError,
@@ -141,6 +142,14 @@ def _formula_complete(values: dict[str, Any]) -> None:
         )
 
 
+def _meant(field: str, value: object) -> object:
+    """A setting as it scores: no tie-breaks stored means the house's (``DEFAULT_TIE_BREAKS``), so the settings form,
+    which shows and sends those, changes nothing by sending them back (after the Master Class, a rename alone)."""
+    if field == "tie_breaks":
+        return list(value or DEFAULT_TIE_BREAKS)  # type: ignore[call-overload]
+    return value
+
+
 def _record(league: League) -> dict[str, Any]:
     return {name: getattr(league, name) for name in SETTINGS}
 
@@ -204,7 +213,9 @@ def league_update(*, actor: User, league: League, **fields: object) -> League:
     with transaction.atomic():
         locked = _locked(league)
         before = _record(locked)
-        changed = {field: value for field, value in cleaned.items() if before[field] != value}
+        changed = {
+            field: value for field, value in cleaned.items() if _meant(field, before[field]) != _meant(field, value)
+        }
         if locked.master_class_id is not None and any(field in _SCORING for field in changed):
             raise WrongState(
                 _("The Master Class is invited: the points, the tie-breaks and the stacks of %(name)s are final.")
@@ -335,6 +346,16 @@ def master_class_invite(
         if chip != found.smallest_chip:
             found = league_standings(locked, chip=chip)
             field = found.invited
+        for line in field:
+            if line.chips is not None and line.chips > MOST_CHIPS:
+                raise ApplicationError(
+                    _(
+                        "%(player)s's %(points)s points at %(chips)s chips a point make a stack of more than "
+                        "%(most)s chips: lower the chips a point."
+                    )
+                    % {"player": line.name, "points": line.total, "chips": locked.chips_per_point, "most": MOST_CHIPS},
+                    extra={"field": "chips_per_point"},
+                )
         invitations = []
         for line in field:
             assert line.chips is not None

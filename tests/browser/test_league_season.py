@@ -2,7 +2,7 @@
 
 Three small events are played through the services (8, 6 and 7 entries, the regulars in each). Tessa, the tournament
 director, then creates the league in the browser (10·√n/√place, best 2 of 3, the top 4 to the Master Class at 100
-chips a point, rounded down to the 25 chip), adds the three events, reads the standings (checked against
+chips a point, rounded down to a multiple of 25), adds the three events, reads the standings (checked against
 ``poker_room.league_points``), opens the PDF, and invites the Master Class: its console lists the four invited
 players, and its chips in play are the sum of their converted points.
 
@@ -109,6 +109,7 @@ def test_a_league_season_of_three_events_produces_the_master_class(
     }
     for name in top4:
         expect(page.locator(f'tr[data-player="{name}"] td.stack')).to_have_text(_grouped(stacks[name]))
+    expect(page.locator("#standings")).to_contain_text("100 chips a point, rounded down to a multiple of 25.")
     _shot(page, "league-standings", "#standings-title")
 
     pdf = page.request.get(page.locator("#standings-pdf").get_attribute("href"))

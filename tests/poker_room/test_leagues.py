@@ -360,7 +360,8 @@ def test_an_expression_that_fails_for_a_real_field_shows_why_and_invites_nobody(
     event = play(director, make_tournament, ["Anna", "Ben", "Cem", "Dora", "Emil"])
     leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
     found = league_standings(league)
-    assert found.error == "The formula divides by zero" and found.lines == ()
+    # Where: the event, the place and the field (the first result scored is the winner's).
+    assert found.error == f"{event.name}, 1st of 5: The formula divides by zero" and found.lines == ()
     with pytest.raises(WrongState, match="divides by zero"):
         leagues.master_class_invite(actor=director, league=league)
     assert League.objects.get(pk=league.pk).master_class is None

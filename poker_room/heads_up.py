@@ -331,10 +331,31 @@ def _tiers(entrants: int, winners: int | None) -> list[list[int]]:
     places below them."""
     if winners is None:
         return knockout_tiers(entrants)
-    tiers = knockout_tiers(winners) if winners >= 2 else []
+    if winners < 2:
+        return []  # one group is the whole event: its standing places everyone, as the payout table pays them
+    tiers = knockout_tiers(winners)
     if entrants > winners + 1:
         tiers.append([winners + 1, entrants])
     return tiers
+
+
+def _refuse_timed_levels(tournament: Tournament) -> None:
+    """A match's blinds walk the structure by its own hands: a structure with a level of minutes (a chip template
+    switched to heads-up) would refuse every hand counted, so the bracket is not drawn on it."""
+    levels = tournament_levels(tournament)
+    if any(not level.is_break and not level.hands for level in levels):
+        raise WrongState(
+            _(
+                "The structure of %(name)s counts levels in minutes, but a heads-up match's blinds go up with its own "
+                "hands: give every level a number of hands on the Structure page, then draw the bracket."
+            )
+            % {"name": tournament.name},
+            extra={"field": "levels"},
+        )
+    try:
+        blinds_at(levels, 0)
+    except BracketError as error:  # no level at all
+        raise WrongState(said(error), extra={"field": "levels"}) from None
 
 
 def bracket_draw(*, actor: User, tournament: Tournament, rng: random.Random | None = None) -> list[Match]:
@@ -356,6 +377,7 @@ def bracket_draw(*, actor: User, tournament: Tournament, rng: random.Random | No
         players = list(Entry.objects.filter(tournament=locked, status=Entry.Status.ACTIVE).order_by("number"))
         if len(players) < 2:
             raise WrongState(_("A bracket needs at least two players still in."))
+        _refuse_timed_levels(locked)
         drawn = locked.seeding == Tournament.Seeding.DRAWN
         source = rng or system_rng()
         mode = stage_mode(locked, len(players))

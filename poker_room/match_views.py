@@ -60,6 +60,10 @@ def bracket_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if (denied := viewers_only(request)) is not None:
         return denied
     tournament = tournament_get(tournament_id)
+    if tournament.format != Tournament.Format.HEADS_UP:
+        return refused_page(
+            request, _("%(name)s is not a heads-up event: it has no bracket.") % {"name": tournament.name}, status=404
+        )
     context = {
         "t": tournament,
         "here": "bracket",
@@ -91,6 +95,15 @@ def bracket_draw_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
 # --- one match on the tablet --------------------------------------------------------------------------------------
 
 
+def _undoable(tournament: Tournament, match: Match) -> bool:
+    """Whether the page offers "Undo the result": while the event runs, and after it for the final (the runner-up's
+    bust undone reopens the event, ``heads_up.match_undo``)."""
+    if tournament.status == Tournament.Status.RUNNING:
+        return True
+    final = match.stage == Match.Stage.KNOCKOUT and match.next_match_id is None
+    return tournament.status == Tournament.Status.FINISHED and final
+
+
 def _match_page(
     request: HttpRequest,
     tournament: Tournament,
@@ -120,7 +133,7 @@ def _match_page(
             {"entry": line.a, "came_from": line.a_from, "seat": 1},
             {"entry": line.b, "came_from": line.b_from, "seat": 2},
         ],
-        "may_undo": may_run(request) and line.decided and tournament.status == Tournament.Status.RUNNING,
+        "may_undo": may_run(request) and line.decided and _undoable(tournament, line.match),
         "others": [match for match in dealer_matches(tournament, request.user) if match.pk != line.match.pk],
         "to_console": may_view(request),
         "version_url": reverse("poker-room-screen-json", args=[display_token(tournament.pk)]),

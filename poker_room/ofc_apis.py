@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.fields import StrictCharField
+from casino.fields import StrictCharField, StrictIntegerField
 from poker_room import ofc_points
 from poker_room.apis import InputSerializer, _reader_tables, _tournament, _valid
 from poker_room.models import OfcHand, Tournament
@@ -37,6 +37,20 @@ class HandInputSerializer(InputSerializer):
             child=StrictCharField(max_length=60, allow_blank=True, trim_whitespace=True), min_length=3, max_length=3
         ),
         help_text='Each seated player\'s board by entry number: ["front 3 cards", "middle 5", "back 5"].',
+    )
+
+    round = StrictIntegerField(
+        required=False,
+        min_value=1,
+        max_value=10_000,
+        help_text="The round the boards were laid in (optional): refused (409) if another round is being played.",
+    )
+    hand = StrictIntegerField(
+        required=False,
+        min_value=1,
+        max_value=10_000,
+        help_text="The hand's number at the table (optional): refused (409) unless it is the table's next hand, so a "
+        "hand sent again after a timeout is not recorded twice.",
     )
 
 
@@ -198,7 +212,12 @@ class OfcHandApi(APIView):
         tournament = _tournament(tournament_id)
         data = _valid(HandInputSerializer, request)
         hand = ofc_points.ofc_hand_record(
-            actor=request.user, tournament=tournament, table_number=table_number, boards=data["boards"]
+            actor=request.user,
+            tournament=tournament,
+            table_number=table_number,
+            boards=data["boards"],
+            round_number=data.get("round"),
+            hand_number=data.get("hand"),
         )
         return Response(HandOutputSerializer(hand).data, status=status.HTTP_201_CREATED)
 

@@ -68,6 +68,9 @@ from rules.games.errors import InvalidHand
 from rules.games.ofc import ROW_SIZES
 
 MOST_TABLE_NUMBER = 50
+MOST_SHOWN = 10_000  # a round or hand number the tablet showed
+# A suit typed (or pasted from a screen) as its symbol reads as its letter: "A♠" is "As".
+SUIT_LETTERS = str.maketrans({"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c", "♧": "c"})
 
 
 def _row_name(row: str) -> str:
@@ -212,6 +215,11 @@ def _boards_checked(players: list[Entry], table_number: int, boards: object) -> 
                 _("A board is named by the player's entry number, not %(key)s.") % {"key": repr(key)},
                 extra={"field": "boards"},
             )
+        if number in given:
+            raise ApplicationError(
+                _("#%(number)s has two boards: enter each player's board once.") % {"number": number},
+                extra={"field": "boards"},
+            )
         given[number] = value
     seated = {entry.number: entry for entry in players}
     for number in given:
@@ -242,7 +250,7 @@ def _boards_checked(players: list[Entry], table_number: int, boards: object) -> 
             field = f"{entry.number}-{row}"
             typed = text(value, field=field, what=_("A row"), most=60)
             try:
-                cards = parse_cards(typed)
+                cards = parse_cards(typed.translate(SUIT_LETTERS))
             except InvalidHand as error:
                 raise ApplicationError(
                     _("Seat %(seat)s (%(entry)s), %(row)s: %(problem)s")
@@ -256,6 +264,12 @@ def _boards_checked(players: list[Entry], table_number: int, boards: object) -> 
                     extra={"field": field},
                 )
             for card in cards:
+                if card.is_joker:
+                    raise ApplicationError(
+                        _("Seat %(seat)s (%(entry)s), %(row)s: Open-Face is played without the joker.")
+                        % {**where, "row": _row_name(row)},
+                        extra={"field": field},
+                    )
                 if card in seen:
                     other, other_row = seen[card]
                     raise ApplicationError(
@@ -280,14 +294,33 @@ def _boards_checked(players: list[Entry], table_number: int, boards: object) -> 
 
 
 def ofc_hand_record(
-    *, actor: User, tournament: Tournament, table_number: int, boards: Boards, now: dt.datetime | None = None
+    *,
+    actor: User,
+    tournament: Tournament,
+    table_number: int,
+    boards: Boards,
+    now: dt.datetime | None = None,
+    round_number: int | None = None,
+    hand_number: int | None = None,
 ) -> OfcHand:
     """Enter one hand at one table: every seated player's finished board, scored by ``rules.games.ofc.score`` with
     the tournament's royalties; the points, royalties and fouls stored; audited with the boards. The table's dealer
-    or whoever runs the tournament."""
+    or whoever runs the tournament.
+
+    ``round_number`` and ``hand_number`` (the tablet sends the ones it showed): the hand is refused unless it is
+    that round's next hand at the table, so a hand entered from two screens (or a page left open across a void or
+    a new round's draw) is not recorded twice or into the wrong round."""
     who = person(actor, what=_("Entering a hand"))
     del now  # accepted as the other services take it; the hand's time is the database's (``created_at``)
     number = whole(table_number, field="table_number", what=_("The table"), least=1, most=MOST_TABLE_NUMBER)
+    shown_round = (
+        None
+        if round_number is None
+        else whole(round_number, field="round", what=_("The round"), least=1, most=MOST_SHOWN)
+    )
+    shown_hand = (
+        None if hand_number is None else whole(hand_number, field="hand", what=_("The hand"), least=1, most=MOST_SHOWN)
+    )
     with transaction.atomic():
         locked = locked_tournament(tournament)
         table = TournamentTable.objects.filter(tournament=locked, number=number).first()
@@ -306,6 +339,24 @@ def ofc_hand_record(
             raise WrongState(
                 _("Table %(table)s has played all %(hands)s hands of round %(round)s.")
                 % {"table": number, "hands": locked.ofc_hands_per_round, "round": locked.ofc_round}
+            )
+        if shown_round is not None and shown_round != locked.ofc_round:
+            raise WrongState(
+                _(
+                    "Round %(round)s is being played now, not round %(shown)s: the tables were drawn again. Check "
+                    "who sits at table %(table)s, then enter the hand."
+                )
+                % {"round": locked.ofc_round, "shown": shown_round, "table": number},
+                extra={"field": "round"},
+            )
+        if shown_hand is not None and shown_hand != played + 1:
+            raise WrongState(
+                _(
+                    "Table %(table)s is at hand %(next)s, not hand %(shown)s: a hand was entered or voided on another "
+                    "screen. Check the last hand's result before entering the boards again."
+                )
+                % {"table": number, "next": played + 1, "shown": shown_hand},
+                extra={"field": "hand"},
             )
         checked = _boards_checked(players, number, boards)
         try:

@@ -26,7 +26,7 @@ from poker_room.floor import can_act_at_tournament_table, is_runner, require_run
 from poker_room.models import OfcHand, Tournament, TournamentTable
 from poker_room.ofc_selectors import is_ofc, ofc_table, round_complete, tournament_standings
 from poker_room.ofc_standings import ROWS, TIE_BREAKS
-from poker_room.pages import form_once, may_view, page, refused_page, runners_only, viewers_only
+from poker_room.pages import form_once, may_view, page, posted_int, refused_page, runners_only, viewers_only
 from poker_room.views import render_console, tournament_get
 
 
@@ -139,8 +139,17 @@ def ofc_hand_view(request: HttpRequest, tournament_id: int, number: int) -> Http
     numbers = [entry.number for entry in found.players] if found is not None else []
     typed = _typed_boards(request, numbers)
 
+    shown_round, shown_hand = posted_int(request, "round"), posted_int(request, "hand")
+
     def act() -> str:
-        hand = ofc_points.ofc_hand_record(actor=request.user, tournament=tournament, table_number=number, boards=typed)
+        hand = ofc_points.ofc_hand_record(
+            actor=request.user,
+            tournament=tournament,
+            table_number=number,
+            boards=typed,
+            round_number=shown_round,  # type: ignore[arg-type]  # a text typed is refused by the service
+            hand_number=shown_hand,  # type: ignore[arg-type]
+        )
         return _("Hand %(hand)s of round %(round)s is scored.") % {"hand": hand.hand, "round": hand.round}
 
     def refused(exc: ApplicationError) -> HttpResponse:

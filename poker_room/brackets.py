@@ -376,4 +376,4 @@ def blinds_at(levels: Sequence[Level], hands: int) -> BlindsNow:
                 level_number=index + 1, level=level, hand_in_level=left + 1, hands_in_level=level.hands, last=last
             )
         left -= level.hands
-    raise AssertionError("unreachable")  # pragma: no cover
+    raise AssertionError(f"unreachable: {hands} hands")  # pragma: no cover

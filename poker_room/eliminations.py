@@ -59,7 +59,7 @@ from poker_room.floor import (
     text,
 )
 from poker_room.live import tournament_changed
-from poker_room.models import Deal, Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
+from poker_room.models import Deal, Elimination, Entry, LeagueEvent, Purchase, SeatMove, Tournament, TournamentTable
 from poker_room.payouts import HOUSE_PAYOUTS, PayoutBand, PayoutError, bands_from_json, prize_pool, prizes
 from poker_room.seating import Move, MoveReason, SeatingError, rebalance, seat_late_entry
 from settlement.compute import Line
@@ -268,18 +268,20 @@ def place_prize(tournament: Tournament, entry: Entry, place: int, places: tuple[
 
 
 def tiered_prizes(places: tuple[int, ...], tiers: Iterable[Iterable[int]], unit: int) -> tuple[int, ...]:
-    """The prize of each paid place once each tier ``[first, last]`` of places shares its prizes equally; what the
-    rounding to ``unit`` leaves goes to 1st place, so the prizes still add up to the same pool."""
-    shared = list(places)
-    for tier in tiers or ():
-        first, last = (int(value) for value in tier)
-        last = min(last, len(shared))
-        if first < 1 or last <= first:
+    """The prize of each place once each tier ``[first, last]`` of places shares its prizes equally (a tier may reach
+    past the paid places: the semi-final losers share 3rd prize when only three are paid, so the list grows to the
+    tier's end); what the rounding to ``unit`` leaves goes to 1st place, so the prizes still add up to the same
+    pool."""
+    tiers = [[int(value) for value in tier] for tier in tiers or ()]
+    longest = max([len(places), *(last for first, last in tiers if 1 <= first < last)]) if places else 0
+    shared = list(places) + [0] * (longest - len(places))
+    step = max(unit, 1)
+    for first, last in tiers:
+        if first < 1 or last <= first or not places:
             continue
         count = last - first + 1
         total = sum(shared[first - 1 : last])
-        share = total // count // max(unit, 1) * max(unit, 1)
-        shared[first - 1 : last] = [share] * count
+        shared[first - 1 : last] = [total // count // step * step] * count
     if shared:
         shared[0] += sum(places) - sum(shared)
     return tuple(shared)
@@ -557,6 +559,17 @@ def bust_undo(
             raise WrongState(
                 _("The win of %(entry)s is not undone alone: undo the runner-up's bust, and the win goes with it.")
                 % {"entry": entry_name(undone.entry)}
+            )
+        invited = (
+            LeagueEvent.objects.filter(tournament=locked, removed_at__isnull=True, league__master_class__isnull=False)
+            .select_related("league")
+            .first()
+        )
+        if invited is not None:
+            # The league's Master Class was invited on these results: its players and stacks stand.
+            raise WrongState(
+                _("%(name)s counts in %(league)s, whose Master Class is invited on its results: they stand.")
+                % {"name": locked.name, "league": invited.league}
             )
         deal = Deal.objects.filter(tournament=locked).first()
         if deal is not None and deal.amount_for(undone.entry.number) is None:

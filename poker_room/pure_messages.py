@@ -1,6 +1,7 @@
 """The pure modules' English strings, listed for the translators (``makemessages`` reads only literals in ``_()``).
 
-The pure modules (``structure``, ``payouts``, ``seating``, ``clock``, ``chip_race``) import nothing from Django,
+The pure modules (``structure``, ``payouts``, ``seating``, ``clock``, ``chip_race``; issue 19's ``icm``,
+``brackets``, ``league_points``, ``ofc_standings``) import nothing from Django,
 so their names and refusals are English there; the services and pages translate them at runtime with
 ``gettext(text)``, which finds a translation only if the English text is in the catalogue. Each literal here is
 the pure module's text exactly (``tests/poker_room/test_pure_messages.py`` holds them to it). Refusals built with
@@ -60,4 +61,30 @@ REFUSALS = (
     gettext_noop("Skip at least one level, forward or back."),
     gettext_noop("Add or remove some time: at least one millisecond."),
     gettext_noop("The structure has no level."),
+    # icm (issue 19)
+    gettext_noop("A deal needs at least two players."),
+    # brackets
+    gettext_noop("A drawn bracket needs its random source"),
+    gettext_noop("A group has at least two players"),
+    gettext_noop("A heads-up event needs at least two players"),
+    gettext_noop("A player appears twice in the field"),
+    gettext_noop("A player appears twice in the group"),
+    gettext_noop("A player cannot beat themselves"),
+    gettext_noop("A result names a player who is not in the group"),
+    # league_points
+    gettext_noop("A buy-in, a prize pool or a prize is never negative"),
+    gettext_noop("A negative number has no fractional power"),
+    gettext_noop("An event without entries scores no points"),
+    gettext_noop("Choose most events or fewest events as a tie-break, not both"),
+    gettext_noop("Only + - * / ** % are allowed"),
+    gettext_noop("Only numbers, the variables, + - * / ** %, parentheses and the listed functions are allowed"),
+    gettext_noop("Points are never negative"),
+    gettext_noop("The formula divides by zero"),
+    gettext_noop("The formula is too long: write it with fewer parts"),
+    gettext_noop("The formula's value is too large"),
+    gettext_noop("The points table is empty: give the points for 1st place at least"),
+    gettext_noop("Write the formula, for example 10 * sqrt(players) / sqrt(place)"),
+    # ofc_standings
+    gettext_noop("A player draws twice."),
+    gettext_noop("An Open-Face tournament plays at least one round."),
 )

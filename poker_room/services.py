@@ -390,6 +390,19 @@ def tournament_structure_set(
             structure_check(parsed, chips=house_chips)
         except StructureError as error:
             raise ApplicationError(said(error), extra={"field": "levels"}) from None
+        if (
+            locked.format == Tournament.Format.HEADS_UP
+            and locked.matches.exists()
+            and any(not level.is_break and not level.hands for level in parsed)
+        ):  # the matches being played count their blinds in hands (poker_room.heads_up)
+            raise ApplicationError(
+                _(
+                    "The bracket of %(name)s is drawn: its matches' blinds go up with their hands, so every level "
+                    "lasts a number of hands."
+                )
+                % {"name": locked.name},
+                extra={"field": "levels"},
+            )
         overtime_ended = False
         if locked.clock_status != Tournament.ClockStatus.NOT_STARTED:  # running, or a clock started before the draw
             stored = tournament_levels(locked)

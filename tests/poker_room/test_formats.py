@@ -3,6 +3,7 @@ before the start; and the prize of a place when places share a tier (heads-up) o
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -11,9 +12,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from casino.errors import ApplicationError, WrongState
-from poker_room import services
-from poker_room.eliminations import entry_eliminate, place_prize, prize_table, tiered_prizes
-from poker_room.models import Deal, Tournament, TournamentTable
+from poker_room import deals, heads_up, leagues, services
+from poker_room.eliminations import elimination_undo, entry_eliminate, place_prize, prize_table, tiered_prizes
+from poker_room.models import Tournament, TournamentTable
 from settlement.ledger import ledger_verify
 from tests.poker_room.tournament_setup import T0, entry, everything, fresh
 
@@ -38,7 +39,9 @@ def test_what_the_rounding_leaves_goes_to_first_and_nothing_is_lost() -> None:
 
 def test_a_tier_reaching_past_the_paid_places_shares_what_is_paid_and_bad_tiers_are_ignored() -> None:
     places = (6000, 3000, 1000)  # 3 paid; the semi-final losers are 3rd and 4th: 1000 shared by two is 500 each
-    assert tiered_prizes(places, [[3, 4]], 100) == (6000, 3000, 1000)  # the 4th is not paid: the tier ends at 3
+    assert tiered_prizes(places, [[3, 4]], 100) == (6000, 3000, 500, 500)
+    assert tiered_prizes(places, [[3, 4], [5, 8]], 100) == (6000, 3000, 500, 500, 0, 0, 0, 0)
+    assert tiered_prizes((5000, 3000, 1100), [[3, 4]], 100) == (5100, 3000, 500, 500)  # 550 each, rounded to 500
     assert tiered_prizes(places, [[2, 2], [0, 3], [3, 1]], 100) == places
     assert tiered_prizes((), [[1, 2]], 100) == ()
 
@@ -50,14 +53,13 @@ def test_a_deal_pays_its_amounts_and_the_winner_what_was_left_to_play_for(
     for number in (6, 5, 4):
         entry_eliminate(actor=director, tournament=tournament, entry=entry(tournament, number), now=T0)
     _pool, _overlay, places = prize_table(fresh(tournament))
-    deal = Deal.objects.create(
-        tournament=tournament,
-        method=Deal.Method.CUSTOM,
-        stacks={"1": 100, "2": 100, "3": 100},
-        prizes_left=list(places[:3]),
-        reserve_cents=1000,
-        amounts={"1": 10_000, "2": 10_000, "3": sum(places[:3]) - 21_000},
+    deal = deals.deal_record(
         actor=director,
+        tournament=tournament,
+        method="custom",
+        stacks={1: 100, 2: 100, 3: 100},
+        reserve_cents=1000,
+        amounts={1: 10_000, 2: 10_000, 3: sum(places[:3]) - 21_000},
     )
     assert place_prize(fresh(tournament), entry(tournament, 1), 3, places) == 10_000
     assert place_prize(fresh(tournament), entry(tournament, 2), 1, places) == 11_000  # the reserve to the winner
@@ -198,3 +200,34 @@ def test_a_bust_or_its_undo_is_refused_where_matches_or_standings_place_the_play
     with pytest.raises(WrongState, match="places everyone by the standings"):
         entry_eliminate(actor=director, tournament=started, entry=entry(started, 1), now=T0)
     assert everything(started) == before
+
+
+def test_a_finished_events_bust_stands_once_its_leagues_master_class_is_invited(
+    running: Callable[..., Tournament], director: User
+) -> None:
+    tournament = running(players=3)
+    for number in (3, 2):
+        entry_eliminate(actor=director, tournament=tournament, entry=entry(tournament, number), now=T0)
+    league = leagues.league_create(actor=director, name="Mainz League", season="2026")
+    leagues.league_event_add(actor=director, league=league, tournament_id=tournament.pk)
+    leagues.master_class_invite(actor=director, league=league)
+    runner_up = fresh(tournament).eliminations.get(place=2)
+    before = everything(tournament)
+    with pytest.raises(WrongState, match="whose Master Class is invited on its results"):
+        elimination_undo(actor=director, tournament=tournament, elimination=runner_up, reason="wrong player")
+    assert everything(tournament) == before
+
+
+def test_a_drawn_brackets_structure_keeps_its_levels_in_hands(director: User) -> None:
+    tournament = services.tournament_create(
+        actor=director, template_key="msop_heads_up", buy_in_cents=2000, fee_cents=500, tables=2
+    )
+    for name in ("Anna", "Ben", "Cem", "Dora"):
+        services.entry_register(actor=director, tournament=tournament, name=name, now=T0)
+    services.tournament_start(actor=director, tournament=tournament, now=T0)
+    minutes = [{"kind": "level", "minutes": 10, "small_blind": 25, "big_blind": 50}]
+    heads_up.bracket_draw(actor=director, tournament=tournament, rng=random.Random(2))
+    before = everything(tournament)
+    with pytest.raises(ApplicationError, match="every level lasts a number of hands"):
+        services.tournament_structure_set(actor=director, tournament=tournament, levels=minutes)
+    assert everything(tournament) == before

@@ -12,7 +12,16 @@ from poker_room import pure_messages
 from poker_room.structure import GAME_NAMES, GAME_RULE_LINES, Game
 
 PURE = Path(pure_messages.__file__).parent
-CATALOGUED_MODULES = ("structure", "payouts", "seating", "chip_race")  # every fixed refusal of these is listed
+CATALOGUED_MODULES = (
+    "structure",
+    "payouts",
+    "seating",
+    "chip_race",
+    "icm",
+    "brackets",
+    "league_points",
+    "ofc_standings",
+)  # every fixed refusal of these is listed
 
 
 def fixed_refusals(module: str) -> set[str]:

@@ -56,7 +56,7 @@ from poker_room.floor import (
     system_rng,
     table_seats,
     tables_in_play,
-    text,
+    undo_reason,
 )
 from poker_room.live import tournament_changed
 from poker_room.models import Deal, Elimination, Entry, LeagueEvent, Purchase, SeatMove, Tournament, TournamentTable
@@ -543,9 +543,7 @@ def bust_undo(
     half taken back, the player back in a seat. Seat moves made since stay (TDA practice)."""
     require_runner(actor, action="undo a bust")
     who = person(actor, what=_("Undoing a bust"))
-    why = text(reason, field="reason", what=_("The reason"), most=500)
-    if not why:
-        raise ApplicationError(_("Say why the bust is undone."), extra={"field": "reason"})
+    why = undo_reason(reason, missing=_("Say why the bust is undone."))
     now = timezone.now() if now is None else now
     with transaction.atomic():
         locked = locked_tournament(tournament)

@@ -167,6 +167,14 @@ def text(value: object, *, field: str, what: str, most: int = MOST_TEXT, require
     return cleaned
 
 
+def undo_reason(value: object, *, missing: str) -> str:
+    """Why something is undone or voided (at most 500 characters): ``missing`` is the refusal when it is not said."""
+    why = text(value, field="reason", what=_("The reason"), most=500)
+    if not why:
+        raise ApplicationError(missing, extra={"field": "reason"})
+    return why
+
+
 # --- the tables as the seating engine sees them -------------------------------------------------------------------
 
 

@@ -60,7 +60,7 @@ from poker_room.floor import (
     said,
     system_rng,
     tables_in_play,
-    text,
+    undo_reason,
 )
 from poker_room.live import tournament_changed
 from poker_room.models import Elimination, Entry, Match, SeatMove, Tournament, TournamentTable
@@ -578,9 +578,7 @@ def match_undo(
     its group is not complete. The director's, with a reason."""
     require_runner(actor, action=_("undo a match"))
     who = person(actor, what=_("Undoing a match"))
-    why = text(reason, field="reason", what=_("The reason"), most=500)
-    if not why:
-        raise ApplicationError(_("Say why the match is undone."), extra={"field": "reason"})
+    why = undo_reason(reason, missing=_("Say why the match is undone."))
     now = timezone.now() if now is None else now
     with transaction.atomic():
         locked = locked_tournament(tournament)

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
 from poker_room.icm import chip_chop_cents, icm_deal_cents
 from poker_room.models import Deal
+from tests.api.clients import api_client as _api
+from tests.api.clients import refusal as _refused
 from tests.poker_room import tournament_setup
 from tests.poker_room.tournament_setup import everything
 
@@ -29,20 +29,6 @@ pytestmark = pytest.mark.django_db
 
 STACKS = {"1": 30_000, "2": 24_000, "3": 18_000, "4": 12_000, "5": 9_000, "6": 7_000}
 PRIZES = [27_000, 16_200, 10_800]
-
-
-def _api(user: User | None) -> APIClient:
-    client = APIClient(raise_request_exception=False)
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def _refused(response: Any, status: int, contains: str = "") -> dict[str, Any]:
-    assert response.status_code == status, response.content[:400]
-    body = response.json()
-    assert set(body) == {"message", "extra"} and contains in body["message"], body
-    return dict(body)
 
 
 def written(tournament) -> dict[str, Any]:

@@ -11,32 +11,19 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
 from casino.models import AuditEvent
 from casino.roles import Role
 from poker_room import services
 from poker_room.models import Entry, Match, Tournament
+from tests.api.clients import api_client as _api
+from tests.api.clients import refusal as _refused
 from tests.poker_room import tournament_setup
 
 director = tournament_setup.director
 _empty_cache = tournament_setup._empty_cache
 
 pytestmark = pytest.mark.django_db
-
-
-def _api(user: User | None) -> APIClient:
-    client = APIClient(raise_request_exception=False)
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def _refused(response: Any, status: int, contains: str = "") -> dict[str, Any]:
-    assert response.status_code == status, response.content[:400]
-    body = response.json()
-    assert set(body) == {"message", "extra"} and contains in body["message"], body
-    return dict(body)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from casino.models import AuditEvent
 from casino.roles import Role
 from poker_room.league_points import Result, master_class_chips, points
 from poker_room.models import Entry, League, Tournament
+from tests.api.clients import api_client as _api
 from tests.poker_room import tournament_setup
 from tests.poker_room.test_leagues import play
 
@@ -24,13 +25,6 @@ make_tournament = tournament_setup.make_tournament
 _empty_cache = tournament_setup._empty_cache
 
 pytestmark = pytest.mark.django_db
-
-
-def _api(user: User | None) -> APIClient:
-    client = APIClient(raise_request_exception=False)
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
 from casino.roles import Role
 from poker_room import services
 from poker_room.models import Entry, OfcHand, Tournament
 from settlement.ledger import ledger_verify
+from tests.api.clients import api_client as _api
+from tests.api.clients import refusal as _refused
 from tests.poker_room import tournament_setup
 from tests.poker_room.test_ofc_points import OFC, deal_boards, engine_points, seated
 from tests.poker_room.tournament_setup import PLAYERS, T0, everything
@@ -29,22 +30,6 @@ _empty_cache = tournament_setup._empty_cache
 rng = tournament_setup.rng
 
 pytestmark = pytest.mark.django_db
-
-
-def _api(user: User | None) -> APIClient:
-    client = APIClient(raise_request_exception=False)
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def _refused(response: Any, status: int, message: str | None = None) -> dict[str, Any]:
-    assert response.status_code == status, response.content[:400]
-    body = response.json()
-    assert set(body) == {"message", "extra"} and body["message"], body
-    if message is not None:
-        assert message in body["message"], body
-    return dict(body)
 
 
 @pytest.fixture

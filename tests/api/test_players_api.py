@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
 from casino.models import AuditEvent
 from casino.roles import Role
@@ -23,18 +22,13 @@ from players.models import Player, RatingSeat, RatingSession
 from players.services import player_create, session_start
 from settlement.services import settle_round
 from tables.services import table_assign_dealer
+from tests.api.clients import api_client as _api
+from tests.api.clients import refusal as _refused
 from tests.settlement import conftest as settlement_fixtures
 from tests.settlement.conftest import BANK, LOSES, WINS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
 play_to_hands = settlement_fixtures.play_to_hands  # the settlement tests' fixture: a round played up to its hands
-
-
-def _api(user: User | None) -> APIClient:
-    client = APIClient(raise_request_exception=False)
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture
@@ -76,15 +70,6 @@ def nothing_written() -> Iterator[None]:
     assert (Player.objects.count(), RatingSession.objects.count(), RatingSeat.objects.count()) == counts
     assert list(RatingSession.objects.order_by("pk").values_list("status", "seconds_played")) == statuses
     assert AuditEvent.objects.count() == events
-
-
-def _refused(response: Any, status: int, message: str | None = None) -> dict[str, Any]:
-    assert response.status_code == status, response.content[:400]
-    body = response.json()
-    assert set(body) == {"message", "extra"} and body["message"]
-    if message is not None:
-        assert message in body["message"], body
-    return dict(body)
 
 
 def _settle(dealer, play_to_hands, table, wagers, seats, key):  # type: ignore[no-untyped-def]

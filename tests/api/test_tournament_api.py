@@ -19,7 +19,6 @@ from django.contrib.auth.models import User
 from django.db import connection
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.test import APIClient
 
 from casino.events import AuditEventType
 from casino.models import AuditEvent
@@ -29,6 +28,7 @@ from poker_room import services
 from poker_room.models import Elimination, Entry, Tournament, TournamentTable
 from poker_room.money import tournament_money
 from poker_room.templates_data import templates
+from tests.api.clients import api_client as _api
 from tests.poker_room import tournament_setup
 from tests.poker_room.tournament_setup import LEVELS, PLAYERS, everything
 
@@ -38,13 +38,6 @@ make_tournament = tournament_setup.make_tournament
 _empty_cache = tournament_setup._empty_cache
 
 pytestmark = pytest.mark.django_db
-
-
-def _api(user: User | None) -> APIClient:
-    client = APIClient(raise_request_exception=False)
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def _refused(response: Any, status: int, message: str | None = None) -> dict[str, Any]:

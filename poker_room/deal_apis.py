@@ -56,6 +56,14 @@ class TournamentDealInputSerializer(serializers.Serializer):
     preview = serializers.BooleanField(
         required=False, default=False, help_text="true: work the deal out and write nothing."
     )
+    worked_out = serializers.DictField(
+        child=StrictIntegerField(min_value=0, max_value=MOST_CENTS),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The amounts (cents by entry number) a preview showed and the players agreed to: the deal is "
+        "recorded only if it still works out to exactly these (409 otherwise, nothing written).",
+    )
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
@@ -178,5 +186,7 @@ class DealApi(APIView):
         }
         if data["preview"]:
             return Response(TournamentDealProposalSerializer(deal_propose(tournament, **given)).data)
-        deal_record(actor=request.user, tournament=tournament, **given)
+        shown = data["worked_out"]
+        worked_out = None if shown is None else {str(number).strip(): cents for number, cents in shown.items()}
+        deal_record(actor=request.user, tournament=tournament, worked_out=worked_out, **given)
         return _state_answer(tournament, status.HTTP_201_CREATED)

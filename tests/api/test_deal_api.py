@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from poker_room import services
 from poker_room.icm import chip_chop_cents, icm_deal_cents
 from poker_room.models import Deal
 from tests.api.clients import api_client as _api
@@ -116,3 +117,21 @@ def test_a_tournament_not_started_is_refused_and_one_not_there_is_404(make_tourn
         _api(director).post(url(tournament), {"method": "icm", "stacks": {}}, format="json"), 409, "has not started"
     )
     assert _api(director).get("/api/tournaments/999999/deal/").status_code == 404
+
+
+def test_a_deal_is_recorded_only_as_its_preview_showed_it(running, director) -> None:
+    tournament = running(players=6)
+    client = _api(director)
+    shown = client.post(url(tournament), {"method": "icm", "stacks": STACKS, "preview": True}, format="json").json()
+    agreed = {str(line["entry"]): line["amount_cents"] for line in shown["lines"]}
+    # Between the preview and the record the house changes its minimum cash: 3rd prize is gone, the deal moves.
+    services.tournament_settings_set(actor=director, tournament=tournament, min_cash_cents=12_000)
+    before = written(tournament)
+    body = {"method": "icm", "stacks": STACKS, "worked_out": agreed}
+    _refused(client.post(url(tournament), body, format="json"), 409, "work it out again")
+    assert written(tournament) == before
+    again = client.post(url(tournament), {"method": "icm", "stacks": STACKS, "preview": True}, format="json").json()
+    agreed = {str(line["entry"]): line["amount_cents"] for line in again["lines"]}
+    response = client.post(url(tournament), {**body, "worked_out": agreed}, format="json")
+    assert response.status_code == 201, response.content
+    assert Deal.objects.get().amounts == agreed

@@ -110,7 +110,7 @@ def _rescored(hand: OfcHand) -> dict[str, int] | None:
 def _ofc_hands_check(problems: list[str]) -> None:
     recorded = _events(AuditEventType.TOURNAMENT_OFC_HAND, "hand")
     voided = _events(AuditEventType.TOURNAMENT_OFC_HAND_VOIDED, "hand", side="before")
-    for hand in OfcHand.objects.order_by("pk"):
+    for hand in OfcHand.objects.select_related("tournament").order_by("pk"):
         name = (
             f"Open-Face hand {hand.pk} (tournament {hand.tournament_id}, round {hand.round}, table "
             f"{hand.table_number}, hand {hand.hand})"

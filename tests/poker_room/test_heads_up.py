@@ -34,13 +34,13 @@ def _names(count: int) -> list[str]:
 def heads_up_event(director: User) -> Callable[..., Tournament]:  # noqa: F811
     """An MSOP Heads Up (7-hand levels, tables of two) with ``players`` registered and started."""
 
-    def make(players: int, *, draw: bool = True, **settings: object) -> Tournament:
+    def make(players: int, *, draw: bool = True, tables: int | None = None, **settings: object) -> Tournament:
         tournament = services.tournament_create(
             actor=director,
             template_key="msop_heads_up",
             buy_in_cents=9_000,
             fee_cents=1_000,
-            tables=(players + 1) // 2,
+            tables=tables or (players + 1) // 2,
         )
         services.tournament_settings_set(actor=director, tournament=tournament, **{"seeding": "seeded", **settings})
         for name in _names(players):

@@ -18,34 +18,14 @@ from casino.roles import Role
 from poker_room import heads_up, services
 from poker_room.models import Elimination, Entry, Match, Tournament
 from settlement.ledger import ledger_verify
+from tests.poker_room import test_heads_up
 from tests.poker_room.tournament_setup import PLAYERS, T0, director, fresh  # noqa: F401  (fixtures)
 
+# MSOP Heads Up started with its players (and its bracket drawn): the fixture of test_heads_up.py.
+heads_up_event = test_heads_up.heads_up_event
+_names = test_heads_up._names
+
 pytestmark = pytest.mark.django_db
-
-
-def _names(count: int) -> list[str]:
-    return [*PLAYERS, *(f"Player {i}" for i in range(len(PLAYERS) + 1, count + 1))][:count]
-
-
-@pytest.fixture
-def heads_up_event(director: User) -> Callable[..., Tournament]:  # noqa: F811
-    def make(players: int, *, draw: bool = True, tables: int | None = None, **settings: object) -> Tournament:
-        tournament = services.tournament_create(
-            actor=director,
-            template_key="msop_heads_up",
-            buy_in_cents=9_000,
-            fee_cents=1_000,
-            tables=tables or (players + 1) // 2,
-        )
-        services.tournament_settings_set(actor=director, tournament=tournament, **{"seeding": "seeded", **settings})
-        for name in _names(players):
-            services.entry_register(actor=director, tournament=tournament, name=name, now=T0)
-        started = services.tournament_start(actor=director, tournament=tournament, now=T0, rng=random.Random(19))
-        if draw:
-            heads_up.bracket_draw(actor=director, tournament=started, rng=random.Random(19))
-        return fresh(started)
-
-    return make
 
 
 def _play_out(tournament: Tournament, actor: User, pick: Callable[[Match], int] | None = None) -> None:

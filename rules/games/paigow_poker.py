@@ -282,9 +282,12 @@ def _pairs_over_straight(way: HouseWay, r: list[int], g: tuple[Span, ...], joker
     """The way's exception that sends a straight or flush to the pair rules (§2), if one applies.
 
     Read on the natural cards: here the joker completes the straight or flush, so
-    it neither pairs an ace nor is the single ace.
+    it neither pairs an ace nor is the single ace; unless the way counts the joker
+    with the aces there (``joker_pairs_ace_beside_straight``), when the joker and a
+    natural ace are a pair of aces.
     """
-    counts = [(r[start], size - 1 if joker and start == 0 else size) for start, size in g]
+    with_joker = joker and way.joker_pairs_ace_beside_straight
+    counts = [(r[start], size - 1 if joker and start == 0 and not with_joker else size) for start, size in g]
     pairs = [rank for rank, count in counts if count == 2]
     if len(pairs) < 2:
         return None
@@ -293,7 +296,7 @@ def _pairs_over_straight(way: HouseWay, r: list[int], g: tuple[Span, ...], joker
         if rule.with_single is not None and top_single < rule.with_single:
             continue
         if any(_within(hi, rule.higher) and _within(lo, rule.lower) for hi, lo in itertools.combinations(pairs, 2)):
-            return rule.name
+            return rule.name + (", the joker pairing the ace" if with_joker and g[0] == (0, 2) else "")
     return None
 
 
@@ -308,6 +311,7 @@ def _best(hand: list[Card], r: list[int], picks: list[Pick], wheel: bool, joker_
 
 
 _HIGHEST_LOW: Final = ", the highest low that keeps it"
+_SUIT_DECIDES: Final = "equal top cards in the low: the higher suit goes low (spades, hearts, diamonds, clubs)"
 _SUITED: Final = ("straight flush", "royal flush")
 
 
@@ -320,6 +324,8 @@ def _keep_straight_or_flush(
     is broken into a straight or flush when that puts at least a jack low, a royal
     flush when that puts at least a king low (the way's ranks).
     """
+    if not way.straight_flush_preferred:
+        return _highest_low_keeping_it(way, hand, r, kinds, wheel, joker_ace)
     plain = [pick for pick, kind in kinds.items() if kind not in _SUITED]
     suited = [pick for pick, kind in kinds.items() if kind in _SUITED]
     more = len({_LOW[r[i] * 16 + r[j]] for i, j in plain or suited}) > 1
@@ -336,6 +342,51 @@ def _keep_straight_or_flush(
     return pick, f"{name} kept high" + _HIGHEST_LOW * more
 
 
+def _low_by_rank_then_suit(r: list[int], pick: Pick) -> tuple[bool, int, int, int, int]:
+    """The low hand ``pick`` as compared card by card, top card first, by rank then suit: a pair above
+    no pair, then the top card, then the second. Within a rank the sorted hand runs joker (with the aces),
+    spades, hearts, diamonds, clubs, so the earlier position is the higher suit."""
+    i, j = pick
+    return r[i] == r[j], r[i], -i, r[j], -j
+
+
+def _highest_low_keeping_it(
+    way: HouseWay, hand: list[Card], r: list[int], kinds: dict[Pick, str], wheel: bool, joker_ace: bool
+) -> tuple[Pick, str]:
+    """No preference for the straight flush (``straight_flush_preferred`` off): of every setting that keeps
+    a straight, flush, straight flush or royal flush, the highest low hand; by the way's comparison of low
+    hands (``low_by_rank_then_suit``), else by rank; ties to the higher high hand.
+
+    By suit, the low hand that wins names the ranks that go low; where those ranks can go low
+    more ways than one (other suits), the one with the highest high hand is played, as on every
+    other hand (§2): the suits decide which ranks, never a lower high hand for the same low.
+    """
+    picks = list(kinds)
+    if way.low_by_rank_then_suit:
+        first = max(picks, key=lambda p: _low_by_rank_then_suit(r, p))
+        low = _LOW[r[first[0]] * 16 + r[first[1]]]
+        same = [p for p in picks if _LOW[r[p[0]] * 16 + r[p[1]]] == low]
+        if len(same) > 1:
+            first = max(same, key=lambda p: (_high_value(hand, p, wheel, joker_ace), _low_by_rank_then_suit(r, p)))
+        pick = first
+    else:
+        pick = _best(hand, r, picks, wheel, joker_ace)[1]
+    name = kinds[pick]
+    suited = [kind for kind in kinds.values() if kind in _SUITED]
+    if suited and name not in _SUITED:
+        broken = "royal flush" if "royal flush" in suited else "straight flush"
+        why = f"{broken} broken into a {name}: the highest low that keeps a straight or flush"
+    else:
+        why = f"{name} kept high" + _HIGHEST_LOW * (len({_LOW[r[i] * 16 + r[j]] for i, j in picks}) > 1)
+    if way.low_by_rank_then_suit:
+        pair, top, _, second, _ = _low_by_rank_then_suit(r, pick)
+        # The suit decided when a low hand topped by the same rank would have won on ranks alone.
+        rivals = [_low_by_rank_then_suit(r, other) for other in picks]
+        if any(o[:2] == (pair, top) and o[3] > second for o in rivals):
+            why += f"; {_SUIT_DECIDES}"
+    return pick, why
+
+
 def house_way_explained(
     cards7: Sequence[Card],
     way: str | HouseWay = "golden_nugget",
@@ -349,9 +400,11 @@ def house_way_explained(
     by rank, the joker as an ace. A straight or flush among the seven cards (the
     joker may fill it) is weighed first when the natural cards hold less than a full
     house: it is kept high with the highest low hand that keeps it, unless the way's
-    two-pair exceptions send the hand to the pair rules (never with a straight flush)
-    or a straight flush is broken for a jack low (a royal flush for a king). Every
-    other hand is read off the way's tables. Where a rule leaves a choice (which
+    two-pair exceptions send the hand to the pair rules (with a straight flush only
+    where the way says so) or a straight flush is broken for a jack low (a royal
+    flush for a king; or, where the way prefers no straight flush, whenever that
+    gives a higher low, low hands then compared by rank and suit if the way says
+    so). Every other hand is read off the way's tables. Where a rule leaves a choice (which
     suits, where the joker goes) the highest low hand, then the highest high hand,
     is taken. A fouled setting is never returned: the best one that does not foul
     replaces it.
@@ -390,8 +443,10 @@ def _decide(cards7: Sequence[Card], way: HouseWay, wheel: bool, joker_ace: bool)
         flushes = _flush_suits(suits, joker) if (suits + (0x4444 if joker else 0x3333)) & 0x8888 else []
         if straights or flushes:
             kinds = _straight_or_flush_picks(hand, r, g, joker, flushes, straights)
-            # The two-pair exceptions are the straight's and the flush's, not a straight flush's.
-            held_straight_flush = "straight flush" in kinds.values() or "royal flush" in kinds.values()
+            # The two-pair exceptions are the straight's and the flush's, not a straight flush's (unless the
+            # way sends a straight flush with two pairs to the pair rules too).
+            held = "royal flush" if "royal flush" in kinds.values() else "straight flush"
+            held_straight_flush = held in kinds.values() and not way.pairs_over_straight_flush
             why = None if held_straight_flush or len(g) > 5 else _pairs_over_straight(way, r, g, joker)
             if why is None:
                 if len(kinds) == 1:  # one setting keeps it: nothing to weigh
@@ -401,7 +456,8 @@ def _decide(cards7: Sequence[Card], way: HouseWay, wheel: bool, joker_ace: bool)
                     pick, why = _keep_straight_or_flush(way, hand, r, kinds, wheel, joker_ace)
                 low_of, high_of = _SPLIT_AT[pick]
                 return _setting(high_of(hand), low_of(hand)), why
-            prefix = f"straight or flush given up for the pair rules ({why}); "
+            given_up = held if held in kinds.values() else "straight or flush"
+            prefix = f"{given_up} given up for the pair rules ({why}); "
     preferences, reason = rule(way, r, g)
     if isinstance(preferences, tuple):  # one setting, and it cannot foul (see above)
         pick = preferences

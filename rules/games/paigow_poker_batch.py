@@ -232,7 +232,12 @@ _POSITION_BITS = (1 << np.arange(7, dtype=np.int64))[:, None]
 
 def _flush_keys(places: npt.NDArray[np.uint8], rank_keys: npt.NDArray[np.int64], suits: Ints) -> npt.NDArray[np.int64]:
     """For rows that can make a flush (``places`` as columns ``(7, n)``): the rank key times 128 plus a bit
-    for each sorted position whose card is in the flush suit or is the joker (only one suit can hold five)."""
+    for each sorted position whose card is in the flush suit or is the joker (only one suit can hold five).
+
+    That is enough for a way that compares low hands by suit (``HouseWay.low_by_rank_then_suit``): suits
+    are compared only between cards of one rank, and within a rank the sorted positions run spades,
+    hearts, diamonds, clubs, so which card of a rank is the higher suit is which comes first; with the
+    bits saying which of them is the flush suit's, two hands of one key are set alike."""
     counts = np.stack([(suits >> (8 * s)) & 0xFF for s in range(4)])
     flush_suit = counts.argmax(axis=0)
     index = INDEX_OF_ORDER[places]

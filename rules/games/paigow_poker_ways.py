@@ -3,7 +3,8 @@
 A casino's house way is a ``HouseWay`` value: its two-pairs table, the two pairs
 that give up a straight or flush, its full house and four-of-a-kind rules and the
 ranks for which a straight flush or royal flush is broken. The seed's way is
-``GOLDEN_NUGGET``; ``TRUMP_PLAZA`` and ``FOXWOODS`` say what they change of it;
+``GOLDEN_NUGGET``; ``TRUMP_PLAZA`` (with ``TRUMP_PLAZA_LITERAL``, the text read
+literally, beside it) and ``FOXWOODS`` say what they change of it;
 ``HOUSE_WAYS`` names them all. The values hold no code that plays them: one
 interpreter, ``rules.games.paigow_poker.house_way_explained``, plays them all.
 Ranks are numbers, two to ace (2-14).
@@ -134,6 +135,21 @@ class HouseWay:
     five_aces_keep_with_pair: int = KING
     break_straight_flush_for: int = JACK
     break_royal_flush_for: int = KING
+    # The Trump Plaza way as the Wizard of Odds' figures play it (docs/game-math.md, "The bank's low hand,
+    # exactly"); the defaults are the Golden Nugget's reading.
+    # The joker beside a natural ace is a pair of aces in the two-pairs-beside-a-straight test, even where it
+    # completes the straight or flush (False: that test reads the natural cards only).
+    joker_pairs_ace_beside_straight: bool = False
+    # A straight flush or royal flush with two pairs goes to the pair rules too (False: it is always kept).
+    pairs_over_straight_flush: bool = False
+    # True: a straight flush (royal flush) is kept unless breaking it puts ``break_straight_flush_for``
+    # (``break_royal_flush_for``) or better low. False: no preference for it, among every setting that keeps
+    # a straight, flush, straight flush or royal flush the highest low hand is played (the break ranks unused).
+    straight_flush_preferred: bool = True
+    # Choosing among those settings, the low hands are compared card by card, top card first, each by rank
+    # and then by suit, spades, hearts, diamonds, clubs (the joker above every ace): the top card's suit
+    # decides before the second card's rank. False: by the low hands' ranks, ties to the higher high hand.
+    low_by_rank_then_suit: bool = False
 
 
 # The seed's way (GAME_RULES.md §2, "House way").
@@ -161,9 +177,11 @@ GOLDEN_NUGGET: Final = HouseWay(
 )
 
 # "Other house ways": what each changes of the Golden Nugget way.
-TRUMP_PLAZA: Final = replace(
+# GAME_RULES.md's text of the Trump Plaza way, read literally: a straight or flush gives way to the pair rules
+# only in the Golden Nugget's three cases (two pairs and a single ace, jacks and sixes, aces and any pair).
+TRUMP_PLAZA_LITERAL: Final = replace(
     GOLDEN_NUGGET,
-    name="trump_plaza",
+    name="trump_plaza_literal",
     two_pairs=(  # pairs by groups: low 2-6, medium 7-10, high J-K
         TwoPairRule((ACE, ACE), ANY_RANK, None, "aces with any pair"),
         TwoPairRule((JACK, KING), (SEVEN, KING), None, "medium or high with high"),
@@ -177,6 +195,27 @@ TRUMP_PLAZA: Final = replace(
         QuadsRule((JACK, KING), ACE, ANY_CARD, "four of a kind, jacks to kings"),
         QuadsRule((ACE, ACE), None, ANY_CARD, "four aces"),
     ),
+)
+
+# The Trump Plaza way as the Wizard of Odds' published figures play it (docs/game-math.md, "The bank's low
+# hand, exactly"; https://wizardofodds.com/games/pai-gow-poker/appendix/1/): its exact low-hand counts over
+# all 154,143,080 hands equal every published row. Beside the literal text's tables:
+# 1. any two pairs beside a straight or flush are played by the two-pair rules;
+# 2. the joker counts with the aces in that test (joker, ace and a pair are "aces and a pair");
+# 3. a straight flush or royal flush with two pairs goes to the pair rules too;
+# 4. no preference for the straight flush: among every setting that keeps a straight, flush, straight
+#    flush or royal, the highest low (as Bally's Atlantic City way says,
+#    https://wizardofodds.com/games/pai-gow-poker/house-way/ballys-atlantic-city/);
+# 5. those low hands compared card by card, by rank then suit (s h d c), top card first.
+# The default for the way.
+TRUMP_PLAZA: Final = replace(
+    TRUMP_PLAZA_LITERAL,
+    name="trump_plaza",
+    pairs_over_straight=(PairsOverStraight(ANY_RANK, ANY_RANK, None, "two pairs beside it"),),
+    joker_pairs_ace_beside_straight=True,
+    pairs_over_straight_flush=True,
+    straight_flush_preferred=False,
+    low_by_rank_then_suit=True,
 )
 
 FOXWOODS: Final = replace(
@@ -196,7 +235,9 @@ FOXWOODS: Final = replace(
     ),
 )
 
-HOUSE_WAYS: Final[dict[str, HouseWay]] = {w.name: w for w in (GOLDEN_NUGGET, TRUMP_PLAZA, FOXWOODS)}
+HOUSE_WAYS: Final[dict[str, HouseWay]] = {
+    w.name: w for w in (GOLDEN_NUGGET, TRUMP_PLAZA, FOXWOODS, TRUMP_PLAZA_LITERAL)
+}
 
 
 def _house_way(way: str | HouseWay) -> HouseWay:

@@ -137,7 +137,24 @@ EDGE_CASES = [
     "Jk Ks Kh 5d 5c 2s 3d",  # the joker with two pairs
     "Ks 9h 7d 5c 4s 3h 2d",  # no pair
     "Jk 9h 7d 5c 4s 3h Qd",  # the joker alone, a straight the joker completes
+    "Jk Ah 4c 3d 2s 7s 2h",  # the joker completes the wheel beside an ace and a pair
+    "9s 8s 7s 6s 5s 9h 5h",  # a straight flush beside two pairs
+    "9s 8s 7s 6s 5s 4h Td",  # a straight flush or a straight with a better low
+    "8s 7s 6s 5s 5h 4h 2s",  # a flush or a straight, the low's top cards equal in rank
+    "8h 7h 6h 5h 5s 4s 2h",  # the same with spades and hearts swapped
 ]
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_flush_hands_in_every_order_of_their_suits_are_set_as_the_per_hand_house_way_sets_them(way: str) -> None:
+    """The Trump Plaza way compares low hands by suit, so which suit holds the flush, and the suits of the
+    cards beside it, can change the setting: each hand comes in all 24 orders of its suits."""
+    base = flush_heavy_hands(1_500, seed=23)
+    rows = []
+    for order in itertools.permutations(range(4)):
+        suit = np.array(order)[base % 4]
+        rows.append(np.where(base == 52, 52, base - base % 4 + suit))
+    assert mismatches(np.vstack(rows), way)[:5] == []
 
 
 @pytest.mark.parametrize("way", WAYS)

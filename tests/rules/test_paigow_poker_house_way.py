@@ -8,6 +8,7 @@ the dealer's screen.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -220,6 +221,28 @@ OTHER_WAYS_REASONS = [
     ("Ks Kd 8h 8c As 4d 2c", "trump_plaza", "8 8", "two pairs, split: medium or high with high"),
     ("As Ah Ad Ac Kd Qh 2c", "trump_plaza", "A A", "four aces: split"),
     ("As Ah Ad Ac 6d 6h Kc", "trump_plaza", "6 6", "four aces: kept, a pair goes low"),
+    # Two pairs beside a straight or flush: the published reading plays them by the two-pair rules, the
+    # literal text keeps the straight or flush (docs/game-math.md, "The bank's low hand, exactly").
+    ("6s 5d 4h 3c 2s 3d 2h", "trump_plaza", "2 2", "for the pair rules (two pairs beside it); two pairs, split"),
+    ("6s 5d 4h 3c 2s 3d 2h", "trump_plaza_literal", "3 2", "straight kept high"),
+    ("Ks Qd Jh Tc 9s Kd 9h", "trump_plaza", "9 9", "two pairs beside it); two pairs, split: medium or high with high"),
+    ("Ks Qd Jh Tc 9s Kd 9h", "trump_plaza_literal", "K 9", "straight kept high"),
+    ("7h 6h 5h 4h 2h 7c 2c", "trump_plaza", "2 2", "two pairs beside it); two pairs, split: low with low or medium"),
+    ("7h 6h 5h 4h 2h 7c 2c", "trump_plaza_literal", "7 2", "flush kept high"),
+    # The joker beside a natural ace is a pair of aces in that test, even as the wheel's five.
+    ("Jk Ah 4c 3d 2s 7s 2h", "trump_plaza", "2 2", "beside it, the joker pairing the ace); two pairs, split"),
+    ("Jk Ah 4c 3d 2s 7s 2h", "trump_plaza_literal", "7 2", "straight kept high"),
+    # A straight flush with two pairs goes to the pair rules too.
+    ("9s 8s 7s 6s 5s 9h 5h", "trump_plaza", "5 5", "straight flush given up for the pair rules (two pairs beside it)"),
+    ("9s 8s 7s 6s 5s 9h 5h", "trump_plaza_literal", "9 5", "straight flush kept high"),
+    # No preference for the straight flush: the highest low that keeps a straight or flush.
+    ("9s 8s 7s 6s 5s 4h Td", "trump_plaza", "T 9", "straight flush broken into a straight: the highest low that keeps"),
+    ("9s 8s 7s 6s 5s 4h Td", "trump_plaza_literal", "T 4", "straight flush kept high"),
+    # The low hands compared card by card by rank then suit: the straight leaves 5s 2s, the flush 5h 4h, and
+    # the five of spades outranks the five of hearts before the four meets the two.
+    ("8s 7s 6s 5s 5h 4h 2s", "trump_plaza", "5 2", "straight kept high, the highest low that keeps it; equal top"),
+    ("8s 7s 6s 5s 5h 4h 2s", "trump_plaza_literal", "5 4", "flush kept high"),
+    ("8h 7h 6h 5h 5s 4s 2h", "trump_plaza", "5 4", "flush kept high, the highest low that keeps it"),
     ("Ks Kd 5h 5c As 4d 2c", "foxwoods", "5 5", "two pairs, split: big pair jacks or better"),
     ("Ts Td 5h 5c As 4d 2c", "foxwoods", "A 4", "two pairs, kept together: big pair sevens to tens, an ace"),
     ("6s 6d 5h 5c Qs 4d 2c", "foxwoods", "5 5", "two pairs, split: big pair sixes or lower, no king or better"),
@@ -237,6 +260,46 @@ OTHER_WAYS_REASONS = [
 )
 def test_the_other_ways_tell_the_dealer_which_rule_set_the_hand(hand: str, way: str, low: str, why: str) -> None:
     check(hand, low, why, way)
+
+
+@pytest.mark.parametrize(
+    ("hand", "low", "cards"),
+    [
+        ("8s 7s 6s 5s 5h 4h 2s", "5s 2s", "the flush suit's five outranks the other: the straight, its five low"),
+        ("8h 7h 6h 5h 5s 4s 2h", "5s 4s", "the same hand in hearts and spades: the flush, the other five low"),
+    ],
+    ids=["spades flush beside hearts", "hearts flush beside spades"],
+)
+def test_trump_plaza_compares_equal_top_cards_of_the_low_by_suit(hand: str, low: str, cards: str) -> None:
+    setting, why = house_way_explained(parse_cards(hand), "trump_plaza")
+    assert " ".join(map(str, setting.low)) == low, f"{cards}: {setting} ({why})"
+    assert not is_foul(setting)
+
+
+TRUMP_PLAZA_CLAUSES = [
+    # clause turned off, hand, low with it, low without it
+    ("joker_pairs_ace_beside_straight", "Jk Ah 4c 3d 2s 7s 2h", "2 2", "7 2"),
+    ("pairs_over_straight_flush", "9s 8s 7s 6s 5s 9h 5h", "5 5", "9 5"),
+    ("straight_flush_preferred", "9s 8s 7s 6s 5s 4h Td", "T 9", "T 4"),
+    ("low_by_rank_then_suit", "8s 7s 6s 5s 5h 4h 2s", "5 2", "5 4"),
+]
+
+
+@pytest.mark.parametrize(
+    ("clause", "hand", "low", "without"), TRUMP_PLAZA_CLAUSES, ids=[r[0] for r in TRUMP_PLAZA_CLAUSES]
+)
+def test_each_clause_of_the_published_trump_plaza_reading_decides_its_own_hand(
+    clause: str, hand: str, low: str, without: str
+) -> None:
+    way = pgp.TRUMP_PLAZA
+    changes: dict[str, Any] = {clause: not getattr(way, clause)}
+    flipped = replace(way, name=f"without_{clause}", **changes)
+    assert (ranks(house_way(parse_cards(hand), way).low), ranks(house_way(parse_cards(hand), flipped).low)) == (
+        low,
+        without,
+    )
+    for other in ("golden_nugget", "foxwoods", "trump_plaza_literal"):  # the other ways keep the old reading
+        assert getattr(HOUSE_WAYS[other], clause) == getattr(flipped, clause)
 
 
 def test_the_golden_nugget_is_the_default_way_and_every_way_is_registered() -> None:

@@ -21,6 +21,10 @@ class AuditEventType(StrEnum):
     # Rule sets
     RULE_SET_CREATED = "rule_set.created"
     RULE_SET_UPDATED = "rule_set.updated"
+    # The game-math lab (issue 20): a simulation or exact enumeration of a rule set, started, finished or failed
+    LAB_RUN_STARTED = "lab_run.started"
+    LAB_RUN_FINISHED = "lab_run.finished"
+    LAB_RUN_FAILED = "lab_run.failed"
     # Tables
     TABLE_CREATED = "table.created"
     TABLE_OPENED = "table.open"
@@ -86,10 +90,13 @@ class AuditEventType(StrEnum):
     ROUND_VOIDED = "round.voided"
     ROUND_HANDS_REPLACED = "round.hands_replaced"
     ROUND_PLACED = "round.placed"
+    ROUND_SWAPPED = "round.swapped"  # Chinese Poker: a seat's swap with the undealt cards, before the hands
     ROUND_CORRECTED = "round.corrected"
     # Money: a wager taken (the settlement, the void and the correction are the round's events above and
     # below); each money event names the postings it wrote and their lines (``settlement.ledger.posting_record``)
     WAGER_PLACED = "wager.placed"
+    # The house's wager against a player bank in Pai Gow Poker (issue 20), taken as the round opens
+    HOUSE_WAGER_PLACED = "house_wager.placed"
     # Written once, by the migration that began auditing money on a floor that already had postings: the last
     # posting and wager ids written before (``settlement.ledger.ledger_audit_began``)
     LEDGER_AUDIT_BEGAN = "ledger.audit_began"

@@ -7,9 +7,10 @@ the card or tile grid with its targets) and reads the tablet's form fields back 
 the shapes the services take. The hands' values, the settlement preview and the score
 sheet are ``dealer.tablet_values``.
 
-Form fields of the hand entry: ``hand-<position>-<part>``, ``position`` a seat number
-or ``bank``, ``part`` one of ``high``, ``low``, ``cards``/``tiles`` (the house's unset
-hand), ``front``, ``middle``, ``back``; each holds cards or tiles in notation.
+Form fields of the hand entry: ``hand-<position>-<part>``, ``position`` a seat number,
+``bank``, or ``house`` (the house's own hand against a player bank), ``part`` one of
+``high``, ``low``, ``cards``/``tiles`` (the house's unset hand), ``front``, ``middle``,
+``back``; each holds cards or tiles in notation.
 """
 
 from __future__ import annotations
@@ -31,14 +32,17 @@ from rules import options as rule_options
 from rules.games import registry
 from rules.games.cards import JOKER, Card
 from rules.games.tiles import TILE_FACES
+from settlement import ofc_turns, surrender_swap
 from settlement.faces import PART_LABELS, card_face, tile_face
 from settlement.hands import dealt_bank_position, dealt_hands_set, entry_fields, round_is_banked
 from settlement.models import Adjustment, Wager
 from settlement.selectors import round_next_actions, round_queryset
+from settlement.services.house_wager import house_wager_applies, house_wager_cents, round_house_wager
 from tables.models import BankTurn, Round, Table
 from tables.states import FINAL_STATES, RoundState
 
 BANK = "bank"
+HOUSE = "house"  # the house's own hand when it wagers against a player bank (Pai Gow Poker, issue 20)
 DEALER = 0
 # Chip denominations on the pads, in units (the pads work in cents).
 CHIP_UNITS = (1, 5, 25, 100, 500)
@@ -117,11 +121,32 @@ def _house_way_rules(way_option: str) -> Callable[[Mapping[str, Any]], list[str]
 
 def _chinese_poker_rules(snapshot: Mapping[str, Any]) -> list[str]:
     o = snapshot["options"]
-    return [
+    items = [
         _("%(system)s scoring") % {"system": o["cp_scoring"]},
         _("%(table)s royalties") % {"table": o["cp_royalties"]},
         _("naturals") if o["naturals"] else _("no naturals"),
     ]
+    if o.get("surrender_allowed"):
+        items.append(_("surrender"))
+    if o.get("swap_allowed"):
+        items.append(_("swap (three players)"))
+    return items
+
+
+def _tiles_rules(snapshot: Mapping[str, Any]) -> list[str]:
+    """Pai Gow tiles: the banked game's house way and commission, or the peer variant's own rules (§1)."""
+    o = snapshot["options"]
+    if o.get("mode") != "peer":
+        return _house_way_rules("tiles_house_way")(snapshot)
+    items = [
+        _("peer variant: each player against each, equal stakes"),
+        _("foul: %(policy)s") % {"policy": _words(o["foul_policy"])},
+    ]
+    if o.get("gee_joon_as_zero"):
+        items.append(_("Gee Joon tiles count 0"))
+    if o.get("peer_points"):
+        items.append(_("gong 10, wong 11"))
+    return items
 
 
 def _ofc_rules(snapshot: Mapping[str, Any]) -> list[str]:
@@ -134,7 +159,7 @@ def _ofc_rules(snapshot: Mapping[str, Any]) -> list[str]:
 
 # Each game's own options in a few words (they differ per game, as ``rules.options.GAME_OPTIONS`` does).
 _GAME_RULES: Mapping[str, Callable[[Mapping[str, Any]], list[str]]] = {
-    registry.PAIGOW_TILES: _house_way_rules("tiles_house_way"),
+    registry.PAIGOW_TILES: _tiles_rules,
     registry.PAIGOW_POKER: _house_way_rules("pgp_house_way"),
     registry.CHINESE_POKER: _chinese_poker_rules,
     registry.OFC: _ofc_rules,
@@ -192,14 +217,21 @@ def last_bank_turn(table: Table) -> BankTurn | None:
 
 
 def seat_ring(
-    *, table: Table, round_: Round | None, wagers: Mapping[int, int], outcomes: Mapping[int, dict[str, Any]]
+    *,
+    table: Table,
+    round_: Round | None,
+    wagers: Mapping[int, int],
+    outcomes: Mapping[int, dict[str, Any]],
+    to_act: int | None = None,
 ) -> dict[str, Any]:
     """Seats 1..n around the top of a half-oval, clockwise from the dealer's left; the dealer at the flat edge.
 
     Each seat carries its wager, the bank, its place in the action order and, once
-    settled, its outcome and net; ``left``/``top`` are percentages of the ring.
+    settled, its outcome and net; ``left``/``top`` are percentages of the ring. In
+    Open-Face the seat with the dealer button is marked, and ``to_act``, whose turn it is.
     """
     order = list(round_.action_order or []) if round_ is not None else []
+    button = ofc_turns.button(round_) if round_ is not None else None
     bank_seat = round_.bank_seat.number if round_ is not None and round_.bank_seat is not None else None
     count = table.seat_count
     seats = []
@@ -215,6 +247,8 @@ def seat_ring(
                 "place": order.index(number) + 1 if number in order else None,
                 "outcome": outcomes.get(number),
                 "tone": _tone(outcomes.get(number)),
+                "button": number == button,
+                "to_act": number == to_act,
             }
         )
     return {"seats": seats, "dealer_place": order.index(DEALER) + 1 if DEALER in order else None}
@@ -260,6 +294,10 @@ class Position:
     need_one: str = ""  # Open-Face: the street's cards still to place, as ``Target.need_one``
     need_many: str = ""
     lines: list[dict[str, Any]] = field(default_factory=list)
+    turn: str = ""  # Open-Face in turn: "acting", "waiting" or "done" (``settlement.ofc_turns``)
+    fantasyland: bool = False  # Open-Face: the seat sets 13 of its cards at once this round
+    surrender: bool = False  # Chinese Poker where the rules allow it: the seat may surrender (§3)
+    surrendered: bool = False
 
 
 def _in_action_order(round_: Round, seats: Sequence[int]) -> list[int]:
@@ -268,15 +306,16 @@ def _in_action_order(round_: Round, seats: Sequence[int]) -> list[int]:
 
 
 def _prefill(round_: Round, stored_hands: Mapping[str, Any] | None) -> dict[str, str]:
-    """What the entry starts with: the hands entered so far, or the system's deal set as the house sets it."""
+    """What the entry starts with: the hands entered so far, or the system's deal set as the house sets it (in
+    Chinese Poker, the deal as the swaps recorded so far left it)."""
     unset = registry.game(round_.table.game).noun
-    if not stored_hands:
+    if not stored_hands or not stored_hands.get("seats"):
         if not round_.dealt:
             return {}
         stored_hands = dealt_hands_set(
             game=round_.table.game,
             snapshot=round_.rule_set_snapshot,
-            dealt=round_.dealt,
+            dealt=surrender_swap.dealt_now(round_.dealt, stored=round_.hands, snapshot=round_.rule_set_snapshot),
             bank_position=dealt_bank_position(round_),
         )
     return entry_fields(stored_hands, noun=unset, house_banks=round_.bank_seat is None)
@@ -349,7 +388,19 @@ def entry(
                 for part, size in spec.parts
             ]
         positions.append(Position(BANK, title, targets, place=bank_place))
+        house = house_wager_cents(round_)
+        if house is not None:  # the house's wager against the player bank: its hand set by the house way
+            name = f"hand-{HOUSE}-{spec.noun}"
+            words = {"count": spec.hand_size, "noun": NOUNS[spec.noun]}
+            label = _("%(count)s %(noun)s, set by the house way") % words
+            title = _("The house · wager")
+            needs = _needs(title, None, tiles=spec.tiles)
+            target = Target(name, label, spec.hand_size, values.get(name, ""), "", *needs)
+            place = order.index(DEALER) + 1 if DEALER in order else None
+            positions.append(Position(HOUSE, title, [target], wager_cents=house, place=place))
     boards = round_.placements or {}
+    turn = ofc_turns.next_turn(round_, sorted(wagers)) if by_street else None
+    in_turn = by_street and ofc_turns.turn_order(round_) is not None
     for seat in _in_action_order(round_, sorted(wagers)):
         title = _("Seat %(seat)s") % {"seat": seat}
         place = order.index(seat) + 1 if seat in order else None
@@ -366,12 +417,38 @@ def entry(
             position.need_one, position.need_many = _needs(title, None, tiles=False, street=True)
             placed = sum(len(board.get(row, "").split()) for row in spec.part_names)
             position.quota = 5 if placed == 0 else (0 if placed == spec.hand_size else 1)
+            if in_turn:
+                _in_turn(position, seat, placed, turn, values, total=spec.hand_size)
             if round_.dealt and position.quota:
                 dealt = round_.dealt[str(seat)].split()
                 position.hint = " ".join(dealt[placed : placed + position.quota])
         position.advice = spec.advice and round_is_banked(round_) and round_.bank_seat is None
+        if round_.rule_set_snapshot["options"].get("surrender_allowed") and not by_street:
+            position.surrender = True
+            if posted is not None:
+                position.surrendered = posted.get(f"surrender-{seat}") == "1"
+            else:
+                position.surrendered = seat in ((round_.hands or {}).get(surrender_swap.SURRENDERED) or [])
         positions.append(position)
     return positions
+
+
+def _in_turn(position: Position, seat: int, placed: int, turn: Any, values: Mapping[str, str], *, total: int) -> None:
+    """Open-Face placed in turn: only the seat whose turn it is takes cards; a Fantasyland seat takes all it
+    received at once, 13 into its rows and the rest into its discard."""
+    if turn is None or turn.seat != seat:
+        position.quota = 0
+        position.turn = "done" if placed == total else "waiting"
+        return
+    position.turn = "acting"
+    position.quota = turn.cards
+    if turn.cards > turn.places:
+        position.fantasyland = True
+        name = f"hand-{seat}-discard"
+        needs = _needs(position.title, None, tiles=False)
+        position.targets.append(Target(name, _("Discard"), turn.cards - turn.places, values.get(name, ""), "", *needs))
+    elif turn.places == total:
+        position.fantasyland = True
 
 
 # --- reading the tablet's form back ---------------------------------------------------------------
@@ -390,6 +467,12 @@ def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int
         if any(hand.values()):
             seats[str(seat)] = hand
     payload: dict[str, Any] = {"seats": seats}
+    surrendered = [seat for seat in sorted(wagers) if post.get(f"surrender-{seat}") == "1"]
+    if surrendered:
+        payload[surrender_swap.SURRENDERED] = surrendered
+    house = _text(post, f"hand-{HOUSE}-{spec.noun}")
+    if house and house_wager_cents(round_) is not None:
+        payload["house"] = {spec.noun: house}
     if spec.bankable and round_is_banked(round_):
         if round_.bank_seat is None:
             text = _text(post, f"hand-bank-{spec.noun}")
@@ -404,7 +487,7 @@ def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int
 
 def placements_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, Any]:
     """One OFC street: the new cards of each seat that placed any, by row (cards placed before stay as they are)."""
-    rows = registry.game(round_.table.game).part_names
+    rows = (*registry.game(round_.table.game).part_names, "discard")  # a Fantasyland seat's discard too
     seats: dict[str, dict[str, str]] = {}
     for seat in sorted(wagers):
         street = {row: _text(post, f"hand-{seat}-{row}") for row in rows}
@@ -491,6 +574,38 @@ def tablet_version(table: Table) -> str:
     )
     text = json.dumps([row, setup, rated], default=str, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class HouseWagerLine:
+    """What the tablet says of the house's wager against a player bank (issue 20): its amount and whose last bet
+    it copies, or why the house does not wager this round."""
+
+    cents: int | None
+    bank_seat: int
+    last_round: int | None = None
+    why_not: str = ""
+
+
+def house_wager_line(round_: Round | None) -> HouseWagerLine | None:
+    """The house's wager on a player-banked round, or why it has none; None when the rules give it no wager."""
+    if round_ is None or round_.bank_seat is None:
+        return None
+    seat = round_.bank_seat.number
+    wager = round_house_wager(round_)
+    if wager is not None:
+        return HouseWagerLine(wager.amount_cents, seat, last_round=wager.last_wager.round.number)
+    snapshot = round_.rule_set_snapshot
+    if snapshot["options"].get("house_wager") and snapshot["banking_mode"] == rule_options.CO_BANKING:
+        why = _("Co-banking: the house covers half of the bank, so it does not also wager against it.")
+    elif house_wager_applies(snapshot):
+        why = _(
+            "Seat %(seat)s had no settled wager at this table this shift: the house has no last bet to copy "
+            "and does not wager against the bank this round."
+        ) % {"seat": seat}
+    else:
+        return None
+    return HouseWagerLine(None, seat, why_not=why)
 
 
 def wager_limits(table: Table, round_: Round | None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
-from dealer.tablet import BANK, ROW_WORDS, Position, hands_payload, ofc_boards
+from dealer.tablet import BANK, HOUSE, ROW_WORDS, Position, hands_payload, ofc_boards
 from rules import engines
 from rules import options as rule_options
 from rules.games import chinese_poker, ofc, poker, registry
@@ -172,6 +172,10 @@ def live_values(
             lines[BANK], house_way = _house_way_lines(game, engine, unset)
         else:
             lines[BANK] = _banked_lines(game, engine, banker.get("high", ""), banker.get("low", ""), bank=True)
+    if "house" in payload:  # the house's own hand against a player bank, set by the house way
+        lines[HOUSE], way = _house_way_lines(game, engine, payload["house"].get(spec.noun, ""))
+        if way is not None:
+            lines[HOUSE].append(_line(_("House way"), f"{way['high']} / {way['low']} — {way['rule']}"))
     return lines, house_way
 
 
@@ -226,6 +230,8 @@ def result_rows(round_: Round, result: Mapping[str, Any]) -> dict[str, Any]:
                 "set_by_house_way": hand.get("set_by") == "house_way",
                 "rule": hand.get("rule", ""),
                 "natural": _natural_name(hand) if naturals else "",
+                # Open-Face: the seat played this round in Fantasyland (its discard, "" when none).
+                "fantasyland": (stored.get("fantasyland") or {}).get(str(row["seat"])),
             }
         )
     banker = stored.get("banker")
@@ -252,7 +258,17 @@ def result_rows(round_: Round, result: Mapping[str, Any]) -> dict[str, Any]:
             }
         )
     points_game = "pairs" in result
+    house_wager = result.get("house_wager")
+    if house_wager is not None:  # the house's wager against a player bank, drawn as a row of the sheet
+        hand = stored.get("house") or {}
+        house_wager = {
+            **house_wager,
+            "outcome_label": OUTCOME_LABELS.get(house_wager.get("outcome", ""), ""),
+            "hand": hand_faces(hand, tiles),
+            "rule": hand.get("rule", ""),
+        }
     return {
+        "house_wager": house_wager,
         "seats": seats,
         "bank": result.get("bank"),
         "bank_hand": bank_hand,

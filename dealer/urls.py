@@ -19,6 +19,7 @@ page_urlpatterns = [
     path(f"{_round}/deal/", views.deal_view, name="dealer-deal"),
     path(f"{_round}/hands/", views.hands_view, name="dealer-hands"),
     path(f"{_round}/placements/", views.placements_view, name="dealer-placements"),
+    path(f"{_round}/swap/", views.swap_view, name="dealer-swap"),
     path(f"{_round}/preview/", views.hands_preview_view, name="dealer-preview"),
     path(f"{_round}/advice/", views.advice_view, name="dealer-advice"),
     path(f"{_round}/settle/", views.settle_view, name="dealer-settle"),

@@ -31,12 +31,14 @@ from django_htmx.http import reswap, retarget
 from casino import once
 from casino.errors import ApplicationError
 from casino.templatetags.money import cents as _money
-from dealer import tablet, tablet_values
+from dealer import tablet, tablet_swap, tablet_values
 from poker_room.page_selectors import dealer_tournament_tables
 from rules import options as rule_options
-from rules.games import paigow_tiles_advice, registry
+from rules.games import paigow_poker_advice, paigow_tiles_advice, registry
+from rules.games.cards import cards_text, parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.tiles import parse_tiles, tiles_text
+from settlement import ofc_turns
 from settlement.faces import faces
 from settlement.models import Adjustment
 from settlement.services import (
@@ -46,6 +48,7 @@ from settlement.services import (
     round_hands_record,
     round_open,
     round_placements_record,
+    round_swap_record,
     settle_round,
     settlement_preview,
     wager_place,
@@ -161,6 +164,8 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
             context["entry_url"] = reverse("dealer-placements", args=[round_.pk])
         else:
             context["entry_url"] = reverse("dealer-hands", args=[round_.pk])
+        if state == RoundState.DEALT:
+            context["swap"] = tablet_swap.swap_panel(round_, wagers=wagers)  # Chinese Poker, three players (§3)
     if state == RoundState.SETTLED and round_ is not None and can_act and context["pending"] is None:
         # A correction request: the recorded hands, every row open, entered again with the same picker.
         context.update(_entry_context(round_, wagers, revealed=False, correcting=True))
@@ -176,8 +181,14 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
         # A key of its own for this preview: a double tap or a retry of the same form settles once.
         context["idempotency_key"] = f"tablet-{round_.pk}-{uuid.uuid4().hex}"
     context["result"] = result
+    context["house_wager"] = tablet.house_wager_line(round_) if state != RoundState.VOIDED else None
+    turn = context.get("turn")
     context["ring"] = tablet.seat_ring(
-        table=table, round_=round_, wagers=wagers, outcomes=tablet_values.outcomes_by_seat(result)
+        table=table,
+        round_=round_,
+        wagers=wagers,
+        outcomes=tablet_values.outcomes_by_seat(result),
+        to_act=turn.seat if turn is not None else None,
     )
     return context
 
@@ -204,6 +215,10 @@ def _entry_context(
     if revealed and by_street:
         return {}
     positions = tablet.entry(round_, wagers=wagers, correcting=correcting)
+    if not registry.game(game).tiles and any(position.advice for position in positions):
+        # Pai Gow Poker's advice builds its house way's tables on first use (a second or two): build them now,
+        # while the dealer taps the cards in, so the Advice button answers at once.
+        paigow_poker_advice.warm_up_in_background(**rule_options.engine_options(round_.rule_set_snapshot)["house_way"])
     values = {target.name: target.value for position in positions for target in position.targets}
     lines, house_way = tablet_values.live_values(round_, values, wagers=wagers, correcting=correcting)
     for position in positions:
@@ -212,17 +227,22 @@ def _entry_context(
     if not revealed and not correcting and tablet_values.complete(positions):
         live = tablet_values.preview(round_, values, wagers=wagers)
     street = None
+    turn = None
     if by_street:
-        # The street the slowest seat is on: 5 cards make street 1, each card after them one more.
+        # Placed in turn (``settlement.ofc_turns``): the street of the seat whose turn it is. A round dealt before
+        # the button: the street the slowest seat is on (5 cards make street 1, each card after them one more).
+        turn = ofc_turns.next_turn(round_, sorted(wagers))
         boards = round_.placements or {}
-        least = min((len(" ".join(boards.get(str(seat), {}).values()).split()) for seat in wagers), default=0)
-        street = 1 if least == 0 else least - 3
+        rows = registry.game(game).part_names
+        least = min((sum(len(boards.get(str(s), {}).get(r, "").split()) for r in rows) for s in wagers), default=0)
+        street = turn.street if turn is not None else (1 if least == 0 else least - 3)
     return {
         "positions": positions,
         "house_way": house_way,
         "live": live,
         "picker": tablet.picker(game),
         "street": street,
+        "turn": turn,
     }
 
 
@@ -306,7 +326,16 @@ def round_open_view(request: HttpRequest, table_id: int) -> HttpResponse:
         round_ = round_open(actor=request.user, table=table, banker_seat=seat, bank_cents=bank_cents)  # type: ignore[arg-type]
     except ApplicationError as exc:
         return _refused(request, table, exc)
-    return _done(request, table, _("Round %(number)s is open: take the wagers.") % {"number": round_.number})
+    notice = _("Round %(number)s is open: take the wagers.") % {"number": round_.number}
+    house = tablet.house_wager_line(round_)
+    if house is not None and house.cents is not None:
+        notice += " " + _("The house wagers %(amount)s against the bank (seat %(seat)s's last bet).") % {
+            "amount": _money(house.cents),
+            "seat": house.bank_seat,
+        }
+    elif house is not None:
+        notice += " " + house.why_not
+    return _done(request, table, notice)
 
 
 @login_required
@@ -353,6 +382,22 @@ def hands_view(request: HttpRequest, round_id: int) -> HttpResponse:
         hands = tablet.hands_payload(round_, request.POST, wagers=_wagers(round_))
         round_hands_record(actor=request.user, round=round_, hands=hands)
         return _("Hands recorded: check the preview, then settle.")
+
+    return _act(request, round_id, act)
+
+
+@login_required
+@require_POST
+def swap_view(request: HttpRequest, round_id: int) -> HttpResponse:
+    """Chinese Poker, three players: a seat's swap with the undealt cards, recorded in the order announced."""
+    seat = _int(request.POST.get("seat"))
+    gave, took = request.POST.get("gave", ""), request.POST.get("took", "")
+
+    def act(round_: Round) -> str:
+        if seat is None:
+            raise ApplicationError(_("Tap the seat that swaps first."), extra={"field": "seat"})
+        round_swap_record(actor=request.user, round=round_, seat=seat, gave=gave, took=took)
+        return _("Seat %(seat)s swapped: it pays 2 points to each other player.") % {"seat": seat}
 
     return _act(request, round_id, act)
 
@@ -438,7 +483,8 @@ def hands_preview_view(request: HttpRequest, round_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def advice_view(request: HttpRequest, round_id: int) -> HttpResponse:
-    """Pai Gow tiles: a seat's four tiles, every setting's exact odds against the house way (nothing is written)."""
+    """A seat's hand, every setting's odds against the house way (nothing is written): exact for Pai Gow
+    tiles; for Pai Gow Poker against a sample of the bank's hands, with its 95% margin."""
     round_ = _round(round_id)
     seat = request.POST.get("seat", "")
     try:
@@ -448,32 +494,46 @@ def advice_view(request: HttpRequest, round_id: int) -> HttpResponse:
     text = f"{request.POST.get(f'hand-{seat}-high', '')} {request.POST.get(f'hand-{seat}-low', '')}"
     snapshot = round_.rule_set_snapshot
     engine = rule_options.engine_options(snapshot)
-    context: dict[str, Any] = {"seat": seat, "round": round_}
+    game = round_.table.game
+    tiles = registry.game(game).tiles
+    context: dict[str, Any] = {"seat": seat, "round": round_, "tiles": tiles}
     try:
-        if not registry.game(round_.table.game).advice:
-            raise InvalidHand(_("advice is for Pai Gow tiles"))
-        advice = paigow_tiles_advice.advise(
-            parse_tiles(text),
-            way=engine["house_way"]["way"],
-            commission_bp=snapshot["commission_rate_bp"],
-            commission_on_player_wins=snapshot["commission_on_player_wins"],
-            **engine["hand"],
-        )
+        if not registry.game(game).advice:
+            raise InvalidHand(_("advice is for Pai Gow tiles and Pai Gow Poker"))
+        if tiles:
+            advice: Any = paigow_tiles_advice.advise(
+                parse_tiles(text),
+                way=engine["house_way"]["way"],
+                commission_bp=snapshot["commission_rate_bp"],
+                commission_on_player_wins=snapshot["commission_on_player_wins"],
+                **engine["hand"],
+            )
+        else:
+            advice = paigow_poker_advice.advise(
+                parse_cards(text),
+                commission_bp=snapshot["commission_rate_bp"],
+                commission_on_player_wins=snapshot["commission_on_player_wins"],
+                **engine["outcome"],
+            )
+            context["sampled"] = {"hands": advice.bank_hands, "margin": advice.margin}
     except InvalidHand as exc:
         context["error"] = _("Seat %(seat)s: %(problem)s") % {"seat": seat, "problem": exc}
         response = render(request, "dealer/_advice.html", context, status=400)
         response[REFUSAL_HEADER] = "1"
         return response
+    notation = tiles_text if tiles else cards_text
     context["rows"] = [
         {
-            "high": tiles_text(row.setting.high),
-            "low": tiles_text(row.setting.low),
-            "high_faces": faces(tiles_text(row.setting.high), tiles=True),
-            "low_faces": faces(tiles_text(row.setting.low), tiles=True),
+            "high": notation(row.setting.high),
+            "low": notation(row.setting.low),
+            "high_faces": faces(notation(row.setting.high), tiles=tiles),
+            "low_faces": faces(notation(row.setting.low), tiles=tiles),
             "win": row.win * 100,
             "push": row.push * 100,
             "loss": row.loss * 100,
             "ev": row.ev,
+            "margin": getattr(row, "margin", 0.0),
+            "foul": getattr(row, "foul", False),
             "best": row is advice.best,
             "house": row is advice.house,
         }

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 
 from casino.errors import ApplicationError
 from casino.forms import AmountField
@@ -24,8 +25,9 @@ from casino.roles import Role
 from casino.selectors import users_with_role
 from pit.views import PIT_DECIDERS, PIT_VIEWERS, _may, _require
 from rules.models import RuleSet
+from rules.services import has_peer_variant
 from tables.models import Table
-from tables.services import MOST_LIMIT_CENTS, table_configure
+from tables.services import MOST_LIMIT_CENTS, table_configure, table_play_peer
 
 
 class TableSetupForm(forms.Form):
@@ -107,6 +109,30 @@ def table_setup(request: HttpRequest, table_id: int) -> HttpResponse:
     if not can_decide:
         for field in form.fields.values():
             field.disabled = True
-    return render(
-        request, "pit/table_setup.html", {"table": table, "form": form, "can_decide": can_decide}, status=status
-    )
+    context = {"table": table, "form": form, "can_decide": can_decide, "peer": _peer(table)}
+    return render(request, "pit/table_setup.html", context, status=status)
+
+
+def _peer(table: Table) -> dict[str, bool]:
+    """Whether the table's game has a variant without a bank (Pai Gow tiles), and whether the table plays it."""
+    return {"offered": has_peer_variant(table.game), "playing": table.rule_set.options.get("mode") == "peer"}
+
+
+@login_required
+@require_POST
+def table_setup_peer(request: HttpRequest, table_id: int) -> HttpResponse:
+    """POST (a supervisor): the table plays the peer variant from its next round (its peer rule set, made if
+    missing)."""
+    _require(request, PIT_DECIDERS)
+    table = get_object_or_404(Table.objects.select_related("pit", "rule_set", "dealer"), pk=table_id)
+    try:
+        table = table_play_peer(actor=request.user, table=table)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("Table %(table)s plays the peer variant from its next round: %(rules)s.")
+            % {"table": table.name, "rules": table.rule_set.name},
+        )
+    return redirect("pit-table-setup", table_id=table_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from pit import apis as report_apis
-from pit import cage_views, count_views, day_views, player_views, report_views, setup_views, views
+from pit import cage_views, count_views, day_views, lab_views, player_views, report_views, setup_views, views
 
 page_urlpatterns = [
     path("", views.floor, name="floor"),
@@ -25,6 +25,7 @@ page_urlpatterns = [
     path("pit/day/shifts/open/", day_views.day_shift_open, name="pit-shift-open"),
     path("pit/day/shifts/<int:shift_id>/close/", day_views.day_shift_close, name="pit-day-shift-close"),
     path("pit/tables/<int:table_id>/setup/", setup_views.table_setup, name="pit-table-setup"),
+    path("pit/tables/<int:table_id>/setup/peer/", setup_views.table_setup_peer, name="pit-table-setup-peer"),
     path("reports/", report_views.reports, name="reports"),
     path("reports/<int:report_id>/<str:fmt>/", report_views.report_download, name="report-download"),
     path("reports/shifts/<int:shift_id>/master-game/", report_views.master_game_build, name="report-master-game-build"),
@@ -41,6 +42,12 @@ page_urlpatterns = [
     path("players/enrol/", player_views.player_enrol, name="player-enrol"),
     path("players/<int:player_id>/", player_views.player, name="player"),
     path("players/<int:player_id>/anonymise/", player_views.player_anonymise_view, name="player-anonymise"),
+    # The game-math lab (issue 20): a rule set's house edges, simulated or counted exactly by a task.
+    path("pit/lab/", lab_views.lab, name="pit-lab"),
+    path("pit/lab/start/", lab_views.lab_start, name="pit-lab-start"),
+    path("pit/lab/runs/<int:run_id>/", lab_views.lab_run, name="pit-lab-run"),
+    path("pit/lab/runs/<int:run_id>/progress/", lab_views.lab_run_progress_json, name="pit-lab-run-progress"),
+    path("pit/lab/runs/<int:run_id>/chart.png", lab_views.lab_run_chart, name="pit-lab-run-chart"),
 ]
 
 api_urlpatterns = [

@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
 from rules import options as rule_options
-from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles, paigow_tiles_advice
+from rules.games import chinese_poker, ofc, paigow_poker, paigow_poker_advice, paigow_tiles, paigow_tiles_advice
 from rules.games.cards import Card, cards_text, parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.poker import HandValue, high_hand, low_hand
@@ -246,6 +246,68 @@ class PaigowTilesAdviseApi(APIView):
             "house": _setting_advice(advice.house),
         }
         return Response(PaigowTilesAdviceOutputSerializer(answer).data)
+
+
+class PaigowPokerSettingAdviceSerializer(serializers.Serializer):
+    high = serializers.CharField()
+    low = serializers.CharField()
+    foul = serializers.BooleanField(help_text="The low hand outranks the high hand.")
+    win = serializers.FloatField(help_text="The chance to win, over the bank hands compared.")
+    push = serializers.FloatField()
+    loss = serializers.FloatField()
+    ev = serializers.FloatField(help_text="Expected value per unit wagered, after any commission on a win.")
+    margin = serializers.FloatField(help_text="95% margin of the EV (0 when exact).")
+
+
+class PaigowPokerAdviceOutputSerializer(serializers.Serializer):
+    cards = serializers.CharField()
+    way = serializers.CharField(help_text="The house way the bank sets its hands by.")
+    exact = serializers.BooleanField(help_text="False: against a random sample of the bank's hands.")
+    bank_hands = serializers.IntegerField(help_text="Bank hands compared (all 53,524,680 the other cards allow).")
+    margin = serializers.FloatField(help_text="The widest EV margin (95%).")
+    settings = PaigowPokerSettingAdviceSerializer(many=True)
+    best = PaigowPokerSettingAdviceSerializer(help_text="The setting with the highest EV.")
+    house = PaigowPokerSettingAdviceSerializer(help_text="The house way's own setting of these cards.")
+
+
+def _poker_setting_advice(row: paigow_poker_advice.SettingAdvice) -> dict[str, Any]:
+    return {
+        "high": cards_text(row.setting.high),
+        "low": cards_text(row.setting.low),
+        **{key: getattr(row, key) for key in ("foul", "win", "push", "loss", "ev", "margin")},
+    }
+
+
+class PaigowPokerAdviseApi(APIView):
+    @extend_schema(
+        operation_id="assist_paigow_poker_advise",
+        request=PaigowPokerHouseWayInputSerializer,
+        responses=PaigowPokerAdviceOutputSerializer,
+        summary="Pai Gow Poker: every setting's odds and EV against a house-way bank, with a 95% margin",
+    )
+    def post(self, request: Request) -> Response:
+        data = PaigowPokerHouseWayInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        snapshot = _snapshot(rule_set_id=data.validated_data["rule_set"], game=rule_options.PAIGOW_POKER)
+        options = rule_options.engine_options(snapshot)
+        with _refused_as("cards"):
+            advice = paigow_poker_advice.advise(
+                parse_cards(data.validated_data["cards"]),
+                commission_bp=options["commission"]["rate_bp"],
+                commission_on_player_wins=snapshot["commission_on_player_wins"],
+                **options["outcome"],
+            )
+        answer = {
+            "cards": cards_text(advice.cards),
+            "way": advice.way,
+            "exact": advice.exact,
+            "bank_hands": advice.bank_hands,
+            "margin": advice.margin,
+            "settings": [_poker_setting_advice(row) for row in advice.settings],
+            "best": _poker_setting_advice(advice.best),
+            "house": _poker_setting_advice(advice.house),
+        }
+        return Response(PaigowPokerAdviceOutputSerializer(answer).data)
 
 
 # --- the points games: Chinese Poker and OFC --------------------------------------------------------

@@ -10,6 +10,8 @@ and losses (L) over N coups, from the player's side, shipped in
 * Pai Gow tiles, banked: exact counts, every deal of the 32 tiles enumerated
   (736,281,000 deals) through ``paigow_tiles_advice.advise``.
 * Pai Gow Poker: simulated counts, 1,000,000 hands a house way and option set, seeded.
+* Any option set the file does not hold: the first finished run of the game-math lab (issue 20, ``lab_counts``),
+  exact for tiles, simulated for Pai Gow Poker. The file wins where it holds the options.
 * Chinese Poker, OFC and the tiles' peer variant have no bank and so no edge:
   the house takes a rake (method ``"rake"``), and theo is the rake the player paid.
 
@@ -42,6 +44,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from rules.games import registry
+from rules.models import LabRun
 from rules.options import (
     GAME_OPTIONS,
     NO_BANK,
@@ -190,17 +193,91 @@ def _shipped_counts() -> dict[tuple[str, OptionsKey], Counts]:
     return read_counts()
 
 
+def shipped_counts(game: str, key: OptionsKey) -> Counts | None:
+    """The data file's counts for these outcome options, or None."""
+    return _shipped_counts().get((game, key))
+
+
+def outcome_key_text(key: OptionsKey) -> str:
+    """An options key as the canonical JSON a lab run stores (``LabRun.outcome_key``)."""
+    return json.dumps(dict(key), sort_keys=True, separators=(",", ":"))
+
+
 def _describe(key: OptionsKey) -> str:
     return ", ".join(f"{name}={value!r}" for name, value in key)
 
 
+# Lab runs found for an option set the data file does not hold (a finished run never changes, and the first one
+# found stays the first: the answer is kept for the process's life once there is one).
+_LAB_FOUND: dict[tuple[str, OptionsKey], Counts] = {}
+
+
+def _valid_key(game: str, key: OptionsKey) -> bool:
+    """Whether every outcome option has a value the game allows: only then can a lab run of it exist."""
+    allowed = {option.key: option for option in GAME_OPTIONS[game]}
+    return all(
+        value in allowed[name].choices if allowed[name].choices else isinstance(value, type(allowed[name].default))
+        for name, value in key
+    )
+
+
+def lab_counts(game: str, key: OptionsKey) -> Counts | None:
+    """The counts of the first finished lab run (issue 20) of these outcome options, or None.
+
+    The first, not the largest: a rating's theo is re-derived later from the edge (``players.verify``), so the edge
+    of an option set must never change once ratings used it; a larger run is shown by the lab, and is published by
+    rewriting the data file (``REGENERATE``), not by moving the edge under the ratings already kept.
+    """
+    found = _LAB_FOUND.get((game, key))
+    if found is not None or not _valid_key(game, key):
+        return found
+    run = (
+        LabRun.objects.filter(
+            game=game,
+            outcome_key=outcome_key_text(key),
+            status=LabRun.Status.FINISHED,
+        )
+        .order_by("finished_at", "pk")
+        .first()
+    )
+    if run is None:
+        return None
+    counts = Counts(
+        game=game,
+        options=key,
+        method=run.method,
+        wins=run.wins,
+        pushes=run.pushes,
+        losses=run.losses,
+        hands=run.hands_done,
+        seed=run.seed,
+        command=f"lab run {run.pk}",
+    )
+    _LAB_FOUND[(game, key)] = counts
+    return counts
+
+
 @lru_cache(maxsize=256)
-def _banked_edges(game: str, key: OptionsKey, commission_bp: int, commission_on_player_wins: bool) -> RuleSetEdges:
+def _shipped_edges(
+    game: str, key: OptionsKey, commission_bp: int, commission_on_player_wins: bool
+) -> RuleSetEdges | None:
     counts = _shipped_counts().get((game, key))
+    if counts is None:
+        return None
+    return edges_from_counts(counts, commission_bp=commission_bp, commission_on_player_wins=commission_on_player_wins)
+
+
+def _banked_edges(game: str, key: OptionsKey, commission_bp: int, commission_on_player_wins: bool) -> RuleSetEdges:
+    """The shipped counts when they hold these options (reviewed, in the repository, the same on every floor);
+    else the first finished lab run of them (``lab_counts``)."""
+    shipped = _shipped_edges(game, key, commission_bp, commission_on_player_wins)
+    if shipped is not None:
+        return shipped
+    counts = lab_counts(game, key)
     if counts is None:
         raise HouseEdgeUnknown(
             f"No house edge for {game_label(game)} with {_describe(key)} in {DATA_FILE.name}: "
-            f"run `{REGENERATE}` to count it."
+            f"run `{REGENERATE}` to count it, or run these rules in the game-math lab."
         )
     return edges_from_counts(counts, commission_bp=commission_bp, commission_on_player_wins=commission_on_player_wins)
 
@@ -213,8 +290,8 @@ def _rake_edges(game: str, why: str) -> RuleSetEdges:
 def rule_set_edges(snapshot: Mapping[str, Any]) -> RuleSetEdges:
     """The house edges of a round's rule set (its frozen snapshot, ``rules.options.snapshot_build``).
 
-    Raises ``HouseEdgeUnknown`` for a game or an option set the data file does not hold.
-    Cached per game, outcome options and commission: microseconds after the first call.
+    Raises ``HouseEdgeUnknown`` for a game or an option set that neither the data file nor a finished lab run
+    holds. Cached per game, outcome options and commission: microseconds after the first call.
     """
     game = snapshot["game"]
     options = snapshot.get("options") or {}

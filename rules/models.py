@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino.append_only import guarded_triggers
 from rules import options as rule_options
 from rules.games import registry
 from rules.games.commission import Rounding
@@ -97,3 +99,93 @@ class RuleSet(models.Model):
     def engine_options(self) -> dict[str, dict[str, Any]]:
         """The engine keyword arguments for these rules, by way of a snapshot."""
         return rule_options.engine_options(self.snapshot())
+
+
+class LabRun(models.Model):
+    """One run of the game-math lab (issue 20): a rule set's house edges, simulated or counted exactly by a task.
+
+    ``snapshot`` is the frozen rules the run played (``rules.options.snapshot_build``): the rule set's own, or an
+    edited copy of them (``edited``); ``outcome_key`` the options that change a coup's outcome
+    (``rules.edges.options_key``), as canonical JSON, by which ``rules.edges.rule_set_edges`` finds a run.
+    ``wins``/``pushes``/``losses`` are the player's counts over ``hands_done`` coups, ``series`` the running counts
+    after each step (``[hands, wins, pushes, losses]``), from which the page draws how the estimate converged.
+    Written by ``rules.services`` and the task only. A finished or failed run never changes again (triggers).
+    """
+
+    class Method(models.TextChoices):
+        SIMULATED = "simulated", _("simulated")
+        EXACT = "exact", _("exact enumeration")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting for a worker")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        FAILED = "failed", _("failed")
+
+    rule_set = models.ForeignKey(RuleSet, on_delete=models.PROTECT, related_name="lab_runs", verbose_name=_("rule set"))
+    edited = models.BooleanField(_("an edited copy of the rule set"), default=False)
+    game = models.CharField(_("game"), max_length=20, choices=Game.choices)
+    snapshot = models.JSONField(_("rules played"))
+    outcome_key = models.CharField(_("outcome options"), max_length=400, db_index=True)
+    method = models.CharField(_("method"), max_length=10, choices=Method.choices)
+    hands_requested = models.PositiveBigIntegerField(_("hands requested"))
+    seed = models.BigIntegerField(_("seed"), null=True, blank=True)
+    request_key = models.CharField(_("form key"), max_length=32, unique=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    hands_done = models.PositiveBigIntegerField(_("hands done"), default=0)
+    wins = models.PositiveBigIntegerField(_("player wins"), default=0)
+    pushes = models.PositiveBigIntegerField(_("pushes"), default=0)
+    losses = models.PositiveBigIntegerField(_("player losses"), default=0)
+    series = models.JSONField(_("convergence series"), default=list, blank=True)
+    error = models.TextField(_("why it failed"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name=_("started by")
+    )
+    created_at = models.DateTimeField(_("asked for at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    heartbeat_at = models.DateTimeField(_("last progress at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("lab run")
+        verbose_name_plural = _("lab runs")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(hands_done__lte=models.F("hands_requested")), name="labrun_done_within_requested"
+            ),
+        ]
+        # What was asked, by whom, never changes; a finished or failed run is never changed again (its counts are
+        # what ratings may read, ``rules.edges``).
+        triggers = guarded_triggers(
+            "rules_labrun",
+            frozen=(
+                "rule_set_id",
+                "edited",
+                "game",
+                "snapshot",
+                "outcome_key",
+                "method",
+                "hands_requested",
+                "seed",
+                "request_key",
+                "created_by_id",
+                "created_at",
+            ),
+            state="status",
+            final_states=("finished", "failed"),
+            final_frozen=(
+                "hands_done",
+                "wins",
+                "pushes",
+                "losses",
+                "series",
+                "error",
+                "started_at",
+                "heartbeat_at",
+                "finished_at",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"lab run {self.pk}: {self.rule_set} ({self.get_status_display()})"

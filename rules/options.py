@@ -109,6 +109,8 @@ GAME_OPTIONS: Mapping[str, tuple[Option, ...]] = {
         Option("foul_policy", _FOUL_POLICY, "forfeit", tuple(paigow_poker.FOUL_POLICIES)),
         Option("wheel_second_highest", "wheel (5-4-3-2-A) second-highest straight", True),
         Option("joker_flush_as_ace", "joker in a flush is always an ace", False),
+        # §2: "the house (dealer) wagers the player's last bet against a player bank" (practice; on by default).
+        Option("house_wager", "the house wagers the banker's last bet against a player bank", True),
     ),
     CHINESE_POKER: (
         Option("cp_scoring", "points system", "2-4", tuple(chinese_poker.POINTS_SYSTEMS)),
@@ -127,6 +129,11 @@ GAME_OPTIONS: Mapping[str, tuple[Option, ...]] = {
         _TIME_CHARGE,
     ),
 }
+
+# Options added after rule sets were first stored (the default rule sets of ``rules/migrations/0002`` lack them):
+# a rule set read without one takes its default, and a round played under such a default rule set before the
+# option existed froze a snapshot without it (``settlement.ledger`` accepts that version of the defaults too).
+OPTIONS_ADDED_LATER: Mapping[str, tuple[str, ...]] = {PAIGOW_POKER: ("house_wager",)}
 
 # The settings every rule set has (model columns), with each game's default. Pai Gow Poker
 # players pay 5% on their wins (§2, seed); in tiles only the bank does unless the house turns

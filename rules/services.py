@@ -129,3 +129,41 @@ def rule_set_default(*, game: str) -> RuleSet:
             actor=None, event_type=AuditEventType.RULE_SET_CREATED, subject=rule_set, after=rule_set.snapshot()
         )
     return rule_set
+
+
+# The peer variant's house rules (GAME_RULES.md §1, "Peer variant", Czech seed): no banker, each player against
+# each; the seed's own counting (Gee Joon as 0, gong 10, wong 11) is left to a rule set that names it.
+PEER_RULE_SET_NAMES = {rule_options.PAIGOW_TILES: "Pai Gow (tiles) — peer variant (each against each)"}
+
+
+def has_peer_variant(game: str) -> bool:
+    """Whether ``game`` has a variant without a bank (its ``mode`` option offers ``peer``)."""
+    return any(option.key == "mode" and "peer" in option.choices for option in rule_options.GAME_OPTIONS[game])
+
+
+def rule_set_peer(*, actor: AbstractBaseUser | None, game: str) -> RuleSet:
+    """The game's peer-variant rule set at its defaults (no bank, no commission), made (and audited) if missing.
+
+    A pit boss turns a table to the peer variant with it (``tables.services.table_play_peer``): the admin,
+    where other rule sets are made, is read only for them.
+    """
+    require_role(actor, *SUPERVISORS, action="create a rule set")
+    game = rule_options.check_game(game)
+    if not has_peer_variant(game):
+        raise rule_options.RuleSetInvalid(
+            f"{rule_options.game_label(game)} has no peer variant: only Pai Gow tiles is played without a bank.",
+            extra={"field": "game"},
+        )
+    name = PEER_RULE_SET_NAMES[game]
+    found = RuleSet.objects.filter(name=name, game=game).first()
+    if found is not None:
+        return found
+    return rule_set_create(
+        actor=actor,
+        name=name,
+        game=game,
+        banking_mode=rule_options.NO_BANK,
+        commission_rate_bp=0,
+        commission_on_player_wins=False,
+        mode="peer",
+    )

@@ -8,6 +8,7 @@ from rules.apis import (
     ChinesePokerScoreApi,
     ChinesePokerSuggestApi,
     OfcScoreApi,
+    PaigowPokerAdviseApi,
     PaigowPokerHouseWayApi,
     PaigowTilesAdviseApi,
     PaigowTilesHouseWayApi,
@@ -15,6 +16,7 @@ from rules.apis import (
 
 api_urlpatterns = [
     path("assist/paigow-poker/house-way/", PaigowPokerHouseWayApi.as_view(), name="api-assist-paigow-poker-house-way"),
+    path("assist/paigow-poker/advise/", PaigowPokerAdviseApi.as_view(), name="api-assist-paigow-poker-advise"),
     path("assist/paigow-tiles/house-way/", PaigowTilesHouseWayApi.as_view(), name="api-assist-paigow-tiles-house-way"),
     path("assist/paigow-tiles/advise/", PaigowTilesAdviseApi.as_view(), name="api-assist-paigow-tiles-advise"),
     path("assist/chinese-poker/score/", ChinesePokerScoreApi.as_view(), name="api-assist-chinese-poker-score"),

@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
-from settlement import services
+from settlement import ofc_turns, services
 from settlement.models import Adjustment
 from settlement.selectors import (
     adjustment_get,
@@ -39,6 +39,7 @@ from settlement.selectors import (
     settlement_in_force,
 )
 from settlement.services import correction_submit, round_open
+from settlement.services.house_wager import house_wager_cents
 from tables.models import Round
 from tables.selectors import table_get
 
@@ -120,18 +121,31 @@ class RoundOutputSerializer(serializers.Serializer):
     deal_mode = serializers.CharField()
     dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     action_order = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    dealt = serializers.JSONField(allow_null=True)
+    dealt = serializers.SerializerMethodField(
+        help_text="The system's deal by position; in Open-Face placed in turn, only the cards dealt so far."
+    )
     hands = serializers.JSONField(allow_null=True)
     placements = serializers.JSONField(allow_null=True)
     wagers = WagerOutputSerializer(many=True, source="wagers.all")
+    house_wager_cents = serializers.SerializerMethodField(
+        help_text="The house's wager against a player bank (Pai Gow Poker): the banker's last bet, in cents; null "
+        'when the house does not wager. Its hand is entered as "house" with the hands.'
+    )
     settlement = serializers.SerializerMethodField(
         allow_null=True, help_text="The settlement in force; null until the round settles (and after a void)."
     )
     balances = serializers.SerializerMethodField()
     postings = PostingOutputSerializer(many=True, source="postings.all")
 
+    @extend_schema_field(serializers.DictField(child=serializers.CharField(), allow_null=True))
+    def get_dealt(self, round_: Round) -> dict[str, str] | None:
+        return ofc_turns.dealt_so_far(round_)
+
     def get_next_actions(self, round_: Round) -> list[str]:
         return round_next_actions(round_)
+
+    def get_house_wager_cents(self, round_: Round) -> int | None:
+        return house_wager_cents(round_)
 
     @extend_schema_field(SETTLEMENT_OUTPUT)
     def get_settlement(self, round_: Round) -> dict[str, Any] | None:
@@ -269,6 +283,14 @@ class HandsApi(APIView):
                 },
             ),
             OpenApiExample(
+                "Pai Gow Poker, seat 3 banks and the house wagers against it (its cards set by the house way)",
+                value={
+                    "banker": {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc"},
+                    "house": {"cards": "As Ad 7s 4d 2c Kh Kc"},
+                    "seats": {"1": {"high": "Ts Td 9h 6c 4h", "low": "9d 2d"}},
+                },
+            ),
+            OpenApiExample(
                 "Pai Gow tiles",
                 value={"banker": {"tiles": "6-6 5-4 3-1 2-2"}, "seats": {"2": {"high": "1-1 6-3", "low": "5-1 5-3"}}},
             ),
@@ -281,11 +303,46 @@ class HandsApi(APIView):
                     }
                 },
             ),
+            OpenApiExample(
+                "Chinese Poker, seat 2 surrenders (where the rule set allows it)",
+                value={
+                    "seats": {
+                        "1": {"front": "2s 3h 4d", "middle": "Ks Kh Kd 8c 8d", "back": "9s 9h 9d 9c 5c"},
+                        "2": {"front": "As Kc 7d", "middle": "Qs Qh Jc Js 2c", "back": "8s 7h 6d 5s 4c"},
+                    },
+                    "surrendered": [2],
+                },
+            ),
         ],
     )
     def post(self, request: Request, round_id: int) -> Response:
         services.round_hands_record(
             actor=request.user, round=round_get_for_action(round_id=round_id), hands=_object(request)
+        )
+        return _round(round_id)
+
+
+class SwapInputSerializer(serializers.Serializer):
+    seat = StrictIntegerField()
+    gave = StrictCharField(help_text="The cards the seat gives, in notation (``2s 3h``).")
+    took = StrictCharField(help_text="As many cards taken from the 13 undealt cards (``Ad Kh``).")
+
+
+class SwapApi(APIView):
+    @extend_schema(
+        request=SwapInputSerializer,
+        responses=RoundOutputSerializer,
+        summary="Chinese Poker, three players: record a seat's swap with the undealt cards, in the order announced",
+        examples=[OpenApiExample("Seat 2 swaps two cards", value={"seat": 2, "gave": "2s 3h", "took": "Ad Kh"})],
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(SwapInputSerializer, request)
+        services.round_swap_record(
+            actor=request.user,
+            round=round_get_for_action(round_id=round_id),
+            seat=data["seat"],
+            gave=data["gave"],
+            took=data["took"],
         )
         return _round(round_id)
 
@@ -300,12 +357,25 @@ class PlacementsApi(APIView):
     @extend_schema(
         request=OpenApiTypes.OBJECT,
         responses=RoundOutputSerializer,
-        summary="Open-Face Chinese Poker: place one street for the seats named",
+        summary="Open-Face Chinese Poker: place one street for the seats named, in turn from the button",
         examples=[
             OpenApiExample(
                 "First street (five cards)", value={"seats": {"1": {"back": "Ac Ad Ah", "middle": "Tc Th"}}}
             ),
             OpenApiExample("A later street (one card)", value={"seats": {"1": {"front": "2s"}}}),
+            OpenApiExample(
+                "Fantasyland: 13 cards at once and the discard",
+                value={
+                    "seats": {
+                        "2": {
+                            "front": "7c 7d 7h",
+                            "middle": "8s 8h 8d 2s 2d",
+                            "back": "Ac Ad Ah 3s 3d",
+                            "discard": "5h",
+                        }
+                    }
+                },
+            ),
         ],
     )
     def post(self, request: Request, round_id: int) -> Response:

@@ -18,6 +18,12 @@ The banked games (GAME_RULES.md §1 "Settling against the banker", §2):
   and goes back to its player.
 * Commission: 5% (the rule set's rate and rounding) of each player win when the rule
   set charges player wins; a player banker pays it on the bank's net win of the round.
+* The house's wager against a player bank (Pai Gow Poker, issue 20): the dealer's position
+  (0) wagers the banker's last bet with a hand set by the house way and is settled like a
+  seat, in its place in the action order, from and to the ``house`` account: a win is paid
+  by the bank (less the commission a player pays on a win, to ``commission``), a loss or a
+  copy goes to the bank and counts in the bank's net win. It is ``house_wager`` in the
+  answer, beside the seats; the house's totals count it (``wager_won_cents``).
 
 The points games (Chinese Poker, OFC) and the tiles' peer variant: every pair of
 players plays at the smaller of their two values (their "wagers"); what one loses
@@ -34,7 +40,7 @@ from rules import engines
 from rules import options as rule_options
 from rules.games import banking, chinese_poker, ofc, registry
 from rules.games.commission import commission_cents
-from settlement.hands import RoundHands
+from settlement.hands import DEALER, RoundHands
 
 PLAYER, WAGERS, HOUSE, BANKER, COMMISSION, RAKE = "player", "wagers", "house", "banker", "commission", "rake"
 NO_ACTION = "no_action"
@@ -78,8 +84,11 @@ def settle_banked(
     order: Sequence[int],
     bank_seat: int | None,
     bank_cents: int | None,
+    house_cents: int | None = None,
 ) -> Computed:
-    """Settle every wager of a banked Pai Gow Poker or Pai Gow tiles round (see the module's docstring)."""
+    """Settle every wager of a banked Pai Gow Poker or Pai Gow tiles round (see the module's docstring).
+
+    ``house_cents`` is the house's wager against the player bank (position 0, its hand ``hands.house``)."""
     game = snapshot["game"]
     engine = rule_options.engine_options(snapshot)
     outcome = engines.banked(game).outcome
@@ -92,18 +101,27 @@ def settle_banked(
     house_won = banker_won = commission_total = 0
     seats: list[dict[str, Any]] = []
     covering = True
-    in_order = [position for position in order if position in wagers]
-    in_order += sorted(seat for seat in wagers if seat not in in_order)
+    stakes = dict(wagers)
+    if house_cents and bank_seat is not None:
+        stakes[DEALER] = house_cents
+    house_line: dict[str, Any] | None = None
+    in_order = [position for position in order if position in stakes]
+    in_order += sorted(seat for seat in stakes if seat not in in_order)
     for place, seat in enumerate(in_order, start=1):
-        amount = wagers[seat]
-        player = (PLAYER, seat)
+        amount = stakes[seat]
+        player = (HOUSE, None) if seat == DEALER else (PLAYER, seat)
         if covering and left is not None and amount > left:
             covering = False
         if not covering:
             _transfer(lines, (WAGERS, None), player, amount, "payout")
-            seats.append(_seat_line(seat, place, amount, NO_ACTION, 0, 0, seat in hands.fouled))
+            line = _seat_line(seat, place, amount, NO_ACTION, 0, 0, seat in hands.fouled)
+            if seat == DEALER:
+                house_line = line
+            else:
+                seats.append(line)
             continue
-        result = outcome(hands.seats[seat], hands.bank, **engine["outcome"]).value
+        hand = hands.house if seat == DEALER else hands.seats[seat]
+        result = outcome(hand, hands.bank, **engine["outcome"]).value
         commission = 0
         if result == "loss":
             won = -amount
@@ -132,7 +150,11 @@ def settle_banked(
                     commission = commission_cents(amount, **money)
                     _transfer(lines, player, (COMMISSION, None), commission, "commission")
                     commission_total += commission
-        seats.append(_seat_line(seat, place, amount, result, won, commission, seat in hands.fouled))
+        line = _seat_line(seat, place, amount, result, won, commission, seat in hands.fouled)
+        if seat == DEALER:
+            house_line = line
+        else:
+            seats.append(line)
     bank: dict[str, Any] | None = None
     if bank_seat is not None:
         bank_commission = commission_cents(banker_won, **money) if banker_won > 0 else 0
@@ -147,16 +169,18 @@ def settle_banked(
             "commission_cents": bank_commission,
             "net_cents": banker_won - bank_commission,
         }
-    result = {
-        "seats": seats,
-        "bank": bank,
-        "house": {
-            "bank_won_cents": house_won,
-            "commission_cents": commission_total,
-            "rake_cents": 0,
-            "total_cents": house_won + commission_total,
-        },
+    house: dict[str, Any] = {
+        "bank_won_cents": house_won,
+        "commission_cents": commission_total,
+        "rake_cents": 0,
+        "total_cents": house_won + commission_total,
     }
+    result = {"seats": seats, "bank": bank, "house": house}
+    if house_line is not None:
+        # The house's own wager: what it won, its commission on a win counted in the commission already.
+        house["wager_won_cents"] = house_line["won_cents"]
+        house["total_cents"] += house_line["net_cents"]
+        result["house_wager"] = house_line
     return Computed(tuple(lines), result)
 
 
@@ -184,7 +208,7 @@ Sheet = tuple[list[dict[str, Any]], dict[int, int]]  # the pairs (the lower seat
 
 def _chinese_poker_sheet(hands: RoundHands, engine: Mapping[str, Any], game: str) -> Sheet:
     pairs: list[dict[str, Any]] = []
-    sheet = chinese_poker.score(hands.seats, **engine["score"])
+    sheet = chinese_poker.score(hands.seats, **engine["score"], surrender=hands.surrendered, swapped=hands.swapped)
     for (a, b), pair in sheet.pairs.items():
         if a < b:
             pairs.append(
@@ -195,12 +219,16 @@ def _chinese_poker_sheet(hands: RoundHands, engine: Mapping[str, Any], game: str
                     "rows_won": pair.won,
                     "rows_lost": pair.lost,
                     "natural": pair.natural,
-                    "fouled": pair.fouled,
-                    "opponent_fouled": pair.opponent_fouled,
+                    "fouled": pair.fouled and a not in hands.surrendered,
+                    "opponent_fouled": pair.opponent_fouled and b not in hands.surrendered,
+                    # A surrender's and a swap's points (§3), written only when there are any.
+                    **({"surrender": pair.surrender} if pair.surrender else {}),
+                    **({"swap": pair.swap} if pair.swap else {}),
                 }
             )
+    no_royalties = hands.fouled | hands.surrendered  # a surrendered hand is never shown
     royalties = {
-        s: chinese_poker.royalties(hands.seats[s], engine["royalties"]["table"]) if s not in hands.fouled else 0
+        s: chinese_poker.royalties(hands.seats[s], engine["royalties"]["table"]) if s not in no_royalties else 0
         for s in sorted(hands.seats)
     }
     return pairs, royalties
@@ -271,6 +299,8 @@ def settle_points(*, snapshot: Mapping[str, Any], hands: RoundHands, wagers: Map
                 "points": points[seat],
                 "royalties": royalties.get(seat, 0),
                 "fouled": seat in hands.fouled,
+                **({"surrendered": True} if seat in hands.surrendered else {}),
+                **({"swapped": True} if seat in hands.swapped else {}),
                 "won_cents": cents[seat],
                 "rake_cents": rake,
                 "net_cents": cents[seat] - rake,
@@ -293,13 +323,21 @@ def settle(
     order: Sequence[int],
     bank_seat: int | None,
     bank_cents: int | None,
+    house_cents: int | None = None,
 ) -> Computed:
-    """Settle a round of any game by its frozen rules (``snapshot``); the lines sum to zero."""
+    """Settle a round of any game by its frozen rules (``snapshot``); the lines sum to zero. ``house_cents``: the
+    house's wager against a player bank, if it wagers."""
     if snapshot["banking_mode"] == rule_options.NO_BANK:
         computed = settle_points(snapshot=snapshot, hands=hands, wagers=wagers)
     else:
         computed = settle_banked(
-            snapshot=snapshot, hands=hands, wagers=wagers, order=order, bank_seat=bank_seat, bank_cents=bank_cents
+            snapshot=snapshot,
+            hands=hands,
+            wagers=wagers,
+            order=order,
+            bank_seat=bank_seat,
+            bank_cents=bank_cents,
+            house_cents=house_cents,
         )
     assert sum(line.amount for line in computed.lines) == 0, "a settlement's lines must balance"
     return computed

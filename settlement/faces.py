@@ -84,7 +84,8 @@ def hand_faces(hand: Mapping[str, Any], tiles: bool) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class PositionHand:
-    """One position's stored hand, drawn: ``seat`` is None for the bank (a player banker or the house)."""
+    """One position's stored hand, drawn: ``seat`` is None for the bank (a player banker or the house), 0 for the
+    house's own hand when it wagers against a player bank (issue 20)."""
 
     seat: int | None
     rows: list[dict[str, Any]]
@@ -94,8 +95,8 @@ class PositionHand:
 
     @property
     def key(self) -> str:
-        """``bank`` or the seat number, as a form field and a page name a position."""
-        return "bank" if self.seat is None else str(self.seat)
+        """``bank``, ``house`` or the seat number, as a form field and a page name a position."""
+        return "bank" if self.seat is None else "house" if self.seat == 0 else str(self.seat)
 
     @property
     def text(self) -> str:
@@ -121,4 +122,6 @@ def positions_faces(stored: Mapping[str, Any] | None, *, tiles: bool) -> list[Po
     drawn = [position(None, stored["banker"])] if stored.get("banker") else []
     seats = stored.get("seats") or {}
     drawn.extend(position(int(seat), seats[seat]) for seat in sorted(seats, key=int))
+    if stored.get("house") and "high" in stored["house"]:  # the house's hand against a player bank
+        drawn.append(position(0, stored["house"]))
     return drawn

@@ -7,7 +7,9 @@ is stored, and what is stored is read back here when the round settles:
   The banker's hand is a setting (``high`` and ``low``) or, when the house banks, the
   unset ``cards`` (``tiles``) for the house way to set; when the system dealt the
   round, a hand left out is set by the house way from the cards it was dealt
-  (training and simulation mode).
+  (training and simulation mode). When the house wagers against a player bank (Pai Gow
+  Poker, issue 20), ``"house": {"cards": ...}`` is the dealer's own seven cards, which the
+  house way sets.
 * Chinese Poker: ``{"seats": {"1": {"front": ..., "middle": ..., "back": ...}}}``.
 * The tiles' peer variant: ``{"seats": {"1": {"high": ..., "low": ...}}}``, no banker.
 
@@ -19,14 +21,14 @@ named with every position holding it. Nothing here touches the database.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from casino.errors import ApplicationError
+from casino.errors import ApplicationError, WrongState
 from rules import engines
 from rules import options as rule_options
-from rules.games import ofc, registry
+from rules.games import ofc, ofc_table, registry
 from rules.games.cards import Card, cards_text, parse_cards
 from rules.games.errors import InvalidHand
 
@@ -46,12 +48,16 @@ class RoundHands:
     ``bank`` is the banker's setting (None when nobody banks); ``seats`` maps seat
     numbers to a ``Setting`` (banked games, peer tiles), an ``Arrangement`` (Chinese
     Poker) or a ``Board`` (OFC); ``fouled`` names the seats whose hand is mis-set.
+    Chinese Poker's ``surrendered`` and ``swapped`` seats (``settlement.surrender_swap``).
     """
 
     stored: dict[str, Any]
     bank: Any
     seats: dict[int, Any]
     fouled: frozenset[int]
+    house: Any = None  # the house's setting when it wagers against a player bank (position 0)
+    surrendered: frozenset[int] = frozenset()
+    swapped: frozenset[int] = frozenset()
 
 
 def _refuse(where: str, message: str, field: str) -> ApplicationError:
@@ -199,11 +205,13 @@ def banked_hands(
     bank_seat: int | None,
     house_banks: bool,
     dealt: Mapping[str, str] | None,
+    house_plays: bool = False,
 ) -> RoundHands:
     """Check the hands of a banked Pai Gow Poker or Pai Gow tiles round (see the module's docstring).
 
     ``seats_in_play`` are the seats with a wager; ``bank_seat`` the player banking (None: the
-    house); ``dealt`` the system's deal by position ("0" the dealer), when it dealt.
+    house); ``dealt`` the system's deal by position ("0" the dealer), when it dealt; ``house_plays``
+    whether the house wagers against the player bank (its hand then ``"house"``).
     """
     rules = _Banked.of(game)
     seats_payload = payload.get("seats") or {}
@@ -257,6 +265,9 @@ def banked_hands(
         high, low, set_by = setting.high, setting.low, "house_way"
     _check_dealt("The bank", "banker", bank_items, (dealt or {}).get(bank_position), spec=rules.spec)
     used["the bank"] = bank_items
+    house = _house_hand(rules, payload, engine, house_plays=house_plays, dealt=dealt)
+    if house is not None:
+        used["the house"] = (*house.high, *house.low)
     _check_once(used, tiles=rules.tiles)
     try:
         bank_setting = rules.setting(high, low)
@@ -272,7 +283,56 @@ def banked_hands(
     if _is_foul(rules, bank_setting, engine):
         bank_entry["fouled"] = True  # the engine re-sets a fouled bank hand by the house way
     stored = {"banker": bank_entry, "seats": dict(sorted(stored_seats.items(), key=lambda kv: int(kv[0])))}
-    return RoundHands(stored=stored, bank=bank_setting, seats=seat_settings, fouled=fouled)
+    if house is not None:
+        stored["house"] = {"high": rules.text(house.high), "low": rules.text(house.low), "set_by": "house_way"}
+        stored["house"]["rule"] = house.rule
+    return RoundHands(
+        stored=stored,
+        bank=bank_setting,
+        seats=seat_settings,
+        fouled=fouled,
+        house=None if house is None else rules.setting(house.high, house.low),
+    )
+
+
+@dataclass(frozen=True)
+class _HouseHand:
+    high: tuple[Any, ...]
+    low: tuple[Any, ...]
+    rule: str
+
+
+def _house_hand(
+    rules: _Banked, payload: Mapping[str, Any], engine: Mapping[str, Any], *, house_plays: bool, dealt: Any
+) -> _HouseHand | None:
+    """The house's own hand against a player bank: its cards as dealt or entered, set by the house way (GAME_RULES.md
+    §2: the dealer's hand is always set by the house way). Refused when the house has no wager this round."""
+    entry = payload.get("house")
+    if not house_plays:
+        if entry is not None:
+            raise ApplicationError(
+                "The house has no wager against the bank this round: leave the house's hand out.",
+                extra={"field": "house"},
+            )
+        return None
+    if entry is None:
+        if dealt is None:
+            raise ApplicationError(
+                f"The house's hand is missing: it wagers against the bank, give its {sum(rules.hand_size)} "
+                f"{rules.noun} for the house way.",
+                extra={"field": "house"},
+            )
+        entry = {rules.noun: dealt[str(DEALER)]}
+    where, field = "The house", "house"
+    if not isinstance(entry, Mapping) or set(entry) != {rules.noun}:
+        raise _refuse(
+            where, f"the house way sets the house's hand: give all {sum(rules.hand_size)} {rules.noun} unset", field
+        )
+    items = _parse(rules.parse, entry[rules.noun], where, f"{field}.{rules.noun}")
+    _count(items, sum(rules.hand_size), rules.noun, where, f"{field}.{rules.noun}")
+    _check_dealt(where, field, items, (dealt or {}).get(str(DEALER)), spec=rules.spec)
+    setting, why = _house_way(rules, items, engine)
+    return _HouseHand(tuple(setting.high), tuple(setting.low), why)
 
 
 def peer_hands(
@@ -385,16 +445,24 @@ def _rows_hands(
 
 def ofc_place(
     *,
-    boards: Mapping[str, Mapping[str, str]],
+    boards: Mapping[str, Any],
     payload: Mapping[str, Any],
     seats_in_play: Sequence[int],
     dealt: Mapping[str, str] | None,
-) -> dict[str, dict[str, str]]:
+    order: Sequence[int] | None = None,
+    fantasyland: Collection[int] = frozenset(),
+) -> dict[str, Any]:
     """Place one street for each seat named in ``payload["seats"]`` on the stored ``boards``; return them all.
 
     A seat's first street places five cards, each street after it one (GAME_RULES.md §4);
     cards never move, and no card may be on two boards. When the system dealt, a seat
     places the cards it was dealt, in the order dealt.
+
+    With a turn order (``order``: left of the button first, the button last) the seats place in
+    turn (``rules.games.ofc_table``): a seat named before its turn is refused, nothing placed, and
+    the placements made are kept, in order, under ``turns`` (``[seat, cards]`` each). A seat in
+    ``fantasyland`` sets 13 cards at once on its turn of the first street and names the card it
+    discards (``discard``, kept on its board) when it received 14.
     """
     seats_payload = payload.get("seats")
     if not isinstance(seats_payload, Mapping) or not seats_payload:
@@ -402,20 +470,37 @@ def ofc_place(
             'Name the seats placing this street: {"seats": {"1": {"front": "...", "middle": "...", "back": "..."}}}.',
             extra={"field": "seats"},
         )
-    current = {seat: _board(rows) for seat, rows in boards.items()}
-    for key, entry in seats_payload.items():
+    current = {seat: _board(rows) for seat, rows in boards.items() if seat.isdigit()}
+    discards = {seat: rows["discard"] for seat, rows in boards.items() if seat.isdigit() and rows.get("discard")}
+    turns = [(int(seat), int(cards)) for seat, cards in boards.get("turns", [])]
+    keys = list(seats_payload)
+    if order is not None:
+        _ofc_history_check(turns, order, fantasyland, {int(s): b.card_count for s, b in current.items()})
+        keys = _in_turn(seats_payload, order, fantasyland, len(turns), seats_in_play)
+    for key in keys:
+        entry = seats_payload[key]
         number = _seat_number(key, seats_in_play, f"seats.{key}")
         where = position_name(number)
         if not isinstance(entry, Mapping):
             raise _refuse(where, "give the street as front, middle and back", f"seats.{key}")
         board = current.get(str(number), ofc.Board.empty())
         placement: dict[str, tuple[Card, ...]] = {}
+        discard: tuple[Card, ...] = ()
         for row, value in entry.items():
+            if row == "discard" and number in fantasyland:
+                discard = _parse(_jokerless, value, f"{where}, discard", f"seats.{key}.discard")
+                continue
             if row not in ofc.ROWS:
                 raise _refuse(where, f"unknown row {row!r}: the rows are front, middle and back", f"seats.{key}")
             cards = _parse(_jokerless, value, f"{where}, {row}", f"seats.{key}.{row}")
             if cards:
                 placement[row] = cards
+        if number in fantasyland:
+            current[str(number)] = _fantasyland_set(number, placement, discard, dealt, players=len(seats_in_play))
+            if discard:
+                discards[str(number)] = cards_text(discard)
+            turns.append((number, ofc.BOARD_SIZE))
+            continue
         street = board.street + 1
         if board.complete:
             raise _refuse(
@@ -437,20 +522,116 @@ def ofc_place(
             current[str(number)] = board.place(placement)
         except InvalidHand as exc:
             raise _refuse(f"{where}, street {street}", str(exc), f"seats.{key}") from None
-    used = {position_name(seat): board.cards for seat, board in current.items()}
+        turns.append((number, current[str(number)].card_count - board.card_count))
+    used: dict[str, Sequence[Any]] = {position_name(seat): board.cards for seat, board in current.items()}
+    used.update({f"{position_name(seat)}, discard": parse_cards(text) for seat, text in discards.items()})
     _check_once(used, tiles=False)
-    return {
+    result: dict[str, Any] = {
         seat: {row: cards_text(board.row(row)) for row in ofc.ROWS}
+        | ({"discard": discards[seat]} if seat in discards else {})
         for seat, board in sorted(current.items(), key=lambda kv: int(kv[0]))
     }
+    if order is not None:
+        result["turns"] = [[seat, cards] for seat, cards in turns]
+    return result
+
+
+def _in_turn(
+    seats_payload: Mapping[str, Any],
+    order: Sequence[int],
+    fantasyland: Collection[int],
+    placed: int,
+    seats_in_play: Sequence[int],
+) -> list[str]:
+    """The seats named, in the order they act from placement ``placed`` on; a seat named out of its turn is
+    refused (a double tap, a form sent again or an old page: the seat has placed, or another seat acts first)."""
+    waiting = {_seat_number(key, seats_in_play, f"seats.{key}"): key for key in seats_payload}
+    sequence = ofc_table.turn_sequence(order, fantasyland=fantasyland)
+    keys: list[str] = []
+    while waiting:
+        turn = sequence[placed] if placed < len(sequence) else None
+        if turn is not None and turn.seat in waiting:
+            keys.append(waiting.pop(turn.seat))
+            placed += 1
+            continue
+        seat = min(waiting, key=lambda s: order.index(s) if s in order else len(order))
+        field = f"seats.{waiting[seat]}"
+        if turn is None:
+            raise WrongState(f"Seat {seat}: every board is complete.", extra={"field": field})
+        own = next((t for t in sequence[placed:] if t.seat == seat), None)
+        if own is None:
+            message = f"Seat {seat}'s board is complete: it is seat {turn.seat}'s turn (street {turn.street})."
+        elif own.street > turn.street:
+            message = f"Seat {seat} has placed street {turn.street}: it is seat {turn.seat}'s turn."
+        else:
+            message = f"It is seat {turn.seat}'s turn (street {turn.street}): seat {seat} places after them."
+        raise WrongState(message + " Nothing was placed.", extra={"field": field, "turn": turn.seat})
+    return keys
+
+
+def _fantasyland_set(
+    number: int,
+    placement: Mapping[str, tuple[Card, ...]],
+    discard: tuple[Card, ...],
+    dealt: Mapping[str, str] | None,
+    *,
+    players: int,
+) -> ofc.Board:
+    """A Fantasyland seat's 13 cards set at once, its discard checked against what it received."""
+    where = f"{position_name(number)}, Fantasyland"
+    placed = tuple(card for cards in placement.values() for card in cards)
+    received = parse_cards(dealt[str(number)]) if dealt is not None else placed + discard
+    size = ofc_table.fantasyland_cards(players)
+    if len(received) != size or len(placed) != ofc.BOARD_SIZE:
+        sets = f"sets {ofc.BOARD_SIZE} of its {size} cards at once"
+        sets += " and discards 1" if size > ofc.BOARD_SIZE else ""
+        raise _refuse(where, f"the seat {sets}; got {len(placed)} set and {len(discard)} discarded", f"seats.{number}")
+    try:
+        return ofc_table.set_fantasyland(received, placement, discard)
+    except InvalidHand as exc:
+        raise _refuse(where, str(exc), f"seats.{number}") from None
+
+
+def _ofc_history_check(
+    turns: Sequence[tuple[int, int]], order: Sequence[int], fantasyland: Collection[int], cards: Mapping[int, int]
+) -> None:
+    try:
+        ofc_table.check_turns(turns, order, fantasyland=fantasyland, cards_on_boards=cards)
+    except InvalidHand as exc:
+        raise ApplicationError(
+            f"The placements stored break the turn order: {exc}.", extra={"field": "placements"}
+        ) from None
+
+
+def ofc_history_check(*, payload: Mapping[str, Any], order: Sequence[int] | None, seats_in_play: Sequence[int]) -> None:
+    """Refuse finished boards whose placement history (``turns``, kept with the hands when the round was placed in
+    turn) breaks the turn order or a Fantasyland seat's card count: 13 set at once, and one discarded when it
+    received 14 (the settle and the replay read it; hands entered at once, a correction's, have none)."""
+    if "turns" not in payload:
+        return
+    if not order:
+        raise ApplicationError("The placements stored have no turn order to check them by.", extra={"field": "turns"})
+    fantasyland = {int(seat): str(discard) for seat, discard in (payload.get("fantasyland") or {}).items()}
+    turns = [(int(seat), int(cards)) for seat, cards in payload["turns"]]
+    _ofc_history_check(turns, order, fantasyland, dict.fromkeys(seats_in_play, ofc.BOARD_SIZE))
+    expected = ofc_table.fantasyland_cards(len(seats_in_play)) - ofc.BOARD_SIZE
+    for seat, discard in fantasyland.items():
+        if len(discard.split()) != expected:
+            raise ApplicationError(
+                f"Seat {seat} played in Fantasyland: {expected} card(s) discarded expected, got {discard or 'none'}.",
+                extra={"field": "fantasyland"},
+            )
 
 
 def _board(rows: Mapping[str, str]) -> ofc.Board:
     return ofc.Board(*(parse_cards(rows[row]) for row in ofc.ROWS))
 
 
-def ofc_hands(*, boards: Mapping[str, Mapping[str, str]], seats_in_play: Sequence[int]) -> RoundHands:
-    """The finished boards of an OFC round, or a refusal naming the first seat still placing."""
+def ofc_hands(
+    *, boards: Mapping[str, Any], seats_in_play: Sequence[int], fantasyland: Collection[int] = frozenset()
+) -> RoundHands:
+    """The finished boards of an OFC round, or a refusal naming the first seat still placing. Boards placed in
+    turn keep their history with the hands: ``turns``, and ``fantasyland``, each such seat's discard."""
     built: dict[int, ofc.Board] = {}
     for number in seats_in_play:
         rows = boards.get(str(number))
@@ -462,11 +643,15 @@ def ofc_hands(*, boards: Mapping[str, Mapping[str, str]], seats_in_play: Sequenc
             )
         built[number] = board
     fouls = frozenset(n for n, board in built.items() if ofc.is_foul(board))
-    stored = {
+    seats = {
         str(n): {**{row: cards_text(board.row(row)) for row in ofc.ROWS}, **({"fouled": True} if n in fouls else {})}
         for n, board in built.items()
     }
-    return RoundHands(stored={"seats": stored}, bank=None, seats=built, fouled=fouls)
+    stored: dict[str, Any] = {"seats": seats}
+    if "turns" in boards:
+        stored["turns"] = boards["turns"]
+        stored["fantasyland"] = {str(n): boards[str(n)].get("discard", "") for n in sorted(fantasyland)}
+    return RoundHands(stored=stored, bank=None, seats=built, fouled=fouls)
 
 
 def boards_read(*, game: str, payload: Mapping[str, Any], seats_in_play: Sequence[int]) -> RoundHands:
@@ -491,8 +676,10 @@ def round_hands_read(
     seats_in_play: Sequence[int],
     bank_seat: int | None,
     dealt: Mapping[str, str] | None,
+    house_plays: bool = False,
 ) -> RoundHands:
-    """Check a round's hands for its game and rules (the one entry point; see the module's docstring)."""
+    """Check a round's hands for its game and rules (the one entry point; see the module's docstring).
+    ``house_plays``: the house wagers against the player bank (issue 20)."""
     if not isinstance(payload, Mapping):
         raise ApplicationError("Give the hands as an object with the seats' hands.", extra={"field": "hands"})
     engine = rule_options.engine_options(snapshot)
@@ -515,12 +702,23 @@ def round_hands_read(
         bank_seat=bank_seat,
         house_banks=bank_seat is None,
         dealt=dealt,
+        house_plays=house_plays,
     )
 
 
 def round_is_banked(round_: Any) -> bool:
     """Whether somebody banks the round (the house or a player): not in the points games, nor the peer variant."""
     return bool(round_.rule_set_snapshot["banking_mode"] != rule_options.NO_BANK)
+
+
+# The tiles' peer variant (GAME_RULES.md §1, "Peer variant", Czech seed): two to four players, equal stakes.
+PEER_PLAYERS = (2, 4)
+
+
+def round_is_peer(round_: Any) -> bool:
+    """Whether the round is a banked game played without a bank (the tiles' peer variant): each player against
+    each, at equal stakes, two to four players."""
+    return bool(registry.game(round_.rule_set_snapshot["game"]).bankable and not round_is_banked(round_))
 
 
 def dealt_bank_position(round_: Any) -> str | None:
@@ -546,8 +744,9 @@ def dealt_hands_set(
         return payload
     engine = rule_options.engine_options(snapshot)
     for position, hand in dealt.items():
-        if position == bank_position and position == str(DEALER):
-            payload["banker"] = {spec.noun: hand}
+        if position == str(DEALER):
+            # The dealer's cards: the house banks, or it wagers against a player bank; the house way sets both.
+            payload["banker" if position == bank_position else "house"] = {spec.noun: hand}
             continue
         items = spec.parse(hand)
         if spec.bankable:
@@ -580,6 +779,9 @@ def entry_fields(stored: Mapping[str, Any], *, noun: str, house_banks: bool) -> 
         for part in ("high", "low", "front", "middle", "back"):
             if part in hand:
                 values[f"hand-{seat}-{part}"] = hand[part]
+    house = stored.get("house")
+    if house:
+        values[f"hand-house-{noun}"] = house[noun] if noun in house else f"{house['high']} {house['low']}"
     banker = stored.get("banker")
     if banker:
         if noun in banker:

@@ -19,7 +19,7 @@ from casino.events import AuditEventType
 from casino.models import AuditEvent
 from rules import options as rule_options
 from settlement.compute import Line
-from settlement.models import LedgerEntry, Posting, Wager
+from settlement.models import HouseWager, LedgerEntry, Posting, Wager
 from settlement.signals import ledger_verifying
 from settlement.snapshots import round_snapshot
 from settlement.sql import ledger_insert
@@ -162,6 +162,10 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
         .annotate(staked=Sum("wagers__amount_cents"))
         .values_list("pk", "staked")
     )
+    # The house's wager against a player bank is on the layout with the seats' (issue 20).
+    house_wagers = HouseWager.objects.all() if rounds is None else HouseWager.objects.filter(round_id__in=list(rounds))
+    for round_id, amount in house_wagers.values_list("round_id", "amount_cents"):
+        staked[round_id] = (staked.get(round_id) or 0) + amount
     for round_ in round_rows:
         report.rounds += 1
         name = f"Round {round_.number} at table {round_.table.name}"
@@ -196,6 +200,7 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
 # The events that move money, each naming the postings it wrote (``posting_record``).
 MONEY_EVENTS = (
     AuditEventType.WAGER_PLACED,
+    AuditEventType.HOUSE_WAGER_PLACED,
     AuditEventType.ROUND_SETTLED,
     AuditEventType.ROUND_VOIDED,
     AuditEventType.SETTLEMENT_CORRECTED,
@@ -516,10 +521,17 @@ def _rules_audited() -> tuple[set[tuple[Any, Any]], set[Any]]:
 
 
 @functools.cache
-def _default_rules_version(game: str) -> str:
-    """The version of a game's rules at their defaults (what the migration's default rule sets hold)."""
+def _default_rules_versions(game: str) -> frozenset[str]:
+    """The versions of a game's rules at their defaults (what the migration's default rule sets hold): today's, and
+    the defaults before the options added since (``rules.options.OPTIONS_ADDED_LATER``), which rounds played
+    before those options existed froze."""
     settings = rule_options.rule_set_validate(game=game, common={}, options={})
-    return str(rule_options.snapshot_build(rule_set_id=None, name="", game=game, settings=settings)["version"])
+    later = rule_options.OPTIONS_ADDED_LATER.get(game, ())
+    before = {**settings, "options": {k: v for k, v in settings["options"].items() if k not in later}}
+    return frozenset(
+        str(rule_options.snapshot_build(rule_set_id=None, name="", game=game, settings=s)["version"])
+        for s in (settings, before)
+    )
 
 
 def _rules_problem(snapshot: Any, audited: tuple[set[tuple[Any, Any]], set[Any]]) -> str:
@@ -532,13 +544,13 @@ def _rules_problem(snapshot: Any, audited: tuple[set[tuple[Any, Any]], set[Any]]
         rebuilt = rule_options.snapshot_build(
             rule_set_id=snapshot["rule_set_id"], name=snapshot["name"], game=snapshot["game"], settings=settings
         )
-        default_version = _default_rules_version(snapshot["game"])
+        default_versions = _default_rules_versions(snapshot["game"])
     except (LookupError, TypeError, ValueError, AttributeError):
         return "frozen rules that are not a rule set's snapshot."
     version, rule_set = snapshot["version"], snapshot["rule_set_id"]
     if rebuilt["version"] != version:
         return f"frozen rules whose content is not their version {str(version)[:12]}…: they were altered."
-    if (rule_set, version) in pairs or (rule_set not in created and version == default_version):
+    if (rule_set, version) in pairs or (rule_set not in created and version in default_versions):
         return ""
     return (
         f"rules no audit event recorded (rule set id {rule_set}, version {str(version)[:12]}…): the rule set "

@@ -58,6 +58,38 @@ class Wager(AppendOnlyModel):
         return f"{self.round}: seat {self.seat.number} {self.amount_cents} cents"
 
 
+class HouseWager(AppendOnlyModel):
+    """The house's wager against a player bank in Pai Gow Poker (GAME_RULES.md §2, issue 20): the dealer's own
+    position (0) plays a hand set by the house way, wagering the banking player's last bet as a player.
+
+    Taken when the round opens (``settlement.services.house_wager``) from ``last_wager``, the banker's most
+    recent wager on a settled round at the table in the same shift; its chips go from the house to the layout
+    (a ``wager`` posting) and it settles against the bank like a seat's wager (``settlement.compute``).
+    """
+
+    round = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="house_wager", verbose_name=_("round"))
+    amount_cents = models.PositiveBigIntegerField(_("amount (cents)"))
+    last_wager = models.ForeignKey(
+        Wager, on_delete=models.PROTECT, related_name="+", verbose_name=_("the banker's last bet")
+    )
+    placed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name=_("placed by")
+    )
+    placed_at = models.DateTimeField(_("placed at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["round_id"]
+        verbose_name = _("house wager")
+        verbose_name_plural = _("house wagers")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount_cents__gt=0), name="house_wager_positive"),
+        ]
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"{self.round}: the house {self.amount_cents} cents"
+
+
 class Posting(AppendOnlyModel):
     """One balanced movement of money: its entries sum to zero.
 

@@ -13,7 +13,8 @@ reversal undoes its original. It cannot see an edit that keeps a posting balance
   and its stored ``result`` the answer computed;
 * every ``wager`` posting is ``player -amount, wagers +amount`` for a seat whose ``Wager``
   row holds that amount, and every wager of a banked round has exactly one; the points
-  games (banking mode ``none``) post none;
+  games (banking mode ``none``) post none; the house's wager against a player bank
+  (``HouseWager``, issue 20) is one ``house -amount, wagers +amount`` posting and settles with the seats;
 * a settled round's hands are the hands its settlement in force was settled with, and every entry of
   its postings is filed under the round.
 
@@ -35,6 +36,7 @@ from settlement import compute
 from settlement.hands import round_is_banked
 from settlement.ledger import line_holder, line_order, lines_text, round_label
 from settlement.models import LedgerEntry, Posting, Wager
+from settlement.services.house_wager import house_wager_cents
 from settlement.services.play import read_hands
 from settlement.services.settle import entered_hands, settlement_compute
 from tables.models import Round, Seat
@@ -115,7 +117,9 @@ def _round_chunks(rounds: Iterable[int] | None, size: int) -> Iterator[list[int]
 
 
 def _chunk_read(ids: Sequence[int]) -> _Chunk:
-    round_rows = list(Round.objects.filter(pk__in=ids).select_related("table", "bank_seat").order_by("pk"))
+    round_rows = list(
+        Round.objects.filter(pk__in=ids).select_related("table", "bank_seat", "house_wager").order_by("pk")
+    )
     postings: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for posting in (
         Posting.objects.filter(round_id__in=ids, kind__in=_REPLAYED)
@@ -221,10 +225,24 @@ def _wagers_check(
             )
         return
     taken: Counter[int | str | None] = Counter()
+    house = house_wager_cents(round_)
     for posting in postings:
         report.wagers += 1
         found: Counter[LineKey] = Counter(line(entry) for entry in chunk.entries.get(posting["pk"], []))
         players = {seat for account, seat, _, _ in found if account == compute.PLAYER}
+        if not players and any(account == compute.HOUSE for account, _, _, _ in found):
+            # The house's wager against a player bank (issue 20): from the house to the layout, as its row says.
+            taken[compute.HOUSE] += 1
+            expected_house = Counter(
+                {(compute.HOUSE, None, -(house or 0), "wager"): 1, (compute.WAGERS, None, house or 0, "wager"): 1}
+            )
+            if house is None or found != expected_house:
+                held = "no house wager" if house is None else f"a house wager of {house} cents"
+                report.problems.append(
+                    f"{name}: wager posting {posting['pk']} takes a wager from the house, but the round holds {held}: "
+                    f"it holds {lines_text(found)}."
+                )
+            continue
         if len(players) != 1:
             report.problems.append(
                 f"{name}: wager posting {posting['pk']} does not take one seat's wager: it holds {lines_text(found)}."
@@ -249,6 +267,9 @@ def _wagers_check(
         if taken[seat] != 1:
             times = "never posted" if not taken[seat] else f"posted {taken[seat]} times"
             report.problems.append(f"{name}: the wager of {amount} cents on seat {seat} was {times} (once expected).")
+    if house is not None and taken[compute.HOUSE] != 1:
+        times = "never posted" if not taken[compute.HOUSE] else f"posted {taken[compute.HOUSE]} times"
+        report.problems.append(f"{name}: the house's wager of {house} cents was {times} (once expected).")
 
 
 def _settlement_check(

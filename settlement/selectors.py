@@ -16,7 +16,9 @@ from tables.states import TRANSITIONS, RoundState
 
 def round_queryset() -> QuerySet[Round]:
     """Rounds with their table, bank seat, wagers and postings (with entries) in a fixed number of queries."""
-    return Round.objects.select_related("table", "table__pit", "bank_seat", "opened_by").prefetch_related(
+    return Round.objects.select_related(
+        "table", "table__pit", "bank_seat", "opened_by", "house_wager__last_wager__round"
+    ).prefetch_related(
         Prefetch("wagers", queryset=Wager.objects.select_related("seat").order_by("seat__number")),
         Prefetch(
             "postings",

@@ -14,6 +14,7 @@ api_urlpatterns = [
     path("rounds/<int:round_id>/deal/", apis.DealApi.as_view(), name="api-round-deal"),
     path("rounds/<int:round_id>/hands/", apis.HandsApi.as_view(), name="api-round-hands"),
     path("rounds/<int:round_id>/placements/", apis.PlacementsApi.as_view(), name="api-round-placements"),
+    path("rounds/<int:round_id>/swaps/", apis.SwapApi.as_view(), name="api-round-swaps"),
     path("rounds/<int:round_id>/settle/", apis.SettleApi.as_view(), name="api-round-settle"),
     path("rounds/<int:round_id>/void/", apis.VoidApi.as_view(), name="api-round-void"),
     path("rounds/<int:round_id>/corrections/", apis.CorrectionApi.as_view(), name="api-round-corrections"),

@@ -18,7 +18,7 @@ from casino.models import Pit
 from casino.money import money_text as _money
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
 from rules.models import SEAT_LIMITS, Game, RuleSet
-from rules.services import rule_set_default
+from rules.services import rule_set_default, rule_set_peer
 from tables.closing import slip_outstanding_text, slips_outstanding
 from tables.models import Seat, Table
 from tables.signals import table_closing
@@ -275,6 +275,15 @@ def table_assign_rule_set(*, actor: AbstractBaseUser | None, table: Table, rule_
             after=_snapshot(locked),
         )
     return locked
+
+
+def table_play_peer(*, actor: AbstractBaseUser | None, table: Table) -> Table:
+    """Turn a Pai Gow tiles table to the peer variant (GAME_RULES.md §1): its peer rule set (``rules.services.
+    rule_set_peer``, made if missing), from the next round; rounds already opened keep their rules."""
+    require_role(actor, *SUPERVISORS, action="change a table's rule set")
+    with transaction.atomic():
+        locked = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
+        return table_assign_rule_set(actor=actor, table=locked, rule_set=rule_set_peer(actor=actor, game=locked.game))
 
 
 # A setting left out of ``table_configure``: distinct from ``None``, which takes the dealer or the alert off.

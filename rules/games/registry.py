@@ -45,7 +45,7 @@ class Game:
     deals_to_dealer: bool  # the dealer's position receives a hand when nobody sits there (the house's or a spare)
     placed_by_street: bool  # entered street by street as it is played (Open-Face), not at once
     seats: tuple[int, int]  # how many player seats a table of it may have: fewest, most
-    advice: bool  # the exact odds of every setting against the house way can be shown (paigow_tiles_advice)
+    advice: bool  # every setting's odds against the house way can be shown (paigow_tiles_advice, paigow_poker_advice)
 
     @property
     def noun(self) -> str:
@@ -91,7 +91,7 @@ GAMES: Mapping[str, Game] = {
         deals_to_dealer=True,
         placed_by_street=False,
         seats=(1, 6),  # seven hands: six players and the bank
-        advice=False,
+        advice=True,
     ),
     CHINESE_POKER: Game(
         key=CHINESE_POKER,

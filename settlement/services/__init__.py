@@ -30,6 +30,7 @@ from settlement.services.play import (
 )
 from settlement.services.rounds import round_open, round_transition
 from settlement.services.settle import MAX_KEY_LENGTH, settle_round, settlement_body, settlement_preview
+from settlement.services.swaps import round_swap_record
 
 __all__ = [
     "MAX_KEY_LENGTH",
@@ -45,6 +46,7 @@ __all__ = [
     "round_open",
     "round_party",
     "round_placements_record",
+    "round_swap_record",
     "round_transition",
     "settle_round",
     "settlement_body",

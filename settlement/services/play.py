@@ -21,12 +21,14 @@ from casino.events import AuditEventType
 from casino.money import money_text as _money
 from casino.roles import require_role
 from rules import options as rule_options
-from rules.games import banking, dealing, registry
+from rules.games import banking, dealing, ofc_table, registry
+from rules.games.cards import cards_text
 from rules.games.errors import InvalidHand
-from settlement import compute
+from settlement import compute, ofc_turns, surrender_swap
 from settlement import hands as round_hands
 from settlement.ledger import post, posting_record
 from settlement.models import Posting, Wager
+from settlement.services.house_wager import house_wager_cents
 from settlement.services.rounds import round_check, round_transition
 from settlement.sql import round_lock
 from tables.models import Round, Seat
@@ -97,6 +99,8 @@ def wager_place(*, actor: AbstractBaseUser | None, round: Round, seat: int, amou
                 f"Seat {seat} already has a wager of {_money(taken.amount_cents)} on round {locked.number}.",
                 extra={"field": "seat"},
             )
+        if round_hands.round_is_peer(locked):
+            _peer_wager_check(locked, amount_cents)
         wager = Wager.objects.create(round=locked, seat=seat_row, amount_cents=amount_cents, placed_by=actor)
         postings = []
         if round_hands.round_is_banked(locked):
@@ -126,6 +130,24 @@ def wager_place(*, actor: AbstractBaseUser | None, round: Round, seat: int, amou
             },
         )
     return wager
+
+
+def _peer_wager_check(locked: Round, amount_cents: int) -> None:
+    """The tiles' peer variant (GAME_RULES.md §1): two to four players at equal stakes, the first wager setting it."""
+    first = locked.wagers.select_related("seat").order_by("pk").first()
+    if first is not None and amount_cents != first.amount_cents:
+        raise ApplicationError(
+            f"The peer variant is played at equal stakes: seat {first.seat.number} wagers "
+            f"{_money(first.amount_cents)}, so every player wagers {_money(first.amount_cents)}, "
+            f"not {_money(amount_cents)}.",
+            extra={"field": "amount_cents", "stake_cents": first.amount_cents},
+        )
+    most = round_hands.PEER_PLAYERS[1]
+    if locked.wagers.count() >= most:
+        raise WrongState(
+            f"The peer variant is played by two to four players: round {locked.number} has {most} already.",
+            extra={"field": "seat"},
+        )
 
 
 def round_close_betting(*, actor: AbstractBaseUser | None, round: Round) -> Round:
@@ -182,6 +204,8 @@ def round_deal(
         bank = locked.bank_seat.number if locked.bank_seat is not None else None
         positions, banker = registry.deal_positions(seat_count=locked.table.seat_count, bank_seat=bank)
         dealt: dict[str, str] | None = None
+        if registry.game(locked.table.game).placed_by_street:
+            return _ofc_deal(actor, locked, dice=dice, auto=auto, rng=rng)
         if auto:
             source = rng or dealing.secure_rng()
             dice = dealing.check_dice(dealing.roll_dice(source))
@@ -198,6 +222,31 @@ def round_deal(
         )
 
 
+def _ofc_deal(
+    actor: AbstractBaseUser | None,
+    locked: Round,
+    *,
+    dice: Sequence[int] | None,
+    auto: bool,
+    rng: random.Random | None,
+) -> Round:
+    """Open-Face's deal: the button moved on from the table's previous round, the seats in play in turn order (left
+    of the button first, the button last) as the round's action order; the system deals in that order, 14 cards at
+    once to a seat in Fantasyland (``settlement.ofc_turns``, ``rules.games.ofc_table``)."""
+    in_play = sorted(round_wagers(locked))
+    button = ofc_turns.button_next(locked, in_play)
+    order = ofc_table.turn_order(button=button, seats_in_play=in_play)
+    changes: dict[str, Any] = {"deal_mode": "auto" if auto else "dice", "action_order": list(order)}
+    if auto:
+        source = rng or dealing.secure_rng()
+        dice = dealing.check_dice(dealing.roll_dice(source))
+        fantasyland = ofc_turns.fantasyland_seats(locked, in_play)
+        dealt = ofc_table.deal(source, order=order, fantasyland=fantasyland)
+        changes["dealt"] = {str(seat): cards_text(cards) for seat, cards in dealt.items()}
+    changes["dice"] = list(dice or ())
+    return round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.DEALT, changes=changes)
+
+
 # --- the hands ------------------------------------------------------------------------------------
 
 
@@ -209,14 +258,26 @@ def read_hands(
     seats_in_play = sorted(wagers)
     snapshot = locked.rule_set_snapshot
     if complete_boards and registry.game(locked.table.game).placed_by_street:
-        return round_hands.boards_read(game=locked.table.game, payload=payload, seats_in_play=seats_in_play)
-    return round_hands.round_hands_read(
+        boards = round_hands.boards_read(game=locked.table.game, payload=payload, seats_in_play=seats_in_play)
+        round_hands.ofc_history_check(payload=payload, order=locked.action_order, seats_in_play=seats_in_play)
+        return boards
+    # Chinese Poker's swaps happened before the hands were set (recorded on the dealt round), and its surrender
+    # is entered with them: the hands are checked against the deal as the swaps left it.
+    payload = surrender_swap.with_recorded_swaps(payload, locked.hands)
+    dealt = surrender_swap.dealt_after_swaps(
+        payload, snapshot=snapshot, seats_in_play=seats_in_play, dealt=locked.dealt
+    )
+    read = round_hands.round_hands_read(
         game=locked.table.game,
         snapshot=snapshot,
         payload=payload,
         seats_in_play=seats_in_play,
         bank_seat=locked.bank_seat.number if locked.bank_seat is not None else None,
-        dealt=locked.dealt,
+        dealt=dealt,
+        house_plays=house_wager_cents(locked) is not None,
+    )
+    return surrender_swap.extras_read(
+        read, snapshot=snapshot, payload=payload, seats_in_play=seats_in_play, dealt=locked.dealt
     )
 
 
@@ -233,6 +294,13 @@ def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: M
         round_check(locked)
         if locked.state not in (RoundState.DEALT, RoundState.REVEALED):
             check_move(locked.state, RoundState.REVEALED, round_number=locked.number)
+        swaps = hands.get(surrender_swap.SWAPS) if isinstance(hands, Mapping) else None
+        if swaps is not None and swaps != surrender_swap.recorded_swaps(locked.hands):
+            raise ApplicationError(
+                "The swaps are recorded one at a time as they are announced, before the hands: "
+                "leave them out of the hands.",
+                extra={"field": surrender_swap.SWAPS},
+            )
         read = read_hands(locked, hands, wagers=round_wagers(locked))
         if locked.state == RoundState.REVEALED:
             return round_transition(
@@ -266,8 +334,16 @@ def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, pla
                 f"Round {locked.number} is {locked.state}: cards are placed after the deal, before settling."
             )
         seats_in_play = sorted(round_wagers(locked))
+        # Placed in turn from the button (``settlement.ofc_turns``); a round dealt before the button has no order.
+        order = ofc_turns.turn_order(locked)
+        fantasyland = ofc_turns.fantasyland_seats(locked, seats_in_play) if order else frozenset()
         boards = round_hands.ofc_place(
-            boards=locked.placements or {}, payload=placements, seats_in_play=seats_in_play, dealt=locked.dealt
+            boards=locked.placements or {},
+            payload=placements,
+            seats_in_play=seats_in_play,
+            dealt=locked.dealt,
+            order=order,
+            fantasyland=fantasyland,
         )
         finished = all(
             str(seat) in boards
@@ -275,7 +351,7 @@ def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, pla
             for seat in seats_in_play
         )
         if finished:
-            read = round_hands.ofc_hands(boards=boards, seats_in_play=seats_in_play)
+            read = round_hands.ofc_hands(boards=boards, seats_in_play=seats_in_play, fantasyland=fantasyland)
             return round_transition(
                 already_locked=True,
                 actor=actor,

@@ -28,6 +28,7 @@ from rules import options as rule_options
 from rules.games import banking
 from rules.models import Game
 from settlement.models import Adjustment
+from settlement.services.house_wager import house_wager_plan, house_wager_take
 from settlement.snapshots import round_snapshot
 from settlement.sql import round_lock, round_standing
 from tables.models import BankTurn, Round, Seat, Table
@@ -139,7 +140,8 @@ def round_open(
 
     ``banker_seat`` is the number of the seat that takes the bank, and ``bank_cents`` what
     that player puts up to cover the wagers; ``None`` lets the house bank (or nobody, in a
-    game without a bank). A table has one unfinished round at a time.
+    game without a bank). A table has one unfinished round at a time. Against a player bank in
+    Pai Gow Poker the house wagers the banker's last bet (``settlement.services.house_wager``).
     """
     require_role(actor, *TABLE_STAFF, action="open a round")
     with transaction.atomic():
@@ -166,6 +168,9 @@ def round_open(
         bank_cents = _check_bank_cents(
             table=locked, banking_mode=snapshot["banking_mode"], seat=bank_seat, bank_cents=bank_cents
         )
+        house_plan = house_wager_plan(
+            table=locked, snapshot=snapshot, shift_id=shift.pk, bank_seat=bank_seat, bank_cents=bank_cents
+        )
         last = locked.rounds.order_by("-number").first()
         now = timezone.now()
         try:
@@ -186,9 +191,11 @@ def round_open(
             raise WrongState(f"Another round was opened at table {locked.name} at the same moment.") from exc
         if in_a_row:
             BankTurn.objects.create(round=round_, seat=bank_seat, consecutive=in_a_row)
-        audit_event_record(
-            actor=actor, event_type=AuditEventType.ROUND_OPENED, subject=round_, after=round_snapshot(round_)
-        )
+        opened = round_snapshot(round_)
+        if house_plan.amount_cents is not None or house_plan.why_not:
+            opened |= {"house_wager_cents": house_plan.amount_cents, "house_wager_why_not": house_plan.why_not}
+        audit_event_record(actor=actor, event_type=AuditEventType.ROUND_OPENED, subject=round_, after=opened)
+        house_wager_take(actor=actor, round=round_, plan=house_plan)
     return round_
 
 

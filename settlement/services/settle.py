@@ -18,6 +18,7 @@ from settlement import compute
 from settlement import hands as round_hands
 from settlement.ledger import post, posting_record
 from settlement.models import Posting
+from settlement.services.house_wager import house_wager_cents
 from settlement.services.play import read_hands, round_wagers
 from settlement.services.rounds import round_transition
 from settlement.signals import round_settled
@@ -94,6 +95,7 @@ def settlement_compute(round_: Round, read: round_hands.RoundHands, wagers: Mapp
         order=round_.action_order or [],
         bank_seat=round_.bank_seat.number if round_.bank_seat is not None else None,
         bank_cents=round_.bank_cents,
+        house_cents=house_wager_cents(round_),
     )
 
 
@@ -198,6 +200,15 @@ def entered_hands(stored: Mapping[str, Any]) -> dict[str, Any]:
     }
     if stored.get("banker") is not None:
         payload["banker"] = {k: v for k, v in stored["banker"].items() if k in parts}
+    house = stored.get("house")
+    if house is not None:  # the house's hand against a player bank: its cards, for the house way to set again
+        payload["house"] = {"cards": house["cards"] if "cards" in house else f"{house['high']} {house['low']}"}
+    for key in ("surrendered", "swaps"):  # Chinese Poker's surrender and swaps (``settlement.surrender_swap``)
+        if stored.get(key):
+            payload[key] = stored[key]
+    for key in ("turns", "fantasyland"):  # Open-Face's placement history (``settlement.hands.ofc_history_check``)
+        if key in stored:
+            payload[key] = stored[key]
     return payload
 
 
@@ -209,7 +220,7 @@ def settlement_preview(*, round: Round, hands: Mapping[str, Any]) -> dict[str, A
     house's totals) plus ``hands``, the hands as they would be stored (the house way's
     setting and rule for a bank left unset, a foul marked on each fouled seat).
     """
-    round_ = Round.objects.select_related("table", "bank_seat").get(pk=round.pk)
+    round_ = Round.objects.select_related("table", "bank_seat", "house_wager").get(pk=round.pk)
     wagers = round_wagers(round_)
     read = read_hands(round_, hands, wagers=wagers, complete_boards=True)
     computed = settlement_compute(round_, read, wagers)

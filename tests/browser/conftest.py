@@ -80,6 +80,9 @@ def shoot() -> Callable[[Any, str], Path]:
     def take(page: Any, name: str) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
+        header = page.locator("header")
+        if header.count():  # a sticky notice scrolled down the page would sit over it in a full-page shot
+            header.first.scroll_into_view_if_needed()
         page.screenshot(path=str(path), full_page=True)
         return path
 

@@ -214,11 +214,12 @@ def test_a_dealer_places_an_ofc_round_street_by_street_and_settles_it_by_tapping
     page = _open_tablet(new_page, dealer)
     _play_to_dealt(page, {1: (5, 5), 3: (5, 5)}, (1, 1, 1))
     for street, (ann, bob) in enumerate(zip(OFC_ANN, OFC_BOB, strict=True), start=1):
-        expect(page.locator(".how h2")).to_have_text(f"Street {street}")
-        _tap_hands(page, {1: ann, 3: bob})
-        _tap_text(page, "Place this street")
-        if street < len(OFC_ANN):
-            expect(page.locator(".how h2")).to_have_text(f"Street {street + 1}")
+        # In turn from the button (seat 3, the highest seat in play): seat 1, then seat 3.
+        for seat, placement in ((1, ann), (3, bob)):
+            expect(page.locator(".how h2")).to_have_text(f"Street {street}")
+            expect(page.locator("[data-turn-now]")).to_have_attribute("data-turn-now", str(seat))
+            _tap_hands(page, {seat: placement})
+            _tap_text(page, "Place this street")
     expect(page.locator("[data-state-label]")).to_have_text("Hands revealed")
     expect(page.locator("#result")).to_contain_text("Score sheet preview")
     _settle(page)

@@ -398,4 +398,22 @@ def test_an_ofc_street_of_the_wrong_size_is_refused_in_the_services_words(make_t
         f"/dealer/rounds/{round_.pk}/placements/", {"hand-1-back": "Ac Ad Ah", "hand-1-middle": "Tc Th"}, **HTMX
     )
     assert placed.status_code == 200 and "Street placed." in text(placed)
-    assert Round.objects.get().placements == {"1": {"front": "", "middle": "Tc Th", "back": "Ac Ad Ah"}}
+    placements = {"1": {"front": "", "middle": "Tc Th", "back": "Ac Ad Ah"}, "turns": [[1, 5]]}
+    assert Round.objects.get().placements == placements
+
+
+@pytest.mark.django_db
+def test_pai_gow_poker_advice_on_request_shows_each_setting_with_its_margin(dealt_round, dealer) -> None:  # type: ignore[no-untyped-def]
+    client = signed_in(dealer)
+    page = text(client.get(f"/dealer/tables/{dealt_round.table_id}/"))
+    assert 'data-advice="1"' in page  # the house banks: each seat has its Advice button
+    with nothing_written():
+        response = client.post(
+            f"/dealer/rounds/{dealt_round.pk}/advice/",
+            {"seat": "1", "hand-1-high": "As Ad 7s 4d 2c", "hand-1-low": "Kh Kc"},
+            **HTMX,
+        )
+    page = text(response)
+    assert response.status_code == 200 and page.count("<tr") == 22  # a header and the 21 settings
+    assert "best" in page and "house way" in page and "foul" in page  # Kh Kc low under 7-high is no foul; 7 4 low is
+    assert "±0.00" in page and "200,000 bank hands" in page and "19 times in 20" in page

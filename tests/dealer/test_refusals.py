@@ -81,10 +81,12 @@ def test_an_auditor_is_refused_in_the_banner_with_403(revealed_round: Round, aud
 
 
 @pytest.mark.django_db
-def test_advice_on_a_game_without_it_is_a_marked_refusal_in_its_own_box(dealt_round: Round, dealer: Any) -> None:
-    response = signed_in(dealer).post(f"/dealer/rounds/{dealt_round.pk}/advice/", {"seat": "1"}, **HTMX)
+def test_advice_on_a_hand_not_yet_tapped_in_is_a_marked_refusal_in_its_own_box(dealt_round: Round, dealer: Any) -> None:
+    response = signed_in(dealer).post(
+        f"/dealer/rounds/{dealt_round.pk}/advice/", {"seat": "1", "hand-1-high": "As Ad 7s 4d"}, **HTMX
+    )
     assert response.status_code == 400 and response[REFUSAL_HEADER] == "1"
-    assert "advice is for Pai Gow tiles" in text(response)
+    assert "Seat 1: 7 cards expected, got 4" in text(response)
     assert "HX-Retarget" not in response  # it stays in the advice box it was asked for
 
 

@@ -64,8 +64,9 @@ def test_only_open_face_is_placed_street_by_street() -> None:
     assert [key for key, spec in registry.GAMES.items() if spec.placed_by_street] == [registry.OFC]
 
 
-def test_only_pai_gow_tiles_has_the_settings_odds() -> None:
-    assert [key for key, spec in registry.GAMES.items() if spec.advice] == [registry.PAIGOW_TILES]
+def test_the_two_banked_games_have_the_settings_odds() -> None:
+    advised = [key for key, spec in registry.GAMES.items() if spec.advice]
+    assert advised == [registry.PAIGOW_TILES, registry.PAIGOW_POKER]
 
 
 def test_the_dealer_gets_a_hand_in_the_banked_games_only() -> None:

@@ -45,6 +45,7 @@ GAME_RULES_DEFAULTS = {
             "foul_policy": "forfeit",
             "wheel_second_highest": True,
             "joker_flush_as_ace": False,
+            "house_wager": True,
         },
     },
     "chinese_poker": {
@@ -103,7 +104,11 @@ def test_the_migration_made_one_default_rule_set_per_game_at_the_defaults() -> N
     for values in migration.DEFAULT_RULE_SETS:
         game = values["game"]
         assert values["name"] == rule_options.DEFAULT_RULE_SET_NAMES[game]
-        assert {k: v for k, v in values.items() if k not in ("name", "game")} == GAME_RULES_DEFAULTS[game]
+        # Options added after the migration (``rule_options.OPTIONS_ADDED_LATER``) take their default when read.
+        later = rule_options.OPTIONS_ADDED_LATER.get(game, ())
+        defaults = GAME_RULES_DEFAULTS[game]
+        at_migration = {**defaults, "options": {k: v for k, v in defaults["options"].items() if k not in later}}
+        assert {k: v for k, v in values.items() if k not in ("name", "game")} == at_migration
     for game in Game.values:
         assert rule_set_default(game=game).settings() == GAME_RULES_DEFAULTS[game]
 
@@ -119,11 +124,11 @@ def test_the_default_rule_set_is_made_again_when_missing() -> None:
 
 PGP, TILES, CP = "paigow_poker", "paigow_tiles", "chinese_poker"
 BAD_VALUES = [
-    (PGP, {"pgp_house_way": "caesars"}, "Unknown house way 'caesars' for Pai Gow Poker: choose golden_nugget, trump_plaza or foxwoods."),
+    (PGP, {"pgp_house_way": "caesars"}, "Unknown house way 'caesars' for Pai Gow Poker: choose golden_nugget, trump_plaza, foxwoods or trump_plaza_literal."),
     (PGP, {"foul_policy": "push"}, "Unknown foul policy 'push' for Pai Gow Poker: choose forfeit or house_way."),
     (PGP, {"wheel_second_highest": "yes"}, "The wheel (5-4-3-2-A) second-highest straight (wheel_second_highest) for Pai Gow Poker is on or off (true or false), not 'yes'."),
     (PGP, {"joker_flush_as_ace": 1}, "The joker in a flush is always an ace (joker_flush_as_ace) for Pai Gow Poker is on or off (true or false), not 1."),
-    (PGP, {"cp_scoring": "2-4"}, "Pai Gow Poker has no option 'cp_scoring': its options are pgp_house_way, foul_policy, wheel_second_highest or joker_flush_as_ace."),
+    (PGP, {"cp_scoring": "2-4"}, "Pai Gow Poker has no option 'cp_scoring': its options are pgp_house_way, foul_policy, wheel_second_highest, joker_flush_as_ace or house_wager."),
     (PGP, {"commission_rate_bp": 10_001}, "The commission rate is in basis points, 0 to 10000 (500 is 5%), not 10001."),
     (PGP, {"commission_rate_bp": -1}, "The commission rate is in basis points, 0 to 10000 (500 is 5%), not -1."),
     (PGP, {"commission_rate_bp": "500"}, "The commission rate is in basis points, 0 to 10000 (500 is 5%), not '500'."),
@@ -348,7 +353,7 @@ def test_the_admin_form_refuses_bad_options_with_the_same_words(pit_boss) -> Non
     form = RuleSetForm(data={"name": "Admin PGP", "game": "paigow_poker", "options": '{"pgp_house_way": "caesars"}'})
     assert not form.is_valid()
     assert form.errors["pgp_house_way" if "pgp_house_way" in form.errors else "options"] == [
-        "Unknown house way 'caesars' for Pai Gow Poker: choose golden_nugget, trump_plaza or foxwoods."
+        "Unknown house way 'caesars' for Pai Gow Poker: choose golden_nugget, trump_plaza, foxwoods or trump_plaza_literal."
     ]
     good = RuleSetForm(data={"name": "Admin CP", "game": "chinese_poker", "options": '{"cp_scoring": "1-6"}'})
     assert good.is_valid(), good.errors

@@ -155,8 +155,10 @@ def test_the_round_is_revealed_when_every_board_is_complete(dealer, shift, ofc_t
     round_ = _place(dealer, _dealt_round(dealer, ofc_table, wagers={1: 2000, 2: 1000}), OFC_STREETS)
     stored = Round.objects.get(pk=round_.pk)
     assert stored.state == "revealed"
-    assert stored.placements == OFC_BOARDS
-    assert stored.hands == {"seats": OFC_BOARDS}
+    # Placed in turn from the button (seat 2, the highest in play at the table's first round): seat 1 first.
+    turns = [[1, 5], [2, 5]] + [[seat, 1] for _ in range(8) for seat in (1, 2)]
+    assert stored.placements == {**OFC_BOARDS, "turns": turns}
+    assert stored.hands == {"seats": OFC_BOARDS, "turns": turns, "fantasyland": {}}
 
 
 @pytest.mark.django_db
@@ -195,17 +197,18 @@ def test_a_card_cannot_be_on_two_boards(dealer, shift, ofc_table, nothing_writte
     round_ = _place(dealer, _dealt_round(dealer, ofc_table, wagers={1: 2000, 2: 1000}), OFC_STREETS[:1])
     with (
         nothing_written(round_),
-        pytest.raises(ApplicationError, match=r"Q♣ is used 2 times \(Seat 1, Seat 2\); the deck has one."),
+        pytest.raises(ApplicationError, match=r"J♣ is used 2 times \(Seat 1, Seat 2\); the deck has one."),
     ):
-        round_placements_record(actor=dealer, round=round_, placements={"seats": {"2": {"front": "Qc"}}})
+        round_placements_record(actor=dealer, round=round_, placements={"seats": {"1": {"front": "Jc"}}})
 
 
 @pytest.mark.django_db
 def test_nothing_is_placed_on_a_complete_board(dealer, shift, ofc_table, nothing_written) -> None:
     round_ = _dealt_round(dealer, ofc_table, wagers={1: 2000, 2: 1000})
-    round_ = _place(dealer, round_, [{"1": street["1"]} for street in OFC_STREETS])
-    assert round_.state == "dealt"  # seat 2 has not placed yet
-    with nothing_written(round_), pytest.raises(ApplicationError, match="Seat 1, .*the board is complete"):
+    round_ = _place(dealer, round_, [{"1": street["1"], "2": street["2"]} for street in OFC_STREETS[:-1]])
+    round_ = _place(dealer, round_, [{"1": OFC_STREETS[-1]["1"]}])
+    assert round_.state == "dealt"  # seat 2 has not placed its last card yet
+    with nothing_written(round_), pytest.raises(ApplicationError, match="Seat 1's board is complete: it is seat 2's"):
         round_placements_record(actor=dealer, round=round_, placements={"seats": {"1": {"front": "Ah"}}})
 
 

@@ -30,7 +30,7 @@ from players.models import HoldRound, RatedRound
 from players.services import player_create, session_start
 from poker_room.models import Deal
 from poker_room.services import entry_register, tournament_create, tournament_start
-from settlement.models import LedgerEntry, Posting, Wager
+from settlement.models import HouseWager, LedgerEntry, Posting, Wager
 from settlement.services import settle_round
 from tables.drop import buy_in_record, drop_count_record
 from tables.models import Round
@@ -173,6 +173,8 @@ def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # t
         amounts={"1": 2000, "2": 2000},
         actor=pit_boss,
     )
+    # Issue 20: the house's wager against a player bank (the row only, as the deal's).
+    HouseWager.objects.create(round=settled, amount_cents=2500, last_wager=Wager.objects.filter(round=settled).first())
     audit_checkpoint_make(reason="shift closed")
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {q(table)}")

@@ -1,0 +1,58 @@
+/* The game-math lab (issue 20): the rule-set picker shows the picked rule set at once, and a run's page polls its
+   progress (a small JSON answer) until the run is done, then loads again to show the figures and the chart. */
+(function () {
+  "use strict";
+
+  document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
+    select.addEventListener("change", function () {
+      if (select.value) select.form.submit();
+    });
+  });
+
+  function paint(fill, percent) {
+    fill.style.width = Math.max(0, Math.min(100, percent)) + "%";
+  }
+
+  document.querySelectorAll("[data-lab-fill]").forEach(function (fill) {
+    paint(fill, parseFloat(fill.dataset.percent || "0"));
+  });
+
+  var section = document.querySelector("[data-lab-progress]");
+  if (!section) return;
+  var status = section.dataset.status;
+  if (status === "finished" || status === "failed") return;
+
+  var url = section.dataset.labProgress;
+  var fill = section.querySelector("[data-lab-fill]");
+  var bar = section.querySelector("[role=progressbar]");
+  var count = section.querySelector("[data-lab-count]");
+  var percent = section.querySelector("[data-lab-percent]");
+  var badge = section.querySelector("[data-lab-status]");
+  var number = new Intl.NumberFormat("en-US");
+
+  function poll() {
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.json();
+      })
+      .then(function (data) {
+        paint(fill, data.percent);
+        bar.setAttribute("aria-valuenow", String(data.percent));
+        count.textContent = number.format(data.hands_done) + " / " + number.format(data.hands_requested);
+        percent.textContent = String(data.percent);
+        badge.textContent = data.status_label;
+        badge.className = "badge " + data.status;
+        section.dataset.status = data.status;
+        if (data.done) {
+          window.setTimeout(function () { window.location.reload(); }, 300);
+        } else {
+          window.setTimeout(poll, 500);
+        }
+      })
+      .catch(function () {
+        window.setTimeout(poll, 2000);
+      });
+  }
+  poll();
+})();

@@ -1,0 +1,20 @@
+"""Figures of the game-math lab (issue 20) as the page shows them: edges in per cent to three places, counts with
+thousands separators."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def pct(value: float | None) -> str:
+    """``0.01234`` → ``1.234%``; a negative edge (the side gains) keeps its sign."""
+    return "—" if value is None else f"{value * 100:.3f}%"
+
+
+@register.filter
+def count(value: int | None) -> str:
+    """``1000000`` → ``1,000,000``."""
+    return "—" if value is None else f"{int(value):,}"

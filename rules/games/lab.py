@@ -1,0 +1,181 @@
+"""The game-math lab's engines: a fast Pai Gow Poker simulation and the exact Pai Gow tiles enumeration (issue 20).
+
+Both play a house-way player against a house-way bank, as ``rules.games.simulate``
+and ``bench/house_edges.py`` do, and report running counts of the player's wins,
+pushes and losses (``Tally``) to a ``progress`` callback, so a task can show a
+progress bar and record how the estimate converged.
+
+* Pai Gow Poker (GAME_RULES.md §2), simulated: each hand is the first fourteen
+  cards of a fresh shuffle of the 53 (the first seven to the player), as in
+  ``simulate_paigow_poker``, but a whole batch at once with NumPy: the shuffles
+  are the ``argpartition`` of uniform keys (every order equally likely), both
+  sides are set by ``paigow_poker_batch.house_way_many`` and the high hands
+  valued by ``poker_batch.evaluate_many``. The player wins when both hands beat
+  the bank's, loses when both are lower or copies (copies go to the bank), else
+  pushes. Row by row the outcome is ``paigow_poker.outcome`` of the two house-way
+  settings (tests/rules/test_lab.py checks it). The shuffle comes from a seeded
+  ``numpy.random.Generator``: a run with the same seed repeats exactly.
+* Pai Gow tiles (§1), exact: every deal of the 32 tiles (736,281,000 of them),
+  each distinct four-tile player hand (8,130 multisets of faces, weighted by how
+  many physical hands make it) through ``paigow_tiles_advice.advise``, the house
+  way's setting against all 20,475 bank hands, as ``bench/house_edges.py`` counts
+  the shipped exact figures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rules.games.paigow_poker import HOUSE_WAYS as PGP_HOUSE_WAYS
+from rules.games.paigow_poker_batch import house_way_many
+from rules.games.paigow_tiles import HOUSE_WAYS as TILES_HOUSE_WAYS
+from rules.games.paigow_tiles_advice import advise
+from rules.games.poker_batch import evaluate_many
+from rules.games.tiles import TILE_FACES, Tile
+
+DECK_SIZE = 53  # 52 cards and the joker (card index 52)
+BATCH = 20_000  # hands a step of the simulation: a progress report and a point of the convergence series
+TILES_DEALS = math.comb(32, 4) * math.comb(28, 4)  # 736,281,000: every player hand against every bank hand
+_JOKER_INDEX = 52
+_ACE = 12  # rank of an ace as ``index // 4``; the joker is an ace in the low hand (§2)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The player's wins, pushes and losses so far."""
+
+    wins: int = 0
+    pushes: int = 0
+    losses: int = 0
+
+    @property
+    def hands(self) -> int:
+        return self.wins + self.pushes + self.losses
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.wins + other.wins, self.pushes + other.pushes, self.losses + other.losses)
+
+
+Progress = Callable[[Tally], object]
+
+
+def deal_paigow_poker(hands: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """``(hands, 14)`` card indices: each row the first fourteen cards of a fresh, uniformly shuffled 53-card deck."""
+    keys = rng.random((hands, DECK_SIZE))
+    fourteen = np.argpartition(keys, 14, axis=1)[:, :14]  # the 14 smallest keys: a uniform 14-card subset
+    order = np.argsort(np.take_along_axis(keys, fourteen, axis=1), axis=1)  # in shuffle order
+    return np.take_along_axis(fourteen, order, axis=1).astype(np.int64)
+
+
+def low_values(low: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """A comparable value of each two-card low hand (``(N, 2)`` card indices): a pair beats any two ranks, then
+    the higher rank, then the lower; the joker is an ace (§2). Equal values are copies."""
+    cards = np.asarray(low, dtype=np.int64)
+    ranks = np.where(cards == _JOKER_INDEX, _ACE, cards // 4)
+    high: npt.NDArray[np.int64] = ranks.max(axis=1)
+    small: npt.NDArray[np.int64] = ranks.min(axis=1)
+    values: npt.NDArray[np.int64] = np.where(high == small, 1000 + high, high * 13 + small).astype(np.int64)
+    return values
+
+
+def paigow_poker_outcomes(
+    player: npt.ArrayLike,
+    bank: npt.ArrayLike,
+    *,
+    way: str = "golden_nugget",
+    wheel_second_highest: bool = True,
+    joker_flush_as_ace: bool = False,
+) -> npt.NDArray[np.int8]:
+    """Each row's outcome for the player, both seven-card hands set by the house way: 1 win, 0 push, -1 loss."""
+    options = {"wheel_second_highest": wheel_second_highest, "joker_flush_as_ace": joker_flush_as_ace}
+    p_high, p_low = house_way_many(player, way, **options)
+    b_high, b_low = house_way_many(bank, way, **options)
+    ph, bh = evaluate_many(p_high, **options), evaluate_many(b_high, **options)
+    pl, bl = low_values(p_low), low_values(b_low)
+    win = (ph > bh) & (pl > bl)
+    loss = (ph <= bh) & (pl <= bl)
+    return np.where(win, 1, np.where(loss, -1, 0)).astype(np.int8)
+
+
+def simulate_paigow_poker_batched(
+    hands: int,
+    *,
+    seed: int,
+    way: str = "golden_nugget",
+    wheel_second_highest: bool = True,
+    joker_flush_as_ace: bool = False,
+    batch: int = BATCH,
+    progress: Progress | None = None,
+) -> Tally:
+    """Play ``hands`` Pai Gow Poker hands, house way against house way, ``batch`` at a time (see the module doc).
+
+    ``progress`` gets the running tally after every batch.
+
+    >>> simulate_paigow_poker_batched(1000, seed=1).hands
+    1000
+    """
+    if way not in PGP_HOUSE_WAYS:
+        raise ValueError(f"unknown house way {way!r}: choose one of {', '.join(PGP_HOUSE_WAYS)}")
+    if hands < 1 or batch < 1:
+        raise ValueError(f"hands and batch are at least 1, got {hands} and {batch}")
+    rng = np.random.default_rng(seed)
+    tally = Tally()
+    while tally.hands < hands:
+        rows = deal_paigow_poker(min(batch, hands - tally.hands), rng)
+        outcomes = paigow_poker_outcomes(
+            rows[:, :7],
+            rows[:, 7:],
+            way=way,
+            wheel_second_highest=wheel_second_highest,
+            joker_flush_as_ace=joker_flush_as_ace,
+        )
+        counts = np.bincount(outcomes + 1, minlength=3)
+        tally = tally + Tally(wins=int(counts[2]), pushes=int(counts[1]), losses=int(counts[0]))
+        if progress is not None:
+            progress(tally)
+    return tally
+
+
+@cache
+def tiles_player_hands() -> tuple[tuple[tuple[Tile, ...], int], ...]:
+    """Every four-tile player hand as a multiset of faces, with how many physical hands of the 32 tiles make it."""
+    hands = []
+    for faces in itertools.combinations_with_replacement(TILE_FACES, 4):
+        if any(faces.count(face) > face.copies for face in set(faces)):
+            continue
+        hands.append((faces, math.prod(math.comb(face.copies, faces.count(face)) for face in set(faces))))
+    return tuple(hands)
+
+
+def tiles_exact_counts(
+    *,
+    way: str = "foxwoods",
+    player_hands: Sequence[tuple[Sequence[Tile], int]] | None = None,
+    every: int = 200,
+    progress: Progress | None = None,
+    **rules: Any,
+) -> Tally:
+    """The exact wins, pushes and losses of a house-way tiles player against a house-way bank (§1).
+
+    Every deal when ``player_hands`` is None (``TILES_DEALS``, about a minute on one core); else only the given
+    player hands, each weighted. ``rules`` are the tiles options that change an outcome (``gee_joon_single_rank``,
+    ``zero_zero_copy``). ``progress`` gets the running tally every ``every`` player hands and at the end.
+    """
+    if way not in TILES_HOUSE_WAYS:
+        raise ValueError(f"unknown house way {way!r}: choose one of {', '.join(TILES_HOUSE_WAYS)}")
+    hands = tiles_player_hands() if player_hands is None else player_hands
+    tally = Tally()
+    for done, (faces, weight) in enumerate(hands, start=1):
+        house = advise(faces, way=way, **rules).house
+        tally = tally + Tally(weight * house.wins, weight * house.pushes, weight * house.losses)
+        if progress is not None and (done % every == 0 or done == len(hands)):
+            progress(tally)
+    return tally

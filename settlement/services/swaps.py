@@ -1,0 +1,58 @@
+"""Chinese Poker's swap at a three-player table (GAME_RULES.md §3, "Swap"): one seat's swap, recorded on the dealt
+round in the order the seats announce it (``settlement.surrender_swap`` checks and stores it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from casino.errors import WrongState
+from casino.events import AuditEventType
+from casino.roles import require_role
+from settlement import surrender_swap
+from settlement.services.play import round_wagers
+from settlement.services.rounds import round_check, round_transition
+from settlement.sql import round_lock
+from tables.models import Round
+from tables.permissions import TABLE_STAFF, require_act_at_table
+from tables.states import RoundState
+
+
+def round_swap_record(*, actor: AbstractBaseUser | None, round: Round, seat: Any, gave: Any, took: Any) -> Round:
+    """Record ``seat``'s swap: the cards it ``gave`` for as many it ``took`` from the 13 undealt cards.
+
+    After the deal, before the hands are set (the round is ``dealt``); three players only, a seat once, in the
+    order announced, each swap against the undealt cards as the swaps before it left them. When the system dealt,
+    the cards given must be in the seat's hand and the cards taken among the undealt ones; with a live deal the
+    dealer enters the cards taken. The swap costs the seat 2 points to each other player when the round settles.
+    """
+    require_role(actor, *TABLE_STAFF, action="record a swap")
+    with transaction.atomic():
+        locked = round_lock(round)
+        require_act_at_table(actor, locked.table, action="record a swap")
+        round_check(locked)
+        if locked.state != RoundState.DEALT:
+            when = (
+                "the hands are revealed: a swap is made before the hands are set"
+                if locked.state in (RoundState.REVEALED, RoundState.SETTLED)
+                else f"it is {str(locked.state).replace('_', ' ')}: a swap is made after the deal, before the hands"
+            )
+            raise WrongState(f"Round {locked.number} cannot take a swap: {when}.", extra={"field": "seat"})
+        snapshot = locked.rule_set_snapshot
+        if "swap_allowed" not in snapshot["options"]:
+            raise WrongState(f"{locked.table.get_game_display()} has no swap.", extra={"field": "seat"})
+        swaps = surrender_swap.recorded_swaps(locked.hands)
+        new = {"seat": seat, "gave": gave, "took": took}
+        checked, _after, _moved, _loose = surrender_swap.swaps_check(
+            [*swaps, new], snapshot=snapshot, seats_in_play=sorted(round_wagers(locked)), dealt=locked.dealt
+        )
+        return round_transition(
+            already_locked=True,
+            actor=actor,
+            round=locked,
+            target=None,
+            changes={"hands": {"seats": {}, surrender_swap.SWAPS: checked}},
+            event=AuditEventType.ROUND_SWAPPED,
+        )

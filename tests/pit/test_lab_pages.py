@@ -1,0 +1,355 @@
+"""The game-math lab (issue 20): who may use it, what it refuses, a run from the form to its figures and chart, a
+double tap, a worker that fails or dies, a finished run that cannot change, and the edges ratings read from it.
+
+Celery runs eagerly here: the run a form starts is played in-process once the form's transaction commits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import uuid
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import DatabaseError, transaction
+from django.test import Client
+from django.utils import timezone
+
+from casino.errors import NotAllowed
+from casino.events import AuditEventType
+from casino.models import AuditEvent
+from pit.templatetags.lab import pct
+from rules import edges, lab_services
+from rules.edges import HouseEdgeUnknown, rule_set_edges
+from rules.games import lab as engine
+from rules.games.lab import TILES_DEALS, Tally
+from rules.lab_services import lab_run_play, lab_run_start, lab_runs_fail_stalled
+from rules.models import LabRun, RuleSet
+from rules.options import CHINESE_POKER, PAIGOW_POKER, PAIGOW_TILES
+from rules.services import rule_set_default
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+
+Capture = Callable[..., object]
+
+
+def signed_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def form_of(page: str) -> dict[str, str]:
+    """The start form as the page draws it: every option at its shown value, the one-time key."""
+    form: dict[str, str] = {}
+    start = page.index('class="lab-start"')
+    html = page[start : page.index("</form>", start)]
+    for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', html):
+        form[name] = value
+    for name, value in re.findall(
+        r'<input type="text" inputmode="numeric" id="[\w-]+" name="(\w+)" value="([^"]*)"', html
+    ):
+        form[name] = value
+    for name in re.findall(r'<input type="checkbox" id="\w+" name="(\w+)" checked', html):
+        form[name] = "on"
+    for name, body in re.findall(r'<select id="(opt_\w+)" name="\w+">(.*?)</select>', html, flags=re.S):
+        form[name] = re.search(r'<option value="([^"]*)" selected', body).group(1)  # type: ignore[union-attr]
+    return form
+
+
+@pytest.fixture
+def pgp_rules() -> RuleSet:
+    return rule_set_default(game=PAIGOW_POKER)
+
+
+def start(client: Client, capture: Capture, rule_set: RuleSet, **changes: str) -> tuple[object, dict[str, str]]:
+    form = form_of(client.get(f"/pit/lab/?rule_set={rule_set.pk}").content.decode())
+    form.update(changes)
+    with capture(execute=True):  # type: ignore[operator]
+        response = client.post("/pit/lab/start/", form)
+    return response, form
+
+
+# --- who may use it --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("persona", ["dealer", "auditor"])
+def test_a_dealer_or_an_auditor_is_refused_every_page_of_the_lab(
+    persona: str, request: pytest.FixtureRequest, pgp_rules: RuleSet, floor_supervisor: User
+) -> None:
+    run = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
+    client = signed_in(request.getfixturevalue(persona))
+    for url in ("/pit/lab/", f"/pit/lab/runs/{run.pk}/", f"/pit/lab/runs/{run.pk}/progress/"):
+        assert client.get(url).status_code == 403
+    assert client.post("/pit/lab/start/", {"rule_set": pgp_rules.pk, "hands": "10000"}).status_code == 403
+    assert LabRun.objects.count() == 1
+
+
+def test_the_service_refuses_a_dealer_too(pgp_rules: RuleSet, dealer: User) -> None:
+    with pytest.raises(NotAllowed, match="Only a Floor supervisor or Pit boss may run the game-math lab"):
+        lab_run_start(actor=dealer, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
+    assert not LabRun.objects.exists()
+
+
+# --- a run from the form to its figures -------------------------------------------------------------
+
+
+def test_a_supervisor_simulates_pai_gow_poker_and_sees_both_edges_the_push_rate_and_the_chart(
+    pgp_rules: RuleSet, floor_supervisor: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    client = signed_in(floor_supervisor)
+    page = client.get(f"/pit/lab/?rule_set={pgp_rules.pk}").content.decode()
+    assert "Shipped figures: simulated" in page and "Start the simulation" in page
+    response, _ = start(client, django_capture_on_commit_callbacks, pgp_rules, hands="40,000")
+    run = LabRun.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/pit/lab/runs/{run.pk}/"  # type: ignore[index]
+    assert run.status == LabRun.Status.FINISHED and not run.edited
+    assert run.hands_done == run.wins + run.pushes + run.losses == 40_000
+    assert run.series[-1] == [40_000, run.wins, run.pushes, run.losses] and len(run.series) == 20  # 2,000 a step
+    assert run.created_by == floor_supervisor and run.seed is not None
+    page = client.get(f"/pit/lab/runs/{run.pk}/").content.decode()
+    for words in ("Player", "Banker (a player banking)", "Push rate", "How the estimate converged"):
+        assert words in page
+    assert pct(run.pushes / 40_000) in page  # as the page writes it (the same float, the same rounding)
+    assert f'src="/pit/lab/runs/{run.pk}/chart.png"' in page
+    chart = client.get(f"/pit/lab/runs/{run.pk}/chart.png")
+    assert chart["Content-Type"] == "image/png" and chart.content.startswith(b"\x89PNG")
+    progress = client.get(f"/pit/lab/runs/{run.pk}/progress/").json()
+    assert progress["done"] and progress["percent"] == 100.0 and progress["status"] == "finished"
+    kinds = list(AuditEvent.objects.filter(subject_type="rules.labrun").values_list("event_type", flat=True))
+    assert kinds == [AuditEventType.LAB_RUN_STARTED, AuditEventType.LAB_RUN_FINISHED]
+
+
+def test_an_edited_copy_runs_its_own_rules_and_leaves_the_rule_set_as_it_was(
+    pgp_rules: RuleSet, pit_boss: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    before = pgp_rules.snapshot()
+    client = signed_in(pit_boss)
+    start(client, django_capture_on_commit_callbacks, pgp_rules, hands="10000", opt_pgp_house_way="foxwoods")
+    run = LabRun.objects.get()
+    assert run.edited and run.snapshot["options"]["pgp_house_way"] == "foxwoods"
+    assert "(edited copy)" in run.snapshot["name"] and '"pgp_house_way":"foxwoods"' in run.outcome_key
+    pgp_rules.refresh_from_db()
+    assert pgp_rules.snapshot() == before
+    assert "an edited copy of the rule set" in client.get(f"/pit/lab/runs/{run.pk}/").content.decode()
+
+
+def test_tiles_show_the_shipped_exact_counts_and_a_run_counts_every_deal_again(
+    floor_supervisor: User, django_capture_on_commit_callbacks: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The full enumeration takes about a minute: here it covers two player hands, the engine's own test proves them."""
+    tiles = rule_set_default(game=PAIGOW_TILES)
+    client = signed_in(floor_supervisor)
+    page = client.get(f"/pit/lab/?rule_set={tiles.pk}").content.decode()
+    assert "Shipped figures: exact" in page and "0.951%" in page and "Count exactly" in page
+    assert 'name="hands"' not in page  # an enumeration counts every deal
+    two = engine.tiles_player_hands()[:2]
+    monkeypatch.setattr(engine, "tiles_player_hands", lambda: two)
+    start(client, django_capture_on_commit_callbacks, tiles)
+    run = LabRun.objects.get()
+    assert run.method == LabRun.Method.EXACT and run.hands_requested == TILES_DEALS and run.seed is None
+    assert run.status == LabRun.Status.FINISHED and run.hands_done == run.wins + run.pushes + run.losses > 0
+    page = client.get(f"/pit/lab/runs/{run.pk}/").content.decode()
+    assert "Differs from the shipped exact counts" in page  # two hands of 8,130 are not the whole count
+    assert "How the estimate converged" not in page
+
+
+def test_a_points_game_says_it_has_no_bank_and_offers_no_run(
+    floor_supervisor: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    chinese = rule_set_default(game=CHINESE_POKER)
+    client = signed_in(floor_supervisor)
+    page = client.get(f"/pit/lab/?rule_set={chinese.pk}").content.decode()
+    assert "no house edge to measure" in page and 'class="lab-start"' not in page
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        response = client.post("/pit/lab/start/", {"rule_set": chinese.pk, "form_key": uuid.uuid4().hex})
+    assert response.status_code == 400 and "has no bank here" in response.content.decode()
+    assert not LabRun.objects.exists()
+
+
+# --- bad input, written nowhere ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"hands": "lots"}, "The number of hands is a whole number from 10,000 to 10,000,000, not &#x27;lots&#x27;."),
+        ({"hands": "500"}, "from 10,000 to 10,000,000, not 500."),
+        ({"hands": "20000000"}, "from 10,000 to 10,000,000, not 20000000."),
+        ({"hands": ""}, "from 10,000 to 10,000,000, not None."),
+        ({"opt_pgp_house_way": "bellagio"}, "Unknown house way &#x27;bellagio&#x27; for Pai Gow Poker"),
+        ({"opt_commission_rate_bp": "five"}, "is a whole number, not &#x27;five&#x27;"),
+        ({"opt_commission_rate_bp": "20000"}, "The commission rate is in basis points, 0 to 10000"),
+        ({"opt_banking_mode": "none"}, "Pai Gow Poker cannot be banked"),
+    ],
+)
+def test_bad_input_is_refused_in_words_and_nothing_is_written(
+    changes: dict[str, str],
+    words: str,
+    pgp_rules: RuleSet,
+    pit_boss: User,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    events = AuditEvent.objects.count()
+    response, _ = start(signed_in(pit_boss), django_capture_on_commit_callbacks, pgp_rules, **changes)
+    assert response.status_code == 400  # type: ignore[attr-defined]
+    assert words in response.content.decode()  # type: ignore[attr-defined]
+    assert not LabRun.objects.exists() and AuditEvent.objects.count() == events
+
+
+def test_the_peer_variant_of_an_edited_tiles_copy_has_no_bank_to_measure(
+    floor_supervisor: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    tiles = rule_set_default(game=PAIGOW_TILES)
+    response, _ = start(
+        signed_in(floor_supervisor), django_capture_on_commit_callbacks, tiles, opt_mode="peer", opt_banking_mode="none"
+    )
+    assert response.status_code == 400 and "has no bank here" in response.content.decode()  # type: ignore[attr-defined]
+    assert not LabRun.objects.exists()
+
+
+def test_an_unknown_rule_set_is_refused(floor_supervisor: User) -> None:
+    client = signed_in(floor_supervisor)
+    assert client.get("/pit/lab/?rule_set=9999").status_code == 404
+    assert client.get("/pit/lab/?rule_set=abc").status_code == 404
+    assert client.post("/pit/lab/start/", {"rule_set": "x", "hands": "10000"}).status_code == 400
+    assert client.get("/pit/lab/runs/9999/").status_code == 404
+    assert not LabRun.objects.exists()
+
+
+# --- double taps, one at a time ---------------------------------------------------------------------------
+
+
+def test_the_same_form_sent_twice_starts_one_run(
+    pgp_rules: RuleSet, floor_supervisor: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    client = signed_in(floor_supervisor)
+    first, form = start(client, django_capture_on_commit_callbacks, pgp_rules, hands="10000")
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        again = client.post("/pit/lab/start/", form)  # Back, and the same form again
+    assert again["Location"] == first["Location"]  # type: ignore[index]
+    assert LabRun.objects.count() == 1
+    assert AuditEvent.objects.filter(event_type=AuditEventType.LAB_RUN_STARTED).count() == 1
+
+
+def test_a_second_run_waits_until_the_first_is_done(pgp_rules: RuleSet, floor_supervisor: User, pit_boss: User) -> None:
+    first = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
+    client = signed_in(pit_boss)
+    form = form_of(client.get(f"/pit/lab/?rule_set={pgp_rules.pk}").content.decode())
+    response = client.post("/pit/lab/start/", {**form, "hands": "10000"})
+    assert response.status_code == 400
+    assert f"Lab run {first.pk} (" in response.content.decode() and "one run at a time" in response.content.decode()
+    assert LabRun.objects.count() == 1
+
+
+# --- failures: shown as failed, never hanging -------------------------------------------------------------
+
+
+def test_a_run_whose_engine_fails_is_shown_failed_with_why(
+    pgp_rules: RuleSet, floor_supervisor: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> Tally:
+        raise MemoryError("the worker ran out of memory")
+
+    monkeypatch.setattr(lab_services, "simulate_paigow_poker_batched", broken)
+    run = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
+    lab_run_play(run_id=run.pk)
+    run.refresh_from_db()
+    assert run.status == LabRun.Status.FAILED and "MemoryError: the worker ran out of memory" in run.error
+    client = signed_in(floor_supervisor)
+    progress = client.get(f"/pit/lab/runs/{run.pk}/progress/").json()
+    assert progress["done"] and progress["status"] == "failed" and "ran out of memory" in progress["error"]
+    page = client.get(f"/pit/lab/runs/{run.pk}/").content.decode()
+    assert "The run failed: MemoryError" in page and "Result" not in page
+    assert AuditEvent.objects.filter(event_type=AuditEventType.LAB_RUN_FAILED).count() == 1
+    lab_run_play(run_id=run.pk)  # delivered again: a failed run is left as it is
+    assert LabRun.objects.get(pk=run.pk).error == run.error
+
+
+def test_a_run_whose_worker_died_shows_failed_and_frees_the_lab(pgp_rules: RuleSet, floor_supervisor: User) -> None:
+    run = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
+    long_ago = timezone.now() - dt.timedelta(minutes=10)
+    LabRun.objects.filter(pk=run.pk).update(status="running", started_at=long_ago, heartbeat_at=long_ago)
+    client = signed_in(floor_supervisor)
+    progress = client.get(f"/pit/lab/runs/{run.pk}/progress/").json()
+    assert progress["done"] and progress["status"] == "failed" and "stopped reporting progress" in progress["error"]
+    second = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
+    run.refresh_from_db()
+    assert run.status == LabRun.Status.FAILED and "stopped reporting progress for 3 minutes" in run.error
+    assert second.status == LabRun.Status.QUEUED
+    assert lab_runs_fail_stalled() == 0
+
+
+def test_a_run_no_worker_took_is_failed_after_half_an_hour(pgp_rules: RuleSet, floor_supervisor: User) -> None:
+    run = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
+    assert lab_runs_fail_stalled(now=timezone.now() + dt.timedelta(minutes=29)) == 0
+    assert lab_runs_fail_stalled(now=timezone.now() + dt.timedelta(minutes=31)) == 1
+    run.refresh_from_db()
+    assert run.status == LabRun.Status.FAILED and "No worker took the run" in run.error
+
+
+# --- a finished run never changes ---------------------------------------------------------------------------
+
+
+def test_a_finished_run_cannot_be_changed_or_deleted_but_a_running_one_reports_progress(
+    pgp_rules: RuleSet, floor_supervisor: User
+) -> None:
+    run = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
+    LabRun.objects.filter(pk=run.pk).update(status="running")
+    assert LabRun.objects.filter(pk=run.pk).update(hands_done=2_000, wins=600) == 1  # progress is allowed
+    lab_run_play(run_id=run.pk)  # running already: left alone
+    LabRun.objects.filter(pk=run.pk).update(status="queued")
+    lab_run_play(run_id=run.pk)
+    run.refresh_from_db()
+    assert run.status == LabRun.Status.FINISHED
+    for change in ({"wins": run.wins + 1}, {"status": "running"}, {"series": []}, {"hands_requested": 20_000}):
+        with pytest.raises(DatabaseError), transaction.atomic():
+            LabRun.objects.filter(pk=run.pk).update(**change)
+    with pytest.raises(DatabaseError), transaction.atomic():
+        LabRun.objects.filter(pk=run.pk).delete()
+    assert LabRun.objects.get(pk=run.pk).wins == run.wins
+
+
+# --- the edges ratings read ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def nothing_shipped(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """As for a house way added after the data file was written: the file holds none of Pai Gow Poker's options."""
+    shipped = edges.read_counts()
+    monkeypatch.setattr(edges, "_shipped_counts", lambda: {k: v for k, v in shipped.items() if k[0] != PAIGOW_POKER})
+    edges._shipped_edges.cache_clear()
+    edges._LAB_FOUND.clear()
+    yield
+    edges._shipped_edges.cache_clear()
+    edges._LAB_FOUND.clear()
+
+
+def _finished(rule_set: RuleSet, actor: User, hands: int) -> LabRun:
+    run = lab_run_start(actor=actor, rule_set=rule_set, hands=hands, request_key=uuid.uuid4().hex)
+    return lab_run_play(run_id=run.pk)
+
+
+@pytest.mark.usefixtures("nothing_shipped")
+def test_ratings_use_the_first_finished_lab_run_where_the_file_holds_no_counts(
+    pgp_rules: RuleSet, floor_supervisor: User
+) -> None:
+    snapshot = pgp_rules.snapshot()
+    with pytest.raises(HouseEdgeUnknown, match="or run these rules in the game-math lab"):
+        rule_set_edges(snapshot)
+    first = _finished(pgp_rules, floor_supervisor, 20_000)
+    found = rule_set_edges(snapshot)
+    assert found.method == "simulated" and found.hands == 20_000 and f"lab run {first.pk}" in found.source
+    assert found.player is not None and found.player.low < found.player.edge < found.player.high
+    # Theo already rated must stay re-derivable: a larger run later does not move the edge.
+    _finished(pgp_rules, floor_supervisor, 40_000)
+    edges._LAB_FOUND.clear()
+    assert rule_set_edges(snapshot) == found
+
+
+def test_the_shipped_counts_win_where_they_hold_the_rules(pgp_rules: RuleSet, floor_supervisor: User) -> None:
+    _finished(pgp_rules, floor_supervisor, 10_000)
+    found = rule_set_edges(pgp_rules.snapshot())
+    assert found.hands == 1_000_000 and "lab run" not in found.source

@@ -146,7 +146,7 @@ def settle_banked(
                 house_won -= house_share
                 if left is not None:
                     left -= amount
-                if players_pay:
+                if players_pay and seat != DEALER:  # the house pays no commission to itself on its own wager
                     commission = commission_cents(amount, **money)
                     _transfer(lines, player, (COMMISSION, None), commission, "commission")
                     commission_total += commission

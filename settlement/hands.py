@@ -83,10 +83,10 @@ def _count(items: Sequence[Any], size: int, noun: str, where: str, field: str) -
 
 
 def _seat_number(key: object, seats_in_play: Sequence[int], field: str) -> int:
-    try:
-        number = int(str(key))
-    except ValueError:
-        raise ApplicationError(f"{key!r} is not a seat number.", extra={"field": field}) from None
+    text = str(key).strip()
+    if not (text.isascii() and text.isdigit()):  # int() would also read "１" or "+1"
+        raise ApplicationError(f"{key!r} is not a seat number.", extra={"field": field})
+    number = int(text)
     if number not in seats_in_play:
         in_play = ", ".join(map(str, seats_in_play)) or "none"
         raise ApplicationError(

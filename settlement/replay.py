@@ -36,7 +36,7 @@ from settlement import compute
 from settlement.hands import round_is_banked
 from settlement.ledger import line_holder, line_order, lines_text, round_label
 from settlement.models import LedgerEntry, Posting, Wager
-from settlement.services.house_wager import house_wager_cents
+from settlement.services.house_wager import house_wager_cents, house_wager_problem
 from settlement.services.play import read_hands
 from settlement.services.settle import entered_hands, settlement_compute
 from tables.models import Round, Seat
@@ -226,6 +226,8 @@ def _wagers_check(
         return
     taken: Counter[int | str | None] = Counter()
     house = house_wager_cents(round_)
+    if house is not None and (problem := house_wager_problem(round_)):
+        report.problems.append(f"{name}: {problem}.")
     for posting in postings:
         report.wagers += 1
         found: Counter[LineKey] = Counter(line(entry) for entry in chunk.entries.get(posting["pk"], []))

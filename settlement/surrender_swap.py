@@ -72,9 +72,9 @@ def with_recorded_swaps(payload: Mapping[str, Any], stored: Mapping[str, Any] | 
     """``payload`` with the round's recorded swaps, when it names none: the hands entered (and a correction's)
     are the hands after the swaps, which happened at the table before them."""
     swaps = recorded_swaps(stored)
-    if not swaps or not isinstance(payload, Mapping) or SWAPS in payload:
+    if not swaps or not isinstance(payload, Mapping) or payload.get(SWAPS):
         return payload
-    return {**payload, SWAPS: swaps}
+    return {**payload, SWAPS: swaps}  # absent or empty (null, []): the recorded swaps stand
 
 
 def _undealt(dealt: Mapping[str, str]) -> tuple[Card, ...]:

@@ -152,6 +152,28 @@ def round_house_wager(round_: Round) -> HouseWager | None:
         return None
 
 
+def house_wager_problem(round_: Round) -> str:
+    """What is wrong with the round's house wager against the rules, or "": it copies the banker's last bet, a wager
+    of the banking seat at this table in this shift on an earlier round that settled (as ``banker_last_bet`` found
+    it when the round opened). For the replay: a row changed or written past the services shows here."""
+    wager = round_house_wager(round_)
+    if wager is None:
+        return ""
+    last = Wager.objects.select_related("round").get(pk=wager.last_wager_id)
+    if last.seat_id != round_.bank_seat_id or last.round.table_id != round_.table_id:
+        return f"the house's wager copies wager {last.pk}, which is not the banking seat's at this table"
+    if last.round.shift_id != round_.shift_id or last.round.number >= round_.number:
+        return f"the house's wager copies wager {last.pk}, not a bet of this shift before round {round_.number}"
+    if last.round.state != RoundState.SETTLED:
+        return f"the house's wager copies wager {last.pk}, whose round did not settle"
+    if wager.amount_cents != last.amount_cents:
+        return (
+            f"the house wagers {wager.amount_cents} cents, but the banker's last bet (wager {last.pk}) was "
+            f"{last.amount_cents} cents"
+        )
+    return ""
+
+
 def house_wager_cents(round_: Round) -> int | None:
     """What the house wagers against the round's player bank, in cents; None when it does not."""
     wager = round_house_wager(round_)

@@ -294,8 +294,9 @@ def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: M
         round_check(locked)
         if locked.state not in (RoundState.DEALT, RoundState.REVEALED):
             check_move(locked.state, RoundState.REVEALED, round_number=locked.number)
-        swaps = hands.get(surrender_swap.SWAPS) if isinstance(hands, Mapping) else None
-        if swaps is not None and swaps != surrender_swap.recorded_swaps(locked.hands):
+        # Present at all (null included), the swaps must be the ones recorded: the hands never change them.
+        named = isinstance(hands, Mapping) and surrender_swap.SWAPS in hands
+        if named and hands[surrender_swap.SWAPS] != surrender_swap.recorded_swaps(locked.hands):
             raise ApplicationError(
                 "The swaps are recorded one at a time as they are announced, before the hands: "
                 "leave them out of the hands.",

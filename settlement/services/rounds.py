@@ -92,6 +92,9 @@ def _check_banker(*, table: Table, banking_mode: str, seat_number: int | None) -
     return last.consecutive + 1
 
 
+BANK_CENTS_MOST = 10**15  # ten trillion units: far above any table, far below a 64-bit column's limit
+
+
 def _check_bank_cents(*, table: Table, banking_mode: str, seat: Seat | None, bank_cents: int | None) -> int | None:
     """What a player banker puts up: at least the table minimum; when co-banking, at most their last wager + 10%."""
     if seat is None:
@@ -109,6 +112,11 @@ def _check_bank_cents(*, table: Table, banking_mode: str, seat: Seat | None, ban
     if isinstance(bank_cents, bool) or not isinstance(bank_cents, int) or bank_cents < table.min_wager_cents:
         raise ApplicationError(
             f"A bank puts up at least the table minimum, {_money(table.min_wager_cents)}, not {bank_cents!r} cents.",
+            extra={"field": "bank_cents"},
+        )
+    if bank_cents > BANK_CENTS_MOST:  # past what the database's integers hold: a typo, not a bank
+        raise ApplicationError(
+            f"A bank puts up at most {_money(BANK_CENTS_MOST)}, not {bank_cents:,} cents: check the amount.",
             extra={"field": "bank_cents"},
         )
     if banking_mode == rule_options.CO_BANKING:

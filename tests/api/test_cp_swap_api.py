@@ -62,3 +62,19 @@ def test_a_bad_swap_is_refused_in_the_dealers_words(dealt, body, status, message
     api, round_id = dealt
     refusal(api.post(f"/api/rounds/{round_id}/swaps/", body, format="json"), status, message)
     assert "swaps" not in (api.get(f"/api/rounds/{round_id}/").json()["hands"] or {})
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("named", [None, []], ids=["null", "empty"])
+def test_hands_that_name_no_swaps_cannot_drop_a_recorded_swap(dealt, named) -> None:  # type: ignore[no-untyped-def]
+    """A swap recorded at the table stands: hands sent with ``"swaps": null`` (or none) are refused, nothing written,
+    and the seat that swapped still pays its 2 points to each other player."""
+    api, round_id = dealt
+    api.post(f"/api/rounds/{round_id}/swaps/", {"seat": 3, "gave": "Kd", "took": "Qs"}, format="json")
+    before = api.get(f"/api/rounds/{round_id}/").json()
+    refused = api.post(f"/api/rounds/{round_id}/hands/", {"seats": SEED_EXAMPLE, "swaps": named}, format="json")
+    refusal(refused, 400, "leave them out of the hands")
+    assert api.get(f"/api/rounds/{round_id}/").json() == before
+    assert api.post(f"/api/rounds/{round_id}/hands/", {"seats": SEED_EXAMPLE}, format="json").status_code == 200
+    body = api.post(f"/api/rounds/{round_id}/settle/", {}, format="json", HTTP_IDEMPOTENCY_KEY="api-sn").json()
+    assert {s["seat"]: s["net_cents"] for s in body["seats"]} == {1: 1000, 2: 8000, 3: -9000}  # the swap's example

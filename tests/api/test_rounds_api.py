@@ -18,6 +18,7 @@ from casino.models import AuditEvent
 from casino.roles import Role
 from rules.services import rule_set_create
 from settlement.models import LedgerEntry, Posting
+from tables.models import Round
 
 # --- hands whose outcome is known -----------------------------------------------------------------
 
@@ -748,3 +749,13 @@ def test_schema_lists_every_round_path(api: APIClient) -> None:
     assert "post" in schema["paths"]["/api/rounds/{round_id}/settle/"]
     parameters = schema["paths"]["/api/rounds/{round_id}/settle/"]["post"]["parameters"]
     assert any(p["name"] == "Idempotency-Key" and p["in"] == "header" for p in parameters)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bank_cents", [10**15 + 1, 2**70, 10**30], ids=["just-over", "2**70", "10**30"])
+def test_a_bank_past_what_the_database_holds_is_refused_in_words_and_nothing_is_written(
+    player_bank_tiles: Any, api: APIClient, bank_cents: int
+) -> None:
+    before = Round.objects.count()
+    _refused(_open(api, player_bank_tiles, banker_seat=2, bank_cents=bank_cents), 400, "A bank puts up at most")
+    assert Round.objects.count() == before

@@ -3,8 +3,9 @@
 Seat 3 wagered 25.00 in the round before (the house banked it); now seat 3 banks 100.00 and the house
 wagers that last bet against the bank. The dealer taps seat 1's hand, the bank's setting and the house's
 seven cards, which the house way sets (aces high, kings low): the house wins both hands against the bank's
-queens over jacks and is paid 25.00 less 1.25 commission; seat 1 loses 10.00 to the bank. The pit's round
-history shows the house's entries against the bank, and the ledger verifies and replays.
+queens over jacks and is paid 25.00 (the house pays no commission to itself); seat 1 loses 10.00 to the
+bank. The pit's round history shows the house's entries against the bank, and the ledger verifies and
+replays.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ def test_a_player_bank_plays_against_the_house_wager_on_the_tablet_and_the_ledge
     expect(page.locator("[data-state-label]")).to_have_text("Hands revealed")
     row = page.locator("#result [data-house-row]")
     expect(row).to_contain_text("Win")
-    expect(row.locator(".num").last).to_have_text("+23.75")
+    expect(row.locator(".num").last).to_have_text("+25.00")
     shoot(page, "pgp-house-wager")
     _shot(page, "3-revealed")
     page.locator("[data-settle]").dblclick()  # a double tap settles once (one idempotency key per preview)
@@ -120,7 +121,7 @@ def test_a_player_bank_plays_against_the_house_wager_on_the_tablet_and_the_ledge
     assert HouseWager.objects.get(round=round_).amount_cents == 2500
     assert Posting.objects.filter(round=round_, kind="settlement").count() == 1
     result = Posting.objects.get(round=round_, kind="settlement").result
-    assert (result["house_wager"]["outcome"], result["house_wager"]["net_cents"]) == ("win", 2375)
+    assert (result["house_wager"]["outcome"], result["house_wager"]["net_cents"]) == ("win", 2500)
     assert (result["bank"]["won_cents"], result["bank"]["net_cents"]) == (-1500, -1500)
 
     # The pit's round history: the house's wager and its win against seat 3's bank, entry by entry.

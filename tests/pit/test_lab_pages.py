@@ -334,10 +334,15 @@ def _finished(rule_set: RuleSet, actor: User, hands: int) -> LabRun:
 
 @pytest.mark.usefixtures("nothing_shipped")
 def test_ratings_use_the_first_finished_lab_run_where_the_file_holds_no_counts(
-    pgp_rules: RuleSet, floor_supervisor: User
+    pgp_rules: RuleSet, floor_supervisor: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     snapshot = pgp_rules.snapshot()
     with pytest.raises(HouseEdgeUnknown, match="or run these rules in the game-math lab"):
+        rule_set_edges(snapshot)
+    # A quick trial below the size ratings need gives no edge (the real bound is a million hands; 20,000 here).
+    _finished(pgp_rules, floor_supervisor, 10_000)
+    monkeypatch.setattr(edges, "LAB_HANDS_FOR_RATINGS", 20_000)
+    with pytest.raises(HouseEdgeUnknown):
         rule_set_edges(snapshot)
     first = _finished(pgp_rules, floor_supervisor, 20_000)
     found = rule_set_edges(snapshot)
@@ -353,3 +358,22 @@ def test_the_shipped_counts_win_where_they_hold_the_rules(pgp_rules: RuleSet, fl
     _finished(pgp_rules, floor_supervisor, 10_000)
     found = rule_set_edges(pgp_rules.snapshot())
     assert found.hands == 1_000_000 and "lab run" not in found.source
+
+
+@pytest.mark.usefixtures("nothing_shipped")
+def test_a_finished_run_written_past_the_services_gives_ratings_no_edge(
+    pgp_rules: RuleSet, floor_supervisor: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An attacker with database access inserts a finished run with the counts they like: it has no
+    ``lab_run.finished`` audit event recording those counts, so ``rule_set_edges`` passes it over."""
+    monkeypatch.setattr(edges, "LAB_HANDS_FOR_RATINGS", 20_000)
+    real = _finished(pgp_rules, floor_supervisor, 20_000)
+    forged = LabRun.objects.get(pk=real.pk)
+    forged.pk = None
+    forged.request_key = uuid.uuid4().hex
+    forged.wins, forged.pushes, forged.losses = 0, 0, 20_000  # a house edge of 100 %
+    forged.finished_at = real.finished_at - dt.timedelta(hours=1)  # "first"
+    forged.save(force_insert=True)
+    edges._LAB_FOUND.clear()
+    found = rule_set_edges(pgp_rules.snapshot())
+    assert f"lab run {real.pk}" in found.source and found.player is not None and found.player.edge < 0.1

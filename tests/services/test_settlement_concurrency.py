@@ -44,6 +44,7 @@ from settlement.services import (
     wager_place,
 )
 from settlement.services import settle as settle_module
+from settlement.services.house_wager import banker_last_bet, house_wager_cents
 from tables.models import Round, Table
 from tables.states import RoundState
 
@@ -229,7 +230,13 @@ class Floor:
         banker = self.rng.choice(choices)
         if banker is None:
             return None, None
-        return banker, self.rng.randint(table.min_wager_cents, 3 * table.max_wager_cents)
+        bank = self.rng.randint(table.min_wager_cents, 3 * table.max_wager_cents)
+        # The bank covers at least the house's wager of the banker's last bet (GAME_RULES.md §2, issue 20).
+        previous = table.rounds.order_by("-number").first()  # the floor plays one shift: its shift
+        if previous is None:
+            return banker, bank
+        last = banker_last_bet(table=table, seat=table.seats.get(number=banker), shift_id=previous.shift_id)
+        return banker, max(bank, last.amount_cents) if last is not None else bank
 
     def _wagers(self, table: Table, round_: Round) -> dict[int, int]:
         seats = [s for s in range(1, table.seat_count + 1) if s != (round_.bank_seat.number if round_.bank_seat else 0)]
@@ -255,9 +262,10 @@ class Floor:
         parse, text, size = (parse_tiles, tiles_text, 4) if tiles else (parse_cards, cards_text, 7)
         house_way = paigow_tiles.house_way if tiles else paigow_poker.house_way
         bank_position = str(round_.bank_seat.number) if round_.bank_seat is not None else "0"
+        house_plays = house_wager_cents(round_) is not None  # the house's wager against a player bank (issue 20)
         if dealt is None:  # dice: the cards or tiles are on the layout, not in the system
             pool = dealing.shuffled(TILE_SET if tiles else deck(joker=True), self.rng)
-            positions = [bank_position, *map(str, seats)]
+            positions = [bank_position, *map(str, seats), *(["0"] if house_plays else [])]
             dealt = {p: text(pool[size * i : size * (i + 1)]) for i, p in enumerate(positions)}
             everyone = True
         else:
@@ -278,6 +286,8 @@ class Floor:
         elif everyone or self.rng.random() < 0.5:
             setting = house_way(bank)
             hands["banker"] = {"high": text(setting.high), "low": text(setting.low)}
+        if house_plays and (everyone or self.rng.random() < 0.5):  # else the system's deal of position 0
+            hands["house"] = {("tiles" if tiles else "cards"): dealt["0"]}
         return hands
 
     def _chinese_poker_hands(self, seats: list[int], dealt: dict[str, str] | None) -> dict:
@@ -418,7 +428,7 @@ def test_a_random_floor_of_every_game_leaves_a_ledger_that_verifies(
                 + sum(players.values())
                 == 0
             ), round_
-            assert accounts.get(("house", None), 0) == house["bank_won_cents"]
+            assert accounts.get(("house", None), 0) == house["bank_won_cents"] + house.get("wager_won_cents", 0)
             assert accounts.get(("commission", None), 0) == house["commission_cents"]
             assert sum(a for (account, _), a in accounts.items() if account == "banker") == bank_net
         else:

@@ -153,7 +153,9 @@ def test_the_last_bet_is_the_newest_settled_one_at_this_table_this_shift(
 
 
 @pytest.mark.django_db
-def test_the_house_wins_both_hands_even_money_less_five_percent_paid_by_the_bank(dealer, banked_by_seat_3) -> None:
+def test_the_house_wins_both_hands_even_money_paid_by_the_bank_and_no_commission_to_itself(
+    dealer, banked_by_seat_3
+) -> None:
     round_ = _reveal(banked_by_seat_3, dealer, HOUSE_WINS)
     assert round_.hands["house"] == {
         "high": "As Ad 7s 4d 2c",
@@ -169,16 +171,17 @@ def test_the_house_wins_both_hands_even_money_less_five_percent_paid_by_the_bank
         "wager_cents": 2500,
         "outcome": "win",
         "won_cents": 2500,
-        "commission_cents": 125,
-        "net_cents": 2375,
+        "commission_cents": 0,
+        "net_cents": 2500,
         "fouled": False,
     }
     # The bank: +10.00 from seat 1, -25.00 to the house: a net loss of 15.00 pays no commission.
     assert (body["bank"]["won_cents"], body["bank"]["commission_cents"]) == (-1500, 0)
-    # The house: its 25.00 won less 1.25 commission, the 1.25 in the commission account: +25.00 in all.
+    # The house: its 25.00 won; it pays no commission to itself, so the commission account (what reports sum as
+    # collected from players) is untouched: +25.00 in all.
     assert body["house"] == {
         "bank_won_cents": 0,
-        "commission_cents": 125,
+        "commission_cents": 0,
         "rake_cents": 0,
         "total_cents": 2500,
         "wager_won_cents": 2500,
@@ -191,13 +194,11 @@ def test_the_house_wins_both_hands_even_money_less_five_percent_paid_by_the_bank
         ("house", None, 2500, "payout"),
         ("banker", 3, -2500, "payout"),
         ("house", None, 2500, "payout"),
-        ("house", None, -125, "commission"),
-        ("commission", None, 125, "commission"),
     ]
     assert (_balance(round_, "house"), _balance(round_, "banker", 3), _balance(round_, "commission")) == (
-        2375,
+        2500,
         -1500,
-        125,
+        0,
     )
     assert _balance(round_, "wagers") == 0
 
@@ -369,7 +370,7 @@ def test_a_double_tap_on_open_or_settle_takes_and_pays_the_house_wager_once(deal
     again = settle_round(round=round_, actor=dealer, idempotency_key="tap")
     assert first == again
     assert Posting.objects.filter(round=round_, kind="settlement").count() == 1
-    assert _balance(round_, "house") == 2375
+    assert _balance(round_, "house") == 2500
     assert Posting.objects.filter(round=round_, kind="wager", entries__account="house").count() == 1
 
 
@@ -414,6 +415,10 @@ def test_the_replay_finds_a_house_wager_changed_behind_the_services_back(dealer,
     problems = ledger_replay().problems
     assert any("takes a wager from the house, but the round holds a house wager of 5000 cents" in p for p in problems)
     assert any("does not match its recomputation" in p for p in problems)
+    # Even with its postings changed to agree, the row is held to the banker's last bet (25.00 in round 1).
+    assert any(
+        "the house wagers 5000 cents, but the banker's last bet" in p and "was 2500 cents" in p for p in problems
+    )
 
 
 @pytest.mark.django_db

@@ -232,10 +232,13 @@ def _entry_context(
         # Placed in turn (``settlement.ofc_turns``): the street of the seat whose turn it is. A round dealt before
         # the button: the street the slowest seat is on (5 cards make street 1, each card after them one more).
         turn = ofc_turns.next_turn(round_, sorted(wagers))
-        boards = round_.placements or {}
-        rows = registry.game(game).part_names
-        least = min((sum(len(boards.get(str(s), {}).get(r, "").split()) for r in rows) for s in wagers), default=0)
-        street = turn.street if turn is not None else (1 if least == 0 else least - 3)
+        if turn is not None:
+            street = turn.street
+        else:
+            boards = round_.placements or {}
+            rows = registry.game(game).part_names
+            least = min((sum(len(boards.get(str(s), {}).get(r, "").split()) for r in rows) for s in wagers), default=0)
+            street = 1 if least == 0 else least - 3
     return {
         "positions": positions,
         "house_way": house_way,

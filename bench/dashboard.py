@@ -5,7 +5,7 @@ with a shift's worth of rounds: ``--hours`` hours (8) at ``--per-hour`` rounds a
 (30, a full Pai Gow Poker table's pace), so 48,000 rounds by default. Every round is
 settled but the table's last, which is open with its wagers taken; about one in a
 hundred is voided. The rows are bulk-created in the shape the services write them
-(``settlement.compute``, ``settlement.ledger``): in the banked games (Pai Gow Poker,
+(``settlement.compute``, ``ledger.services``): in the banked games (Pai Gow Poker,
 tiles; the house banks) six (tiles: seven) wagers a round, each a ``wager`` posting
 that moves the stake from the player to the layout, and a ``settlement`` posting
 that pays a win even money less 5% commission, returns a push and takes a loss; in
@@ -156,8 +156,9 @@ def floor_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, dict
     from casino.models import Shift
     from casino.roles import Role
     from casino.services import gaming_day_open, pit_create, shift_open
+    from ledger.models import LedgerEntry, Posting
     from rules.services import rule_set_create
-    from settlement.models import Adjustment, LedgerEntry, Posting, Wager
+    from settlement.models import Adjustment, Wager
     from tables.models import BankTurn, Round, Seat, Table
     from tables.services import table_assign_dealer, table_create, table_open
 
@@ -242,43 +243,43 @@ def floor_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, dict
                 for r, wagers in zip(rounds, plans, strict=True)
                 for seat, amount in wagers.items()
             )
-            postings: list[tuple[Any, list[tuple]]] = []
+            postings: list[tuple[Any, list[tuple], Any]] = []
             for round_, wagers in zip(rounds, plans, strict=True):
                 if banked:
                     for seat, amount in wagers.items():
                         lines = [("player", seat, -amount, "wager"), ("wagers", None, amount, "wager")]
-                        postings.append((Posting(round=round_, kind="wager"), lines))
+                        postings.append((Posting(round_id=round_.pk, kind="wager"), lines, round_))
                 if round_.state == "voided" and banked:
                     lines = [
-                        (a, s, -amount, "reversal") for _, posted in postings[-seats:] for a, s, amount, _ in posted
+                        (a, s, -amount, "reversal") for _, posted, _ in postings[-seats:] for a, s, amount, _ in posted
                     ]
-                    postings.append((Posting(round=round_, kind="void", reason="Misdeal"), lines))
+                    postings.append((Posting(round_id=round_.pk, kind="void", reason="Misdeal"), lines, round_))
                 elif round_.state == "settled":
                     lines, result = (_banked_settlement if banked else _points_settlement)(wagers, rng)
-                    posting = Posting(round=round_, kind="settlement", idempotency_key=f"bench-{round_.pk}",
+                    posting = Posting(round_id=round_.pk, kind="settlement", idempotency_key=f"bench-{round_.pk}",
                                       result=result, hands={})  # fmt: skip
-                    postings.append((posting, lines))
+                    postings.append((posting, lines, round_))
             # Stamped when they were posted, not now (auto_now_add off for this insert: postings are append-only,
             # in the database too, so they cannot be re-dated after it).
             created_at = Posting._meta.get_field("created_at")
             created_at.auto_now_add = False
             try:
-                for p, _ in postings:
-                    p.created_at = p.round.state_changed_at
-                Posting.objects.bulk_create(p for p, _ in postings)
+                for p, _, of in postings:
+                    p.created_at = of.state_changed_at
+                Posting.objects.bulk_create(p for p, _, _ in postings)
             finally:
                 created_at.auto_now_add = True
             entries = [
                 LedgerEntry(
                     posting=p,
-                    round=p.round,
+                    round_id=p.round_id,
                     account=account,
                     seat_id=seat_ids[(table.pk, seat)] if seat else None,
                     amount_cents=amount,
                     kind=kind,
-                    created_at=p.round.state_changed_at,
+                    created_at=of.state_changed_at,
                 )  # fmt: skip
-                for p, lines in postings
+                for p, lines, of in postings
                 for account, seat, amount, kind in lines
             ]
             LedgerEntry.objects.bulk_create(entries, batch_size=2000)

@@ -92,8 +92,9 @@ def regular_build(args: argparse.Namespace, rng: random.Random, *, by: Any) -> t
     from django.db import transaction
     from django.utils import timezone
 
+    from ledger.models import Posting
     from players.models import Player, RatedRound, RatingSeat, RatingSession
-    from settlement.models import Posting
+    from settlement.selectors import round_value
     from tables.models import Table
 
     now = timezone.now()
@@ -106,7 +107,9 @@ def regular_build(args: argparse.Namespace, rng: random.Random, *, by: Any) -> t
     Player.objects.bulk_create(players, batch_size=2000)
     regular = Player.objects.create(name="Mr Lee Regular", card_number="1001", tier="Gold", created_by=by)
     settled = list(
-        Posting.objects.filter(kind=Posting.Kind.SETTLEMENT).values_list("pk", "round_id", "round__table_id")
+        Posting.objects.filter(kind=Posting.Kind.SETTLEMENT)
+        .annotate(round_table=round_value("table_id"))
+        .values_list("pk", "round_id", "round_table")
     )
     tables = list(Table.objects.values_list("pk", "seat_count"))
     counts = {"players": len(players) + 1, "sessions": 0, "rated seats": 0, "rated rounds": 0}

@@ -106,12 +106,12 @@ def room_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, list[
     from django.utils import timezone
 
     from casino.roles import Role
+    from ledger.models import Posting
+    from ledger.services import post
     from poker_room import money
     from poker_room.clock_services import clock_pause, clock_start
     from poker_room.models import Entry, Purchase, Tournament
     from poker_room.structure import DEFAULT_CHIPS, structure_as_dicts, structure_generate
-    from settlement.ledger import post
-    from settlement.models import Posting
 
     director = User.objects.create_user(username="bench_director", password="bench-pass-word")
     director.groups.add(Group.objects.get_or_create(name=Role.TOURNAMENT_DIRECTOR.value)[0])
@@ -154,8 +154,7 @@ def room_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, list[
                 kinds += [Purchase.Kind.ADDON] if made.addon else []
                 for kind in kinds:
                     chips = {Purchase.Kind.ADDON: 15_000}.get(kind, 10_000)
-                    posting = post(
-                        round=None, kind=Posting.Kind.T_ENTRY, actor=director, seat_ids={},
+                    posting = post( kind=Posting.Kind.T_ENTRY, actor=director, seat_ids={},
                         lines=money.purchase_lines(prize_cents=5_000, fee_cents=1_000, bounty_cents=0),
                         idempotency_key=money.purchase_key(tournament.pk, entry_number=made.number, kind=str(kind),
                                                            ordinal=1),

@@ -166,7 +166,7 @@ def table_money_add(shift: Any, rng: random.Random) -> dict[str, int] | None:
     cash, one marker; 100.00 notes), a fill and a credit received (issued by the cage, signed by the dealer and the
     pit boss), a fill voided ("Asked twice"), and the drop box counted twice, agreeing. The shift is closed (a
     floor reused was closed before this existed), so the rows of the open shift are written in bulk as the
-    services write them, with their ledger postings through ``tables.signals.chips_post`` (the ledger's own
+    services write them, with their ledger postings through ``tables.money.chips_post`` (the ledger's own
     posting code) and the slip numbers taken from ``SlipSequence``; the closer is what the tray should hold
     (opener + fill − credit − chips sold + the house's win from the settlements), to the unit below: so each
     table's variance is the few cents of commission and rake no chip holds. The counts go through
@@ -179,11 +179,12 @@ def table_money_add(shift: Any, rng: random.Random) -> dict[str, int] | None:
     from django.db.models import Sum
 
     from casino.roles import Role
-    from settlement.models import LedgerEntry
+    from ledger.models import LedgerEntry
+    from settlement.selectors import round_value, shift_round_ids
     from settlement.table_money import HOUSE_ACCOUNTS
     from tables.drop import drop_count_record
     from tables.models import BuyIn, Round, Slip, SlipSequence, Table, TrayCount
-    from tables.signals import chips_post
+    from tables.money import chips_post
 
     if TrayCount.objects.filter(shift=shift).exists():
         return None
@@ -205,11 +206,12 @@ def table_money_add(shift: Any, rng: random.Random) -> dict[str, int] | None:
         .order_by("name")
     )
     won = dict(
-        LedgerEntry.objects.filter(round__shift=shift, account__in=HOUSE_ACCOUNTS)
-        .values("round__table_id")
+        LedgerEntry.objects.filter(round_id__in=shift_round_ids(shift), account__in=HOUSE_ACCOUNTS)
+        .annotate(round_table=round_value("table_id"))
+        .values("round_table")
         .annotate(total=Sum("amount_cents"))
         .order_by()
-        .values_list("round__table_id", "total")
+        .values_list("round_table", "total")
     )
     counts = {"tray counts": 0, "buy-ins": 0, "slips": 0, "drop counts": 0}
     boxes: list[tuple[Any, dict[int, int], int]] = []
@@ -324,7 +326,8 @@ def direct_sums(shift: Any) -> dict[str, int]:
     """The floor's figures summed in SQL straight from the wagers, rounds and ledger entries."""
     from django.db import connection
 
-    from settlement.models import LedgerEntry, Posting, Wager
+    from ledger.models import LedgerEntry, Posting
+    from settlement.models import Wager
     from tables.models import Round
 
     rounds, wagers = Round._meta.db_table, Wager._meta.db_table
@@ -387,7 +390,7 @@ def counted_sums(shift: Any) -> dict[str, int]:
     win = drop + closer + credits − opener − fills (every table of the bench is counted and confirmed)."""
     from django.db import connection
 
-    from settlement.models import LedgerEntry, Posting
+    from ledger.models import LedgerEntry, Posting
     from tables.models import Slip, TrayCount
 
     entries, postings = LedgerEntry._meta.db_table, Posting._meta.db_table
@@ -460,7 +463,9 @@ def reused_shift() -> Any | None:
 
 def floor_counts(shift: Any) -> str:
     """What the reused shift holds, as the builder says what it made."""
-    from settlement.models import LedgerEntry, Posting, Wager
+    from ledger.models import LedgerEntry, Posting
+    from settlement.models import Wager
+    from settlement.selectors import shift_round_ids
     from tables.models import Round
 
     tables = Round.objects.filter(shift=shift).values("table_id").distinct().count()
@@ -468,8 +473,8 @@ def floor_counts(shift: Any) -> str:
         "tables": tables,
         "rounds": Round.objects.filter(shift=shift).count(),
         "wagers": Wager.objects.filter(round__shift=shift).count(),
-        "postings": Posting.objects.filter(round__shift=shift).count(),
-        "ledger entries": LedgerEntry.objects.filter(round__shift=shift).count(),
+        "postings": Posting.objects.filter(round_id__in=shift_round_ids(shift)).count(),
+        "ledger entries": LedgerEntry.objects.filter(round_id__in=shift_round_ids(shift)).count(),
     }
     return ", ".join(f"{count:,} {name}" for name, count in counts.items())
 

@@ -411,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
         setup_django()
         from django.db import connection
 
-        from settlement.ledger import ledger_verify
+        from ledger.verify import ledger_verify
 
         rng = random.Random(args.seed)
         print(

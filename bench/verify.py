@@ -54,8 +54,9 @@ def main(argv: list[str] | None = None) -> None:
         from bench.settlement import floor_build, round_revealed
         from casino.audit import audit_chain_verify
         from casino.models import AuditEvent
-        from settlement.ledger import ledger_verify
-        from settlement.models import LedgerEntry, Posting, Wager
+        from ledger.models import LedgerEntry, Posting
+        from ledger.verify import ledger_verify
+        from settlement.models import Wager
         from settlement.replay import ledger_replay
         from settlement.services import settle_round
 

@@ -98,9 +98,17 @@ def event_hash(*, prev_hash: str, event: AuditEvent) -> str:
     return hmac.digest(_key(event.key_id), message, "sha256").hex()
 
 
+def subject_type(model: type[models.Model] | models.Model) -> str:
+    """The name the audit log gives a model's rows (an event's ``subject_type``): its ``audit_subject`` where it sets
+    one (a model that moved to another app keeps the name its events have always had: the chain never changes),
+    else its label (``poker_room.tournament``)."""
+    name: str = getattr(model, "audit_subject", "") or model._meta.label_lower
+    return name
+
+
 def _subject_key(subject: models.Model | tuple[str, object]) -> tuple[str, str]:
     if isinstance(subject, models.Model):
-        return subject._meta.label_lower, str(subject.pk)
+        return subject_type(subject), str(subject.pk)
     kind, ident = subject
     return kind, str(ident)
 

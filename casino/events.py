@@ -93,12 +93,12 @@ class AuditEventType(StrEnum):
     ROUND_SWAPPED = "round.swapped"  # Chinese Poker: a seat's swap with the undealt cards, before the hands
     ROUND_CORRECTED = "round.corrected"
     # Money: a wager taken (the settlement, the void and the correction are the round's events above and
-    # below); each money event names the postings it wrote and their lines (``settlement.ledger.posting_record``)
+    # below); each money event names the postings it wrote and their lines (``ledger.services.posting_record``)
     WAGER_PLACED = "wager.placed"
     # The house's wager against a player bank in Pai Gow Poker (issue 20), taken as the round opens
     HOUSE_WAGER_PLACED = "house_wager.placed"
     # Written once, by the migration that began auditing money on a floor that already had postings: the last
-    # posting and wager ids written before (``settlement.ledger.ledger_audit_began``)
+    # posting and wager ids written before (``settlement.verify.ledger_audit_began``)
     LEDGER_AUDIT_BEGAN = "ledger.audit_began"
     # Settlements
     SETTLEMENT_CORRECTED = "settlement.corrected"

@@ -125,6 +125,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "axes",
     "casino",
+    "ledger",
     "rules",
     "tables",
     "settlement",

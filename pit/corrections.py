@@ -16,11 +16,12 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
+from ledger.models import Posting
 from rules.games import registry
 from settlement.faces import PART_LABELS, PositionHand, positions_faces
 from settlement.hands import entry_fields
-from settlement.models import Adjustment, Posting
-from settlement.selectors import round_queryset, settlement_in_force
+from settlement.models import Adjustment
+from settlement.selectors import round_postings, round_queryset, settlement_in_force
 from settlement.services.settle import entered_hands, settlement_preview
 from tables.models import Round
 from tables.states import RoundState
@@ -72,8 +73,8 @@ def _nets(result: Mapping[str, Any]) -> dict[tuple[str, int | None], int]:
 
 def _settlement_before(round_: Round, adjustment: Adjustment) -> Posting | None:
     """The settlement the request is about: the one in force while it waits (or was rejected), the one it
-    corrected once approved (from the prefetched postings)."""
-    postings = {posting.pk: posting for posting in round_.postings.all()}
+    corrected once approved."""
+    postings = {posting.pk: posting for posting in round_postings(round_)}
     approved = postings.get(adjustment.posting_id) if adjustment.posting_id else None
     if adjustment.kind == Adjustment.Kind.CORRECTION and approved is not None and approved.corrects_id:
         return postings[approved.corrects_id]

@@ -9,10 +9,11 @@ from typing import Any
 from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch
 
+from ledger.models import Posting
 from rules.games import registry
 from settlement.faces import PositionHand, positions_faces
-from settlement.models import Adjustment, Posting
-from settlement.selectors import round_queryset, settlement_in_force
+from settlement.models import Adjustment
+from settlement.selectors import round_postings, round_queryset, rounds_postings_read, settlement_in_force
 from tables.models import Round, Table
 
 # --- a table's round history ----------------------------------------------------------------------
@@ -90,14 +91,14 @@ class RoundHistory:
 
     @property
     def ledger_total_cents(self) -> int:
-        return sum(entry.amount_cents for posting in self.postings for entry in posting.entries.all())
+        return sum(entry.amount_cents for posting in self.postings for entry in posting.entries_read)
 
     def player_totals(self) -> dict[str, int]:
         """Each account's net on the round (players and bankers by seat number)."""
         totals: dict[str, int] = defaultdict(int)
         for posting in self.postings:
-            for entry in posting.entries.all():
-                key = f"{entry.account} {entry.seat.number}" if entry.seat_id else entry.account
+            for entry in posting.entries_read:
+                key = f"{entry.account} {entry.seat_number}" if entry.seat_id else entry.account
                 totals[key] += entry.amount_cents
         return dict(totals)
 
@@ -119,11 +120,12 @@ def table_round_history(*, table: Table, page: int | str | None = 1) -> tuple[Pa
         .order_by("-number")
     )
     paginated = Paginator(rounds, HISTORY_PAGE_SIZE).get_page(page)
+    rounds_postings_read(paginated.object_list)
     history = [
         RoundHistory(
             round=round_,
             settlement=settlement_in_force(round_),
-            postings=list(round_.postings.all()),
+            postings=round_postings(round_),
             adjustments=list(round_.adjustments.all()),
         )
         for round_ in paginated.object_list

@@ -14,7 +14,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from casino.models import Shift
-from settlement.models import Posting, ShiftReport
+from ledger.models import Posting
+from settlement.models import ShiftReport
 from tables.models import Table
 from tables.money_selectors import drop_box_sources
 
@@ -83,7 +84,7 @@ def shift_boxes_awaited(*, shift: Shift) -> list[str]:
 def _awaits_count() -> Q:
     """True on a shift with a box it expects not final: whether anything a table recorded in the shift has no drop
     posted for that table (each test stops at the first such row)."""
-    final = Exists(_drop_posted().filter(shift=OuterRef("shift_id"), table=OuterRef("table_id")))
+    final = Exists(_drop_posted().filter(shift=OuterRef("shift_id"), table_id=OuterRef("table_id")))
     awaits = Q()
     for rows in _PLAYED:
         awaits |= Exists(rows.filter(shift=OuterRef("pk")).exclude(final))

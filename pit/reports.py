@@ -3,7 +3,7 @@ its sections in ``pit.master_game``), and their CSV and HTML.
 
 Rule: a report reads the ledger (``LedgerEntry`` / ``Posting``, and ``Wager`` for the handle) and the
 audit log only; it never recomputes money from the hands. Its totals therefore reconcile, to the cent,
-with the ledger that ``settlement.ledger.ledger_verify`` checks.
+with the ledger that ``ledger.verify.ledger_verify`` checks.
 
 The builders return plain JSON-ready figures (integer cents, strings, lists) with nothing of the build
 itself in them (no "generated at"), so the same shift always gives the same figures and the same
@@ -27,12 +27,14 @@ from django.db.models.functions import TruncHour
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from casino.audit import audit_chain_verify, canonical_json, checkpoint_record, checkpoint_text
+from casino.audit import audit_chain_verify, canonical_json, checkpoint_record, checkpoint_text, subject_type
 from casino.models import AuditCheckpoint, AuditEvent, Shift
 from casino.money import money_text
 from casino.templatetags.money import cents
+from ledger.models import LedgerEntry, Posting
 from pit import master_game, rating_report
-from settlement.models import Adjustment, LedgerEntry, Posting, ShiftReport, Wager
+from settlement.models import Adjustment, ShiftReport, Wager
+from settlement.selectors import round_value, seat_value, shift_round_ids
 from settlement.services import four_eyes_required
 from tables.models import Round, Table
 from tables.states import RoundState
@@ -94,7 +96,7 @@ def _undone(shift: Shift) -> list[int]:
     of those with every posting). Read first, apart (``reverses_id IS NOT NULL``: the unique index), so the
     planner sees a list of ids, not a join it misjudges."""
     reversals = Posting.objects.filter(
-        reverses__isnull=False, reverses__round__shift=shift, reverses__kind=Posting.Kind.SETTLEMENT
+        reverses__isnull=False, reverses__round_id__in=shift_round_ids(shift), reverses__kind=Posting.Kind.SETTLEMENT
     )
     return sorted(reversals.order_by().values_list("reverses_id", flat=True))
 
@@ -162,7 +164,9 @@ def _adjustments(shift: Shift) -> list[dict[str, Any]]:
     }
     voids = {
         p.round_id: p
-        for p in Posting.objects.filter(round__shift=shift, kind=Posting.Kind.VOID).select_related("actor")
+        for p in Posting.objects.filter(round_id__in=shift_round_ids(shift), kind=Posting.Kind.VOID).select_related(
+            "actor"
+        )
     }
     rows: list[dict[str, Any]] = []
     voided = (
@@ -185,14 +189,18 @@ def _adjustments(shift: Shift) -> list[dict[str, Any]]:
                 "reason": request.reason if request else round_.void_reason,
             }
         )
-    corrections = (
-        Posting.objects.filter(round__shift=shift, kind=Posting.Kind.SETTLEMENT, corrects__isnull=False)
-        .select_related("actor", "round__table")
+    corrections = list(
+        Posting.objects.filter(
+            round_id__in=shift_round_ids(shift), kind=Posting.Kind.SETTLEMENT, corrects__isnull=False
+        )
+        .select_related("actor")
         .order_by("pk")
     )
+    corrected = Round.objects.filter(pk__in={posting.round_id for posting in corrections}).select_related("table")
+    rounds = {round_.pk: round_ for round_ in corrected}
     requests = {a.posting_id: a for a in approved.values() if a.kind == Adjustment.Kind.CORRECTION}
     for posting in corrections:
-        round_ = posting.round
+        round_ = rounds[posting.round_id]
         request = requests.get(posting.pk)
         rows.append(
             {
@@ -252,9 +260,9 @@ def _money_by_table_and_hour(shift: Shift) -> list[dict[str, Any]]:
     reversed settlements included). A few thousand rows, from which the tables' and the hours' figures are
     summed in Python."""
     return list(
-        LedgerEntry.objects.filter(round__shift=shift, account__in=list(_ACCOUNT_FIGURES))
-        .annotate(hour=TruncHour("created_at", tzinfo=timezone.get_default_timezone()))
-        .values("round__table_id", "hour", "account")
+        LedgerEntry.objects.filter(round_id__in=shift_round_ids(shift), account__in=list(_ACCOUNT_FIGURES))
+        .annotate(hour=TruncHour("created_at", tzinfo=timezone.get_default_timezone()), table=round_value("table_id"))
+        .values("table", "hour", "account")
         .annotate(total=Sum("amount_cents"), paid=Sum("amount_cents", filter=_PAYOUT))
         .order_by()
     )
@@ -292,19 +300,20 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
         tables[row["round__table_id"]]["handle_cents"] += row["total"] or 0
     money = _money_by_table_and_hour(shift)
     for row in money:
-        figures = tables[row["round__table_id"]]
+        figures = tables[row["table"]]
         figures[_ACCOUNT_FIGURES[row["account"]]] += row["total"] or 0
         figures["payouts_cents"] += row["paid"] or 0
     undone = _undone(shift)
     if undone:
         reversed_payouts = (
             LedgerEntry.objects.filter(_PAYOUT, posting_id__in=undone)
-            .values("round__table_id")
+            .annotate(table=round_value("table_id"))
+            .values("table")
             .annotate(total=Sum("amount_cents"))
             .order_by()
         )
         for row in reversed_payouts:
-            tables[row["round__table_id"]]["payouts_cents"] -= row["total"] or 0
+            tables[row["table"]]["payouts_cents"] -= row["total"] or 0
     for table_id, outcome, count in _outcome_counts(shift, undone):
         tables[table_id][_OUTCOME_FIGURES[outcome]] += count
     table_rows = sorted(
@@ -356,34 +365,37 @@ def commission_figures(shift: Shift) -> dict[str, Any]:
     by_bank: dict[tuple[str, str, int | None], int] = defaultdict(int)
     # What the banking seats paid, with the number of entries: a bank appears if an entry in force is its.
     paid: dict[tuple[int, str, int | None], list[int]] = defaultdict(lambda: [0, 0])
-    commission = LedgerEntry.objects.filter(round__shift=shift).filter(
+    commission = LedgerEntry.objects.filter(round_id__in=shift_round_ids(shift)).filter(
         Q(account=LedgerEntry.Account.COMMISSION) | _PAID
     )
-    rows = commission.values("round__table_id", "account", "seat__number").annotate(
-        total=Sum("amount_cents"), entries=Count("pk")
+    rows = (
+        commission.annotate(table=round_value("table_id"), seat_number=seat_value())
+        .values("table", "account", "seat_number")
+        .annotate(total=Sum("amount_cents"), entries=Count("pk"))
     )
     floor = 0
     for row in rows.order_by():
-        table = tables[row["round__table_id"]]
+        table = tables[row["table"]]
         amount = row["total"] or 0
         if row["account"] == LedgerEntry.Account.COMMISSION:
             by_table[(table.pit.name, table.name)] += amount
             by_dealer[(_username(table.dealer),)] += amount
             floor += amount
         else:
-            sums = paid[(row["round__table_id"], row["account"], row["seat__number"])]
+            sums = paid[(row["table"], row["account"], row["seat_number"])]
             sums[0] += amount
             sums[1] += row["entries"]
     undone = _undone(shift)
     if undone:
         reversed_paid = (
             LedgerEntry.objects.filter(_PAID, posting_id__in=undone)
-            .values("round__table_id", "account", "seat__number")
+            .annotate(table=round_value("table_id"), seat_number=seat_value())
+            .values("table", "account", "seat_number")
             .annotate(total=Sum("amount_cents"), entries=Count("pk"))
             .order_by()
         )
         for row in reversed_paid:
-            sums = paid[(row["round__table_id"], row["account"], row["seat__number"])]
+            sums = paid[(row["table"], row["account"], row["seat_number"])]
             sums[0] -= row["total"] or 0
             sums[1] -= row["entries"]
     for (table_id, account, seat), (amount, entries) in paid.items():
@@ -412,7 +424,7 @@ def audit_figures(shift: Shift) -> dict[str, Any]:
     assert shift.closed_at is not None, "only a closed shift has an audit report"
     events = AuditEvent.objects.filter(
         Q(occurred_at__gte=shift.opened_at, occurred_at__lte=shift.closed_at)
-        | Q(subject_type=Shift._meta.label_lower, subject_id=str(shift.pk))
+        | Q(subject_type=subject_type(Shift), subject_id=str(shift.pk))
     ).order_by("seq")
     rows = [
         {

@@ -43,13 +43,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from casino.models import Pit, Shift
+from ledger.models import LedgerEntry, Posting
 from players.figures import HoldDrift, hold_drift
 from players.page_selectors import RatedSeatNow, rated_seated_now
 from rules import options as rule_options
 from rules.games.banking import MAX_BANK_IN_A_ROW, seat_on_the_right
 from rules.models import SEAT_LIMITS, Game
-from settlement.models import Adjustment, LedgerEntry, Posting
-from settlement.selectors import adjustment_list
+from settlement.models import Adjustment
+from settlement.selectors import adjustment_list, round_value, shift_round_ids
 from tables.models import BankTurn, BuyIn, Round, Slip, Table, TrayCount
 from tables.states import RoundState
 from tables.tray import tray_variance
@@ -496,13 +497,18 @@ def _money_since(shift: Shift, sealed: _Sealed) -> dict[int, _Figures]:
         sums[f"sealed_{name}"] = Sum("amount_cents", filter=Q(account=account, pk__lte=seal_to))
         sums[name] = Sum("amount_cents", filter=Q(account=account, pk__gt=seal_to))
     rows = LedgerEntry.objects.filter(pk__gt=sealed.entries_mark, account__in=_MONEY.values())
-    rows = rows if sealed.entries_mark else rows.filter(round__shift=shift)  # by id alone, as for the rounds
-    rows = rows.values("round__shift_id", "round__table_id").annotate(**sums).order_by()
+    rows = rows if sealed.entries_mark else rows.filter(round_id__in=shift_round_ids(shift))  # by id alone, as rounds
+    rows = (
+        rows.annotate(round_shift=round_value("shift_id"), round_table=round_value("table_id"))
+        .values("round_shift", "round_table")
+        .annotate(**sums)
+        .order_by()
+    )
     fresh: dict[int, _Figures] = {}
     for row in rows:
-        if row["round__shift_id"] != shift.pk:  # a correction of an earlier shift's round
+        if row["round_shift"] != shift.pk:  # a correction of an earlier shift's round
             continue
-        table_id = row["round__table_id"]
+        table_id = row["round_table"]
         sealed.figures(table_id).add_money(**{name: row[f"sealed_{name}"] for name in _MONEY})
         fresh[table_id] = _Figures()
         fresh[table_id].add_money(**{name: row[name] for name in _MONEY})
@@ -522,42 +528,45 @@ def _big_wins(shift: Shift, sealed: _Sealed) -> tuple[list[BigWin], bool]:
     won = {f"won_{i}": Cast(KT(f"result__seats__{i}__won_cents"), BigIntegerField()) for i in range(MAX_SEATS)}
     above = Q()
     for name in won:
-        above |= Q(**{f"{name}__gt": F("round__table__big_win_cents")})
-    fields = ("pk", "round_id", "round__shift_id", "round__number", "round__table_id", "round__table__name")
-    fields += ("round__table__big_win_cents", "result", "created_at")
+        above |= Q(**{f"{name}__gt": F("threshold")})
+    # The ledger holds the round's id only: its shift, number and table, and the table's threshold, looked up.
+    of_round = {
+        "round_shift": round_value("shift_id"),
+        "round_number": round_value("number"),
+        "round_table": round_value("table_id"),
+        "table_name": round_value("table__name"),
+        "threshold": round_value("table__big_win_cents"),
+    }
+    fields = ("pk", "round_id", *of_round, "result", "created_at")
 
     def settlements(**where: Any) -> QuerySet[Posting]:
-        rows = Posting.objects.filter(
-            kind=Posting.Kind.SETTLEMENT,
-            round__table__big_win_cents__isnull=False,
-            reversed_by__isnull=True,
-            **where,
-        )
+        rows = Posting.objects.filter(kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True, **where)
+        rows = rows.annotate(**of_round).filter(threshold__isnull=False)
         return rows.annotate(**won).filter(above).values(*fields).order_by()
 
     if not sealed.postings_mark:
-        candidates = settlements(round__shift=shift)
+        candidates = settlements(round_id__in=shift_round_ids(shift))
     else:  # by id alone, as for the rounds; the sealed big wins again, in case one was reversed since
         candidates = settlements(pk__gt=sealed.postings_mark)
         if sealed.big_ids:
             candidates = candidates.union(settlements(pk__in=sealed.big_ids), all=True)
-    rows = [row for row in candidates.order_by("-pk")[: BIG_WINS_SHOWN + 1] if row["round__shift_id"] == shift.pk]
+    rows = [row for row in candidates.order_by("-pk")[: BIG_WINS_SHOWN + 1] if row["round_shift"] == shift.pk]
     sealed.big_ids = tuple(row["pk"] for row in rows if row["pk"] <= seal_to)
     sealed.postings_mark = seal_to
     wins = [
         BigWin(
-            table_id=row["round__table_id"],
-            table_name=row["round__table__name"],
+            table_id=row["round_table"],
+            table_name=row["table_name"],
             round_id=row["round_id"],
-            round_number=row["round__number"],
+            round_number=row["round_number"],
             seat=seat["seat"],
             won_cents=seat["won_cents"],
-            threshold_cents=row["round__table__big_win_cents"],
+            threshold_cents=row["threshold"],
             settled_at=row["created_at"],
         )
         for row in rows
         for seat in row["result"]["seats"]
-        if seat["won_cents"] > row["round__table__big_win_cents"]
+        if seat["won_cents"] > row["threshold"]
     ]
     return wins[:BIG_WINS_SHOWN], len(rows) > BIG_WINS_SHOWN or len(wins) > BIG_WINS_SHOWN
 

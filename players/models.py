@@ -173,7 +173,7 @@ class RatedRound(AppendOnlyModel):
 
     session = models.ForeignKey(RatingSession, on_delete=models.PROTECT, related_name="rated_rounds")
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="+")
-    posting = models.ForeignKey("settlement.Posting", on_delete=models.PROTECT, related_name="+")
+    posting = models.ForeignKey("ledger.Posting", on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
     seat_number = models.PositiveSmallIntegerField(_("seat"))
     position = models.CharField(_("position"), max_length=10, choices=Position.choices)
@@ -205,7 +205,7 @@ class HoldRound(models.Model):
 
     round = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
-    posting = models.ForeignKey("settlement.Posting", on_delete=models.PROTECT, related_name="+")
+    posting = models.ForeignKey("ledger.Posting", on_delete=models.PROTECT, related_name="+")
     action_cents = models.BigIntegerField(_("action (cents)"))
     house_win_cents = models.BigIntegerField(_("house win (cents)"))
     theo_millicents = models.BigIntegerField(_("expected house win (thousandths of a cent)"))

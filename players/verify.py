@@ -19,10 +19,10 @@ from collections import defaultdict
 
 from django.db.models import Sum
 
+from ledger.models import Posting
 from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSession
 from players.rating import house_figures, position_figures
 from rules.edges import rule_set_edges
-from settlement.models import Posting
 from tables.models import BuyIn, Round
 from tables.states import RoundState
 
@@ -113,16 +113,18 @@ def _holds_check() -> list[str]:
     holds = {h.round_id: h for h in HoldRound.objects.all()}
     # Rounds settled before the ratings were installed have no hold row: from the first round that has one on.
     first = min(holds, default=None)
+    settled = Round.objects.filter(state=RoundState.SETTLED, pk__gte=first or 0)
     in_force = Posting.objects.filter(
         kind=Posting.Kind.SETTLEMENT,
         reversed_by__isnull=True,
-        round__state=RoundState.SETTLED,
-        round_id__gte=first or 0,
-    ).select_related("round")
+        round_id__in=settled.values("pk"),
+    )
     if first is None:
         in_force = in_force.none()
-    for posting in in_force.order_by("pk"):
-        round_: Round = posting.round
+    in_force_rows = list(in_force.order_by("pk"))
+    rounds = {r.pk: r for r in settled.filter(pk__in={posting.round_id for posting in in_force_rows})}
+    for posting in in_force_rows:
+        round_: Round = rounds[posting.round_id]
         hold = holds.get(round_.pk)
         if hold is None:
             problems.append(f"Settled round id {round_.pk} has no hold row.")

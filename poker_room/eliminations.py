@@ -36,6 +36,9 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
+from ledger.lines import Line
+from ledger.models import LedgerEntry, Posting
+from ledger.services import post, posting_record
 from poker_room import money
 from poker_room.floor import (
     User,
@@ -62,9 +65,6 @@ from poker_room.live import tournament_changed
 from poker_room.models import Deal, Elimination, Entry, LeagueEvent, Purchase, SeatMove, Tournament, TournamentTable
 from poker_room.payouts import HOUSE_PAYOUTS, PayoutBand, PayoutError, bands_from_json, prize_pool, prizes
 from poker_room.seating import Move, MoveReason, SeatingError, rebalance, seat_late_entry
-from settlement.compute import Line
-from settlement.ledger import post, posting_record
-from settlement.models import LedgerEntry, Posting
 
 # --- a player out -------------------------------------------------------------------------------------------------
 
@@ -104,11 +104,9 @@ def pool_lock(tournament: Tournament, *, actor: AbstractBaseUser, now: dt.dateti
     if overlay:
         postings.append(
             post(
-                round=None,
                 kind=Posting.Kind.T_OVERLAY,
                 lines=money.overlay_lines(overlay),
                 actor=actor,
-                seat_ids={},
                 idempotency_key=money.overlay_key(tournament.pk),
             )
         )
@@ -143,20 +141,16 @@ def _pay(
     prize_posting = bounty_posting = None
     if prize:
         prize_posting = post(
-            round=None,
             kind=Posting.Kind.T_PRIZE,
             lines=money.prize_lines(prize),
             actor=actor,
-            seat_ids={},
             idempotency_key=money.prize_key(tournament.pk, entry_number=entry.number, ordinal=placing),
         )
     if bounty:
         bounty_posting = post(
-            round=None,
             kind=Posting.Kind.T_BOUNTY,
             lines=money.bounty_lines(bounty),
             actor=actor,
-            seat_ids={},
             idempotency_key=money.bounty_key(tournament.pk, entry_number=entry.number, ordinal=placing),
         )
     return prize_posting, bounty_posting
@@ -404,11 +398,9 @@ def _reverse(tournament: Tournament, original: Posting, *, actor: AbstractBaseUs
         .values_list("account", "amount_cents", "kind")
     ]
     return post(
-        round=None,
         kind=Posting.Kind.T_REVERSAL,
         lines=money.reversal_lines(lines),
         actor=actor,
-        seat_ids={},
         idempotency_key=money.undo_key(tournament.pk, posting_id=original.pk),
         reverses=original,
     )

@@ -53,6 +53,8 @@ from django.utils.translation import ngettext
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
+from ledger.models import Posting
+from ledger.services import post, posting_record
 from players.models import Player
 from poker_room import money
 from poker_room.clock_services import clock_now, current_level_number, level_number, tournament_levels
@@ -81,8 +83,6 @@ from poker_room.live import tournament_changed
 from poker_room.models import Entry, Purchase, Tournament
 from poker_room.seating import SeatingError, seat_late_entry
 from poker_room.structure import Level
-from settlement.ledger import post, posting_record
-from settlement.models import Posting
 
 # --- the windows: registration, rebuys, the add-on ----------------------------------------------------------------
 
@@ -158,11 +158,9 @@ def _purchase(
     posting = None
     if lines:
         posting = post(
-            round=None,
             kind=Posting.Kind.T_ENTRY,
             lines=lines,
             actor=actor,
-            seat_ids={},
             idempotency_key=money.purchase_key(
                 tournament.pk, entry_number=entry.number, kind=str(kind), ordinal=ordinal_of_kind
             ),

@@ -1,6 +1,6 @@
-"""A tournament's money in the ledger (issue 18; GAME_RULES.md §5 "Payouts" and "Revenue").
+"""A tournament's money in the ledger (GAME_RULES.md §5 "Payouts" and "Revenue").
 
-Every payment and every payout is a posting (``settlement.ledger.post``) with no round and no table, keyed by what
+Every payment and every payout is a posting (``ledger.services.post``) with no round and no table, keyed by what
 it posts so that nothing posts twice. The accounts: ``entrants`` (what the players paid in, negative, and what they
 were paid, positive), ``prize_pool``, ``t_fees`` (the house's entry fees), ``bounties`` (the bounties on the players'
 heads) and ``overlay`` (what the house adds to reach a guarantee).
@@ -34,13 +34,14 @@ from dataclasses import dataclass
 
 from django.db.models import Sum
 
+from ledger.lines import Line, negated
+from ledger.models import TOURNAMENT_ACCOUNTS, TOURNAMENT_KINDS, LedgerEntry, Posting
 from poker_room.models import Tournament
 from poker_room.payouts import revenue
-from settlement.compute import Line
-from settlement.models import LedgerEntry, Posting
 
-ENTRANTS, PRIZE_POOL, FEES, BOUNTIES, OVERLAY = "entrants", "prize_pool", "t_fees", "bounties", "overlay"
-T_ENTRY, T_PRIZE, T_BOUNTY, T_OVERLAY, T_REVERSAL = "t_entry", "t_prize", "t_bounty", "t_overlay", "t_reversal"
+# The poker room's accounts and posting kinds, as the ledger names them (``ledger.models``), as plain text.
+ENTRANTS, PRIZE_POOL, FEES, BOUNTIES, OVERLAY = (account.value for account in TOURNAMENT_ACCOUNTS)
+T_ENTRY, T_PRIZE, T_BOUNTY, T_OVERLAY, T_REVERSAL = (kind.value for kind in TOURNAMENT_KINDS)
 
 
 # --- keys -------------------------------------------------------------------------------------------------------
@@ -132,7 +133,7 @@ def reversal_lines(lines: Iterable[Line]) -> list[Line]:
     >>> [(line.account, line.amount, line.kind) for line in reversal_lines(prize_lines(2500))]
     [('prize_pool', 2500, 't_reversal'), ('entrants', -2500, 't_reversal')]
     """
-    return [Line(line.account, line.seat, -line.amount, T_REVERSAL) for line in lines]
+    return negated(lines, kind=T_REVERSAL)
 
 
 # --- reading a tournament's money back ----------------------------------------------------------------------------

@@ -1,7 +1,7 @@
-"""The poker room's part of ``verify_ledger`` (issue 18): the tournaments' postings held to the rows that caused them.
+"""The poker room's part of ``verify_ledger``: the tournaments' postings held to the rows that caused them.
 
-Connected to ``settlement.signals.ledger_verifying`` (``poker_room.apps``): ``settlement.ledger.ledger_verify`` asks
-it on the whole ledger, without settlement importing the poker room. That every posting balances and is the one its
+Registered with the ledger's verifier (``ledger.verify``) by ``poker_room.apps``: ``ledger_verify`` runs it on the
+whole ledger. That every posting balances and is the one its
 audit event recorded is checked there, for every posting; here, what only the poker room knows:
 
 * every ``Purchase`` has its payment posting (by its key), with exactly its lines, and names it; a payment of nothing
@@ -12,20 +12,22 @@ audit event recorded is checked there, for every posting; here, what only the po
 * a prize pool made final below its guarantee posted the overlay once; no other overlay;
 * no tournament posting is there without one of those rows;
 * a finished tournament's prize pool and bounties hold nothing;
-* issue 19's deals, Open-Face hands and heads-up matches agree with their audit events and the rules
+* the deals, Open-Face hands and heads-up matches agree with their audit events and the rules
   (``poker_room.verify_records``).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from typing import Any
 
+from ledger.lines import Line
+from ledger.models import TOURNAMENT_KINDS, LedgerEntry, Posting
+from ledger.verify import Findings
 from poker_room import money
 from poker_room.models import Elimination, Purchase, Tournament
 from poker_room.verify_records import tournament_records_check
-from settlement.compute import Line
-from settlement.models import TOURNAMENT_POSTING_KINDS, LedgerEntry, Posting
 
 _Lines = Counter[tuple[str, int]]
 
@@ -41,11 +43,11 @@ class _Ledger:
         self.by_key: dict[str, dict[str, Any]] = {}
         lines: dict[int, _Lines] = defaultdict(Counter)
         for posting_id, account, amount in LedgerEntry.objects.filter(
-            posting__kind__in=TOURNAMENT_POSTING_KINDS
+            posting__kind__in=list(TOURNAMENT_KINDS)
         ).values_list("posting_id", "account", "amount_cents"):
             lines[posting_id][(account, amount)] += 1
         for pk, kind, key, reverses_id in (
-            Posting.objects.filter(kind__in=TOURNAMENT_POSTING_KINDS)
+            Posting.objects.filter(kind__in=list(TOURNAMENT_KINDS))
             .order_by("pk")
             .values_list("pk", "kind", "idempotency_key", "reverses_id")
         ):
@@ -218,8 +220,9 @@ def _tournament_of(key: str) -> int | None:
     return None
 
 
-def tournament_ledger_check(sender: object, **kwargs: object) -> list[str]:
-    """The tournaments' postings held to their purchases, eliminations and prize pools (the module's docstring)."""
+def tournament_ledger_check(rounds: Collection[int] | None) -> Findings:
+    """The tournaments' postings held to their purchases, eliminations and prize pools (the module's docstring), for
+    the ledger's verifier (on the whole ledger only: none of them is on a round)."""
     ledger = _Ledger()
     _purchases_check(ledger)
     _eliminations_check(ledger)
@@ -229,5 +232,5 @@ def tournament_ledger_check(sender: object, **kwargs: object) -> list[str]:
         ledger.problems.append(
             f"Posting {found['pk']} ({found['kind']}, {key}) posts tournament money for nothing recorded."
         )
-    # Issue 19: deals, Open-Face hands and heads-up matches held to their audit events and to the rules.
-    return [*ledger.problems, *tournament_records_check()]
+    # Deals, Open-Face hands and heads-up matches held to their audit events and to the rules.
+    return Findings(problems=(*ledger.problems, *tournament_records_check()))

@@ -20,13 +20,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from casino.audit import subject_type
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from poker_room.models import Deal, Elimination, Match, OfcHand, Tournament
 from rules.games.errors import InvalidHand
 from rules.games.ofc import Board, score
 
-_SUBJECT = Tournament._meta.label_lower
+_SUBJECT = subject_type(Tournament)
 
 
 def _events(event_type: AuditEventType, key: str, *, side: str = "after") -> dict[int, dict[str, Any]]:

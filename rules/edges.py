@@ -43,6 +43,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Final
 
+from casino.audit import subject_type
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from rules.games import registry
@@ -234,7 +235,7 @@ def _as_audited(run: LabRun) -> bool:
     the database past the services (the triggers stop an UPDATE of a finished run, not an INSERT) gives no edge."""
     event = (
         AuditEvent.objects.filter(
-            event_type=AuditEventType.LAB_RUN_FINISHED, subject_type=LabRun._meta.label_lower, subject_id=str(run.pk)
+            event_type=AuditEventType.LAB_RUN_FINISHED, subject_type=subject_type(LabRun), subject_id=str(run.pk)
         )
         .order_by("pk")
         .first()

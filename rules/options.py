@@ -132,7 +132,7 @@ GAME_OPTIONS: Mapping[str, tuple[Option, ...]] = {
 
 # Options added after rule sets were first stored (the default rule sets of ``rules/migrations/0002`` lack them):
 # a rule set read without one takes its default, and a round played under such a default rule set before the
-# option existed froze a snapshot without it (``settlement.ledger`` accepts that version of the defaults too).
+# option existed froze a snapshot without it (``settlement.verify`` accepts that version of the defaults too).
 OPTIONS_ADDED_LATER: Mapping[str, tuple[str, ...]] = {PAIGOW_POKER: ("house_wager",)}
 
 # The settings every rule set has (model columns), with each game's default. Pai Gow Poker

@@ -1,46 +1,17 @@
-"""Wagers, postings and ledger entries in the admin: read-only for supervisors and auditors (append-only rows)."""
+"""Wagers and void or correction requests in the admin: read-only for supervisors and auditors."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
-from casino.admin import NoWritesAdmin
-from casino.roles import OVERSEERS, user_has_role
-from settlement.models import Adjustment, LedgerEntry, Posting, Wager
-
-
-class MoneyReadOnlyAdmin(NoWritesAdmin):
-    """Money rows are append-only: supervisors and auditors look; nobody edits or deletes them here."""
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_superuser or user_has_role(request.user, *OVERSEERS))
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return self.has_view_permission(request)
+from ledger.admin import MoneyReadOnlyAdmin
+from settlement.models import Adjustment, Wager
 
 
 @admin.register(Wager)
 class WagerAdmin(MoneyReadOnlyAdmin):
     list_display = ["round", "seat", "amount_cents", "placed_by", "placed_at"]
     list_select_related = ["round__table", "seat__table", "placed_by"]
-
-
-@admin.register(Posting)
-class PostingAdmin(MoneyReadOnlyAdmin):
-    list_display = ["pk", "round", "kind", "idempotency_key", "actor", "created_at", "reverses", "corrects"]
-    list_filter = ["kind"]
-    search_fields = ["idempotency_key", "reason"]
-    list_select_related = ["round__table", "actor"]
-
-
-@admin.register(LedgerEntry)
-class LedgerEntryAdmin(MoneyReadOnlyAdmin):
-    list_display = ["pk", "posting", "round", "account", "seat", "amount_cents", "kind", "actor", "created_at"]
-    list_filter = ["account", "kind"]
-    list_select_related = ["posting", "round__table", "seat__table", "actor"]
 
 
 @admin.register(Adjustment)

@@ -58,7 +58,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 class LedgerEntryOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     account = serializers.CharField()
-    seat = serializers.IntegerField(source="seat.number", allow_null=True, default=None)
+    seat = serializers.IntegerField(source="seat_number", allow_null=True, default=None)
     amount_cents = serializers.IntegerField()
     kind = serializers.CharField()
     created_at = serializers.DateTimeField()
@@ -73,7 +73,7 @@ class PostingOutputSerializer(serializers.Serializer):
     reason = serializers.CharField()
     reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
     corrects = serializers.IntegerField(source="corrects_id", allow_null=True)
-    entries = LedgerEntryOutputSerializer(many=True, source="entries.all")
+    entries = LedgerEntryOutputSerializer(many=True, source="entries_read")
 
 
 class WagerOutputSerializer(serializers.Serializer):
@@ -135,7 +135,7 @@ class RoundOutputSerializer(serializers.Serializer):
         allow_null=True, help_text="The settlement in force; null until the round settles (and after a void)."
     )
     balances = serializers.SerializerMethodField()
-    postings = PostingOutputSerializer(many=True, source="postings.all")
+    postings = PostingOutputSerializer(many=True, source="ledger_postings")  # rounds_postings_read
 
     @extend_schema_field(serializers.DictField(child=serializers.CharField(), allow_null=True))
     def get_dealt(self, round_: Round) -> dict[str, str] | None:
@@ -150,7 +150,7 @@ class RoundOutputSerializer(serializers.Serializer):
     @extend_schema_field(SETTLEMENT_OUTPUT)
     def get_settlement(self, round_: Round) -> dict[str, Any] | None:
         posting = settlement_in_force(round_)
-        return services.settlement_body(posting) if posting is not None else None
+        return services.settlement_body(posting, round_) if posting is not None else None
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_balances(self, round_: Round) -> dict[str, Any]:

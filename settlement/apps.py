@@ -13,7 +13,7 @@ class SettlementConfig(AppConfig):
 
         shift_closing.connect(shift_close_refuse, dispatch_uid="settlement.shift_close_refuse")
 
-        from settlement.table_money import chips_moved_post
-        from tables.signals import chips_moved
+        from ledger.verify import ledger_check_register
+        from settlement.verify import rounds_ledger_check
 
-        chips_moved.connect(chips_moved_post, dispatch_uid="settlement.chips_moved_post")
+        ledger_check_register("rounds", rounds_ledger_check, scoped=True)

@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ledger.lines import Line
 from rules import engines
 from rules import options as rule_options
 from rules.games import banking, chinese_poker, ofc, registry
@@ -44,16 +45,6 @@ from settlement.hands import DEALER, RoundHands
 
 PLAYER, WAGERS, HOUSE, BANKER, COMMISSION, RAKE = "player", "wagers", "house", "banker", "commission", "rake"
 NO_ACTION = "no_action"
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One ledger line to post: ``amount`` cents into ``account`` (of ``seat`` for a player or banker)."""
-
-    account: str
-    seat: int | None
-    amount: int
-    kind: str
 
 
 @dataclass(frozen=True)

@@ -24,11 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
 from casino.models import Shift
-from tables.models import Round, Seat, Table
-
-# The poker room's postings and accounts (issue 18): on no round and no table, always keyed.
-TOURNAMENT_POSTING_KINDS = ["t_entry", "t_prize", "t_bounty", "t_overlay", "t_reversal"]
-TOURNAMENT_ACCOUNTS = ["entrants", "prize_pool", "t_fees", "bounties", "overlay"]
+from tables.models import Round, Seat
 
 
 class Wager(AppendOnlyModel):
@@ -90,177 +86,6 @@ class HouseWager(AppendOnlyModel):
         return f"{self.round}: the house {self.amount_cents} cents"
 
 
-class Posting(AppendOnlyModel):
-    """One balanced movement of money: its entries sum to zero.
-
-    On a round, ``kind``: ``wager`` (a wager taken), ``settlement`` (the round settled, ``result``
-    holding what the settle call answered), ``void`` (the wagers returned), ``reversal``
-    (a settlement undone for a correction; ``reverses`` names it). A correcting
-    settlement names the settlement it replaces in ``corrects``.
-
-    The table's money (issue 16), on a table and a shift with no round: ``fill`` (chips from the cage to the
-    tray), ``credit`` (chips from the tray back to the cage), ``buy_in`` (cash or a marker into the drop box,
-    chips out of the tray) and ``drop`` (a counted box's cash and markers to the cage). Its ``idempotency_key``
-    names what it posts (``slip:fill:17``, ``buy-in:42``, ``drop:3:9``), so nothing posts twice.
-    """
-
-    class Kind(models.TextChoices):
-        WAGER = "wager", _("wager")
-        SETTLEMENT = "settlement", _("settlement")
-        VOID = "void", _("void")
-        REVERSAL = "reversal", _("reversal")
-        FILL = "fill", _("fill")
-        CREDIT = "credit", _("credit")
-        BUY_IN = "buy_in", _("buy-in")
-        DROP = "drop", _("drop")
-        # The poker room (issue 18): an entrant's payment (entry, re-entry, rebuy, add-on), a prize, a bounty, the
-        # house's overlay to a guarantee, and the reversal of a prize or bounty when a bust is undone.
-        T_ENTRY = "t_entry", _("tournament payment")
-        T_PRIZE = "t_prize", _("tournament prize")
-        T_BOUNTY = "t_bounty", _("tournament bounty")
-        T_OVERLAY = "t_overlay", _("tournament overlay")
-        T_REVERSAL = "t_reversal", _("tournament reversal")
-
-    round = models.ForeignKey(
-        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="postings", verbose_name=_("round")
-    )
-    table = models.ForeignKey(
-        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="money_postings", verbose_name=_("table")
-    )
-    shift = models.ForeignKey(
-        Shift, on_delete=models.PROTECT, null=True, blank=True, related_name="money_postings", verbose_name=_("shift")
-    )
-    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
-    idempotency_key = models.CharField(_("idempotency key"), max_length=200, null=True, blank=True, unique=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name=_("actor")
-    )
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    reason = models.TextField(_("reason"), blank=True)
-    hands = models.JSONField(_("hands settled"), null=True, blank=True)
-    result = models.JSONField(_("result"), null=True, blank=True)
-    reverses = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by", verbose_name=_("reverses")
-    )
-    corrects = models.OneToOneField(
-        "self",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="corrected_by",
-        verbose_name=_("corrects"),
-    )
-
-    class Meta:
-        ordering = ["round_id", "pk"]
-        verbose_name = _("posting")
-        verbose_name_plural = _("postings")
-        indexes = [
-            models.Index(fields=["round", "kind"], name="posting_round_kind"),
-            models.Index(fields=["shift", "table"], name="posting_shift_table"),
-        ]
-        constraints = [
-            # A round's money, or the table's money on a shift: one or the other, never neither.
-            models.CheckConstraint(
-                condition=models.Q(round__isnull=False, kind__in=["wager", "settlement", "void", "reversal"])
-                | models.Q(
-                    round__isnull=True,
-                    table__isnull=False,
-                    shift__isnull=False,
-                    kind__in=["fill", "credit", "buy_in", "drop"],
-                    idempotency_key__isnull=False,
-                )
-                | models.Q(
-                    round__isnull=True,
-                    table__isnull=True,
-                    kind__in=TOURNAMENT_POSTING_KINDS,
-                    idempotency_key__isnull=False,
-                ),
-                name="posting_round_or_table_money",
-            ),
-        ]
-        triggers = append_only_triggers()
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.pk} on {self.round}"
-
-
-class LedgerEntry(AppendOnlyModel):
-    """One line of a posting: ``amount_cents`` into ``account`` (negative: out of it)."""
-
-    class Account(models.TextChoices):
-        PLAYER = "player", _("player")
-        WAGERS = "wagers", _("wagers on the layout")
-        HOUSE = "house", _("house bank")
-        BANKER = "banker", _("player bank")
-        COMMISSION = "commission", _("house commission")
-        RAKE = "rake", _("house rake")
-        CAGE = "cage", _("cage")
-        TRAY = "tray", _("table tray")
-        DROP = "drop", _("drop box")
-        # The poker room (issue 18): the entrants (what they paid in, what they were paid), the prize pool, the
-        # house's entry fees, the bounties on players' heads, and the overlay the house pays to a guarantee.
-        ENTRANTS = "entrants", _("tournament entrants")
-        PRIZE_POOL = "prize_pool", _("prize pool")
-        TOURNAMENT_FEES = "t_fees", _("tournament fees")
-        BOUNTIES = "bounties", _("bounties")
-        OVERLAY = "overlay", _("guarantee overlay")
-
-    class Kind(models.TextChoices):
-        WAGER = "wager", _("wager")
-        PAYOUT = "payout", _("payout")
-        COMMISSION = "commission", _("commission")
-        BANK = "bank", _("bank")
-        RAKE = "rake", _("rake")
-        REVERSAL = "reversal", _("reversal")
-        FILL = "fill", _("fill")
-        CREDIT = "credit", _("credit")
-        BUY_IN = "buy_in", _("buy-in")
-        DROP = "drop", _("drop")
-        T_ENTRY = "t_entry", _("tournament payment")
-        T_PRIZE = "t_prize", _("tournament prize")
-        T_BOUNTY = "t_bounty", _("tournament bounty")
-        T_OVERLAY = "t_overlay", _("tournament overlay")
-        T_REVERSAL = "t_reversal", _("tournament reversal")
-
-    posting = models.ForeignKey(Posting, on_delete=models.PROTECT, related_name="entries", verbose_name=_("posting"))
-    round = models.ForeignKey(
-        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_entries", verbose_name=_("round")
-    )
-    account = models.CharField(_("account"), max_length=12, choices=Account.choices)
-    seat = models.ForeignKey(
-        Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_entries", verbose_name=_("seat")
-    )
-    amount_cents = models.BigIntegerField(_("amount (cents)"))
-    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+", verbose_name=_("actor")
-    )
-    created_at = models.DateTimeField(_("created at"))
-    idempotency_key = models.CharField(_("idempotency key"), max_length=200, blank=True)
-
-    class Meta:
-        ordering = ["posting_id", "pk"]
-        verbose_name = _("ledger entry")
-        verbose_name_plural = _("ledger entries")
-        indexes = [models.Index(fields=["round", "account"], name="ledger_round_account")]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(account__in=["player", "banker"], seat__isnull=False)
-                | models.Q(
-                    account__in=["wagers", "house", "commission", "rake", "cage", "tray", "drop", *TOURNAMENT_ACCOUNTS],
-                    seat__isnull=True,
-                ),
-                name="ledger_seat_matches_account",
-            ),
-        ]
-        triggers = append_only_triggers()
-
-    def __str__(self) -> str:
-        who = f" seat {self.seat.number}" if self.seat_id else ""
-        return f"{self.account}{who} {self.amount_cents:+d} ({self.kind})"
-
-
 class Adjustment(models.Model):
     """A dealer's request to void a round or correct its settlement, waiting for a supervisor's decision.
 
@@ -298,7 +123,7 @@ class Adjustment(models.Model):
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decision_note = models.TextField(_("decision note"), blank=True)
     posting = models.ForeignKey(
-        Posting, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("posting")
+        "ledger.Posting", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("posting")
     )
 
     class Meta:

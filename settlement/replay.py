@@ -32,13 +32,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casino.errors import ApplicationError
+from ledger.lines import line_holder, line_order, lines_text
+from ledger.models import LedgerEntry, Posting
 from settlement import compute
 from settlement.hands import round_is_banked
-from settlement.ledger import line_holder, line_order, lines_text, round_label
-from settlement.models import LedgerEntry, Posting, Wager
+from settlement.models import Wager
 from settlement.services.house_wager import house_wager_cents, house_wager_problem
 from settlement.services.play import read_hands
 from settlement.services.settle import entered_hands, settlement_compute
+from settlement.verify import round_label
 from tables.models import Round, Seat
 from tables.states import RoundState
 

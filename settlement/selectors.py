@@ -2,31 +2,82 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
+from casino.models import Shift
+from ledger.models import LedgerEntry, Posting
 from rules.games import registry
-from settlement.models import Adjustment, LedgerEntry, Posting, Wager
-from tables.models import Round
+from settlement.models import Adjustment, Wager
+from tables.models import Round, Seat
 from tables.permissions import User, can_view_every_table, require_view_table, tables_visible_to
 from tables.states import TRANSITIONS, RoundState
 
 
 def round_queryset() -> QuerySet[Round]:
-    """Rounds with their table, bank seat, wagers and postings (with entries) in a fixed number of queries."""
+    """Rounds with their table, bank seat and wagers in a fixed number of queries (their postings:
+    ``rounds_postings_read``)."""
     return Round.objects.select_related(
         "table", "table__pit", "bank_seat", "opened_by", "house_wager__last_wager__round"
     ).prefetch_related(
         Prefetch("wagers", queryset=Wager.objects.select_related("seat").order_by("seat__number")),
-        Prefetch(
-            "postings",
-            queryset=Posting.objects.select_related("actor")
-            .prefetch_related(Prefetch("entries", queryset=LedgerEntry.objects.select_related("seat").order_by("pk")))
-            .order_by("pk"),
-        ),
     )
+
+
+def rounds_postings_read(rounds: Iterable[Round]) -> None:
+    """Read the postings of these rounds, oldest first, with their entries (each entry with its seat's number,
+    ``seat_number``), in two queries, and keep each round's on it for ``round_postings``."""
+    rounds = list(rounds)
+    by_round: dict[int, list[Posting]] = {round_.pk: [] for round_ in rounds}
+    if not by_round:
+        return
+    postings = list(Posting.objects.filter(round_id__in=list(by_round)).select_related("actor").order_by("pk"))
+    entries: dict[int, list[LedgerEntry]] = defaultdict(list)
+    if postings:
+        for entry in (
+            LedgerEntry.objects.filter(posting_id__in=[p.pk for p in postings])
+            .annotate(seat_number=seat_value())
+            .order_by("pk")
+        ):
+            entries[entry.posting_id].append(entry)
+    for posting in postings:
+        posting.entries_read = entries[posting.pk]  # type: ignore[attr-defined]
+        by_round[posting.round_id].append(posting)  # type: ignore[index]
+    for round_ in rounds:
+        round_.__dict__[_POSTINGS] = by_round[round_.pk]
+
+
+_POSTINGS = "ledger_postings"
+
+
+def round_postings(round_: Round) -> list[Posting]:
+    """The round's postings, oldest first, each with its entries (``entries_read``): as ``rounds_postings_read``
+    kept them on the round, or read now."""
+    if _POSTINGS not in round_.__dict__:
+        rounds_postings_read([round_])
+    postings: list[Posting] = round_.__dict__[_POSTINGS]
+    return postings
+
+
+def shift_round_ids(shift: Shift | int) -> QuerySet[Round]:
+    """The ids of a shift's rounds, as a subquery: what a ledger query filters on (``round_id__in=``), the ledger
+    holding a posting's round by its id only."""
+    return Round.objects.filter(shift=shift).values("pk")
+
+
+def round_value(column: str) -> Subquery:
+    """A column of the round a ledger row (a posting, an entry) is on, for ``annotate``: the ledger holds the
+    round's id only (``round_value("table_id")``)."""
+    return Subquery(Round.objects.filter(pk=OuterRef("round_id")).values(column)[:1])
+
+
+def seat_value(column: str = "number") -> Subquery:
+    """A column of the seat a ledger entry names, for ``annotate`` (the entry holds the seat's id only)."""
+    return Subquery(Seat.objects.filter(pk=OuterRef("seat_id")).values(column)[:1])
 
 
 def round_get_for_action(*, round_id: int) -> Round:
@@ -35,8 +86,10 @@ def round_get_for_action(*, round_id: int) -> Round:
 
 
 def round_get(*, round_id: int) -> Round:
-    """One round, or 404."""
-    return get_object_or_404(round_queryset(), pk=round_id)
+    """One round with its postings (``rounds_postings_read``), or 404."""
+    round_ = get_object_or_404(round_queryset(), pk=round_id)
+    rounds_postings_read([round_])
+    return round_
 
 
 def round_get_for_reader(*, round_id: int, user: User) -> Round:
@@ -70,8 +123,8 @@ def round_next_actions(round_: Round) -> list[str]:
 
 
 def settlement_in_force(round_: Round) -> Posting | None:
-    """The round's settlement that has not been reversed (from the prefetched postings)."""
-    postings = list(round_.postings.all())
+    """The round's settlement that has not been reversed."""
+    postings = round_postings(round_)
     reversed_ids = {p.reverses_id for p in postings if p.reverses_id}
     for posting in reversed(postings):
         if posting.kind == Posting.Kind.SETTLEMENT and posting.pk not in reversed_ids:
@@ -80,13 +133,13 @@ def settlement_in_force(round_: Round) -> Posting | None:
 
 
 def round_balances(round_: Round) -> dict[str, Any]:
-    """Each account's net on the round, from the prefetched entries: players and banker by seat."""
+    """Each account's net on the round, from its entries: players and banker by seat."""
     totals: dict[str, Any] = {"players": {}, "banker": {}, "house": 0, "commission": 0, "rake": 0, "wagers": 0}
-    for posting in round_.postings.all():
-        for entry in posting.entries.all():
+    for posting in round_postings(round_):
+        for entry in posting.entries_read:  # type: ignore[attr-defined]
             if entry.account in ("player", "banker"):
                 bucket = totals["players" if entry.account == "player" else "banker"]
-                bucket[str(entry.seat.number)] = bucket.get(str(entry.seat.number), 0) + entry.amount_cents
+                bucket[str(entry.seat_number)] = bucket.get(str(entry.seat_number), 0) + entry.amount_cents
             else:
                 totals[entry.account] += entry.amount_cents
     return totals

@@ -12,8 +12,3 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 round_settled = Signal()
-
-# Sent by ``settlement.ledger.ledger_verify`` when it checks the whole ledger: each receiver answers with a list of
-# problems in the postings it owns (the poker room's, ``poker_room.verify``), so ``verify_ledger`` checks every posting
-# without settlement importing the apps above it.
-ledger_verifying = Signal()

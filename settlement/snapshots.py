@@ -1,5 +1,5 @@
 """A round as its audit events record it, before and after each change (``settlement.services.round_transition``):
-``verify_ledger`` holds every round to the chain of its events (``settlement.ledger.round_audit_check``)."""
+``verify_ledger`` holds every round to the chain of its events (``settlement.verify.round_audit_check``)."""
 
 from __future__ import annotations
 

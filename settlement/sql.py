@@ -37,8 +37,9 @@ from casino.rows import (
     quote,
     statements_in_one_trip,
 )
-from settlement.compute import Line
-from settlement.models import Adjustment, LedgerEntry, Posting, Wager
+from ledger.lines import Line
+from ledger.models import LedgerEntry, Posting
+from settlement.models import Adjustment, Wager
 from tables.models import Round, Seat, Table
 
 

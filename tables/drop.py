@@ -30,8 +30,9 @@ from casino.money import money_text
 from casino.roles import SUPERVISORS, Role, require_role
 from casino.selectors import shift_current_held
 from tables.models import BuyIn, DropCount, Table
+from tables.money import chips_post
 from tables.permissions import require_act_at_table
-from tables.signals import buy_in_recorded, chips_post, drop_box_final
+from tables.signals import buy_in_recorded, drop_box_final
 
 # The notes a drop box holds, in cents: the dollar's and the euro's (1, 2, 5, 10, 20, 50, 100, 200, 500).
 NOTES_CENTS = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000)

@@ -30,8 +30,8 @@ from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
 from casino.selectors import shift_current_held
 from tables.models import Slip, SlipSequence, Table
+from tables.money import chips_post
 from tables.permissions import can_act_at_table, require_act_at_table
-from tables.signals import chips_post
 from tables.tray import tray_counts_read
 
 

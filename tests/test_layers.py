@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "pit", "dealer", "poker_room", "players", "settlement", "tables", "rules", "casino")
+PACKAGES = ("config", "pit", "dealer", "poker_room", "players", "settlement", "tables", "rules", "ledger", "casino")
 LAYERS = "Apps look only down"
 PURE_ENGINES = "The engines (rules.games, and rules.engines which maps games to them) import no Django"
 PURE_POKER_ROOM = "The poker room's rules"
@@ -53,6 +53,7 @@ def test_the_tree_keeps_every_import_contract() -> None:
     ("module", "source", "broken", "named"),
     [
         ("casino/_climb_probe.py", "import pit\n", LAYERS, "casino._climb_probe -> pit"),
+        ("ledger/_climb_probe.py", "from tables import models\n", LAYERS, "ledger._climb_probe -> tables"),
         ("tables/_climb_probe.py", "from settlement import models\n", LAYERS, "tables._climb_probe -> settlement"),
         ("rules/games/_django_probe.py", "import django.db\n", PURE_ENGINES, "rules.games._django_probe -> django"),
         ("players/_climb_probe.py", "import poker_room\n", LAYERS, "players._climb_probe -> poker_room"),
@@ -88,3 +89,20 @@ def test_a_pure_poker_room_module_that_imports_django_breaks_its_contract(tmp_pa
     verdict = re.search(re.escape(PURE_POKER_ROOM) + r".*?\b(KEPT|BROKEN)\b", out)
     assert verdict is not None and verdict.group(1) == "BROKEN", out
     assert "poker_room.clock -> django" in out
+
+
+# The apps above the ledger (the layers contract's order): none of their migrations may come before one of the
+# ledger's, so the ledger's tables are made on a fresh database without any app above it.
+ABOVE_THE_LEDGER = {"rules", "tables", "settlement", "players", "poker_room", "dealer", "pit"}
+
+
+def test_no_migration_of_the_ledger_depends_on_an_app_above_it() -> None:
+    from django.db.migrations.loader import MigrationLoader
+
+    graph = MigrationLoader(None, ignore_no_migrations=True).graph
+    ledger = [key for key in graph.nodes if key[0] == "ledger"]
+    assert ledger, "the ledger has migrations"
+    above = sorted(
+        {f"{node[0]}.{node[1]}" for key in ledger for node in graph.forwards_plan(key) if node[0] in ABOVE_THE_LEDGER}
+    )
+    assert above == []

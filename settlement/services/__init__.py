@@ -6,7 +6,7 @@
 * ``settle``: settling once on an idempotency key, and the dealer's preview;
 * ``corrections``: voids and corrections, and the dealer's requests for them decided from the pit.
 
-Money moves as balanced postings (``settlement.ledger.post``). Callers import the services from here.
+Money moves as balanced postings (``ledger.services.post``). Callers import the services from here.
 """
 
 from __future__ import annotations

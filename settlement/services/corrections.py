@@ -28,13 +28,15 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from casino.audit import audit_event_record
+from casino.audit import audit_event_record, subject_type
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import SUPERVISORS, require_role
-from settlement.ledger import post, posting_record, reversal_lines
-from settlement.models import Adjustment, LedgerEntry, Posting, Wager
+from ledger.lines import reversal_lines
+from ledger.models import LedgerEntry, Posting
+from ledger.services import post, posting_record
+from settlement.models import Adjustment, Wager
 from settlement.services.play import read_hands, round_seat_ids, round_wagers
 from settlement.services.rounds import round_check, round_transition
 from settlement.services.settle import (
@@ -75,10 +77,10 @@ def round_party(*, user: AbstractBaseUser, round: Round) -> str | None:
     made another of its moves (closed the betting, dealt, recorded the hands or the placements). Three reads:
     the round's postings, audit events and wagers in the user's name.
     """
-    postings = set(Posting.objects.filter(round=round, actor_id=user.pk).values_list("kind", flat=True))
+    postings = set(Posting.objects.filter(round_id=round.pk, actor_id=user.pk).values_list("kind", flat=True))
     events = set(
         AuditEvent.objects.filter(
-            subject_type=Round._meta.label_lower, subject_id=str(round.pk), actor_id=user.pk
+            subject_type=subject_type(Round), subject_id=str(round.pk), actor_id=user.pk
         ).values_list("event_type", flat=True)
     )
     if postings & _SETTLING_POSTINGS or events & _SETTLING_EVENTS:
@@ -129,13 +131,13 @@ def void_round(
         _require_second_person(
             actor=actor, round=locked, kind="void", requested_by=requested_by, asked=requested_by is not None
         )
-        entries = list(LedgerEntry.objects.filter(posting__round=locked, posting__kind=Posting.Kind.WAGER))
+        entries = list(LedgerEntry.objects.filter(posting__round_id=locked.pk, posting__kind=Posting.Kind.WAGER))
         postings = []
         if entries:
             numbers = {pk: number for number, pk in round_seat_ids(locked).items()}
             postings.append(
                 post(
-                    round=locked,
+                    round_id=locked.pk,
                     kind=Posting.Kind.VOID,
                     lines=reversal_lines(entries, numbers),
                     actor=actor,
@@ -156,7 +158,7 @@ def void_round(
 def _settlement_to_correct(locked: Round, hands: Mapping[str, Any]) -> Posting:
     """The settlement in force of a settled round, which ``hands`` (as stored) would correct; refused when they are
     the hands it settled."""
-    current = Posting.objects.get(round=locked, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
+    current = Posting.objects.get(round_id=locked.pk, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
     if entered_hands(hands) == entered_hands(current.hands or {"seats": {}}):
         raise ApplicationError(
             "The corrected hands are the hands already settled: nothing to correct.", extra={"field": "hands"}
@@ -211,7 +213,7 @@ def correct_round(
         seat_ids = round_seat_ids(locked)
         numbers = {pk: number for number, pk in seat_ids.items()}
         reversal = post(
-            round=locked,
+            round_id=locked.pk,
             kind=Posting.Kind.REVERSAL,
             lines=reversal_lines(current.entries.all(), numbers),
             actor=actor,
@@ -255,7 +257,7 @@ def correct_round(
             },
             reason=reason,
         )
-    return settlement_body(posting)
+    return settlement_body(posting, locked)
 
 
 @dataclass(frozen=True)
@@ -392,7 +394,7 @@ def adjustment_approve(*, actor: AbstractBaseUser | None, adjustment: Adjustment
         before = _adjustment_snapshot(locked)
         if locked.kind == Adjustment.Kind.VOID:
             void_round(actor=actor, round=locked.round, reason=locked.reason, requested_by=locked.requested_by)
-            posting = Posting.objects.filter(round=locked.round, kind=Posting.Kind.VOID).first()
+            posting = Posting.objects.filter(round_id=locked.round_id, kind=Posting.Kind.VOID).first()
         else:
             body = correct_round(
                 actor=actor,

@@ -35,11 +35,12 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError
 from casino.events import AuditEventType
 from casino.money import money_text as _money
+from ledger.models import Posting
+from ledger.services import post, posting_record
 from rules import options as rule_options
 from rules.games import banking
 from settlement import compute
-from settlement.ledger import post, posting_record
-from settlement.models import HouseWager, Posting, Wager
+from settlement.models import HouseWager, Wager
 from tables.models import Round, Seat, Table
 from tables.states import RoundState
 
@@ -114,14 +115,13 @@ def house_wager_take(*, actor: AbstractBaseUser | None, round: Round, plan: Hous
         placed_by=actor if actor is not None and actor.is_authenticated else None,
     )
     posting = post(
-        round=round,
+        round_id=round.pk,
         kind=Posting.Kind.WAGER,
         lines=[
             compute.Line(compute.HOUSE, None, -plan.amount_cents, "wager"),
             compute.Line(compute.WAGERS, None, plan.amount_cents, "wager"),
         ],
         actor=actor,
-        seat_ids={},
     )
     audit_event_record(
         actor=actor,

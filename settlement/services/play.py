@@ -20,14 +20,15 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.money import money_text as _money
 from casino.roles import require_role
+from ledger.models import Posting
+from ledger.services import post, posting_record
 from rules import options as rule_options
 from rules.games import banking, dealing, ofc_table, registry
 from rules.games.cards import cards_text
 from rules.games.errors import InvalidHand
 from settlement import compute, ofc_turns, surrender_swap
 from settlement import hands as round_hands
-from settlement.ledger import post, posting_record
-from settlement.models import Posting, Wager
+from settlement.models import Wager
 from settlement.services.house_wager import house_wager_cents
 from settlement.services.rounds import round_check, round_transition
 from settlement.sql import round_lock
@@ -106,7 +107,7 @@ def wager_place(*, actor: AbstractBaseUser | None, round: Round, seat: int, amou
         if round_hands.round_is_banked(locked):
             postings.append(
                 post(
-                    round=locked,
+                    round_id=locked.pk,
                     kind=Posting.Kind.WAGER,
                     lines=[
                         compute.Line(compute.PLAYER, seat, -amount_cents, "wager"),

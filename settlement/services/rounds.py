@@ -235,7 +235,7 @@ def round_transition(
     ``changes`` (the hands, the placements) without moving. The step services call it with
     what their step records: ``settlement.services`` deals (``dealt``), takes the hands
     (``revealed``) and settles (``settled``); the audit event is the move's (``_MOVE_EVENTS``) or ``event``.
-    ``money`` is what the move paid or returned (the postings it wrote, ``settlement.ledger.posting_record``,
+    ``money`` is what the move paid or returned (the postings it wrote, ``ledger.services.posting_record``,
     and for a settlement its amounts per seat, bank and house), kept in the event's ``after``.
     Callers have checked the actor's role and the table; this checks the state, and that the round's shift is
     still open and holds no void asked for (``round_check``: a closed shift's report is final). A caller

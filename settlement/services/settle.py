@@ -14,10 +14,10 @@ from django.db import IntegrityError, transaction
 
 from casino.errors import ApplicationError, WrongState
 from casino.roles import require_role
+from ledger.models import Posting
+from ledger.services import post, posting_record
 from settlement import compute
 from settlement import hands as round_hands
-from settlement.ledger import post, posting_record
-from settlement.models import Posting
 from settlement.services.house_wager import house_wager_cents
 from settlement.services.play import read_hands, round_wagers
 from settlement.services.rounds import round_transition
@@ -32,7 +32,7 @@ MAX_KEY_LENGTH = 200
 
 def used_key_posting(key: str) -> Posting:
     """The posting a key was already used for."""
-    return Posting.objects.select_related("round__table").get(idempotency_key=key)
+    return Posting.objects.get(idempotency_key=key)
 
 
 # --- settling -------------------------------------------------------------------------------------
@@ -53,9 +53,9 @@ def check_key(idempotency_key: str | None) -> str:
     return key
 
 
-def settlement_body(posting: Posting) -> dict[str, Any]:
-    """What a settle (or correction) call answers, rebuilt the same from the stored posting on every retry."""
-    round_ = posting.round
+def settlement_body(posting: Posting, round_: Round) -> dict[str, Any]:
+    """What a settle (or correction) call answers, rebuilt the same from the stored posting (of ``round_``) on every
+    retry."""
     return {
         "settlement_id": posting.pk,
         "idempotency_key": posting.idempotency_key,
@@ -77,12 +77,13 @@ def replay(existing: Posting, round_: Round, *, correction: bool) -> dict[str, A
     same_act = existing.kind == Posting.Kind.SETTLEMENT and (existing.corrects_id is not None) == correction
     if existing.round_id != round_.pk or not same_act:
         used_for = "a correction" if existing.corrects_id is not None else existing.get_kind_display()
+        other = Round.objects.select_related("table").get(pk=existing.round_id)
         raise WrongState(
             f"This idempotency key was already used for {used_for} (posting {existing.pk}, "
-            f"round {existing.round.number} at table {existing.round.table.name}): use a new key.",
+            f"round {other.number} at table {other.table.name}): use a new key.",
             extra={"field": "idempotency_key"},
         )
-    return settlement_body(existing)
+    return settlement_body(existing, round_)
 
 
 def settlement_compute(round_: Round, read: round_hands.RoundHands, wagers: Mapping[int, int]) -> compute.Computed:
@@ -114,7 +115,7 @@ def settle_into(
     """Post the settlement of the locked round with these hands: what it pays, as one balanced posting."""
     computed = settlement_compute(locked, read, wagers)
     return post(
-        round=locked,
+        round_id=locked.pk,
         kind=Posting.Kind.SETTLEMENT,
         lines=computed.lines,
         actor=actor,
@@ -176,7 +177,7 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
             already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED, money=settlement_money(posting)
         )
         round_settled.send(sender=Round, round=locked, posting=posting, corrects=None)
-    return settlement_body(posting)
+    return settlement_body(posting, locked)
 
 
 def settlement_money(posting: Posting, *also: Posting) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 from casino.models import AuditEvent
 from casino.roles import Role
 from casino.services import shift_close, shift_open
-from settlement.models import LedgerEntry
+from ledger.models import LedgerEntry
 from tables.drop import buy_in_record, drop_count_record
 from tables.models import BuyIn, DropCount, Slip, SlipSequence, TrayCount
 from tables.services import table_assign_dealer

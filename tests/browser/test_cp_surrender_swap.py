@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from ledger.models import Posting
+from ledger.verify import ledger_verify
 from rules.services import rule_set_create
-from settlement.ledger import ledger_verify
-from settlement.models import Posting
 from settlement.replay import ledger_replay
 from tables.models import Round
 from tests.browser.test_dealer_tablet import (
@@ -41,7 +41,7 @@ def cp_table(make_table: Callable[..., Any], pit_boss: Any) -> Any:
 def _result(table: Any) -> dict[str, Any]:
     round_ = Round.objects.get(table=table)
     assert round_.state == "settled"
-    return Posting.objects.get(round=round_, kind="settlement").result  # type: ignore[no-any-return]
+    return Posting.objects.get(round_id=round_.pk, kind="settlement").result  # type: ignore[no-any-return]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from settlement.models import Adjustment, Posting
+from ledger.models import Posting
+from settlement.models import Adjustment
 from tables.models import Round
 
 PGP_BANK = "Qs Qd 8s 5d 3c Jh Jc"  # the house way sets queens high, jacks low
@@ -99,7 +100,7 @@ def _settle(page: Any) -> None:
 def _settlement(table: Any) -> Posting:
     round_ = Round.objects.get(table=table)
     assert round_.state == "settled"
-    return Posting.objects.get(round=round_, kind="settlement")
+    return Posting.objects.get(round_id=round_.pk, kind="settlement")
 
 
 # --- the games ----------------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ import pytest
 from playwright.sync_api import expect
 
 from casino.models import GamingDay, Shift
-from settlement.models import Adjustment, Posting, ShiftReport
+from ledger.models import Posting
+from settlement.models import Adjustment, ShiftReport
 from tables.models import Round, Table
 from tables.services import table_create, table_open
 from tests.browser.test_dealer_tablet import _open_tablet, _tap_hands, _tap_into, _tap_text, _wager
@@ -153,7 +154,7 @@ def test_a_whole_gaming_day_from_the_screens(
     fred.fill("#note", "Checked the camera")
     fred.get_by_role("button", name="Approve").click()
     expect(fred.locator('[data-status="approved"]')).to_contain_text("approved · fred_floor")
-    settled = Posting.objects.get(round=first, kind="settlement", reversed_by__isnull=True)
+    settled = Posting.objects.get(round_id=first.pk, kind="settlement", reversed_by__isnull=True)
     nets = {line["seat"]: line["net_cents"] for line in settled.result["seats"]}
     assert nets == {1: 4750, 2: 0}
 

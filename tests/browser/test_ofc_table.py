@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from ledger.models import Posting
+from ledger.verify import ledger_verify
 from rules.games import ofc_table
 from rules.services import rule_set_create
-from settlement.ledger import ledger_verify
-from settlement.models import Posting
 from settlement.replay import ledger_replay
 from tables.models import Round
 
@@ -148,5 +148,5 @@ def test_an_ofc_table_plays_in_turn_from_the_button_then_deals_fantasyland(
     assert (first.action_order, second.action_order) == ([1, 2], [2, 1])
     assert second.hands["fantasyland"] == {"1": DISCARD}
     assert second.hands["turns"][:3] == [[2, 5], [1, 13], [2, 1]]
-    assert Posting.objects.filter(round__table=table, kind="settlement").count() == 2
+    assert Posting.objects.filter(round_id__in=table.rounds.values("pk"), kind="settlement").count() == 2
     assert ledger_verify().ok and ledger_replay().ok

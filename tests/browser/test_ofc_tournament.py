@@ -20,9 +20,9 @@ import pytest
 from playwright.sync_api import expect
 
 from casino.roles import Role
+from ledger.verify import ledger_verify
 from poker_room import services
 from poker_room.models import Elimination, Entry, OfcHand, SeatMove, Tournament
-from settlement.ledger import ledger_verify
 from tests.poker_room.test_ofc_points import deal_boards, engine_points
 
 PLAYERS = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fritz", "Gina", "Hans"]

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from settlement.ledger import ledger_verify
-from settlement.models import Posting
+from ledger.models import Posting
+from ledger.verify import ledger_verify
 from settlement.replay import ledger_replay
 from tables.models import Round, Table
 from tests.browser.test_dealer_tablet import _open_tablet, _settle, _tap_hands, _tap_text
@@ -88,7 +88,7 @@ def test_a_pit_boss_sets_up_a_peer_table_and_a_dealer_plays_a_round_each_against
     page.locator(".table-bar").scroll_into_view_if_needed()
     shoot(page, "peer-tiles")
     round_ = Round.objects.get(table=table)
-    result = Posting.objects.get(round=round_, kind="settlement").result
+    result = Posting.objects.get(round_id=round_.pk, kind="settlement").result
     assert {s["seat"]: s["net_cents"] for s in result["seats"]} == {1: 2500, 2: -2500, 3: 0}
     assert result["bank"] is None and result["house"]["total_cents"] == 0
     assert ledger_verify().ok

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from ledger.models import Posting
+from ledger.verify import ledger_verify
 from rules.services import rule_set_create
-from settlement.ledger import ledger_verify
-from settlement.models import HouseWager, Posting
+from settlement.models import HouseWager
 from settlement.replay import ledger_replay
 from settlement.services import (
     round_close_betting,
@@ -119,8 +120,8 @@ def test_a_player_bank_plays_against_the_house_wager_on_the_tablet_and_the_ledge
 
     round_ = Round.objects.get(table=table, number=2)
     assert HouseWager.objects.get(round=round_).amount_cents == 2500
-    assert Posting.objects.filter(round=round_, kind="settlement").count() == 1
-    result = Posting.objects.get(round=round_, kind="settlement").result
+    assert Posting.objects.filter(round_id=round_.pk, kind="settlement").count() == 1
+    result = Posting.objects.get(round_id=round_.pk, kind="settlement").result
     assert (result["house_wager"]["outcome"], result["house_wager"]["net_cents"]) == ("win", 2500)
     assert (result["bank"]["won_cents"], result["bank"]["net_cents"]) == (-1500, -1500)
 

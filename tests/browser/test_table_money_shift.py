@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import expect
 
 from casino.roles import Role
-from settlement.ledger import ledger_verify
+from ledger.verify import ledger_verify
 from settlement.models import ShiftReport
 from tables.models import Slip
 from tests.browser.test_dealer_tablet import _play_to_dealt, _tap_hands

@@ -17,8 +17,9 @@ from django.utils import timezone
 from casino.errors import WrongState
 from casino.models import AuditEvent, Shift
 from casino.services import shift_close, shift_open
+from ledger.models import LedgerEntry, Posting
 from pit.tasks import shift_boundaries
-from settlement.models import Adjustment, LedgerEntry, Posting, Wager
+from settlement.models import Adjustment, Wager
 from settlement.services import (
     adjustment_request,
     correct_round,

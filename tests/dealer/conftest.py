@@ -13,7 +13,8 @@ from django.test import Client
 
 from casino.models import AuditEvent
 from casino.roles import Role
-from settlement.models import Adjustment, LedgerEntry, Posting, Wager
+from ledger.models import LedgerEntry, Posting
+from settlement.models import Adjustment, Wager
 from settlement.services import (
     round_close_betting,
     round_deal,

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from ledger.models import LedgerEntry, Posting
 from rules.services import rule_set_create
-from settlement.models import Adjustment, LedgerEntry, Posting
+from settlement.models import Adjustment
 from settlement.services import (
     adjustment_approve,
     round_close_betting,

@@ -19,7 +19,7 @@ from casino.models import AuditEvent
 from casino.roles import Role
 from casino.services import shift_close
 from dealer.views import REFUSAL_HEADER
-from settlement.models import Posting
+from ledger.models import Posting
 from tables.models import BuyIn, Slip, Table, TrayCount
 from tables.slips import slip_issue, slip_request
 from tables.tray import tray_count_confirm, tray_count_record

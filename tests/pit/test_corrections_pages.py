@@ -13,7 +13,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from settlement.models import Adjustment, Posting
+from ledger.models import Posting
+from settlement.models import Adjustment
 from settlement.services import adjustment_request, settle_round
 from tables.models import Round
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
@@ -118,7 +119,7 @@ def test_a_supervisor_asks_for_a_correction_and_lands_on_its_page(floor_supervis
     assert (asked.kind, asked.status, asked.requested_by) == ("correction", "pending", floor_supervisor)
     assert asked.hands["seats"]["2"] == PUSHES
     # Nothing moved yet: the settlement is as it was.
-    assert Posting.objects.filter(round=settled, kind="reversal").count() == 0
+    assert Posting.objects.filter(round_id=settled.pk, kind="reversal").count() == 0
 
 
 @pytest.mark.django_db
@@ -224,7 +225,7 @@ def test_a_supervisor_approves_on_the_page_and_comes_back_to_it(pit_boss, asked)
     after = client.get(response["Location"]).content
     page = _text(after)
     assert "Correction approved" in page and "Checked the camera" in page
-    assert Posting.objects.filter(round=asked.round, kind="reversal").count() == 1
+    assert Posting.objects.filter(round_id=asked.round_id, kind="reversal").count() == 1
     # Decided, the page still compares the hands as they were settled with the hands the correction put in force.
     before = page[page.index("Hands before the correction") : page.index("Hands asked for")]
     assert LOSES["high"] in before and PUSHES["high"] not in before

@@ -22,11 +22,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from casino.models import AuditEvent, Shift
+from ledger.models import LedgerEntry, Posting
 from pit import selectors
 from pit.selectors import BankMustPass, pit_dashboard
 from rules.models import Game
 from rules.services import rule_set_create, rule_set_default
-from settlement.models import Adjustment, LedgerEntry, Posting, Wager
+from settlement.models import Adjustment, Wager
 from settlement.services import (
     adjustment_approve,
     adjustment_request,
@@ -124,7 +125,7 @@ def test_a_settled_round_shows_its_handle_players_result_and_commission(
     # Handle 25 + 10 + 50; the players: +25.00 - 1.25 commission, 0, -50.00.
     assert (line.handle_cents, line.players_cents, line.commission_cents, line.rake_cents) == (8500, -2625, 125, 0)
     # The players' result is the sum of their ledger entries on the settled round.
-    players = LedgerEntry.objects.filter(round=round_, account="player").aggregate(total=Sum("amount_cents"))
+    players = LedgerEntry.objects.filter(round_id=round_.pk, account="player").aggregate(total=Sum("amount_cents"))
     assert line.players_cents == players["total"]
 
     page = signed_in(pit_boss).get("/pit/")
@@ -270,7 +271,7 @@ def test_a_pit_boss_approves_a_void_from_the_dashboard_and_the_round_is_voided(
         "Seen on camera",
     )
     assert round_.state == RoundState.VOIDED and round_.void_reason == "Card flashed on the deal"
-    assert Posting.objects.filter(round=round_, kind="void").count() == 1
+    assert Posting.objects.filter(round_id=round_.pk, kind="void").count() == 1
     (line,) = pit_dashboard().lines
     assert (line.round_state, line.handle_cents, line.players_cents) == ("voided", 0, 0)  # voided: never happened
 
@@ -528,7 +529,7 @@ def fill_floor(*, tables: int, pit: Any, shift: Shift, dealer: User, start: int 
     settled = [r for r in rounds if r.number == 1]
     postings = Posting.objects.bulk_create(
         Posting(
-            round=r,
+            round_id=r.pk,
             kind=Posting.Kind.SETTLEMENT,
             result={
                 "seats": [
@@ -548,12 +549,13 @@ def fill_floor(*, tables: int, pit: Any, shift: Shift, dealer: User, start: int 
         ("player", 1, -50),
         ("commission", None, 50),
     )
+    table_of = {r.pk: r.table_id for r in settled}
     LedgerEntry.objects.bulk_create(
         LedgerEntry(
             posting=p,
-            round=p.round,
+            round_id=p.round_id,
             account=account,
-            seat=seat_of[(p.round.table_id, seat)] if seat else None,
+            seat_id=seat_of[(table_of[p.round_id], seat)].pk if seat else None,
             amount_cents=amount,
             kind="payout",
             created_at=now,

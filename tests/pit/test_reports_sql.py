@@ -14,8 +14,9 @@ from django.db.models.functions import TruncHour
 from django.utils import timezone
 
 from casino.services import shift_close
+from ledger.models import LedgerEntry, Posting
 from pit import reports
-from settlement.models import LedgerEntry, Posting
+from settlement.selectors import round_value, seat_value, shift_round_ids
 from settlement.services import correct_round, settle_round
 from tables.models import Round
 from tests.pit.test_shift_reports import closed_shift  # noqa: F401  (a fixture)
@@ -25,7 +26,9 @@ pytestmark = pytest.mark.usefixtures("eager_celery")
 
 
 def _in_force(shift: Any) -> Any:
-    return Posting.objects.filter(round__shift=shift, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
+    return Posting.objects.filter(
+        round_id__in=shift_round_ids(shift), kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True
+    )
 
 
 def _reference_tables(shift: Any) -> dict[str, dict[str, int]]:
@@ -36,13 +39,15 @@ def _reference_tables(shift: Any) -> dict[str, dict[str, int]]:
     )
     payouts = (
         LedgerEntry.objects.filter(posting__in=_in_force(shift), account="player", kind="payout", amount_cents__gt=0)
-        .values("round__table__name")
+        .annotate(table_name=round_value("table__name"))
+        .values("table_name")
         .annotate(total=Sum("amount_cents"))
         .order_by()
     )
     for row in payouts:
-        tables[row["round__table__name"]]["payouts_cents"] += row["total"]
-    for name, result in _in_force(shift).values_list("round__table__name", "result"):
+        tables[row["table_name"]]["payouts_cents"] += row["total"]
+    in_force = _in_force(shift).annotate(table_name=round_value("table__name"))
+    for name, result in in_force.values_list("table_name", "result"):
         for line in (result or {}).get("seats", []):
             tables[name][reports._OUTCOME_FIGURES[reports._seat_outcome(line)]] += 1
     return tables
@@ -50,7 +55,7 @@ def _reference_tables(shift: Any) -> dict[str, dict[str, int]]:
 
 def _reference_hours(shift: Any) -> list[dict[str, Any]]:
     rows = (
-        LedgerEntry.objects.filter(round__shift=shift, account__in=list(reports._ACCOUNT_FIGURES))
+        LedgerEntry.objects.filter(round_id__in=shift_round_ids(shift), account__in=list(reports._ACCOUNT_FIGURES))
         .annotate(hour=TruncHour("created_at", tzinfo=timezone.get_default_timezone()))
         .values("hour", "account")
         .annotate(total=Sum("amount_cents"))
@@ -68,13 +73,14 @@ def _reference_banks(shift: Any) -> list[tuple[str, str, int | None, int]]:
     by_bank: dict[tuple[str, str, int | None], int] = defaultdict(int)
     paid = (
         LedgerEntry.objects.filter(posting__in=_in_force(shift), account__in=["banker", "player"], kind="commission")
-        .values("round__table__name", "account", "seat__number")
+        .annotate(table_name=round_value("table__name"), seat_number=seat_value())
+        .values("table_name", "account", "seat_number")
         .annotate(total=Sum("amount_cents"))
         .order_by()
     )
     for row in paid:
-        name = row["round__table__name"]
-        key = (name, "seat", row["seat__number"]) if row["account"] == "banker" else (name, "house", None)
+        name = row["table_name"]
+        key = (name, "seat", row["seat_number"]) if row["account"] == "banker" else (name, "house", None)
         by_bank[key] -= row["total"]
     return sorted((*key, amount) for key, amount in by_bank.items())
 
@@ -146,10 +152,12 @@ def test_seat_outcomes_are_counted_in_sql_by_the_python_rule(shift, pgp_table, d
     round_ = round_open(actor=dealer, table=pgp_table)
     said = [{"seat": 1, "outcome": o} for o in ("win", "push", "loss", "no_action", "win")]
     signed = [{"seat": 2, "won_cents": cents} for cents in (1500, 0, -700, -1, 2)] + [{"seat": 3}]
-    undone = Posting.objects.create(round=round_, kind="settlement", result={"seats": [{"seat": 1, "outcome": "win"}]})
-    Posting.objects.create(round=round_, kind="reversal", reverses=undone)
+    undone = Posting.objects.create(
+        round_id=round_.pk, kind="settlement", result={"seats": [{"seat": 1, "outcome": "win"}]}
+    )
+    Posting.objects.create(round_id=round_.pk, kind="reversal", reverses=undone)
     for result in ({"seats": said}, {"seats": signed}, {"seats": []}, {"bank": None}, None):
-        Posting.objects.create(round=round_, kind="settlement", result=result)
+        Posting.objects.create(round_id=round_.pk, kind="settlement", result=result)
     counted = {outcome: count for _table, outcome, count in reports._outcome_counts(shift, reports._undone(shift))}
     expected: dict[str, int] = defaultdict(int)
     for posting in _in_force(shift):

@@ -8,10 +8,12 @@ from django.db.models import Sum
 
 from casino.errors import WrongState
 from casino.services import pit_create, shift_close, shift_open
+from ledger.models import LedgerEntry
+from ledger.verify import ledger_verify
 from pit.services import shift_report_build
 from rules.services import rule_set_create
-from settlement.ledger import ledger_verify
-from settlement.models import LedgerEntry, ShiftReport, Wager
+from settlement.models import ShiftReport, Wager
+from settlement.selectors import shift_round_ids
 from settlement.services import (
     adjustment_approve,
     adjustment_request,
@@ -102,7 +104,12 @@ def _report(shift, kind: str) -> ShiftReport:  # type: ignore[no-untyped-def]
 
 
 def _ledger(shift, account: str) -> int:  # type: ignore[no-untyped-def]
-    return LedgerEntry.objects.filter(round__shift=shift, account=account).aggregate(t=Sum("amount_cents"))["t"] or 0
+    return (
+        LedgerEntry.objects.filter(round_id__in=shift_round_ids(shift), account=account).aggregate(
+            t=Sum("amount_cents")
+        )["t"]
+        or 0
+    )
 
 
 @pytest.mark.django_db

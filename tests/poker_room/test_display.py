@@ -19,13 +19,13 @@ from django.test import Client
 from django.urls import reverse
 
 from casino.roles import Role
+from ledger.models import Posting
+from ledger.services import post
 from poker_room import clock_services as cs
 from poker_room import live, money
 from poker_room.display_views import SERVER_NOW_HEADER, display_address, display_token
 from poker_room.models import Entry, Purchase, Tournament
 from poker_room.selectors import display_payload, running_tournaments, tournament_board
-from settlement.ledger import post
-from settlement.models import Posting
 
 T0 = dt.datetime(2025, 10, 18, 18, 0, tzinfo=dt.UTC)
 
@@ -67,11 +67,9 @@ def tournament(director: User) -> Tournament:
 def paid(tournament: Tournament, made: Entry, kind: Purchase.Kind, chips: int, by: User) -> Purchase:
     """A payment as the entry services write it: its posting in the ledger (``poker_room.money``) and its row."""
     posting = post(
-        round=None,
         kind=Posting.Kind.T_ENTRY,
         lines=money.purchase_lines(prize_cents=5_000, fee_cents=1_000, bounty_cents=0),
         actor=by,
-        seat_ids={},
         idempotency_key=money.purchase_key(tournament.pk, entry_number=made.number, kind=str(kind), ordinal=1),
     )
     return Purchase.objects.create(

@@ -19,11 +19,11 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
+from ledger.models import LedgerEntry, Posting
+from ledger.verify import ledger_verify
 from poker_room import services
 from poker_room.models import Elimination, Entry, SeatMove, Tournament, TournamentTable
 from poker_room.seating import TableSeats, next_big_blind
-from settlement.ledger import ledger_verify
-from settlement.models import LedgerEntry, Posting
 from tests.poker_room.tournament_setup import at, entry, everything, fresh, seating
 
 

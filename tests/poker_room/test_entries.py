@@ -15,12 +15,12 @@ import pytest
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
+from ledger.models import LedgerEntry
 from players.services import player_create
 from poker_room import services
 from poker_room.entries import addon_row
 from poker_room.models import Entry, Purchase, SeatMove, Tournament
 from poker_room.structure import Level, LevelKind
-from settlement.models import LedgerEntry
 from tests.poker_room.tournament_setup import T0, at, entry, everything, fresh, seating
 
 pytestmark = pytest.mark.django_db

@@ -20,12 +20,12 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
+from ledger.verify import ledger_verify
 from poker_room import ofc_points, services
 from poker_room.models import Elimination, Entry, OfcHand, SeatMove, Tournament
 from poker_room.ofc_selectors import console_context, tournament_standings
 from rules.games.cards import CARDS
 from rules.games.ofc import Board, score
-from settlement.ledger import ledger_verify
 from tests.poker_room.tournament_setup import PLAYERS, T0, everything, fresh
 
 pytestmark = pytest.mark.django_db

@@ -14,10 +14,10 @@ import pytest
 from django.db.models import Sum
 from rest_framework.test import APIClient
 
+from ledger.models import LedgerEntry, Posting
+from ledger.verify import ledger_verify
 from poker_room import deals, money, services
 from poker_room.models import Deal, Elimination, Tournament
-from settlement.ledger import ledger_verify
-from settlement.models import LedgerEntry, Posting
 from tests.poker_room.tournament_setup import at, entry, everything, fresh
 
 pytestmark = pytest.mark.django_db

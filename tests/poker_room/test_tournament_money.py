@@ -14,13 +14,14 @@ import pytest
 from django.db.models import Sum
 
 from casino.errors import WrongState
+from ledger.lines import Line
+from ledger.models import LedgerEntry, Posting
+from ledger.services import post
+from ledger.verify import ledger_verify
 from players.services import player_create
 from poker_room import money, services
 from poker_room.models import Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
 from poker_room.verify import tournament_ledger_check
-from settlement.compute import Line
-from settlement.ledger import ledger_verify, post
-from settlement.models import LedgerEntry, Posting
 from tests.guards import tamper
 from tests.poker_room.tournament_setup import PLAYERS, T0, at, entry, everything, fresh, seating
 
@@ -226,7 +227,7 @@ def test_the_pool_is_made_final_at_the_first_paid_bust_with_its_overlay(running,
     locked = fresh(tournament)
     assert (locked.pool_locked_at, locked.overlay_cents) == (at(12), 15_000)
     assert third.prize_cents == 12_000  # 20 % of the guaranteed 600.00
-    assert tournament_ledger_check(None) == []
+    assert tournament_ledger_check(None).problems == ()
 
 
 # --- bounties -------------------------------------------------------------------------------------------------
@@ -286,7 +287,7 @@ def test_a_progressive_bounty_pays_half_and_adds_half_to_the_eliminator_s_the_od
 @pytest.mark.django_db
 def test_the_check_names_a_payment_that_was_changed_and_a_posting_for_nothing(running, director) -> None:
     tournament = running(players=3)
-    assert tournament_ledger_check(None) == []
+    assert tournament_ledger_check(None).problems == ()
     purchase = Purchase.objects.filter(tournament=tournament).order_by("pk").first()
     table = LedgerEntry._meta.db_table
     tamper(
@@ -298,14 +299,13 @@ def test_the_check_names_a_payment_that_was_changed_and_a_posting_for_nothing(ru
         [purchase.posting_id],
     )
     post(
-        round=None,
         kind="t_prize",
         lines=[Line("prize_pool", None, -500, "t_prize"), Line("entrants", None, 500, "t_prize")],
         actor=director,
         seat_ids={},
         idempotency_key=f"tournament:{tournament.pk}:prize:9:1",
     )
-    problems = tournament_ledger_check(None)
+    problems = list(tournament_ledger_check(None).problems)
     assert len(problems) == 2, problems
     assert problems[0].startswith(
         f"Posting {purchase.posting_id} (tournament:{tournament.pk}:purchase:1:entry:1) does not hold"

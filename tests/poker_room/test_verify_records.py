@@ -10,10 +10,10 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 
+from ledger.verify import ledger_verify
 from poker_room import deals, heads_up, ofc_points, services
 from poker_room.eliminations import entry_eliminate
 from poker_room.models import Deal, Entry, Match, OfcHand, Tournament
-from settlement.ledger import ledger_verify
 from tests.guards import tamper
 from tests.poker_room.test_ofc_points import deal_boards, seated
 from tests.poker_room.tournament_setup import PLAYERS, T0, entry

@@ -26,13 +26,14 @@ from rest_framework.test import APIClient
 
 from casino.errors import WrongState
 from casino.roles import Role
+from ledger.models import LedgerEntry, Posting
+from ledger.verify import ledger_verify
 from rules import options as rule_options
 from rules.games import chinese_poker, dealing, ofc, paigow_poker, paigow_tiles
 from rules.games.cards import cards_text, deck, parse_cards
 from rules.games.tiles import TILE_SET, parse_tiles, tiles_text
 from rules.services import rule_set_create
-from settlement.ledger import ledger_verify
-from settlement.models import LedgerEntry, Posting
+from settlement.selectors import seat_value
 from settlement.services import (
     round_close_betting,
     round_deal,
@@ -98,7 +99,7 @@ def _race(calls: list[Callable[[], Any]]) -> list[tuple[str, Any]]:
 
 
 def _settlements(round_: Round) -> list[Posting]:
-    return list(Posting.objects.filter(round=round_, kind=Posting.Kind.SETTLEMENT))
+    return list(Posting.objects.filter(round_id=round_.pk, kind=Posting.Kind.SETTLEMENT))
 
 
 @pytest.fixture
@@ -404,12 +405,13 @@ def test_a_random_floor_of_every_game_leaves_a_ledger_that_verifies(
     assert LedgerEntry.objects.aggregate(total=Sum("amount_cents"))["total"] == 0
 
     by_round: dict[int, dict[tuple[str, int | None], int]] = defaultdict(lambda: defaultdict(int))
-    for round_id, account, seat, amount in LedgerEntry.objects.values_list(
-        "round_id", "account", "seat__number", "amount_cents"
+    for round_id, account, seat, amount in LedgerEntry.objects.annotate(seat_number=seat_value()).values_list(
+        "round_id", "account", "seat_number", "amount_cents"
     ):
         by_round[round_id][(account, seat)] += amount
-    for posting in Posting.objects.filter(kind=Posting.Kind.SETTLEMENT).select_related("round"):
-        round_ = posting.round
+    rounds = {round_.pk: round_ for round_ in Round.objects.all()}
+    for posting in Posting.objects.filter(kind=Posting.Kind.SETTLEMENT):
+        round_ = rounds[posting.round_id]
         accounts = by_round[round_.pk]
         result = posting.result
         assert sum(amount for (account, _), amount in accounts.items() if account == "wagers") == 0

@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from casino.errors import WrongState
 from casino.models import Shift
 from casino.services import shift_close
-from settlement.models import Posting
+from ledger.models import Posting
 from settlement.services import correct_round, settle_round
 from tables.models import Round
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS, pgp_table, play_to_hands  # noqa: F401  (fixtures)
@@ -82,7 +82,7 @@ def test_a_shift_close_waits_for_a_correction_under_way_and_lands_after_it(
     assert errors == []
     assert closed_at and closed_at[0] >= released
     closed = Shift.objects.get(pk=shift.pk).closed_at
-    correction = Posting.objects.get(round=settled, kind="settlement", reversed_by__isnull=True)
+    correction = Posting.objects.get(round_id=settled.pk, kind="settlement", reversed_by__isnull=True)
     assert correction.corrects_id is not None and correction.created_at < closed
 
 
@@ -131,4 +131,4 @@ def test_a_round_write_during_a_close_waits_and_finds_the_shift_closed(
 
     assert len(outcome) == 1 and isinstance(outcome[0], WrongState)
     assert str(outcome[0].message) == "The Day shift is closed: this round can no longer change."
-    assert not Posting.objects.filter(round=settled, kind="reversal").exists()
+    assert not Posting.objects.filter(round_id=settled.pk, kind="reversal").exists()

@@ -10,7 +10,9 @@ import pytest
 from django.db.models import Sum
 
 from casino.models import AuditEvent
-from settlement.models import LedgerEntry, Posting, Wager
+from ledger.models import LedgerEntry, Posting
+from settlement.models import Wager
+from settlement.selectors import seat_value
 from settlement.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from tables.models import Round, Table
 
@@ -56,10 +58,11 @@ def play_to_hands(dealer) -> Callable[..., Round]:  # type: ignore[no-untyped-de
 
 def _balance(round_: Round, account: str) -> dict[int | None, int]:
     rows = (
-        LedgerEntry.objects.filter(round=round_, account=account)
-        .values_list("seat__number")
+        LedgerEntry.objects.filter(round_id=round_.pk, account=account)
+        .annotate(seat_number=seat_value())
+        .values_list("seat_number")
         .annotate(total=Sum("amount_cents"))
-        .order_by("seat__number")
+        .order_by("seat_number")
     )
     return dict(rows)  # type: ignore[arg-type]
 
@@ -72,8 +75,8 @@ def balances() -> Callable[[Round, str], dict[int | None, int]]:
 
 def _entries(posting: Posting) -> list[tuple[str, int | None, int, str]]:
     return [
-        (e.account, e.seat.number if e.seat_id else None, e.amount_cents, e.kind)
-        for e in posting.entries.select_related("seat").order_by("pk")
+        (e.account, e.seat_number, e.amount_cents, e.kind)
+        for e in posting.entries.annotate(seat_number=seat_value()).order_by("pk")
     ]
 
 

@@ -6,8 +6,9 @@ import pytest
 
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import AuditEvent
-from settlement.ledger import ledger_verify
-from settlement.models import Adjustment, LedgerEntry, Posting
+from ledger.models import LedgerEntry, Posting
+from ledger.verify import ledger_verify
+from settlement.models import Adjustment
 from settlement.services import (
     adjustment_approve,
     adjustment_reject,
@@ -41,7 +42,7 @@ def _revealed(dealer, table, seat_hand) -> Round:
 
 
 def _player(round_: Round) -> int:
-    return sum(LedgerEntry.objects.filter(round=round_, account="player").values_list("amount_cents", flat=True))
+    return sum(LedgerEntry.objects.filter(round_id=round_.pk, account="player").values_list("amount_cents", flat=True))
 
 
 @pytest.mark.django_db
@@ -73,7 +74,7 @@ def test_a_correction_asked_by_the_dealer_reverses_and_settles_again_when_approv
     approved = adjustment_approve(actor=pit_boss, adjustment=asked)
     assert approved.posting.corrects.idempotency_key == "first"
     assert _player(round_) == 2000 - 100  # a win less 5%
-    assert Posting.objects.filter(round=round_, kind="reversal").count() == 1
+    assert Posting.objects.filter(round_id=round_.pk, kind="reversal").count() == 1
     assert ledger_verify().ok
 
 

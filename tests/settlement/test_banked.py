@@ -12,8 +12,8 @@ import random
 import pytest
 
 from casino.errors import ApplicationError, WrongState
+from ledger.models import LedgerEntry, Posting
 from rules.services import rule_set_create
-from settlement.models import LedgerEntry, Posting
 from settlement.services import (
     round_close_betting,
     round_deal,
@@ -65,8 +65,8 @@ def test_a_win_is_posted_as_the_stake_back_the_banks_payout_and_the_commission(
 ):
     round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
     _settle(round_, dealer)
-    wager = Posting.objects.get(round=round_, kind="wager")
-    settlement = Posting.objects.get(round=round_, kind="settlement")
+    wager = Posting.objects.get(round_id=round_.pk, kind="wager")
+    settlement = Posting.objects.get(round_id=round_.pk, kind="settlement")
     assert entries(wager) == [("player", 1, -2500, "wager"), ("wagers", None, 2500, "wager")]
     assert entries(settlement) == [
         ("wagers", None, -2500, "payout"),
@@ -87,7 +87,7 @@ def test_a_push_returns_the_stake_and_takes_no_commission(dealer, shift, pgp_tab
     body = _settle(round_, dealer)
     line = _seat(body, 2)
     assert (line["outcome"], line["commission_cents"], line["net_cents"]) == ("push", 0, 0)
-    assert entries(Posting.objects.get(round=round_, kind="settlement")) == [
+    assert entries(Posting.objects.get(round_id=round_.pk, kind="settlement")) == [
         ("wagers", None, -2500, "payout"),
         ("player", 2, 2500, "payout"),
     ]
@@ -100,7 +100,7 @@ def test_a_loss_goes_to_the_house(dealer, shift, pgp_table, play_to_hands, entri
     round_ = play_to_hands(pgp_table, wagers={3: 2500}, hands={"banker": BANK, "seats": {"3": LOSES}})
     body = _settle(round_, dealer)
     assert (_seat(body, 3)["outcome"], _seat(body, 3)["net_cents"]) == ("loss", -2500)
-    assert entries(Posting.objects.get(round=round_, kind="settlement")) == [
+    assert entries(Posting.objects.get(round_id=round_.pk, kind="settlement")) == [
         ("wagers", None, -2500, "bank"),
         ("house", None, 2500, "bank"),
     ]
@@ -134,7 +134,7 @@ def test_every_seat_is_settled_against_the_bank_in_one_balanced_posting(
     assert balances(round_, "player") == {1: 2375, 2: 0, 3: -5000}
     # The house: +5000 from seat 3, -2500 to seat 1, +125 commission.
     assert body["house"] == {"bank_won_cents": 2500, "commission_cents": 125, "rake_cents": 0, "total_cents": 2625}
-    assert sum(amount for _, _, amount, _ in entries(Posting.objects.get(round=round_, kind="settlement"))) == 0
+    assert sum(amount for _, _, amount, _ in entries(Posting.objects.get(round_id=round_.pk, kind="settlement"))) == 0
     assert balances(round_, "wagers") == {None: 0}
 
 
@@ -246,7 +246,7 @@ def test_a_player_bank_settles_in_the_dice_order_until_it_cannot_cover_the_next_
     assert balances(round_, "player") == {1: 0, 2: 0, 5: 4000}
     assert balances(round_, "banker") == {3: -4000}
     assert balances(round_, "wagers") == {None: 0}
-    assert not LedgerEntry.objects.filter(round=round_, account__in=["house", "commission"]).exists()
+    assert not LedgerEntry.objects.filter(round_id=round_.pk, account__in=["house", "commission"]).exists()
 
 
 @pytest.mark.django_db

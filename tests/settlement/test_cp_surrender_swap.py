@@ -14,11 +14,11 @@ import pytest
 
 from casino.errors import ApplicationError, WrongState
 from casino.models import AuditEvent
+from ledger.verify import ledger_verify
 from rules.games import chinese_poker
 from rules.games.cards import cards_text, deck, parse_cards
 from rules.services import rule_set_create
 from settlement.hands import dealt_hands_set
-from settlement.ledger import ledger_verify
 from settlement.replay import ledger_replay
 from settlement.services import (
     round_close_betting,

@@ -11,8 +11,9 @@ import pytest
 
 from casino.errors import NotAllowed
 from casino.roles import Role
-from settlement.ledger import ledger_verify
-from settlement.models import Adjustment, LedgerEntry, Posting
+from ledger.models import LedgerEntry, Posting
+from ledger.verify import ledger_verify
+from settlement.models import Adjustment
 from settlement.services import (
     adjustment_approve,
     adjustment_reject,
@@ -55,7 +56,7 @@ def _still_pending(asked: Adjustment) -> bool:
 
 
 def _settlement_in_force(round_: Round) -> int:
-    return Posting.objects.get(round=round_, kind="settlement", reversed_by__isnull=True).pk
+    return Posting.objects.get(round_id=round_.pk, kind="settlement", reversed_by__isnull=True).pk
 
 
 # --- who may approve ------------------------------------------------------------------------------
@@ -133,7 +134,7 @@ def test_who_corrected_a_round_cannot_approve_its_next_correction(
     with nothing_written(settled), pytest.raises(NotAllowed, match="You settled round 1"):
         adjustment_approve(actor=pit_boss, adjustment=again)
     adjustment_approve(actor=floor_supervisor, adjustment=again)
-    assert Posting.objects.filter(round=settled, kind="reversal").count() == 2
+    assert Posting.objects.filter(round_id=settled.pk, kind="reversal").count() == 2
 
 
 @pytest.mark.django_db

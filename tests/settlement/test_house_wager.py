@@ -22,11 +22,13 @@ from django.test.utils import CaptureQueriesContext
 
 from casino.errors import ApplicationError
 from casino.models import AuditEvent
+from ledger.models import LedgerEntry, Posting
+from ledger.verify import ledger_verify
 from rules import options as rule_options
 from rules.services import rule_set_create, rule_set_default
-from settlement.ledger import _rules_audited, _rules_problem, ledger_verify
-from settlement.models import HouseWager, LedgerEntry, Posting
+from settlement.models import HouseWager
 from settlement.replay import ledger_replay
+from settlement.selectors import seat_value
 from settlement.services import (
     adjustment_approve,
     adjustment_request,
@@ -39,6 +41,7 @@ from settlement.services import (
     void_round,
     wager_place,
 )
+from settlement.verify import _rules_audited, _rules_problem
 from tables.models import Round, Table
 from tests import guards
 from tests.settlement.conftest import BANK, LOSES, WINS
@@ -89,15 +92,15 @@ def _player_bank(
 
 def _lines(posting: Posting) -> list[tuple[str, int | None, int, str]]:
     return [
-        (e.account, e.seat.number if e.seat_id else None, e.amount_cents, e.kind)
-        for e in posting.entries.select_related("seat").order_by("pk")
+        (e.account, e.seat_number, e.amount_cents, e.kind)
+        for e in posting.entries.annotate(seat_number=seat_value()).order_by("pk")
     ]
 
 
 def _balance(round_: Round, account: str, seat: int | None = None) -> int:
-    rows = LedgerEntry.objects.filter(round=round_, account=account)
+    rows = LedgerEntry.objects.filter(round_id=round_.pk, account=account)
     if seat is not None:
-        rows = rows.filter(seat__number=seat)
+        rows = rows.annotate(seat_number=seat_value()).filter(seat_number=seat)
     return sum(rows.values_list("amount_cents", flat=True))
 
 
@@ -121,7 +124,7 @@ def test_the_house_wagers_the_bankers_last_bet_from_the_house_to_the_layout(deal
     wager = HouseWager.objects.get(round=banked_by_seat_3)
     assert wager.amount_cents == 2500
     assert wager.last_wager.seat.number == 3 and wager.last_wager.round.number == 1
-    posting = Posting.objects.get(round=banked_by_seat_3, kind="wager", entries__account="house")
+    posting = Posting.objects.get(round_id=banked_by_seat_3.pk, kind="wager", entries__account="house")
     assert _lines(posting) == [("house", None, -2500, "wager"), ("wagers", None, 2500, "wager")]
     event = AuditEvent.objects.get(event_type="house_wager.placed")
     assert event.after["amount_cents"] == 2500 and event.after["bank_seat"] == 3
@@ -186,7 +189,7 @@ def test_the_house_wins_both_hands_even_money_paid_by_the_bank_and_no_commission
         "total_cents": 2500,
         "wager_won_cents": 2500,
     }
-    settlement = Posting.objects.get(round=round_, kind="settlement")
+    settlement = Posting.objects.get(round_id=round_.pk, kind="settlement")
     assert _lines(settlement) == [
         ("wagers", None, -1000, "bank"),
         ("banker", 3, 1000, "bank"),
@@ -244,7 +247,7 @@ def test_one_hand_each_is_a_push_and_the_house_takes_its_stake_back(dealer, bank
     round_ = _reveal(banked_by_seat_3, dealer, HOUSE_PUSHES)
     body = settle_round(round=round_, actor=dealer, idempotency_key="push")
     assert (body["house_wager"]["outcome"], body["house_wager"]["net_cents"]) == ("push", 0)
-    assert ("wagers", None, -2500, "payout") in _lines(Posting.objects.get(round=round_, kind="settlement"))
+    assert ("wagers", None, -2500, "payout") in _lines(Posting.objects.get(round_id=round_.pk, kind="settlement"))
     assert _balance(round_, "house") == 0
     assert body["bank"]["won_cents"] == 1000
 
@@ -369,15 +372,15 @@ def test_a_double_tap_on_open_or_settle_takes_and_pays_the_house_wager_once(deal
     first = settle_round(round=round_, actor=dealer, idempotency_key="tap")
     again = settle_round(round=round_, actor=dealer, idempotency_key="tap")
     assert first == again
-    assert Posting.objects.filter(round=round_, kind="settlement").count() == 1
+    assert Posting.objects.filter(round_id=round_.pk, kind="settlement").count() == 1
     assert _balance(round_, "house") == 2500
-    assert Posting.objects.filter(round=round_, kind="wager", entries__account="house").count() == 1
+    assert Posting.objects.filter(round_id=round_.pk, kind="wager", entries__account="house").count() == 1
 
 
 @pytest.mark.django_db
 def test_a_void_returns_the_house_wager_with_the_seats(dealer, floor_supervisor, banked_by_seat_3) -> None:
     void_round(actor=floor_supervisor, round=banked_by_seat_3, reason="Misdeal")
-    void = Posting.objects.get(round=banked_by_seat_3, kind="void")
+    void = Posting.objects.get(round_id=banked_by_seat_3.pk, kind="void")
     assert ("house", None, 2500, "reversal") in _lines(void)
     assert (_balance(banked_by_seat_3, "house"), _balance(banked_by_seat_3, "wagers")) == (0, 0)
     assert ledger_verify().ok
@@ -400,7 +403,7 @@ def test_the_replay_settles_the_house_wager_again_and_a_correction_resettles_it(
         hands={"banker": BANK, "house": {"cards": HOUSE_LOSES}, "seats": {"1": SEAT_BEATS_BANK}},
     )
     adjustment_approve(actor=pit_boss, adjustment=asked)
-    correction = Posting.objects.get(round=round_, kind="settlement", reversed_by__isnull=True)
+    correction = Posting.objects.get(round_id=round_.pk, kind="settlement", reversed_by__isnull=True)
     assert correction.result["house_wager"]["outcome"] == "loss"
     assert _balance(round_, "house") == -2500
     assert ledger_verify().ok

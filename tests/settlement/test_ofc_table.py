@@ -13,11 +13,11 @@ from collections.abc import Mapping
 import pytest
 
 from casino.errors import ApplicationError, WrongState
+from ledger.verify import ledger_verify
 from rules.games import ofc, ofc_table
 from rules.games.cards import parse_cards
 from rules.services import rule_set_create
 from settlement import ofc_turns
-from settlement.ledger import ledger_verify
 from settlement.replay import ledger_replay
 from settlement.services import (
     round_close_betting,

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from casino.errors import ApplicationError, NotAllowed, WrongState
+from ledger.models import Posting
+from ledger.verify import ledger_verify
 from rules.services import PEER_RULE_SET_NAMES, rule_set_peer
-from settlement.ledger import ledger_verify
-from settlement.models import Posting
 from settlement.replay import ledger_replay
 from settlement.services import (
     round_close_betting,
@@ -110,7 +110,7 @@ def test_a_peer_round_settles_each_against_each_and_the_replay_agrees(dealer, sh
     assert {s["seat"]: s["net_cents"] for s in body["seats"]} == {1: STAKE, 2: -STAKE, 3: 0}
     assert body["house"]["total_cents"] == 0  # no banker, no commission
     assert balances(round_, "player") == {1: STAKE, 2: -STAKE}
-    assert not Posting.objects.filter(round=round_, kind=Posting.Kind.WAGER).exists()  # wagers move no money
+    assert not Posting.objects.filter(round_id=round_.pk, kind=Posting.Kind.WAGER).exists()  # wagers move no money
     assert ledger_verify().ok
     report = ledger_replay()
     assert report.ok, report.problems

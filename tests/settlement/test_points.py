@@ -11,10 +11,10 @@ import random
 import pytest
 
 from casino.errors import ApplicationError, WrongState
+from ledger.models import LedgerEntry, Posting
+from ledger.verify import ledger_verify
 from rules.games.cards import parse_cards
 from rules.services import rule_set_create
-from settlement.ledger import ledger_verify
-from settlement.models import LedgerEntry, Posting
 from settlement.services import (
     round_close_betting,
     round_deal,
@@ -84,7 +84,7 @@ def test_the_rake_comes_off_the_winners_and_the_round_sums_to_zero(dealer, shift
     assert body["house"] == {"bank_won_cents": 0, "commission_cents": 0, "rake_cents": 375, "total_cents": 375}
     assert balances(seed_round, "player") == {1: -1000, 2: 7125, 3: -6500}
     assert balances(seed_round, "rake") == {None: 375}
-    assert sum(LedgerEntry.objects.filter(round=seed_round).values_list("amount_cents", flat=True)) == 0
+    assert sum(LedgerEntry.objects.filter(round_id=seed_round.pk).values_list("amount_cents", flat=True)) == 0
     assert ledger_verify().ok
 
 

@@ -15,6 +15,7 @@ import pytest
 from django.db import connection
 
 from casino.errors import WrongState
+from ledger.models import Posting
 from players.figures import hold_drift, session_figures
 from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSeat, RatingSession, TableHold
 from players.rating import hold_window_update, house_figures, position_figures, sessions_playing_at
@@ -22,7 +23,6 @@ from players.services import player_create, session_end, session_move, session_p
 from players.verify import ratings_verify
 from rules.edges import rule_set_edges
 from rules.services import rule_set_create
-from settlement.models import Posting
 from settlement.services import correct_round, round_open, settle_round, wager_place
 from tables.drop import buy_in_record, buy_in_void
 from tables.models import Round, Table
@@ -294,7 +294,7 @@ def test_a_correction_that_gives_a_no_action_wager_action_credits_its_session(  
         bank_cents=3000,
     )
     settle_round(round=round_, actor=dealer, idempotency_key="nb1")
-    assert [line["outcome"] for line in Posting.objects.get(round=round_, kind="settlement").result["seats"]] == [
+    assert [line["outcome"] for line in Posting.objects.get(round_id=round_.pk, kind="settlement").result["seats"]] == [
         "win",
         "no_action",
     ]

@@ -17,10 +17,12 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from ledger.models import Posting
+from ledger.verify import ledger_verify
 from rules.services import rule_set_create
-from settlement.ledger import ledger_verify
-from settlement.models import Posting, Wager
+from settlement.models import Wager
 from settlement.replay import ledger_replay
+from settlement.selectors import seat_value
 from settlement.services import (
     adjustment_approve,
     adjustment_request,
@@ -55,7 +57,7 @@ def _name(round_: Round) -> str:
 
 
 def _settlement(round_: Round) -> Posting:
-    return Posting.objects.get(round=round_, kind="settlement", reversed_by__isnull=True)
+    return Posting.objects.get(round_id=round_.pk, kind="settlement", reversed_by__isnull=True)
 
 
 # --- a settled round of each game ------------------------------------------------------------------
@@ -185,7 +187,7 @@ def test_a_corrected_round_replays_each_settlement_against_its_own_hands(dealer,
     # The reversed settlement is settled again with the hands it was made with, not the round's corrected hands
     # (seats 2 and 3 swapped), and the correction with its own.
     assert (report.rounds, report.settlements) == (1, 2)
-    original, correction = Posting.objects.filter(round=pgp_round, kind="settlement").order_by("pk")
+    original, correction = Posting.objects.filter(round_id=pgp_round.pk, kind="settlement").order_by("pk")
     assert original.hands != correction.hands == Round.objects.get(pk=pgp_round.pk).hands
 
 
@@ -195,10 +197,15 @@ def test_a_corrected_round_replays_each_settlement_against_its_own_hands(dealer,
 @pytest.mark.django_db
 def test_a_balanced_edit_of_a_settlement_is_named_with_what_each_account_should_hold(pgp_round) -> None:
     settlement = _settlement(pgp_round)
-    player = settlement.entries.filter(account="player", seat__number=1).order_by("pk").first()
+    player = (
+        settlement.entries.annotate(seat_number=seat_value())
+        .filter(account="player", seat_number=1)
+        .order_by("pk")
+        .first()
+    )
     house = settlement.entries.filter(account="house").order_by("pk").first()
-    tamper("UPDATE settlement_ledgerentry SET amount_cents = amount_cents + %s WHERE id = %s", [99900, player.pk])
-    tamper("UPDATE settlement_ledgerentry SET amount_cents = amount_cents - %s WHERE id = %s", [99900, house.pk])
+    tamper("UPDATE ledger_ledgerentry SET amount_cents = amount_cents + %s WHERE id = %s", [99900, player.pk])
+    tamper("UPDATE ledger_ledgerentry SET amount_cents = amount_cents - %s WHERE id = %s", [99900, house.pk])
     assert ledger_replay().problems == [
         f"{_name(pgp_round)}: settlement posting {settlement.pk} does not match its recomputation: "
         "player seat 1 expected +4875 cents, found +104775 cents; house expected -1500 cents, found -101400 cents."
@@ -208,10 +215,15 @@ def test_a_balanced_edit_of_a_settlement_is_named_with_what_each_account_should_
 @pytest.mark.django_db
 def test_verify_ledger_replay_fails_naming_the_round_and_the_posting(pgp_round) -> None:
     settlement = _settlement(pgp_round)
-    player = settlement.entries.filter(account="player", seat__number=1).order_by("pk").first()
+    player = (
+        settlement.entries.annotate(seat_number=seat_value())
+        .filter(account="player", seat_number=1)
+        .order_by("pk")
+        .first()
+    )
     house = settlement.entries.filter(account="house").order_by("pk").first()
-    tamper("UPDATE settlement_ledgerentry SET amount_cents = amount_cents + %s WHERE id = %s", [99900, player.pk])
-    tamper("UPDATE settlement_ledgerentry SET amount_cents = amount_cents - %s WHERE id = %s", [99900, house.pk])
+    tamper("UPDATE ledger_ledgerentry SET amount_cents = amount_cents + %s WHERE id = %s", [99900, player.pk])
+    tamper("UPDATE ledger_ledgerentry SET amount_cents = amount_cents - %s WHERE id = %s", [99900, house.pk])
     with pytest.raises(CommandError, match="The replay found 1 difference") as failed:
         call_command("verify_ledger", "--replay")
     assert f"  - {_name(pgp_round)}: settlement posting {settlement.pk} does not match" in str(failed.value)
@@ -222,8 +234,8 @@ def test_a_balanced_edit_between_two_accounts_is_named_in_every_game(game_round)
     settlement = _settlement(game_round)
     first, *others = settlement.entries.exclude(account="wagers").order_by("pk")  # the layout stays square
     second = next(entry for entry in others if (entry.account, entry.seat_id) != (first.account, first.seat_id))
-    tamper("UPDATE settlement_ledgerentry SET amount_cents = amount_cents + %s WHERE id = %s", [99900, first.pk])
-    tamper("UPDATE settlement_ledgerentry SET amount_cents = amount_cents - %s WHERE id = %s", [99900, second.pk])
+    tamper("UPDATE ledger_ledgerentry SET amount_cents = amount_cents + %s WHERE id = %s", [99900, first.pk])
+    tamper("UPDATE ledger_ledgerentry SET amount_cents = amount_cents - %s WHERE id = %s", [99900, second.pk])
     (problem,) = ledger_replay().problems
     named = f"{_name(game_round)}: settlement posting {settlement.pk} does not match its recomputation: "
     assert problem.startswith(named)
@@ -233,10 +245,17 @@ def test_a_balanced_edit_between_two_accounts_is_named_in_every_game(game_round)
 @pytest.mark.django_db
 def test_lines_changed_with_every_account_total_kept_are_named_line_by_line(pgp_round) -> None:
     settlement = _settlement(pgp_round)
-    payout = settlement.entries.filter(account="player", seat__number=1, kind="payout").order_by("pk").first()
-    commission = settlement.entries.get(account="player", seat__number=1, kind="commission")
-    tamper("UPDATE settlement_ledgerentry SET amount_cents = %s WHERE id = %s", [2375, payout.pk])
-    tamper("UPDATE settlement_ledgerentry SET amount_cents = %s WHERE id = %s", [0, commission.pk])
+    payout = (
+        settlement.entries.annotate(seat_number=seat_value())
+        .filter(account="player", seat_number=1, kind="payout")
+        .order_by("pk")
+        .first()
+    )
+    commission = settlement.entries.annotate(seat_number=seat_value()).get(
+        account="player", seat_number=1, kind="commission"
+    )
+    tamper("UPDATE ledger_ledgerentry SET amount_cents = %s WHERE id = %s", [2375, payout.pk])
+    tamper("UPDATE ledger_ledgerentry SET amount_cents = %s WHERE id = %s", [0, commission.pk])
     assert ledger_replay().problems == [
         f"{_name(pgp_round)}: settlement posting {settlement.pk} does not match its recomputation: every account's "
         "total agrees but the lines differ: expected player seat 1 -125 (commission), player seat 1 +2500 (payout), "
@@ -248,7 +267,7 @@ def test_lines_changed_with_every_account_total_kept_are_named_line_by_line(pgp_
 def test_an_edited_result_is_named(pgp_round) -> None:
     settlement = _settlement(pgp_round)
     result = {**settlement.result, "house": {**settlement.result["house"], "commission_cents": 0}}
-    tamper("UPDATE settlement_posting SET result = %s WHERE id = %s", [json.dumps(result), settlement.pk])
+    tamper("UPDATE ledger_posting SET result = %s WHERE id = %s", [json.dumps(result), settlement.pk])
     assert ledger_replay().problems == [
         f"{_name(pgp_round)}: settlement posting {settlement.pk} does not match its recomputation: "
         "its stored result differs from the recomputed one in house."
@@ -265,7 +284,7 @@ def test_a_wager_edited_on_a_settled_round_is_named_with_its_posting_and_the_set
         "UPDATE settlement_wager SET amount_cents = amount_cents * 100 WHERE round_id = %s AND seat_id = %s",
         [pgp_round.pk, seat],
     )
-    taken = Posting.objects.get(round=pgp_round, kind="wager", entries__seat_id=seat)
+    taken = Posting.objects.get(round_id=pgp_round.pk, kind="wager", entries__seat_id=seat)
     settlement = _settlement(pgp_round)
     # With 2500.00 on seat 1: 2500.00 back and 2500.00 won less 125.00; the house pays it and takes seat 2's 10.00.
     assert ledger_replay().problems == [
@@ -284,7 +303,7 @@ def test_a_wager_edited_on_an_open_round_is_named_by_its_wager_posting(dealer, s
     round_ = round_open(actor=dealer, table=table)
     wager_place(actor=dealer, round=round_, seat=4, amount_cents=2500)
     tamper("UPDATE settlement_wager SET amount_cents = amount_cents * 100 WHERE round_id = %s", [round_.pk])
-    taken = Posting.objects.get(round=round_, kind="wager")
+    taken = Posting.objects.get(round_id=round_.pk, kind="wager")
     report = ledger_replay()
     assert report.problems == [
         f"Round 1 at table PGP-2 (round id {round_.pk}): wager posting {taken.pk} does not match the wager on "
@@ -296,10 +315,11 @@ def test_a_wager_edited_on_an_open_round_is_named_by_its_wager_posting(dealer, s
 
 @pytest.mark.django_db
 def test_a_wager_posting_moved_to_another_seat_is_named(pgp_round) -> None:
-    taken = Posting.objects.get(round=pgp_round, kind="wager", entries__seat__number=3)
+    seat_3 = pgp_round.table.seats.get(number=3)
+    taken = Posting.objects.get(round_id=pgp_round.pk, kind="wager", entries__seat_id=seat_3.pk)
     seat_4 = pgp_round.table.seats.get(number=4)
     tamper(
-        "UPDATE settlement_ledgerentry SET seat_id = %s WHERE posting_id = %s AND account = 'player'",
+        "UPDATE ledger_ledgerentry SET seat_id = %s WHERE posting_id = %s AND account = 'player'",
         [seat_4.pk, taken.pk],
     )
     assert ledger_replay().problems == [
@@ -330,7 +350,7 @@ def test_hands_changed_on_a_settled_round_are_named_and_the_settlement_still_rep
 def test_the_replay_can_look_at_some_rounds_only(dealer, pit_boss, pgp_round, make_table, play_to_hands) -> None:
     other = _chinese_poker(dealer, pit_boss, make_table, play_to_hands)
     player = _settlement(pgp_round).entries.filter(account="player").order_by("pk").first()
-    tamper("UPDATE settlement_ledgerentry SET amount_cents = amount_cents + 1 WHERE id = %s", [player.pk])
+    tamper("UPDATE ledger_ledgerentry SET amount_cents = amount_cents + 1 WHERE id = %s", [player.pk])
     assert not ledger_replay(rounds=[pgp_round.pk]).ok
     assert ledger_replay(rounds=[other.pk]).ok
     assert not ledger_replay().ok
@@ -340,7 +360,7 @@ def test_the_replay_can_look_at_some_rounds_only(dealer, pit_boss, pgp_round, ma
 def test_verify_ledger_replay_checks_the_rounds_named(dealer, pit_boss, pgp_round, make_table, play_to_hands, capsys):
     other = _chinese_poker(dealer, pit_boss, make_table, play_to_hands)
     player = _settlement(pgp_round).entries.filter(account="player").order_by("pk").first()
-    tamper("UPDATE settlement_ledgerentry SET amount_cents = amount_cents + 1 WHERE id = %s", [player.pk])
+    tamper("UPDATE ledger_ledgerentry SET amount_cents = amount_cents + 1 WHERE id = %s", [player.pk])
     call_command("verify_ledger", "--replay", "--round", str(other.pk))
     assert "Replay: 1 settled round recomputed (1 settlement, 0 wager postings)" in capsys.readouterr().out
     with pytest.raises(CommandError, match=f"round id {pgp_round.pk}"):
@@ -367,7 +387,7 @@ def test_an_entry_moved_to_another_round_is_named(dealer, pit_boss, pgp_round, m
     other = _chinese_poker(dealer, pit_boss, make_table, play_to_hands)
     settlement = _settlement(pgp_round)
     entry = settlement.entries.filter(account="house").order_by("pk").first()
-    tamper("UPDATE settlement_ledgerentry SET round_id = %s WHERE id = %s", [other.pk, entry.pk])
+    tamper("UPDATE ledger_ledgerentry SET round_id = %s WHERE id = %s", [other.pk, entry.pk])
     assert ledger_replay().problems == [
         f"{_name(pgp_round)}: ledger entry {entry.pk} of settlement posting {settlement.pk} is filed under "
         f"round id {other.pk}."

@@ -14,9 +14,6 @@ from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.rows import update_statement
 from rules.services import rule_set_create
-from settlement.compute import Line
-from settlement.ledger import ledger_verify, post
-from settlement.models import LedgerEntry, Posting
 from settlement.services import round_open
 from settlement.sql import round_lock, round_lock_reading
 from tables.models import Round
@@ -69,64 +66,6 @@ def test_a_missing_round_is_not_found(play_to_hands, pgp_table) -> None:
     round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
     with transaction.atomic(), pytest.raises(Round.DoesNotExist):
         round_lock(Round(pk=round_.pk + 1000))
-
-
-def test_a_posting_with_no_seat_on_any_line_is_written_with_its_entries(play_to_hands, pgp_table, dealer) -> None:
-    # every seat column NULL: on PostgreSQL the lines' arrays are typed by a cast, not by their values
-    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
-    lines = [Line("house", None, -300, "payout"), Line("commission", None, 300, "commission")]
-    with transaction.atomic():
-        posting = post(round=round_, kind=Posting.Kind.SETTLEMENT, lines=lines, actor=dealer, seat_ids={})
-    stored = Posting.objects.get(pk=posting.pk)
-    assert (stored.kind, stored.actor_id, stored.round_id) == ("settlement", dealer.pk, round_.pk)
-    rows = list(
-        LedgerEntry.objects.filter(posting=posting).order_by("pk").values_list("account", "seat_id", "amount_cents")
-    )
-    assert rows == [("house", None, -300), ("commission", None, 300)]
-    entry = LedgerEntry.objects.filter(posting=posting).first()
-    assert entry.created_at is not None and entry.idempotency_key == ""
-
-
-def test_a_posting_keeps_its_lines_in_order_with_their_seats_and_key(play_to_hands, pgp_table, dealer) -> None:
-    round_ = play_to_hands(pgp_table, wagers={1: 2500, 2: 1000}, hands=HANDS)
-    seat_ids = dict(pgp_table.seats.values_list("number", "pk"))
-    lines = [
-        Line("wagers", None, -2500, "payout"),
-        Line("player", 1, 2500, "payout"),
-        Line("player", 2, -1000, "commission"),
-        Line("house", None, 1000, "commission"),
-    ]
-    with transaction.atomic():
-        posting = post(
-            round=round_,
-            kind=Posting.Kind.SETTLEMENT,
-            lines=lines,
-            actor=dealer,
-            seat_ids=seat_ids,
-            idempotency_key="k-1",
-        )
-    rows = list(
-        LedgerEntry.objects.filter(posting=posting)
-        .order_by("pk")
-        .values_list("account", "seat_id", "amount_cents", "kind", "idempotency_key", "actor_id")
-    )
-    assert rows == [
-        ("wagers", None, -2500, "payout", "k-1", dealer.pk),
-        ("player", seat_ids[1], 2500, "payout", "k-1", dealer.pk),
-        ("player", seat_ids[2], -1000, "commission", "k-1", dealer.pk),
-        ("house", None, 1000, "commission", "k-1", dealer.pk),
-    ]
-    assert Posting.objects.get(pk=posting.pk).idempotency_key == "k-1"
-
-
-def test_a_posting_that_does_not_balance_writes_nothing(play_to_hands, pgp_table, dealer) -> None:
-    round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
-    before = Posting.objects.count(), LedgerEntry.objects.count()
-    with pytest.raises(ValueError, match="balance"):
-        lopsided = [Line("house", None, 1, "payout")]
-        post(round=round_, kind=Posting.Kind.SETTLEMENT, lines=lopsided, actor=dealer, seat_ids={})
-    assert (Posting.objects.count(), LedgerEntry.objects.count()) == before
-    assert ledger_verify().ok
 
 
 def test_the_change_an_event_records_is_made_with_it_and_the_chain_holds(play_to_hands, pgp_table, dealer) -> None:

@@ -6,8 +6,8 @@ import pytest
 
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import AuditEvent
-from settlement.ledger import ledger_verify
-from settlement.models import LedgerEntry, Posting
+from ledger.models import LedgerEntry, Posting
+from ledger.verify import ledger_verify
 from settlement.services import correct_round, round_open, settle_round, void_round, wager_place
 from tables.models import Round
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
@@ -37,7 +37,7 @@ def test_settling_moves_the_round_to_settled_and_writes_its_audit_event(dealer, 
     body = settle_round(round=revealed, actor=dealer, idempotency_key="settle-1")
     assert Round.objects.get(pk=revealed.pk).state == "settled"
     assert (body["table"], body["number"], body["game"], body["corrects"]) == ("PGP-1", 1, "paigow_poker", None)
-    assert body["settlement_id"] == Posting.objects.get(round=revealed, kind="settlement").pk
+    assert body["settlement_id"] == Posting.objects.get(round_id=revealed.pk, kind="settlement").pk
     event = AuditEvent.objects.get(event_type="round.settled")
     assert (event.before["state"], event.after["state"], event.actor) == ("revealed", "settled", dealer)
     assert ledger_verify().ok
@@ -50,7 +50,7 @@ def test_the_same_key_twice_answers_the_same_and_pays_once(dealer, revealed) -> 
     again = settle_round(round=revealed, actor=dealer, idempotency_key="settle-1")
     assert again == first
     assert (Posting.objects.count(), LedgerEntry.objects.count(), AuditEvent.objects.count()) == counts
-    assert Posting.objects.filter(round=revealed, kind="settlement").count() == 1
+    assert Posting.objects.filter(round_id=revealed.pk, kind="settlement").count() == 1
 
 
 @pytest.mark.django_db
@@ -62,7 +62,7 @@ def test_a_settled_round_is_never_settled_again_with_another_key(dealer, settled
 @pytest.mark.django_db
 def test_a_key_used_on_one_round_is_refused_on_another(dealer, settled, pgp_table, play_to_hands, nothing_written):
     second = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
-    used = Posting.objects.get(round=settled, kind="settlement").pk
+    used = Posting.objects.get(round_id=settled.pk, kind="settlement").pk
     with (
         nothing_written(second),
         pytest.raises(
@@ -102,7 +102,7 @@ def test_a_void_returns_every_wager_in_one_posting_that_undoes_the_wagers_line_f
     floor_supervisor, round_with_wagers, entries, balances
 ):
     void_round(actor=floor_supervisor, round=round_with_wagers, reason="Deck found one card short")
-    (void,) = Posting.objects.filter(round=round_with_wagers, kind="void")
+    (void,) = Posting.objects.filter(round_id=round_with_wagers.pk, kind="void")
     assert (void.actor, void.reason) == (floor_supervisor, "Deck found one card short")
     assert entries(void) == [
         ("player", 1, 2500, "reversal"),
@@ -156,10 +156,10 @@ def _correct(actor, round_: Round, hands=CORRECTED, key: str = "correct-1", aske
 @pytest.mark.parametrize("supervisor", ["floor_supervisor", "pit_boss"])
 def test_a_correction_reverses_the_settlement_and_settles_again(request, settled, balances, supervisor) -> None:
     actor = request.getfixturevalue(supervisor)
-    original = Posting.objects.get(round=settled, kind="settlement")
+    original = Posting.objects.get(round_id=settled.pk, kind="settlement")
     body = _correct(actor, settled)
-    reversal = Posting.objects.get(round=settled, kind="reversal")
-    corrected = Posting.objects.get(round=settled, kind="settlement", corrects=original)
+    reversal = Posting.objects.get(round_id=settled.pk, kind="reversal")
+    corrected = Posting.objects.get(round_id=settled.pk, kind="settlement", corrects=original)
     assert (reversal.reverses, reversal.actor, reversal.reason) == (original, actor, "Seat 2's cards keyed wrong")
     assert (body["settlement_id"], body["corrects"]) == (corrected.pk, original.pk)
     assert {line["seat"]: line["outcome"] for line in body["seats"]} == {1: "win", 2: "push"}
@@ -173,15 +173,15 @@ def test_a_correction_reverses_the_settlement_and_settles_again(request, settled
 
 @pytest.mark.django_db
 def test_the_reversal_undoes_the_original_settlement_line_for_line(pit_boss, settled, entries) -> None:
-    original = Posting.objects.get(round=settled, kind="settlement")
+    original = Posting.objects.get(round_id=settled.pk, kind="settlement")
     _correct(pit_boss, settled)
-    reversal = Posting.objects.get(round=settled, kind="reversal")
+    reversal = Posting.objects.get(round_id=settled.pk, kind="reversal")
     assert entries(reversal) == [(account, seat, -amount, "reversal") for account, seat, amount, _ in entries(original)]
 
 
 @pytest.mark.django_db
 def test_a_correction_writes_its_audit_events(pit_boss, settled) -> None:
-    original = Posting.objects.get(round=settled, kind="settlement")
+    original = Posting.objects.get(round_id=settled.pk, kind="settlement")
     body = _correct(pit_boss, settled)
     round_event = AuditEvent.objects.get(event_type="round.corrected")
     assert (round_event.actor, round_event.reason) == (pit_boss, "Seat 2's cards keyed wrong")
@@ -200,7 +200,7 @@ def test_a_corrected_round_can_be_corrected_again_by_another_supervisor(
     # The pit boss's correction is now the settlement in force: a second one is the floor supervisor's to make.
     _correct(floor_supervisor, settled, hands=HANDS, key="correct-2", asked_by=pit_boss)
     assert balances(settled, "player") == {1: 2375, 2: -1000}
-    assert Posting.objects.filter(round=settled, kind="settlement", reversed_by__isnull=True).count() == 1
+    assert Posting.objects.filter(round_id=settled.pk, kind="settlement", reversed_by__isnull=True).count() == 1
     assert ledger_verify().ok
 
 
@@ -257,7 +257,7 @@ def test_bad_corrected_hands_are_refused_like_any_hands(pit_boss, settled, nothi
 
 @pytest.mark.django_db
 def test_a_correction_with_the_key_of_the_original_settlement_is_refused(pit_boss, settled, nothing_written):
-    used = Posting.objects.get(round=settled, kind="settlement").pk
+    used = Posting.objects.get(round_id=settled.pk, kind="settlement").pk
     with (
         nothing_written(settled),
         pytest.raises(WrongState, match=rf"already used for settlement \(posting {used}, round 1 at table PGP-1\)"),

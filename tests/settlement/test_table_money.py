@@ -16,15 +16,16 @@ from casino.errors import WrongState
 from casino.models import AuditEvent
 from casino.roles import Role
 from casino.services import shift_close
-from settlement.ledger import ledger_verify
-from settlement.models import LedgerEntry, Posting
+from ledger.models import LedgerEntry, Posting
+from ledger.verify import ledger_verify
 from settlement.services import settle_round
-from settlement.table_money import table_money_check, table_money_figures, win_hold_by
+from settlement.table_money import table_money_figures, win_hold_by
 from tables.drop import buy_in_record, drop_count_record
 from tables.models import BuyIn, Slip
 from tables.services import table_close
 from tables.slips import slip_issue, slip_request, slip_sign, slip_void
 from tables.tray import tray_count_confirm, tray_count_record
+from tables.verify import table_money_check
 from tests.settlement.conftest import BANK, LOSES, WINS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
@@ -138,7 +139,7 @@ def test_a_chip_taken_from_the_tray_is_the_variance(people, shift, pgp, play_to_
 
 def test_the_table_money_is_posted_between_the_cage_the_tray_and_the_drop(people, shift, pgp, play_to_hands) -> None:  # type: ignore[no-untyped-def]
     play_a_shift(people, shift, pgp, play_to_hands)
-    postings = Posting.objects.filter(round__isnull=True).order_by("pk")
+    postings = Posting.objects.filter(round_id__isnull=True).order_by("pk")
     assert [(p.kind, p.idempotency_key, p.table_id, p.shift_id) for p in postings] == [
         ("buy_in", f"buy-in:{BuyIn.objects.first().pk}", pgp.pk, shift.pk),
         ("buy_in", f"buy-in:{BuyIn.objects.last().pk}", pgp.pk, shift.pk),
@@ -148,7 +149,7 @@ def test_the_table_money_is_posted_between_the_cage_the_tray_and_the_drop(people
     ]
     balances = {
         account: sum(
-            LedgerEntry.objects.filter(posting__round__isnull=True, account=account).values_list(
+            LedgerEntry.objects.filter(posting__round_id__isnull=True, account=account).values_list(
                 "amount_cents", flat=True
             )
         )

@@ -14,7 +14,8 @@ import pytest
 
 from casino.errors import WrongState
 from casino.models import AuditEvent
-from settlement.models import Adjustment, Posting, Wager
+from ledger.models import Posting
+from settlement.models import Adjustment, Wager
 from settlement.services import (
     adjustment_approve,
     adjustment_reject,

@@ -129,7 +129,7 @@ def test_buy_ins_and_counts_are_append_only_in_the_database(pgp, dealer, pit_bos
 def test_a_buy_in_keyed_wrong_is_voided_by_a_supervisor_and_posted_back(  # type: ignore[no-untyped-def]
     pgp, dealer, floor_supervisor, pit_boss, shift
 ) -> None:
-    from settlement.ledger import ledger_verify
+    from ledger.verify import ledger_verify
     from settlement.table_money import table_money_figures
     from tables.drop import buy_in_void
 

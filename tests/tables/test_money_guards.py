@@ -12,10 +12,10 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from casino.roles import Role
-from settlement.table_money import table_money_check
 from tables.models import Slip, TrayCount
 from tables.slips import slip_issue, slip_request, slip_sign, slip_void
 from tables.tray import tray_count_record
+from tables.verify import table_money_check
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
 

@@ -20,7 +20,7 @@ from casino.errors import NotAllowed, WrongState
 from casino.models import AuditEvent
 from casino.roles import Role, user_roles
 from casino.services import shift_close
-from settlement.models import LedgerEntry
+from ledger.models import LedgerEntry
 from tables.drop import buy_in_record, drop_box, drop_count_record
 from tables.models import BuyIn, DropCount, Slip, SlipSequence, TrayCount
 from tables.services import table_assign_dealer

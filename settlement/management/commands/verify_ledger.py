@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from settlement.ledger import ledger_verify
+from ledger.verify import ledger_verify
 from settlement.replay import ledger_replay
 
 

@@ -1,98 +1,39 @@
-"""Posting to the ledger, and proving it: every posting balances, every round comes back to zero on the layout.
+"""What ``verify_ledger`` holds of the rounds and of every posting: every round comes back to zero on the layout,
+every reversal and void undoes what it undoes, and every posting and wager is what its audit event recorded.
 
-``post`` is the one writer of ``LedgerEntry`` rows (its statements are in ``settlement.sql``).
-``ledger_verify`` is what ``manage.py verify_ledger`` runs.
+``rounds_ledger_check`` is registered with the ledger's verifier (``ledger.verify``) by ``settlement.apps``.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Q, Sum
+from django.db.models import Sum
 
+from casino.audit import subject_type
 from casino.events import AuditEventType
 from casino.models import AuditEvent
+from ledger.lines import lines_text
+from ledger.models import LedgerEntry, Posting
+from ledger.verify import Findings
 from rules import options as rule_options
-from settlement.compute import Line
-from settlement.models import HouseWager, LedgerEntry, Posting, Wager
-from settlement.signals import ledger_verifying
+from settlement.models import HouseWager, Wager
 from settlement.snapshots import round_snapshot
-from settlement.sql import ledger_insert
 from tables.models import Round, Seat
 from tables.states import RoundState
-
-
-def post(
-    *,
-    round: Round | None,
-    kind: str,
-    lines: Iterable[Line],
-    actor: AbstractBaseUser | None,
-    seat_ids: Mapping[int, int],
-    idempotency_key: str | None = None,
-    **fields: Any,
-) -> Posting:
-    """Write one posting and its entries (``lines``, which must sum to zero); ``seat_ids`` maps seat numbers to ids."""
-    lines = list(lines)
-    total = sum(line.amount for line in lines)
-    if total != 0:
-        raise ValueError(f"a posting must balance; these lines sum to {total} cents")
-    if actor is not None and not actor.is_authenticated:
-        actor = None
-    posting = Posting(round=round, kind=kind, idempotency_key=idempotency_key, actor=actor, **fields)
-    posting = ledger_insert(posting, lines=lines, seat_ids=seat_ids)
-    posting.lines = tuple(lines)  # type: ignore[attr-defined]  # for posting_record, in the same transaction
-    return posting
-
-
-def posting_record(posting: Posting) -> dict[str, Any]:
-    """A posting as the audit event that caused it records it: its id, kind and every line (account, seat
-    number, cents, kind). ``ledger_audit_check`` holds the stored entries to it, and the event's keyed hash
-    holds it: neither record can change without the other showing it."""
-    lines: tuple[Line, ...] = posting.lines  # type: ignore[attr-defined]
-    record: dict[str, Any] = {
-        "id": posting.pk,
-        "kind": posting.kind,
-        "lines": [[line.account, line.seat, line.amount, line.kind] for line in lines],
-    }
-    return record
-
-
-def reversal_lines(entries: Iterable[LedgerEntry], seat_numbers: Mapping[int, int]) -> list[Line]:
-    """Lines that undo ``entries`` exactly: the same accounts and seats, the amounts negated."""
-    return [
-        Line(entry.account, seat_numbers[entry.seat_id] if entry.seat_id else None, -entry.amount_cents, "reversal")
-        for entry in entries
-    ]
-
-
-@dataclass
-class LedgerReport:
-    """What ``ledger_verify`` checked and what it found wrong (``problems`` empty: the ledger is sound)."""
-
-    postings: int = 0
-    entries: int = 0
-    rounds: int = 0
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
 
 
 def _key(entry: Mapping[str, Any]) -> tuple[str, int | None, int]:
     return (entry["account"], entry["seat_id"], entry["amount_cents"])
 
 
-def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
-    """Check the whole ledger (or the rounds with these ids) and say what does not hold.
+def rounds_ledger_check(rounds: Collection[int] | None) -> Findings:
+    """Hold the rounds' postings to the rounds and to each other; say what does not hold.
 
-    * every posting's entries sum to zero;
     * every reversal (and every void) matches the entries it undoes, line for line, negated;
     * a round's chips on the layout (``wagers``) equal its wagers while it is in play and
       are back to zero once it is settled or voided;
@@ -100,59 +41,46 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
       unfinished round none, and every wager of a banked round was posted;
     * every posting and every wager is the one the audit event that caused it recorded, line for line
       (``ledger_audit_check``);
-    * every round is as the chain of its audit events left it (``round_audit_check``);
-    * the table's money: every received slip, buy-in and final drop box posted once, for its amount, between the
-      right accounts, and no such posting without one (``table_money_check``; on the whole ledger only).
+    * every round is as the chain of its audit events left it (``round_audit_check``).
     """
-    report = LedgerReport()
+    problems: list[str] = []
     postings = Posting.objects.all()
     if rounds is not None:
         postings = postings.filter(round_id__in=list(rounds))
-    sums = (
-        postings.annotate(total=Sum("entries__amount_cents"), lines=Count("entries"))
-        .values("pk", "round_id", "kind", "total", "lines", "reverses_id")
-        .order_by("pk")  # an aggregate ignores the model's ordering: the report's order is made explicit
-    )
-    for posting in sums:
-        report.postings += 1
-        report.entries += posting["lines"]
-        if (posting["total"] or 0) != 0:
-            report.problems.append(
-                f"Posting {posting['pk']} ({posting['kind']}) on round id {posting['round_id']} "
-                f"does not balance: its entries sum to {posting['total']} cents."
-            )
+    kinds = list(postings.values_list("pk", "round_id", "kind", "reverses_id").order_by("pk"))
     entries = LedgerEntry.objects.all() if rounds is None else LedgerEntry.objects.filter(round_id__in=list(rounds))
     by_posting: dict[int, Counter[tuple[str, int | None, int]]] = defaultdict(Counter)
     for entry in entries.values("posting_id", "account", "seat_id", "amount_cents"):
         by_posting[entry["posting_id"]][_key(entry)] += 1
     wager_postings = defaultdict(list)
-    for posting in sums:
-        if posting["kind"] == Posting.Kind.WAGER:
-            wager_postings[posting["round_id"]].append(posting["pk"])
-    for posting in sums:
-        if posting["kind"] == Posting.Kind.REVERSAL:
-            undone = [posting["reverses_id"]]
-        elif posting["kind"] == Posting.Kind.VOID:
-            undone = wager_postings[posting["round_id"]]
+    for pk, round_id, kind, _reverses in kinds:
+        if kind == Posting.Kind.WAGER:
+            wager_postings[round_id].append(pk)
+    for pk, round_id, kind, reverses_id in kinds:
+        if kind == Posting.Kind.REVERSAL:
+            undone = [reverses_id]
+        elif kind == Posting.Kind.VOID:
+            undone = wager_postings[round_id]
         else:
             continue
         expected: Counter[tuple[str, int | None, int]] = Counter()
         for original in undone:
             for (account, seat, amount), count in by_posting[original].items():
                 expected[(account, seat, -amount)] += count
-        if by_posting[posting["pk"]] != expected:
-            report.problems.append(
-                f"{posting['kind'].capitalize()} posting {posting['pk']} on round id {posting['round_id']} "
+        if by_posting[pk] != expected:
+            problems.append(
+                f"{kind.capitalize()} posting {pk} on round id {round_id} "
                 f"does not undo posting(s) {', '.join(map(str, undone))} line for line."
             )
     round_rows = Round.objects.all() if rounds is None else Round.objects.filter(pk__in=list(rounds))
-    round_rows = (
-        round_rows.annotate(
-            layout=Sum("ledger_entries__amount_cents", filter=Q(ledger_entries__account="wagers")),
-        )
-        .select_related("table")
-        .order_by("pk")
+    layouts: dict[int, int] = dict(
+        entries.filter(account="wagers")
+        .values("round_id")
+        .annotate(total=Sum("amount_cents"))
+        .order_by()
+        .values_list("round_id", "total")
     )
+    round_rows = round_rows.select_related("table").order_by("pk")
     in_force = Counter(
         postings.filter(kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True).values_list("round_id", flat=True)
     )
@@ -162,39 +90,34 @@ def ledger_verify(*, rounds: Iterable[int] | None = None) -> LedgerReport:
         .annotate(staked=Sum("wagers__amount_cents"))
         .values_list("pk", "staked")
     )
-    # The house's wager against a player bank is on the layout with the seats' (issue 20).
+    # The house's wager against a player bank is on the layout with the seats'.
     house_wagers = HouseWager.objects.all() if rounds is None else HouseWager.objects.filter(round_id__in=list(rounds))
     for round_id, amount in house_wagers.values_list("round_id", "amount_cents"):
         staked[round_id] = (staked.get(round_id) or 0) + amount
+    counted = 0
     for round_ in round_rows:
-        report.rounds += 1
+        counted += 1
         name = f"Round {round_.number} at table {round_.table.name}"
-        layout = round_.layout or 0
+        layout = layouts.get(round_.pk) or 0
         frozen = round_.rule_set_snapshot if isinstance(round_.rule_set_snapshot, Mapping) else {}
         banked = frozen.get("banking_mode") != "none"
         if round_.state in (RoundState.SETTLED, RoundState.VOIDED):
             if layout != 0:
-                report.problems.append(f"{name} is {round_.state} but {layout} cents are still on the layout.")
+                problems.append(f"{name} is {round_.state} but {layout} cents are still on the layout.")
         elif banked and layout != (staked.get(round_.pk) or 0):
-            report.problems.append(
+            problems.append(
                 f"{name} holds {staked.get(round_.pk) or 0} cents of wagers but {layout} cents on the layout."
             )
         settled = in_force[round_.pk]
         if round_.state == RoundState.SETTLED and settled != 1:
-            report.problems.append(f"{name} is settled but has {settled} settlements in force (one expected).")
+            problems.append(f"{name} is settled but has {settled} settlements in force (one expected).")
         if round_.state != RoundState.SETTLED and settled:
-            report.problems.append(f"{name} is {round_.state} but has a settlement in force.")
+            problems.append(f"{name} is {round_.state} but has a settlement in force.")
         if round_.state == RoundState.VOIDED and banked and staked.get(round_.pk) and voids[round_.pk] != 1:
-            report.problems.append(f"{name} is voided but its wagers were not returned by one void posting.")
-    report.problems.extend(ledger_audit_check(rounds=rounds))
-    report.problems.extend(round_audit_check(rounds=rounds))
-    if rounds is None:
-        from settlement.table_money import table_money_check  # it posts through this module
-
-        report.problems.extend(table_money_check())
-        for _receiver, problems in ledger_verifying.send(sender=ledger_verify):
-            report.problems.extend(problems)
-    return report
+            problems.append(f"{name} is voided but its wagers were not returned by one void posting.")
+    problems.extend(ledger_audit_check(rounds=rounds))
+    problems.extend(round_audit_check(rounds=rounds))
+    return Findings(problems=tuple(problems), counted={"rounds": counted})
 
 
 # The events that move money, each naming the postings it wrote (``posting_record``).
@@ -457,7 +380,7 @@ def round_audit_check(*, rounds: Iterable[int] | None = None, chunk_size: int = 
     fields that differ. Rounds are read a chunk at a time, with their events.
     """
     problems: list[str] = []
-    subject = Round._meta.label_lower
+    subject = subject_type(Round)
     audited_rules = _rules_audited()
     rows = Round.objects.select_related("table", "bank_seat").order_by("pk")
     if rounds is not None:
@@ -577,27 +500,3 @@ def _posting_name(pk: int, kind: str, round_id: int | None) -> str:
 
 def _wager_name(pk: int, round_id: int, seat: int | None) -> str:
     return f"The wager on seat {seat} of {_round_name(round_id)} (wager id {pk})"
-
-
-# The order lines are named in: the players, the bank, the layout, the house's accounts.
-_ACCOUNT_ORDER = ("player", "banker", "wagers", "house", "commission", "rake")
-
-
-def line_holder(account: str, seat: int | str | None) -> str:
-    """Who a line is for: ``house``, ``player seat 3``."""
-    return account if seat is None else f"{account} seat {seat}"
-
-
-def line_order(key: tuple[str, int | str | None]) -> tuple[int, int, str]:
-    """Sort key of an (account, seat): by account (``_ACCOUNT_ORDER``), then seat."""
-    account, seat = key
-    rank = _ACCOUNT_ORDER.index(account) if account in _ACCOUNT_ORDER else len(_ACCOUNT_ORDER)
-    return (rank, -1 if seat is None else seat if isinstance(seat, int) else 1_000_000, str(seat))
-
-
-def lines_text(lines: Counter[Any]) -> str:
-    """Ledger lines as a person reads them: ``player seat 1 +2500 (payout), house -2500 (payout)``."""
-    if not lines:
-        return "no lines"
-    ordered = sorted(lines.elements(), key=lambda line: (*line_order((line[0], line[1])), line[3], line[2]))
-    return ", ".join(f"{line_holder(account, seat)} {amount:+d} ({kind})" for account, seat, amount, kind in ordered)

@@ -2,7 +2,7 @@
 displays one server process keeps live.
 
 The room: ``--tournaments`` (20) running tournaments of ``--entries`` (30) entries each, with a generated structure
-(``poker_room.structure.structure_generate``: 10,000 chips, 20-minute levels, breaks with colour-ups), their clocks
+(``poker_room.pure.structure.structure_generate``: 10,000 chips, 20-minute levels, breaks with colour-ups), their clocks
 started through the clock service at staggered times in the last few hours (so they are at different levels, some on
 a break, one in five paused), one entry in six busted and re-entered, one in five with a rebuy, one in three with the
 add-on, each payment a ``Purchase`` row and its posting in the ledger (``poker_room.money``, as the entry services
@@ -109,7 +109,7 @@ def room_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, list[
     from poker_room import money
     from poker_room.clock_services import clock_pause, clock_start
     from poker_room.models import Entry, Purchase, Tournament
-    from poker_room.structure import DEFAULT_CHIPS, structure_as_dicts, structure_generate
+    from poker_room.pure.structure import DEFAULT_CHIPS, structure_as_dicts, structure_generate
     from settlement.ledger import post
     from settlement.models import Posting
 

@@ -44,10 +44,10 @@ from poker_room.floor import MOST_CENTS, MOST_CHIPS, MOST_TEXT
 from poker_room.models import Elimination, Entry, SeatMove, Tournament, TournamentTable
 from poker_room.money import TournamentMoney, tournament_money
 from poker_room.page_selectors import results, table_lines, tournament_payouts
-from poker_room.payouts import HOUSE_PAYOUTS, bands_as_json
+from poker_room.pure.payouts import HOUSE_PAYOUTS, bands_as_json
+from poker_room.pure.structure import MAX_LEVELS, AnteKind, Game, LevelKind, structure_as_dicts
+from poker_room.pure.templates_data import Template, template_structure, templates
 from poker_room.selectors import Board, boards, display_payload, tournament_board
-from poker_room.structure import MAX_LEVELS, AnteKind, Game, LevelKind, structure_as_dicts
-from poker_room.templates_data import Template, template_structure, templates
 
 User: TypeAlias = AbstractBaseUser | AnonymousUser
 MOST_INT = 2**31 - 1  # a column of whole numbers (chips a stack, the payout unit): the database's integer

@@ -1,6 +1,6 @@
 """The tournament clock's writes and reads (issue 18, "The clock"; DESIGN.md "The poker room").
 
-The clock lives on the tournament's row as ``poker_room.clock`` keeps it: the instant the level ends while it runs
+The clock lives on the tournament's row as ``poker_room.pure.clock`` keeps it: the instant the level ends while it runs
 (``clock_ends_at``), what is left while it is paused (``clock_remaining_ms``), the level (``clock_level``, the index
 of the structure's row, breaks included) and the hands played in a hands-counted level. Every write here:
 
@@ -32,14 +32,15 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.roles import TOURNAMENT_RUNNERS, require_role
-from poker_room import clock, live
-from poker_room.clock import ClockError, ClockState, ClockStatus, ClockView, LevelSpan
+from poker_room import live
 from poker_room.models import Tournament
-from poker_room.structure import Level, StructureError, structure_from_dicts
+from poker_room.pure import clock
+from poker_room.pure.clock import ClockError, ClockState, ClockStatus, ClockView, LevelSpan
+from poker_room.pure.structure import Level, StructureError, structure_from_dicts
 
 MOST_SECONDS = 24 * 3600  # an adjustment of more than a day is a typing mistake (the clock caps a level anyway)
 
-# The clock's fixed refusals (``poker_room.clock``, in English there): listed for the translators, and looked up by
+# The clock's fixed refusals (``poker_room.pure.clock``, in English there): listed for the translators, and looked up by
 # their English text when the clock raises one. Its refusals that carry numbers are phrased here (``_refusal``).
 _CLOCK_REFUSALS = (
     gettext_noop("The clock is already running."),
@@ -113,7 +114,7 @@ def tournament_clock_state(tournament: Tournament, spans: Sequence[LevelSpan] | 
 
 
 def clock_now(tournament: Tournament, now: dt.datetime) -> ClockView:
-    """The clock as every screen shows it at ``now`` (``poker_room.clock.clock_at``)."""
+    """The clock as every screen shows it at ``now`` (``poker_room.pure.clock.clock_at``)."""
     spans = tournament_spans(tournament)
     return clock.clock_at(tournament_clock_state(tournament, spans), spans, now)
 
@@ -289,7 +290,7 @@ def clock_adjust(
     *, actor: AbstractBaseUser | None, tournament: Tournament, seconds: int, now: dt.datetime | None = None
 ) -> Tournament:
     """Add ``seconds`` to the level (positive) or take them away (negative); the clock keeps at least a second and
-    at most the level's length plus an hour (``poker_room.clock.clock_adjust``)."""
+    at most the level's length plus an hour (``poker_room.pure.clock.clock_adjust``)."""
     seconds = _whole(seconds, field="seconds", what=_("The seconds to add or remove"))
     if abs(seconds) > MOST_SECONDS:
         raise ApplicationError(

@@ -6,7 +6,7 @@ their share when they are placed.
   shared as ``eliminations.tiered_prizes`` shares them). A *reserve* may be left to play for: it comes out of 1st
   place's prize (at most what 1st pays over 2nd, so the places still pay in order) and goes to the winner on top of
   their share.
-* **The methods** (``poker_room.icm``): ICM (Malmuth-Harville) from the stacks the director counted, the chip chop
+* **The methods** (``poker_room.pure.icm``): ICM (Malmuth-Harville) from the stacks the director counted, the chip chop
   (everyone the last place's prize, the rest by chips), or amounts the players agreed on (adding up to the money
   left less the reserve, none negative).
 * **Recording** it (the tournament director or a supervisor; a dealer never): the tournament running, a chip
@@ -47,9 +47,9 @@ from poker_room.floor import (
     said,
     whole,
 )
-from poker_room.icm import IcmError, chip_chop_cents, custom_check, icm_deal_cents
 from poker_room.live import tournament_changed
 from poker_room.models import Deal, Entry, Tournament
+from poker_room.pure.icm import IcmError, chip_chop_cents, custom_check, icm_deal_cents
 
 FEWEST_PLAYERS = 2
 MOST_PLAYERS = 10  # a final table

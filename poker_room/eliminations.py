@@ -60,8 +60,8 @@ from poker_room.floor import (
 )
 from poker_room.live import tournament_changed
 from poker_room.models import Deal, Elimination, Entry, LeagueEvent, Purchase, SeatMove, Tournament, TournamentTable
-from poker_room.payouts import HOUSE_PAYOUTS, PayoutBand, PayoutError, bands_from_json, prize_pool, prizes
-from poker_room.seating import Move, MoveReason, SeatingError, rebalance, seat_late_entry
+from poker_room.pure.payouts import HOUSE_PAYOUTS, PayoutBand, PayoutError, bands_from_json, prize_pool, prizes
+from poker_room.pure.seating import Move, MoveReason, SeatingError, rebalance, seat_late_entry
 from settlement.compute import Line
 from settlement.ledger import post, posting_record
 from settlement.models import LedgerEntry, Posting

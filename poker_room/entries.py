@@ -79,8 +79,8 @@ from poker_room.floor import (
 )
 from poker_room.live import tournament_changed
 from poker_room.models import Entry, Purchase, Tournament
-from poker_room.seating import SeatingError, seat_late_entry
-from poker_room.structure import Level
+from poker_room.pure.seating import SeatingError, seat_late_entry
+from poker_room.pure.structure import Level
 from settlement.ledger import post, posting_record
 from settlement.models import Posting
 

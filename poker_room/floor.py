@@ -1,5 +1,5 @@
 """What the poker room's writes share (issue 18): who may act, the locked tournament, its tables as
-``poker_room.seating`` sees them, and carrying out the seat moves it decides.
+``poker_room.pure.seating`` sees them, and carrying out the seat moves it decides.
 
 * **Who**: the tournament director and the floor's supervisors run a tournament (``casino.roles.TOURNAMENT_RUNNERS``);
   the Dealer assigned to a tournament table (``TournamentTable.dealer``) may also record a bust and move the button
@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.roles import TOURNAMENT_RUNNERS, Role, require_role, user_has_role
 from poker_room.models import Entry, SeatMove, Tournament, TournamentTable
-from poker_room.seating import Move, MoveReason, SeatingError, TableSeats, rebalance
+from poker_room.pure.seating import Move, MoveReason, SeatingError, TableSeats, rebalance
 
 User = AbstractBaseUser | AnonymousUser | None
 

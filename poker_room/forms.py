@@ -11,7 +11,7 @@ a structure or a payout table is edited where it is read:
   share in per cent (two decimals at most), first place first.
 
 What is read here is only the shape; the rules (a level below the last, shares that do not add up to 100 %) are the
-services' (``poker_room.structure.structure_check``, ``poker_room.payouts.bands_check``), which answer in the
+services' (``poker_room.pure.structure.structure_check``, ``poker_room.pure.payouts.bands_check``), which answer in the
 director's words. A line that cannot be read is refused here, named by its number.
 """
 
@@ -29,9 +29,9 @@ from django.utils.translation import gettext_lazy
 from casino.errors import ApplicationError
 from casino.forms import AmountField
 from poker_room.models import Tournament
-from poker_room.payouts import PayoutBand
+from poker_room.pure.payouts import PayoutBand
+from poker_room.pure.structure import AnteKind, Game, Level, LevelKind
 from poker_room.services import FORMAT_FIELDS
-from poker_room.structure import AnteKind, Game, Level, LevelKind
 from rules.games.ofc import ROYALTY_TABLES
 
 MOST_CENTS = 10**10  # a hundred million in money: more is a key held down
@@ -430,7 +430,7 @@ def settings_initial(tournament: Any, names: Sequence[str]) -> dict[str, str]:
 
 
 class GenerateForm(_Form):
-    """The structure generator's figures (``poker_room.structure.structure_generate``)."""
+    """The structure generator's figures (``poker_room.pure.structure.structure_generate``)."""
 
     starting_stack = forms.IntegerField(min_value=1, max_value=10**9, label=gettext_lazy("Starting stack"))
     level_minutes = forms.IntegerField(

@@ -1,5 +1,5 @@
 """Writes of a heads-up event (issue 19, GAME_RULES.md §5 "MSOP Heads Up": group mode or knock-out by field size,
-blinds up every 7th hand). The bracket's shape is the pure ``poker_room.brackets``; this module stores it as
+blinds up every 7th hand). The bracket's shape is the pure ``poker_room.pure.brackets``; this module stores it as
 ``Match`` rows and moves the players through it.
 
 * **The draw** (``bracket_draw``, once the tournament has started): a knock-out of the whole field, or (mode "by
@@ -37,16 +37,6 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
-from poker_room.brackets import (
-    BracketError,
-    Standing,
-    blinds_at,
-    group_table,
-    groups,
-    knockout,
-    knockout_tiers,
-    round_robin,
-)
 from poker_room.clock_services import tournament_levels
 from poker_room.eliminations import bust_undo, record_out
 from poker_room.floor import (
@@ -64,6 +54,16 @@ from poker_room.floor import (
 )
 from poker_room.live import tournament_changed
 from poker_room.models import Elimination, Entry, Match, SeatMove, Tournament, TournamentTable
+from poker_room.pure.brackets import (
+    BracketError,
+    Standing,
+    blinds_at,
+    group_table,
+    groups,
+    knockout,
+    knockout_tiers,
+    round_robin,
+)
 
 __all__ = [
     "bracket_draw",

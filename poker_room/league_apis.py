@@ -24,9 +24,9 @@ from casino.roles import TOURNAMENT_VIEWERS, require_role
 from poker_room import leagues
 from poker_room.apis import InputSerializer, _cents, _valid
 from poker_room.floor import MOST_TEXT
-from poker_room.league_points import FORMULAS, MOST_EXPRESSION, MOST_TABLE, ROUNDINGS, TIE_BREAKS
 from poker_room.league_selectors import league_list, league_standings, league_tie_breaks, standings_payload
 from poker_room.models import Entry, League
+from poker_room.pure.league_points import FORMULAS, MOST_EXPRESSION, MOST_TABLE, ROUNDINGS, TIE_BREAKS
 
 
 def _league(league_id: int) -> League:

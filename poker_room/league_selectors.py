@@ -1,6 +1,6 @@
 """A league's standings as the pages, the PDF and the API show them (issue 19): each event of the league with its
 field, buy-in and prize pool; each player's result in each event, its points, counted or dropped; the ranks and the
-Master Class's field with each invited player's stack. The points are ``poker_room.league_points``'s.
+Master Class's field with each invited player's stack. The points are ``poker_room.pure.league_points``'s.
 
 What counts, and what this module chose where the issue is silent:
 
@@ -25,7 +25,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from poker_room.floor import ordinal, said
-from poker_room.league_points import (
+from poker_room.models import Elimination, Entry, League, LeagueEvent, Purchase, Tournament
+from poker_room.money import tournament_money
+from poker_room.pure.league_points import (
     DEFAULT_TIE_BREAKS,
     LeagueError,
     Line,
@@ -36,10 +38,8 @@ from poker_room.league_points import (
     points,
     standings,
 )
-from poker_room.models import Elimination, Entry, League, LeagueEvent, Purchase, Tournament
-from poker_room.money import tournament_money
-from poker_room.payouts import prize_pool
-from poker_room.structure import DEFAULT_CHIPS
+from poker_room.pure.payouts import prize_pool
+from poker_room.pure.structure import DEFAULT_CHIPS
 
 HUNDRED = Decimal(100)
 TIE_BREAK_NAMES = {

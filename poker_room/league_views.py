@@ -25,7 +25,6 @@ from casino.forms import AmountField
 from poker_room import leagues
 from poker_room.floor import MOST_CENTS
 from poker_room.league_pdf import standings_pdf
-from poker_room.league_points import TIE_BREAKS
 from poker_room.league_selectors import (
     TIE_BREAK_NAMES,
     formula_text,
@@ -37,6 +36,7 @@ from poker_room.league_selectors import (
 )
 from poker_room.models import Entry, League, Tournament
 from poker_room.pages import form_once, page, posted_int, runners_only, viewers_only
+from poker_room.pure.league_points import TIE_BREAKS
 
 TIE_BREAK_SLOTS = 4
 

@@ -3,7 +3,7 @@ settings, its events added and taken out, and the Master Class its season ends w
 
 Each is done by whoever runs tournaments (the director, a supervisor: ``floor.require_runner``), in one transaction
 with the league's row locked, and writes its audit event (``LEAGUE_*``, the league as the subject). A refusal says
-what is wrong in the house's words and writes nothing. The points are ``poker_room.league_points``'s, the standings
+what is wrong in the house's words and writes nothing. The points are ``poker_room.pure.league_points``'s, the standings
 ``poker_room.league_selectors``'s.
 
 * A **league's settings**: the formula (``League.Formula``; an expression is checked to read and to score every
@@ -36,7 +36,9 @@ from casino.events import AuditEventType
 from poker_room import services
 from poker_room.entries import entry_register
 from poker_room.floor import MOST_CENTS, MOST_CHIPS, User, person, require_runner, said, text, whole
-from poker_room.league_points import (
+from poker_room.league_selectors import league_standings, smallest_chip
+from poker_room.models import League, LeagueEvent, Tournament
+from poker_room.pure.league_points import (
     DEFAULT_TIE_BREAKS,
     FORMULAS,
     ROUNDINGS,
@@ -45,9 +47,7 @@ from poker_room.league_points import (
     table_check,
     tie_breaks_check,
 )
-from poker_room.league_selectors import league_standings, smallest_chip
-from poker_room.models import League, LeagueEvent, Tournament
-from poker_room.templates_data import template
+from poker_room.pure.templates_data import template
 
 MASTER_CLASS_TEMPLATE = "master_class"
 MOST_MASTER_CLASS = 100

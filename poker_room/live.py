@@ -6,7 +6,7 @@ Every write a screen shows (a clock change, an entry, a bust, a seat move, the p
 transaction commits the new number is written to the cache (``poker_room:v:<id>``). A display polls with the version
 it shows; ``tournament_version`` answers from the cache without touching the database, so hundreds of screens polling
 several times a second cost one cache read each. A change rolled back never reaches the cache; a time-run level
-change is not a change at all (every screen works it out from the stored instant, ``poker_room.clock``).
+change is not a change at all (every screen works it out from the stored instant, ``poker_room.pure.clock``).
 
 Where the cache lives decides how long a cached version is believed. Redis (``REDIS_URL``) is one cache for every
 server process: the writer's commit updates it for all, and an entry is kept ``SHARED_SECONDS`` so that one lost

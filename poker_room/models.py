@@ -1,9 +1,9 @@
 """The poker room's tournaments (issue 18, DESIGN.md "The poker room", GAME_RULES.md §5).
 
-A ``Tournament`` holds its structure (``levels``: the director's data, ``poker_room.structure.Level`` as JSON), its
+A ``Tournament`` holds its structure (``levels``: the director's data, ``poker_room.pure.structure.Level`` as JSON), its
 money rules (buy-in to the prize pool, the house fee, bounties, rebuys, add-ons, guarantee, payouts) and its clock,
 stored as the instant the level ends (``clock_ends_at``) or, paused, what is left of it: every screen computes the
-time left from the same instant, so nothing drifts and a restart changes nothing (``poker_room.clock``).
+time left from the same instant, so nothing drifts and a restart changes nothing (``poker_room.pure.clock``).
 
 Money moves only as ledger postings (``settlement.models.Posting``, kinds ``t_*``): each ``Purchase`` (an entry, a
 re-entry, a rebuy, an add-on) posts what the entrant paid to the prize pool, the house's fees and the bounties; each
@@ -87,7 +87,7 @@ class Tournament(models.Model):
     chips = models.JSONField(_("chip values"), default=list)
     table_size = models.PositiveSmallIntegerField(_("seats a table"), default=9)
 
-    # The clock (poker_room.clock.ClockState): the instant the level ends while running, what is left while paused.
+    # The clock (poker_room.pure.clock.ClockState): the instant the level ends while running, what is left while paused.
     clock_status = models.CharField(
         _("clock"), max_length=12, choices=ClockStatus.choices, default=ClockStatus.NOT_STARTED
     )

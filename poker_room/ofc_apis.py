@@ -23,7 +23,7 @@ from poker_room import ofc_points
 from poker_room.apis import InputSerializer, _reader_tables, _tournament, _valid
 from poker_room.models import OfcHand, Tournament
 from poker_room.ofc_selectors import hands_played, round_tables, tournament_standings
-from poker_room.ofc_standings import TIE_BREAKS
+from poker_room.pure.ofc_standings import TIE_BREAKS
 
 _WHO_RUNS = " (the director or a supervisor)"
 

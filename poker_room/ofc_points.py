@@ -3,7 +3,7 @@ redrawn, hands entered and scored by the engine, a hand voided, and the finish t
 
 The event is scored in points, not chips: ``Entry.chips`` keeps the stack bought, the screens show points. Entries
 pay the buy-in and fee as in any tournament; the prize pool is paid by the payout table when the tournament
-finishes, by the standings (``poker_room.ofc_standings``: points, then the last round's points, then scoops, then
+finishes, by the standings (``poker_room.pure.ofc_standings``: points, then the last round's points, then scoops, then
 the fewest fouls, then a lot drawn at the finish and kept in its audit record).
 
 * **A round**: round 1 after the start (the start's seat draw is kept when it already is an Open-Face layout, else
@@ -53,16 +53,8 @@ from poker_room.floor import (
 from poker_room.live import tournament_changed
 from poker_room.models import Entry, OfcHand, SeatMove, Tournament, TournamentTable
 from poker_room.ofc_selectors import hands_in_force, is_ofc, round_tables, tournament_standings, unfinished_tables
-from poker_room.ofc_standings import (
-    MOST_SEATS,
-    ROWS,
-    OfcStandingsError,
-    fits,
-    hand_result,
-    lots_draw,
-    round_draw,
-)
-from poker_room.seating import Move, MoveReason
+from poker_room.pure.ofc_standings import MOST_SEATS, ROWS, OfcStandingsError, fits, hand_result, lots_draw, round_draw
+from poker_room.pure.seating import Move, MoveReason
 from rules.games.cards import parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.ofc import ROW_SIZES

@@ -1,5 +1,5 @@
 """What the pages and the API read of an Open-Face points tournament (issue 19): the round's tables and the hands
-they played, one table's tablet, the standings (``poker_room.ofc_standings``), and the console's panel."""
+they played, one table's tablet, the standings (``poker_room.pure.ofc_standings``), and the console's panel."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.db.models import Count
 
 from poker_room.floor import can_act_at_tournament_table, is_runner
 from poker_room.models import Entry, OfcHand, Tournament, TournamentTable
-from poker_room.ofc_standings import ROWS, HandResult, Standing, hand_result, standings
+from poker_room.pure.ofc_standings import ROWS, HandResult, Standing, hand_result, standings
 
 User = AbstractBaseUser | AnonymousUser | None
 

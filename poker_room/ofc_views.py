@@ -25,8 +25,8 @@ from poker_room.display_views import display_token
 from poker_room.floor import can_act_at_tournament_table, is_runner, require_runner_or_table_dealer
 from poker_room.models import OfcHand, Tournament, TournamentTable
 from poker_room.ofc_selectors import is_ofc, ofc_table, round_complete, tournament_standings
-from poker_room.ofc_standings import ROWS, TIE_BREAKS
 from poker_room.pages import form_once, may_view, page, posted_int, refused_page, runners_only, viewers_only
+from poker_room.pure.ofc_standings import ROWS, TIE_BREAKS
 from poker_room.views import render_console, tournament_get
 
 

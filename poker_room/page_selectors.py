@@ -27,9 +27,9 @@ from poker_room.clock_services import current_level_number, tournament_levels
 from poker_room.entries import addon_row, registration_refusal
 from poker_room.floor import said
 from poker_room.models import Elimination, Entry, SeatMove, Tournament, TournamentTable
-from poker_room.payouts import HOUSE_PAYOUTS, PayoutBand, PayoutError, band_for, bands_from_json, prizes
+from poker_room.pure.payouts import HOUSE_PAYOUTS, PayoutBand, PayoutError, band_for, bands_from_json, prizes
+from poker_room.pure.structure import DEFAULT_CHIPS, GAME_NAMES, Game, Level
 from poker_room.selectors import Board, boards, tournament_board
-from poker_room.structure import DEFAULT_CHIPS, GAME_NAMES, Game, Level
 
 RECENT_MOVES = 12
 RECENT_ELIMINATIONS = 15

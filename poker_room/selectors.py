@@ -11,7 +11,7 @@ the level and the next one, and the room's figures:
   race takes out of play are not subtracted (a few small chips in a field of millions);
 * average stack: chips in play over players left (integer chips, rounded down);
 * prize pool: what the entrants paid to the pool (its postings: ``poker_room.money.tournament_money``), or the
-  guarantee if that is more (``poker_room.payouts.prize_pool``: the house pays the overlay).
+  guarantee if that is more (``poker_room.pure.payouts.prize_pool``: the house pays the overlay).
 
 A board reads its figures in two queries (the entries, grouped, and the money), and keeps them in the cache under
 the tournament's version (``_figures``): after a change, the first screen to ask reads them and every other screen
@@ -32,13 +32,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from poker_room import live
-from poker_room.clock import ClockView, LevelSpan, clock_at
 from poker_room.clock_services import level_number, level_spans, tournament_clock_state, tournament_levels
 from poker_room.display_lines import format_lines
 from poker_room.models import Entry, Tournament
 from poker_room.money import tournament_money
-from poker_room.payouts import prize_pool
-from poker_room.structure import GAME_NAMES, GAME_RULE_LINES, AnteKind, Game, Level
+from poker_room.pure.clock import ClockView, LevelSpan, clock_at
+from poker_room.pure.payouts import prize_pool
+from poker_room.pure.structure import GAME_NAMES, GAME_RULE_LINES, AnteKind, Game, Level
 
 FIGURES_SECONDS = 600  # the figures of a version: a version left behind is never asked for again
 
@@ -52,7 +52,7 @@ class LevelLine:
     row: int  # index in the structure, breaks included
     number: int  # the director's level number (a break: the level before it)
     is_break: bool
-    game: str  # a ``poker_room.structure.Game`` code ("" for a break)
+    game: str  # a ``poker_room.pure.structure.Game`` code ("" for a break)
     small_blind: int
     big_blind: int
     ante: int

@@ -28,7 +28,6 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role, user_has_role
-from poker_room.chip_race import ChipRace, chip_race
 from poker_room.clock_services import clock_now, clock_start, level_number, tournament_levels
 from poker_room.eliminations import elimination_undo, entry_eliminate
 from poker_room.entries import entry_addon, entry_rebuy, entry_reenter, entry_register
@@ -51,9 +50,10 @@ from poker_room.floor import (
 )
 from poker_room.live import tournament_changed
 from poker_room.models import Entry, Tournament, TournamentTable
-from poker_room.payouts import PayoutError, bands_as_json, bands_from_json
-from poker_room.seating import SeatingError, seats_draw
-from poker_room.structure import (
+from poker_room.pure.chip_race import ChipRace, chip_race
+from poker_room.pure.payouts import PayoutError, bands_as_json, bands_from_json
+from poker_room.pure.seating import SeatingError, seats_draw
+from poker_room.pure.structure import (
     DEFAULT_CHIPS,
     MAX_LEVELS,
     Level,
@@ -62,7 +62,7 @@ from poker_room.structure import (
     structure_check,
     structure_from_dicts,
 )
-from poker_room.templates_data import DEFAULT_POINTS_STACK, UnknownTemplate, template, template_structure
+from poker_room.pure.templates_data import DEFAULT_POINTS_STACK, UnknownTemplate, template, template_structure
 from rules.games.ofc import ROYALTY_TABLES
 
 __all__ = [

@@ -38,10 +38,10 @@ from poker_room.forms import (
 from poker_room.models import Elimination, Tournament
 from poker_room.page_selectors import chip_race_page, level_label, results, safe_levels, tournament_payouts
 from poker_room.pages import form_once, page, posted_int, runners_only, viewers_only
-from poker_room.payouts import bands_as_json
+from poker_room.pure.payouts import bands_as_json
+from poker_room.pure.structure import AnteKind, StructureError, structure_as_dicts, structure_generate
+from poker_room.pure.templates_data import UnknownTemplate, template
 from poker_room.selectors import tournament_board
-from poker_room.structure import AnteKind, StructureError, structure_as_dicts, structure_generate
-from poker_room.templates_data import UnknownTemplate, template
 from poker_room.views import SETTINGS_GROUPS, console_url, render_console, tournament_get
 
 

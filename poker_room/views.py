@@ -35,8 +35,8 @@ from poker_room.forms import MONEY_FIELDS, SETTINGS_FIELDS, TournamentCreateForm
 from poker_room.models import Elimination, Entry, Tournament
 from poker_room.page_selectors import console, game_names, tournament_list
 from poker_room.pages import form_once, may_run, page, posted_int, runners_only, viewers_only
+from poker_room.pure.templates_data import templates
 from poker_room.services import FORMAT_FIELDS
-from poker_room.templates_data import templates
 
 # The console's groups of settings, each its own small form.
 SETTINGS_GROUPS: dict[str, tuple[str, ...]] = {

@@ -1,4 +1,4 @@
-"""The heads-up bracket, groups and blinds by hands (issue 19, ``poker_room.brackets``): pure, no database."""
+"""The heads-up bracket, groups and blinds by hands (issue 19, ``poker_room.pure.brackets``): pure, no database."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from poker_room.brackets import (
+from poker_room.pure.brackets import (
     BracketError,
     blinds_at,
     bracket_size,
@@ -20,7 +20,7 @@ from poker_room.brackets import (
     round_robin,
     seeding_order,
 )
-from poker_room.structure import Level, LevelKind
+from poker_room.pure.structure import Level, LevelKind
 
 
 def _entrants_in(bracket) -> list:
@@ -236,6 +236,6 @@ def test_blinds_rise_on_every_7th_hand() -> None:
 def test_the_modules_examples_hold() -> None:
     import doctest
 
-    from poker_room import brackets
+    from poker_room.pure import brackets
 
     assert doctest.testmod(brackets).failed == 0

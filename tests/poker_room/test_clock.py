@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from poker_room.clock import (
+from poker_room.pure.clock import (
     ClockError,
     ClockState,
     ClockStatus,

@@ -9,9 +9,9 @@ import pytest
 
 from casino.errors import ApplicationError
 from poker_room.forms import chips_parse, payouts_parse, payouts_text, structure_parse, structure_text
-from poker_room.payouts import HOUSE_PAYOUTS, PayoutBand
-from poker_room.structure import structure_from_dicts
-from poker_room.templates_data import template_structure, templates
+from poker_room.pure.payouts import HOUSE_PAYOUTS, PayoutBand
+from poker_room.pure.structure import structure_from_dicts
+from poker_room.pure.templates_data import template_structure, templates
 
 LINES = [
     # (typed, kind, minutes, hands, small blind, big blind, ante, ante kind, game, colour-up)

@@ -19,7 +19,7 @@ from players.services import player_create
 from poker_room import services
 from poker_room.entries import addon_row
 from poker_room.models import Entry, Purchase, SeatMove, Tournament
-from poker_room.structure import Level, LevelKind
+from poker_room.pure.structure import Level, LevelKind
 from settlement.models import LedgerEntry
 from tests.poker_room.tournament_setup import T0, at, entry, everything, fresh, seating
 

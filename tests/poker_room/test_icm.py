@@ -1,4 +1,4 @@
-"""The ICM calculator and the chip chop (``poker_room.icm``), held to published worked examples.
+"""The ICM calculator and the chip chop (``poker_room.pure.icm``), held to published worked examples.
 
 Each example names its source, the stacks and prizes it used and the figures it published, and is asserted at the
 precision the source printed: to the cent where it printed cents, to the dollar (or its rounding) where it did not.
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from poker_room.icm import (
+from poker_room.pure.icm import (
     MOST_PLAYERS,
     IcmError,
     chip_chop_cents,

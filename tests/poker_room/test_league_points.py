@@ -1,4 +1,4 @@
-"""League points (poker_room.league_points): each published formula against its own published worked example, the
+"""League points (poker_room.pure.league_points): each published formula against its own published worked example, the
 house's expression read safely, best N of M, tie-breaks, and the Master Class's stacks."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from poker_room.league_points import (
+from poker_room.pure.league_points import (
     LeagueError,
     Result,
     Score,

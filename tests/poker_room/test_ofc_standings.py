@@ -1,4 +1,4 @@
-"""The pure part of Open-Face points tournaments (``poker_room.ofc_standings``): a hand scored by the engine, the
+"""The pure part of Open-Face points tournaments (``poker_room.pure.ofc_standings``): a hand scored by the engine, the
 standings and their tie-break, the tables of a round. No Django, no database."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from poker_room.ofc_standings import (
+from poker_room.pure.ofc_standings import (
     HandResult,
     OfcStandingsError,
     fits,

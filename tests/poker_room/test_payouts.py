@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from poker_room.payouts import (
+from poker_room.pure.payouts import (
     HOUSE_PAYOUTS,
     PayoutBand,
     PayoutError,

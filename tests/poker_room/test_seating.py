@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from poker_room.seating import (
+from poker_room.pure.seating import (
     Move,
     MoveReason,
     SeatingError,

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from poker_room import chip_race as chip_race_module
-from poker_room.chip_race import card_strength, chip_race
-from poker_room.structure import (
+from poker_room.pure import chip_race as chip_race_module
+from poker_room.pure.chip_race import card_strength, chip_race
+from poker_room.pure.structure import (
     DEFAULT_CHIPS,
     AnteKind,
     Level,

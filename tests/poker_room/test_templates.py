@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from poker_room.structure import DEFAULT_CHIPS, GAME_RULE_LINES, Game, structure_check
-from poker_room.templates_data import Template, UnknownTemplate, template, template_structure, templates
+from poker_room.pure.structure import DEFAULT_CHIPS, GAME_RULE_LINES, Game, structure_check
+from poker_room.pure.templates_data import Template, UnknownTemplate, template, template_structure, templates
 
 SEED = Path(__file__).parent / "data" / "poker_varianten_turniere.txt"
 NO_GAME = ()

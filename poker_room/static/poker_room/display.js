@@ -80,7 +80,7 @@
     root.dataset.status = payload.status === "finished" ? "finished" : payload.clock_status;
   }
 
-  // The level's time ran out: the next row begins at that instant, with its full length (poker_room.clock).
+  // The level's time ran out: the next row begins at that instant, with its full length (poker_room.pure.clock).
   function roll() {
     if (endsAt === null || !following || shown.overtime) return false;
     if (serverNow() < endsAt) return false;

@@ -17,7 +17,7 @@ Levels are numbered as the director counts them, breaks left out: "Level 5", "th
 ...                 chips=DEFAULT_CHIPS)
 Traceback (most recent call last):
 ...
-poker_room.structure.StructureError: Level 2 is below level 1: its small blind of 50 is lower than level 1's 100
+poker_room.pure.structure.StructureError: Level 2 is below level 1: its small blind of 50 is lower than level 1's 100
 """
 
 from __future__ import annotations

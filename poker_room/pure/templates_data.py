@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from poker_room.structure import (
+from poker_room.pure.structure import (
     DEFAULT_CHIPS,
     GAME_NAMES,
     GAME_RULE_LINES,

@@ -214,7 +214,7 @@ def table_sizes(players: int, most: int = MOST_SEATS) -> tuple[int, ...]:
     >>> table_sizes(5, 2)
     Traceback (most recent call last):
     ...
-    poker_room.ofc_standings.OfcStandingsError: 5 players do not make tables of 2: one would play alone.
+    poker_room.pure.ofc_standings.OfcStandingsError: 5 players do not make tables of 2: one would play alone.
     """
     if not LEAST_SEATS <= most <= MOST_SEATS:
         raise OfcStandingsError(f"An Open-Face table seats {LEAST_SEATS} to {MOST_SEATS} players, not {most}.")

@@ -39,7 +39,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from poker_room.structure import StructureError
+from poker_room.pure.structure import StructureError
 
 K = TypeVar("K", bound=Hashable)
 

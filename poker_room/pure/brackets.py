@@ -36,7 +36,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from poker_room.structure import Level
+from poker_room.pure.structure import Level
 
 T = TypeVar("T", bound=Hashable)
 
@@ -356,7 +356,7 @@ def blinds_at(levels: Sequence[Level], hands: int) -> BlindsNow:
     """The level in force once ``hands`` hands of a match are counted: the next hand's blinds. Breaks are left out
     (a match does not break by hands); after the last level's hands the last level stays.
 
-    >>> from poker_room.structure import LevelKind
+    >>> from poker_room.pure.structure import LevelKind
     >>> levels = [Level(LevelKind.LEVEL, None, 7, 25, 50), Level(LevelKind.LEVEL, None, 7, 50, 100)]
     >>> [(b.level_number, b.hand_in_level) for b in (blinds_at(levels, h) for h in (0, 6, 7, 9, 14, 20))]
     [(1, 1), (1, 7), (2, 1), (2, 3), (2, 8), (2, 14)]

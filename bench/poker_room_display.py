@@ -5,8 +5,8 @@ The room: ``--tournaments`` (20) running tournaments of ``--entries`` (30) entri
 (``poker_room.pure.structure.structure_generate``: 10,000 chips, 20-minute levels, breaks with colour-ups), their clocks
 started through the clock service at staggered times in the last few hours (so they are at different levels, some on
 a break, one in five paused), one entry in six busted and re-entered, one in five with a rebuy, one in three with the
-add-on, each payment a ``Purchase`` row and its posting in the ledger (``poker_room.money``, as the entry services
-write them). Building it is not timed.
+add-on, each payment a ``Purchase`` row and its posting in the ledger (``poker_room.tournaments.money``, as the entry
+services write them). Building it is not timed.
 
 (a) **Server time.** Each address is fetched ``--requests`` times (200) through Django's test ``Client`` (the whole
 request cycle: middleware, the view, the JSON; no network, no web server), the tournaments in turn, with
@@ -106,10 +106,10 @@ def room_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, list[
     from django.utils import timezone
 
     from casino.roles import Role
-    from poker_room import money
-    from poker_room.clock_services import clock_pause, clock_start
-    from poker_room.models import Entry, Purchase, Tournament
     from poker_room.pure.structure import DEFAULT_CHIPS, structure_as_dicts, structure_generate
+    from poker_room.tournaments import money
+    from poker_room.tournaments.clock_services import clock_pause, clock_start
+    from poker_room.tournaments.models import Entry, Purchase, Tournament
     from settlement.ledger import post
     from settlement.models import Posting
 
@@ -379,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
 
         from poker_room.display_views import POLL_MS, display_token
         from poker_room.live import tournament_version
-        from poker_room.selectors import figures_key
+        from poker_room.tournaments.selectors import figures_key
 
         polls_a_second = 1000 / POLL_MS
         print(

@@ -9,7 +9,7 @@ class PokerRoomConfig(AppConfig):
 
     def ready(self) -> None:
         # The receiver reads the models: connected once the apps are ready.
-        from poker_room.verify import tournament_ledger_check
+        from poker_room.tournaments.verify import tournament_ledger_check
         from settlement.signals import ledger_verifying
 
         ledger_verifying.connect(tournament_ledger_check, dispatch_uid="poker_room.tournament_ledger_check")

@@ -24,7 +24,7 @@ from casino.roles import TOURNAMENT_VIEWERS, require_role
 from poker_room.deal_selectors import deal_state
 from poker_room.deals import deal_propose, deal_record
 from poker_room.floor import MOST_CENTS, MOST_CHIPS, require_runner
-from poker_room.models import Deal, Tournament
+from poker_room.tournaments.models import Deal, Tournament
 
 # --- input --------------------------------------------------------------------------------------------------------
 

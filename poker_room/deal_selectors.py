@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from poker_room.deals import deal_refusal
-from poker_room.models import Deal, Elimination, Entry, Tournament
+from poker_room.tournaments.models import Deal, Elimination, Entry, Tournament
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,6 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
-from poker_room.eliminations import pool_lock, prize_table, tiered_prizes
 from poker_room.floor import (
     MOST_CENTS,
     MOST_CHIPS,
@@ -48,8 +47,9 @@ from poker_room.floor import (
     whole,
 )
 from poker_room.live import tournament_changed
-from poker_room.models import Deal, Entry, Tournament
 from poker_room.pure.icm import IcmError, chip_chop_cents, custom_check, icm_deal_cents
+from poker_room.tournaments.models import Deal, Entry, Tournament
+from poker_room.tournaments.prizes import pool_lock, prize_table, tiered_prizes
 
 FEWEST_PLAYERS = 2
 MOST_PLAYERS = 10  # a final table

@@ -4,8 +4,8 @@ A heads-up match's blinds go by its own hands and an Open-Face event plays round
 clock. The display lists instead the matches being played (their table, the entry numbers, the blinds and which
 hand of the level it is) or the round and its tables' hands with the standings' leaders. Entry numbers only, like
 the rest of the display: the TV shows no player's name. The lines of a version are kept in the cache like the
-board's figures (``poker_room.selectors``): the first screen after a change reads them, the rest of the room gets
-them from the cache.
+board's figures (``poker_room.tournaments.selectors``): the first screen after a change reads them, the rest of the room
+gets them from the cache.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from poker_room import live
-from poker_room.models import Match, Tournament
 from poker_room.ofc_selectors import hands_played, round_tables, tournament_standings
 from poker_room.pure.brackets import BracketError, blinds_at
 from poker_room.pure.structure import Level, StructureError, structure_from_dicts
+from poker_room.tournaments.models import Match, Tournament
 
 LINES_SECONDS = 600
 LEADERS = 5  # the standings' top lines on the TV

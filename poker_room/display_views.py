@@ -34,8 +34,8 @@ from django.views.decorators.http import require_GET
 
 from casino.roles import TOURNAMENT_VIEWERS, user_has_role
 from poker_room import live
-from poker_room.models import Tournament
-from poker_room.selectors import DisplayPayload, display_payload
+from poker_room.tournaments.models import Tournament
+from poker_room.tournaments.selectors import DisplayPayload, display_payload
 
 SERVER_NOW_HEADER = "Tableside-Server-Now"
 POLL_MS = 400  # the screen's poll: a change reaches it within a second, with room for a slow answer

@@ -37,8 +37,6 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
-from poker_room.clock_services import tournament_levels
-from poker_room.eliminations import bust_undo, record_out
 from poker_room.floor import (
     User,
     entry_name,
@@ -49,11 +47,9 @@ from poker_room.floor import (
     require_runner_or_table_dealer,
     said,
     system_rng,
-    tables_in_play,
     undo_reason,
 )
 from poker_room.live import tournament_changed
-from poker_room.models import Elimination, Entry, Match, SeatMove, Tournament, TournamentTable
 from poker_room.pure.brackets import (
     BracketError,
     Standing,
@@ -64,6 +60,10 @@ from poker_room.pure.brackets import (
     knockout_tiers,
     round_robin,
 )
+from poker_room.tournaments.clock_services import tournament_levels
+from poker_room.tournaments.eliminations import bust_undo, record_out
+from poker_room.tournaments.models import Elimination, Entry, Match, SeatMove, Tournament, TournamentTable
+from poker_room.tournaments.seats import tables_in_play
 
 __all__ = [
     "bracket_draw",

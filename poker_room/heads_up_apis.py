@@ -1,8 +1,8 @@
 """REST endpoints of a heads-up event (issue 19): the bracket (read it, draw it), and a match's hands and winner.
 
-Thin, as ``poker_room.apis``: ``poker_room.heads_up`` decides every write and refuses with ``{"message", "extra"}``
-(400, 403, 404, 409). Players are named by their entry number; a match by its id (the bracket lists them). Whoever
-may read the console reads the bracket, and so does a Dealer (the tablet shows it).
+Thin, as ``poker_room.tournaments.apis``: ``poker_room.heads_up`` decides every write and refuses with ``{"message",
+"extra"}`` (400, 403, 404, 409). Players are named by their entry number; a match by its id (the bracket lists them).
+Whoever may read the console reads the bracket, and so does a Dealer (the tablet shows it).
 """
 
 from __future__ import annotations
@@ -19,23 +19,13 @@ from rest_framework.views import APIView
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, Role, require_role
 from poker_room import heads_up
-from poker_room.apis import MOST_NUMBER, InputSerializer
+from poker_room.api_inputs import MOST_NUMBER, InputSerializer, tournament_or_404, valid_input
 from poker_room.heads_up_selectors import BracketView, MatchLine, bracket_view
-from poker_room.models import Entry, Match, Tournament
-
-
-def _tournament(tournament_id: int) -> Tournament:
-    return get_object_or_404(Tournament, pk=tournament_id)
+from poker_room.tournaments.models import Entry, Match, Tournament
 
 
 def _match(tournament: Tournament, match_id: int) -> Match:
     return get_object_or_404(Match, tournament=tournament, pk=match_id)
-
-
-def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 # --- outputs ------------------------------------------------------------------------------------------------------
@@ -165,7 +155,7 @@ def bracket_data(view: BracketView) -> dict[str, Any]:
 
 
 def _bracket_answer(tournament_id: int, code: int = status.HTTP_200_OK) -> Response:
-    return Response(bracket_data(bracket_view(_tournament(tournament_id))), status=code)
+    return Response(bracket_data(bracket_view(tournament_or_404(tournament_id))), status=code)
 
 
 def _match_answer(tournament: Tournament, match: Match) -> Response:
@@ -214,7 +204,7 @@ class BracketApi(APIView):
         description="409 before the start, for an event that is not heads-up, or once drawn.",
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        heads_up.bracket_draw(actor=request.user, tournament=_tournament(tournament_id))
+        heads_up.bracket_draw(actor=request.user, tournament=tournament_or_404(tournament_id))
         return _bracket_answer(tournament_id, status.HTTP_201_CREATED)
 
 
@@ -231,9 +221,9 @@ class MatchHandApi(APIView):
         ],
     )
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         match = _match(tournament, match_id)
-        data = _valid(MatchHandInputSerializer, request)
+        data = valid_input(MatchHandInputSerializer, request)
         service = heads_up.match_hand_undo if data["take_back"] else heads_up.match_hand
         service(actor=request.user, tournament=tournament, match=match)
         return _match_answer(tournament, match)
@@ -249,9 +239,9 @@ class MatchDecideApi(APIView):
         examples=[OpenApiExample("Entry #7 won", value={"winner": 7}, request_only=True)],
     )
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         match = _match(tournament, match_id)
-        data = _valid(MatchDecideInputSerializer, request)
+        data = valid_input(MatchDecideInputSerializer, request)
         entry = Entry.objects.filter(tournament=tournament, number=data["winner"]).first()
         heads_up.match_decide(actor=request.user, tournament=tournament, match=match, winner=entry.pk if entry else 0)
         return _match_answer(tournament, match)
@@ -269,8 +259,8 @@ class MatchUndoApi(APIView):
         ],
     )
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         match = _match(tournament, match_id)
-        data = _valid(MatchUndoInputSerializer, request)
+        data = valid_input(MatchUndoInputSerializer, request)
         heads_up.match_undo(actor=request.user, tournament=tournament, match=match, reason=data["reason"])
         return _match_answer(tournament, match)

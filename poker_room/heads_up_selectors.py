@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 
 from poker_room.floor import can_act_at_tournament_table
 from poker_room.heads_up import group_players, group_standing, stage_mode
-from poker_room.models import Entry, Match, Tournament, TournamentTable
-from poker_room.page_selectors import safe_levels
 from poker_room.pure.brackets import BlindsNow, BracketError, Standing, blinds_at
+from poker_room.tournaments.models import Entry, Match, Tournament, TournamentTable
+from poker_room.tournaments.page_selectors import safe_levels
 
 
 def round_title(matches: int, *, play_in: bool = False) -> str:

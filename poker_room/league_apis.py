@@ -1,9 +1,9 @@
 """REST endpoints of the poker room's leagues (issue 19): the leagues, one league's settings, its standings, its
 events, and the Master Class invited from its standings.
 
-Thin, one class per operation, as ``poker_room.apis``: the services (``poker_room.leagues``) decide every write and
-who may (the director, a supervisor) and refuse with ``{"message", "extra"}`` (400, 403, 404, 409); reading is for
-whoever may look at the poker room's console (``TOURNAMENT_VIEWERS``). Points are strings with two decimals (they
+Thin, one class per operation, as ``poker_room.tournaments.apis``: the services (``poker_room.leagues``) decide every
+write and who may (the director, a supervisor) and refuse with ``{"message", "extra"}`` (400, 403, 404, 409); reading is
+for whoever may look at the poker room's console (``TOURNAMENT_VIEWERS``). Points are strings with two decimals (they
 are rounded half up to 0.01), money integer cents, chips integers. A field this API does not know is refused.
 """
 
@@ -22,11 +22,11 @@ from rest_framework.views import APIView
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, require_role
 from poker_room import leagues
-from poker_room.apis import InputSerializer, _cents, _valid
+from poker_room.api_inputs import InputSerializer, cents_field, valid_input
 from poker_room.floor import MOST_TEXT
 from poker_room.league_selectors import league_list, league_standings, league_tie_breaks, standings_payload
-from poker_room.models import Entry, League
 from poker_room.pure.league_points import FORMULAS, MOST_EXPRESSION, MOST_TABLE, ROUNDINGS, TIE_BREAKS
+from poker_room.tournaments.models import Entry, League
 
 
 def _league(league_id: int) -> League:
@@ -79,8 +79,8 @@ class LeagueEventInputSerializer(InputSerializer):
 
 class MasterClassInputSerializer(InputSerializer):
     name = StrictCharField(required=False, allow_blank=True, allow_null=True, max_length=MOST_TEXT)
-    buy_in_cents = _cents(required=False, default=0, help_text="0: a freeroll (the default).")
-    fee_cents = _cents(required=False, default=0)
+    buy_in_cents = cents_field(required=False, default=0, help_text="0: a freeroll (the default).")
+    fee_cents = cents_field(required=False, default=0)
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
 
@@ -209,7 +209,7 @@ class LeagueListApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _valid(LeagueInputSerializer, request)
+        data = valid_input(LeagueInputSerializer, request)
         league = leagues.league_create(actor=request.user, **data)
         return _league_answer(league, status.HTTP_201_CREATED)
 
@@ -254,7 +254,7 @@ class LeagueEventsApi(APIView):
     )
     def post(self, request: Request, league_id: int) -> Response:
         league = _league(league_id)
-        data = _valid(LeagueEventInputSerializer, request)
+        data = valid_input(LeagueEventInputSerializer, request)
         if data["remove"]:
             leagues.league_event_remove(actor=request.user, league=league, tournament_id=data["tournament"])
         else:
@@ -271,7 +271,7 @@ class MasterClassApi(APIView):
     )
     def post(self, request: Request, league_id: int) -> Response:
         league = _league(league_id)
-        data = _valid(MasterClassInputSerializer, request)
+        data = valid_input(MasterClassInputSerializer, request)
         tournament = leagues.master_class_invite(
             actor=request.user,
             league=league,

@@ -31,7 +31,7 @@ from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, T
 
 from casino.money import money_text
 from poker_room.league_selectors import Standings, formula_text, league_tie_breaks, rounding_text, tie_break_names
-from poker_room.models import League
+from poker_room.tournaments.models import League
 
 FONT, BOLD, CJK = "LeagueSans", "LeagueSans-Bold", "STSong-Light"
 _DEJAVU = Path("/usr/share/fonts/truetype/dejavu")

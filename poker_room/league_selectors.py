@@ -25,8 +25,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from poker_room.floor import ordinal, said
-from poker_room.models import Elimination, Entry, League, LeagueEvent, Purchase, Tournament
-from poker_room.money import tournament_money
 from poker_room.pure.league_points import (
     DEFAULT_TIE_BREAKS,
     LeagueError,
@@ -40,6 +38,8 @@ from poker_room.pure.league_points import (
 )
 from poker_room.pure.payouts import prize_pool
 from poker_room.pure.structure import DEFAULT_CHIPS
+from poker_room.tournaments.models import Elimination, Entry, League, LeagueEvent, Purchase, Tournament
+from poker_room.tournaments.money import tournament_money
 
 HUNDRED = Decimal(100)
 TIE_BREAK_NAMES = {

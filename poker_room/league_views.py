@@ -1,9 +1,9 @@
 """The leagues' pages (issue 19): the leagues and a new one; one league's settings, its events, its standings (each
 result counted or dropped), its PDF, and the Master Class invited from the standings.
 
-Thin, as the console's pages are (``poker_room.views``): the role checked (``poker_room.pages``: the room's viewers
-read, its runners write), the form read, one service called once (``form_once``), then POST-redirect-GET with the
-service's answer as the notice; a refusal draws the page again with the message, in its status, nothing written.
+Thin, as the console's pages are (``poker_room.tournaments.views``): the role checked (``poker_room.pages``: the room's
+viewers read, its runners write), the form read, one service called once (``form_once``), then POST-redirect-GET with
+the service's answer as the notice; a refusal draws the page again with the message, in its status, nothing written.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from poker_room.league_selectors import (
     rounding_text,
     tie_break_names,
 )
-from poker_room.models import Entry, League, Tournament
 from poker_room.pages import form_once, page, posted_int, runners_only, viewers_only
 from poker_room.pure.league_points import TIE_BREAKS
+from poker_room.tournaments.models import Entry, League, Tournament
 
 TIE_BREAK_SLOTS = 4
 

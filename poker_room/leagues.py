@@ -33,11 +33,8 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
-from poker_room import services
-from poker_room.entries import entry_register
 from poker_room.floor import MOST_CENTS, MOST_CHIPS, User, person, require_runner, said, text, whole
 from poker_room.league_selectors import league_standings, smallest_chip
-from poker_room.models import League, LeagueEvent, Tournament
 from poker_room.pure.league_points import (
     DEFAULT_TIE_BREAKS,
     FORMULAS,
@@ -48,6 +45,9 @@ from poker_room.pure.league_points import (
     tie_breaks_check,
 )
 from poker_room.pure.templates_data import template
+from poker_room.tournaments import services
+from poker_room.tournaments.entries import entry_register
+from poker_room.tournaments.models import League, LeagueEvent, Tournament
 
 MASTER_CLASS_TEMPLATE = "master_class"
 MOST_MASTER_CLASS = 100

@@ -24,7 +24,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 
-from poker_room.models import Tournament
+from poker_room.tournaments.models import Tournament
 
 LOCAL_SECONDS = 0.5  # a process-local cache cannot hear another process's commit: within the "a second" of issue 18
 SHARED_SECONDS = 300  # a shared cache hears every commit; the timeout only heals a write lost while it was down

@@ -22,9 +22,9 @@ from poker_room import heads_up
 from poker_room.display_views import display_token
 from poker_room.floor import can_act_at_tournament_table, entry_name, require_runner_or_table_dealer
 from poker_room.heads_up_selectors import bracket_view, dealer_matches, match_page
-from poker_room.models import Match, Tournament, TournamentTable
 from poker_room.pages import form_once, may_run, may_view, page, posted_int, refused_page, runners_only, viewers_only
-from poker_room.views import console_url, render_console, tournament_get
+from poker_room.tournaments.models import Match, Tournament, TournamentTable
+from poker_room.tournaments.views import console_url, render_console, tournament_get
 
 
 def match_url(tournament: Tournament, match_id: int) -> str:

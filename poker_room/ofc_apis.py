@@ -1,7 +1,8 @@
 """REST endpoints of Open-Face points tournaments (issue 19): a round begun, a hand entered or voided, the
-standings, the finish. Thin, one class per operation, as ``poker_room.apis``: the services (``poker_room.ofc_points``)
-decide who may and whether the state allows it, and refuse with ``{"message", "extra"}`` (400, 403, 404, 409).
-Players are named by their entry number, boards as card text ("As Kd 7c"), points as whole numbers.
+standings, the finish. Thin, one class per operation, as ``poker_room.tournaments.apis``: the services
+(``poker_room.ofc_points``) decide who may and whether the state allows it, and refuse with ``{"message", "extra"}``
+(400, 403, 404, 409). Players are named by their entry number, boards as card text ("As Kd 7c"), points as whole
+numbers.
 
 Who reads the standings: whoever may look at the console (the director, the supervisors, the Auditors) and the
 dealers of the tournament's tables (the players at their tables see the standings on the tablet anyway).
@@ -20,10 +21,11 @@ from rest_framework.views import APIView
 
 from casino.fields import StrictCharField, StrictIntegerField
 from poker_room import ofc_points
-from poker_room.apis import InputSerializer, _reader_tables, _tournament, _valid
-from poker_room.models import OfcHand, Tournament
+from poker_room.api_inputs import InputSerializer, tournament_or_404, valid_input
+from poker_room.floor import reader_tables
 from poker_room.ofc_selectors import hands_played, round_tables, tournament_standings
 from poker_room.pure.ofc_standings import TIE_BREAKS
+from poker_room.tournaments.models import OfcHand, Tournament
 
 _WHO_RUNS = " (the director or a supervisor)"
 
@@ -183,7 +185,7 @@ class OfcRoundApi(APIView):
         "or for a tournament that is not an Open-Face points event.",
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        begun = ofc_points.ofc_round_begin(actor=request.user, tournament=_tournament(tournament_id))
+        begun = ofc_points.ofc_round_begin(actor=request.user, tournament=tournament_or_404(tournament_id))
         return _round_answer(begun, status.HTTP_201_CREATED)
 
 
@@ -209,8 +211,8 @@ class OfcHandApi(APIView):
         ],
     )
     def post(self, request: Request, tournament_id: int, table_number: int) -> Response:
-        tournament = _tournament(tournament_id)
-        data = _valid(HandInputSerializer, request)
+        tournament = tournament_or_404(tournament_id)
+        data = valid_input(HandInputSerializer, request)
         hand = ofc_points.ofc_hand_record(
             actor=request.user,
             tournament=tournament,
@@ -230,9 +232,9 @@ class OfcHandVoidApi(APIView):
         description="409 for a hand voided already, of a round that is over, or with a later hand at its table.",
     )
     def post(self, request: Request, tournament_id: int, hand_id: int) -> Response:
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         hand = get_object_or_404(OfcHand, tournament=tournament, pk=hand_id)
-        data = _valid(OfcVoidInputSerializer, request)
+        data = valid_input(OfcVoidInputSerializer, request)
         voided = ofc_points.ofc_hand_void(actor=request.user, tournament=tournament, hand=hand, reason=data["reason"])
         return Response(HandOutputSerializer(voided).data)
 
@@ -244,8 +246,8 @@ class OfcStandingsApi(APIView):
         "fewest fouls, then a lot drawn at the finish",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = _tournament(tournament_id)
-        _reader_tables(request.user, tournament, what="read the standings")
+        tournament = tournament_or_404(tournament_id)
+        reader_tables(request.user, tournament, what="read the standings")
         return _standings_answer(tournament.pk)
 
 
@@ -257,6 +259,6 @@ class OfcFinishApi(APIView):
         description="409 before the last round is complete, or once finished.",
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        tournament = _tournament(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         ofc_points.ofc_finish(actor=request.user, tournament=tournament)
         return _standings_answer(tournament.pk)

@@ -35,12 +35,10 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
-from poker_room.eliminations import record_out
 from poker_room.floor import (
     User,
     entry_name,
     locked_tournament,
-    moves_apply,
     person,
     refuse_finished,
     require_runner,
@@ -51,10 +49,12 @@ from poker_room.floor import (
     whole,
 )
 from poker_room.live import tournament_changed
-from poker_room.models import Entry, OfcHand, SeatMove, Tournament, TournamentTable
 from poker_room.ofc_selectors import hands_in_force, is_ofc, round_tables, tournament_standings, unfinished_tables
 from poker_room.pure.ofc_standings import MOST_SEATS, ROWS, OfcStandingsError, fits, hand_result, lots_draw, round_draw
 from poker_room.pure.seating import Move, MoveReason
+from poker_room.tournaments.eliminations import record_out
+from poker_room.tournaments.models import Entry, OfcHand, SeatMove, Tournament, TournamentTable
+from poker_room.tournaments.seats import moves_apply
 from rules.games.cards import parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.ofc import ROW_SIZES

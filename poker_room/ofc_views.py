@@ -23,11 +23,11 @@ from casino.errors import ApplicationError
 from poker_room import ofc_points
 from poker_room.display_views import display_token
 from poker_room.floor import can_act_at_tournament_table, is_runner, require_runner_or_table_dealer
-from poker_room.models import OfcHand, Tournament, TournamentTable
 from poker_room.ofc_selectors import is_ofc, ofc_table, round_complete, tournament_standings
 from poker_room.pages import form_once, may_view, page, posted_int, refused_page, runners_only, viewers_only
 from poker_room.pure.ofc_standings import ROWS, TIE_BREAKS
-from poker_room.views import render_console, tournament_get
+from poker_room.tournaments.models import OfcHand, Tournament, TournamentTable
+from poker_room.tournaments.views import render_console, tournament_get
 
 
 def _ofc_tournament(request: HttpRequest, tournament_id: int) -> tuple[Tournament, HttpResponse | None]:

@@ -19,8 +19,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from casino.roles import Role
-from poker_room import heads_up, services
-from poker_room.models import Elimination, Entry, Match, Tournament
+from poker_room import heads_up
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Elimination, Entry, Match, Tournament
 from settlement.ledger import ledger_verify
 
 NAMES = ["Ada", "Bela", "Cleo", "Dario", "Emil", "Frida"]  # entry numbers 1..6 are the seeds

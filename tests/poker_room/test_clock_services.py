@@ -15,10 +15,10 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import clock_services as cs
 from poker_room import live
-from poker_room.models import Tournament
 from poker_room.pure.clock import ClockStatus
+from poker_room.tournaments import clock_services as cs
+from poker_room.tournaments.models import Tournament
 
 T0 = dt.datetime(2025, 10, 18, 18, 0, tzinfo=dt.UTC)  # Zocktoberfest shuffles up at 18:00
 

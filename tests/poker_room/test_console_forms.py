@@ -1,5 +1,5 @@
-"""The director's notation on the console (``poker_room.forms``): a structure and a payout table typed as lines of
-text, read back exactly as they are shown, and a line that cannot be read refused by its number (issue 18)."""
+"""The director's notation on the console (``poker_room.tournaments.forms``): a structure and a payout table typed as
+lines of text, read back exactly as they are shown, and a line that cannot be read refused by its number (issue 18)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from casino.errors import ApplicationError
-from poker_room.forms import chips_parse, payouts_parse, payouts_text, structure_parse, structure_text
 from poker_room.pure.payouts import HOUSE_PAYOUTS, PayoutBand
 from poker_room.pure.structure import structure_from_dicts
 from poker_room.pure.templates_data import template_structure, templates
+from poker_room.tournaments.forms import chips_parse, payouts_parse, payouts_text, structure_parse, structure_text
 
 LINES = [
     # (typed, kind, minutes, hands, small blind, big blind, ante, ante kind, game, colour-up)

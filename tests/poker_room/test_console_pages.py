@@ -21,8 +21,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from casino.roles import Role
-from poker_room import clock_services, services
-from poker_room.models import Elimination, Entry, Purchase, Tournament
+from poker_room.tournaments import clock_services, services
+from poker_room.tournaments.models import Elimination, Entry, Purchase, Tournament
 from tests.poker_room.tournament_setup import PLAYERS, everything, fresh
 
 KEY = "0123456789abcdef0123456789abcdef"

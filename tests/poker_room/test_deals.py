@@ -17,9 +17,10 @@ from django.test import Client
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
-from poker_room import deals, money, services
-from poker_room.models import Deal, Elimination, Entry, Tournament
+from poker_room import deals
 from poker_room.pure.icm import chip_chop_cents, icm_deal_cents
+from poker_room.tournaments import money, services
+from poker_room.tournaments.models import Deal, Elimination, Entry, Tournament
 from settlement.ledger import ledger_verify
 from settlement.models import LedgerEntry
 from tests.poker_room.tournament_setup import at, entry, everything, fresh

@@ -19,11 +19,12 @@ from django.test import Client
 from django.urls import reverse
 
 from casino.roles import Role
-from poker_room import clock_services as cs
-from poker_room import live, money
+from poker_room import live
 from poker_room.display_views import SERVER_NOW_HEADER, display_address, display_token
-from poker_room.models import Entry, Purchase, Tournament
-from poker_room.selectors import display_payload, running_tournaments, tournament_board
+from poker_room.tournaments import clock_services as cs
+from poker_room.tournaments import money
+from poker_room.tournaments.models import Entry, Purchase, Tournament
+from poker_room.tournaments.selectors import display_payload, running_tournaments, tournament_board
 from settlement.ledger import post
 from settlement.models import Posting
 
@@ -65,7 +66,8 @@ def tournament(director: User) -> Tournament:
 
 
 def paid(tournament: Tournament, made: Entry, kind: Purchase.Kind, chips: int, by: User) -> Purchase:
-    """A payment as the entry services write it: its posting in the ledger (``poker_room.money``) and its row."""
+    """A payment as the entry services write it: its posting in the ledger (``poker_room.tournaments.money``) and its
+    row."""
     posting = post(
         round=None,
         kind=Posting.Kind.T_ENTRY,

@@ -19,9 +19,9 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import services
-from poker_room.models import Elimination, Entry, SeatMove, Tournament, TournamentTable
 from poker_room.pure.seating import TableSeats, next_big_blind
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tournament, TournamentTable
 from settlement.ledger import ledger_verify
 from settlement.models import LedgerEntry, Posting
 from tests.poker_room.tournament_setup import at, entry, everything, fresh, seating

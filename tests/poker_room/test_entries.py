@@ -16,10 +16,10 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from players.services import player_create
-from poker_room import services
-from poker_room.entries import addon_row
-from poker_room.models import Entry, Purchase, SeatMove, Tournament
 from poker_room.pure.structure import Level, LevelKind
+from poker_room.tournaments import services
+from poker_room.tournaments.entries import addon_row
+from poker_room.tournaments.models import Entry, Purchase, SeatMove, Tournament
 from settlement.models import LedgerEntry
 from tests.poker_room.tournament_setup import T0, at, entry, everything, fresh, seating
 

@@ -12,9 +12,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from casino.errors import ApplicationError, WrongState
-from poker_room import deals, heads_up, leagues, services
-from poker_room.eliminations import elimination_undo, entry_eliminate, place_prize, prize_table, tiered_prizes
-from poker_room.models import Tournament, TournamentTable
+from poker_room import deals, heads_up, leagues
+from poker_room.tournaments import services
+from poker_room.tournaments.eliminations import elimination_undo, entry_eliminate
+from poker_room.tournaments.models import Tournament, TournamentTable
+from poker_room.tournaments.prizes import place_prize, prize_table, tiered_prizes
 from settlement.ledger import ledger_verify
 from tests.poker_room.tournament_setup import T0, entry, everything, fresh
 

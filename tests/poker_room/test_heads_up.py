@@ -18,9 +18,10 @@ from django.urls import reverse
 from casino.errors import NotAllowed, WrongState
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import heads_up, services
+from poker_room import heads_up
 from poker_room.heads_up_selectors import bracket_view
-from poker_room.models import Elimination, Entry, Match, Tournament
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Elimination, Entry, Match, Tournament
 from tests.poker_room.tournament_setup import PLAYERS, T0, director, fresh  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db

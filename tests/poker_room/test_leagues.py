@@ -16,10 +16,11 @@ from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
 from players.models import Player
-from poker_room import leagues, services
+from poker_room import leagues
 from poker_room.league_selectors import league_standings, standings_payload
-from poker_room.models import Entry, League, LeagueEvent, Purchase, Tournament
 from poker_room.pure.league_points import Result, master_class_chips, points
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Entry, League, LeagueEvent, Purchase, Tournament
 from tests.poker_room.tournament_setup import T0, at
 
 pytestmark = pytest.mark.django_db

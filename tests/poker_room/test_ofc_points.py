@@ -20,9 +20,10 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import ofc_points, services
-from poker_room.models import Elimination, Entry, OfcHand, SeatMove, Tournament
+from poker_room import ofc_points
 from poker_room.ofc_selectors import console_context, tournament_standings
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Elimination, Entry, OfcHand, SeatMove, Tournament
 from rules.games.cards import CARDS
 from rules.games.ofc import Board, score
 from settlement.ledger import ledger_verify

@@ -15,8 +15,9 @@ from rest_framework.test import APIClient
 from casino.errors import NotAllowed, WrongState
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import heads_up, services
-from poker_room.models import Elimination, Entry, Match, Tournament
+from poker_room import heads_up
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Elimination, Entry, Match, Tournament
 from settlement.ledger import ledger_verify
 from tests.poker_room import test_heads_up
 from tests.poker_room.tournament_setup import PLAYERS, T0, director, fresh  # noqa: F401  (fixtures)

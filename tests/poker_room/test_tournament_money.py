@@ -15,9 +15,9 @@ from django.db.models import Sum
 
 from casino.errors import WrongState
 from players.services import player_create
-from poker_room import money, services
-from poker_room.models import Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
-from poker_room.verify import tournament_ledger_check
+from poker_room.tournaments import money, services
+from poker_room.tournaments.models import Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
+from poker_room.tournaments.verify import tournament_ledger_check
 from settlement.compute import Line
 from settlement.ledger import ledger_verify, post
 from settlement.models import LedgerEntry, Posting

@@ -1,5 +1,6 @@
 """An attacker past the guard triggers (tests.guards.tamper) changes a deal, an Open-Face hand or a match's winner:
-``verify_ledger`` names the row (issue 19, ``poker_room.verify_records``), while the untouched records verify clean."""
+``verify_ledger`` names the row (issue 19, ``poker_room.tournaments.verify_records``), while the untouched records
+verify clean."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 
-from poker_room import deals, heads_up, ofc_points, services
-from poker_room.eliminations import entry_eliminate
-from poker_room.models import Deal, Entry, Match, OfcHand, Tournament
+from poker_room import deals, heads_up, ofc_points
+from poker_room.tournaments import services
+from poker_room.tournaments.eliminations import entry_eliminate
+from poker_room.tournaments.models import Deal, Entry, Match, OfcHand, Tournament
 from settlement.ledger import ledger_verify
 from tests.guards import tamper
 from tests.poker_room.test_ofc_points import deal_boards, seated

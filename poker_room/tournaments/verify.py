@@ -13,7 +13,7 @@ audit event recorded is checked there, for every posting; here, what only the po
 * no tournament posting is there without one of those rows;
 * a finished tournament's prize pool and bounties hold nothing;
 * issue 19's deals, Open-Face hands and heads-up matches agree with their audit events and the rules
-  (``poker_room.verify_records``).
+  (``poker_room.tournaments.verify_records``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from poker_room import money
-from poker_room.models import Elimination, Purchase, Tournament
-from poker_room.verify_records import tournament_records_check
+from poker_room.tournaments import money
+from poker_room.tournaments.models import Elimination, Purchase, Tournament
+from poker_room.tournaments.verify_records import tournament_records_check
 from settlement.compute import Line
 from settlement.models import TOURNAMENT_POSTING_KINDS, LedgerEntry, Posting
 

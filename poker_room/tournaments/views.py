@@ -7,8 +7,8 @@ service's message in the page, in its status (400, 403, 409), what was typed kep
 without JavaScript; ``poker_room/static/poker_room/console.js`` counts the clock down from the stored instant, sends a
 form once, and draws the page again when the tournament changed on another screen.
 
-The structure, the payouts, the results and the chip race have their pages in ``poker_room.setup_views``; the dealer's
-tournament table in ``poker_room.table_views``.
+The structure, the payouts, the results and the chip race have their pages in ``poker_room.tournaments.setup_views``;
+the dealer's tournament table in ``poker_room.tournaments.table_views``.
 """
 
 from __future__ import annotations
@@ -28,15 +28,22 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.errors import ApplicationError
 from casino.templatetags.money import cents as money_text
 from players.selectors import player_find
-from poker_room import clock_services, deal_selectors, heads_up_selectors, ofc_selectors, services
+from poker_room import deal_selectors, heads_up_selectors, ofc_selectors
 from poker_room.display_views import display_address, display_token
 from poker_room.floor import entry_name, ordinal
-from poker_room.forms import MONEY_FIELDS, SETTINGS_FIELDS, TournamentCreateForm, settings_choices, settings_initial
-from poker_room.models import Elimination, Entry, Tournament
-from poker_room.page_selectors import console, game_names, tournament_list
 from poker_room.pages import form_once, may_run, page, posted_int, runners_only, viewers_only
 from poker_room.pure.templates_data import templates
-from poker_room.services import FORMAT_FIELDS
+from poker_room.tournaments import clock_services, services
+from poker_room.tournaments.forms import (
+    MONEY_FIELDS,
+    SETTINGS_FIELDS,
+    TournamentCreateForm,
+    settings_choices,
+    settings_initial,
+)
+from poker_room.tournaments.models import Elimination, Entry, Tournament
+from poker_room.tournaments.page_selectors import console, game_names, tournament_list
+from poker_room.tournaments.services import FORMAT_FIELDS
 
 # The console's groups of settings, each its own small form.
 SETTINGS_GROUPS: dict[str, tuple[str, ...]] = {

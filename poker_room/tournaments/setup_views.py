@@ -2,8 +2,9 @@
 payouts (the table in use, the prizes by place for the field, the guarantee and minimum cash), the results sheet (a
 page and CSV) and the chip race at a colour-up break.
 
-Thin, as ``poker_room.views``: one service a form, POST-redirect-GET, a refusal drawn in the page with what was typed
-and nothing written, every form sent once (``poker_room.pages.form_once``). Auditors read every page and get no form.
+Thin, as ``poker_room.tournaments.views``: one service a form, POST-redirect-GET, a refusal drawn in the page with what
+was typed and nothing written, every form sent once (``poker_room.pages.form_once``). Auditors read every page and get
+no form.
 """
 
 from __future__ import annotations
@@ -22,9 +23,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from casino.errors import ApplicationError
 from casino.money import money_text
-from poker_room import services
 from poker_room.floor import said
-from poker_room.forms import (
+from poker_room.pages import form_once, page, posted_int, runners_only, viewers_only
+from poker_room.pure.payouts import bands_as_json
+from poker_room.pure.structure import AnteKind, StructureError, structure_as_dicts, structure_generate
+from poker_room.pure.templates_data import UnknownTemplate, template
+from poker_room.tournaments import services
+from poker_room.tournaments.forms import (
     SETTINGS_FIELDS,
     GenerateForm,
     SettingsForm,
@@ -35,14 +40,10 @@ from poker_room.forms import (
     structure_parse,
     structure_text,
 )
-from poker_room.models import Elimination, Tournament
-from poker_room.page_selectors import chip_race_page, level_label, results, safe_levels, tournament_payouts
-from poker_room.pages import form_once, page, posted_int, runners_only, viewers_only
-from poker_room.pure.payouts import bands_as_json
-from poker_room.pure.structure import AnteKind, StructureError, structure_as_dicts, structure_generate
-from poker_room.pure.templates_data import UnknownTemplate, template
-from poker_room.selectors import tournament_board
-from poker_room.views import SETTINGS_GROUPS, console_url, render_console, tournament_get
+from poker_room.tournaments.models import Elimination, Tournament
+from poker_room.tournaments.page_selectors import chip_race_page, level_label, results, safe_levels, tournament_payouts
+from poker_room.tournaments.selectors import tournament_board
+from poker_room.tournaments.views import SETTINGS_GROUPS, console_url, render_console, tournament_get
 
 
 def _chips_text(tournament: Tournament) -> str:

@@ -33,10 +33,10 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.roles import TOURNAMENT_RUNNERS, require_role
 from poker_room import live
-from poker_room.models import Tournament
 from poker_room.pure import clock
 from poker_room.pure.clock import ClockError, ClockState, ClockStatus, ClockView, LevelSpan
 from poker_room.pure.structure import Level, StructureError, structure_from_dicts
+from poker_room.tournaments.models import Tournament
 
 MOST_SECONDS = 24 * 3600  # an adjustment of more than a day is a typing mistake (the clock caps a level anyway)
 

@@ -28,10 +28,11 @@ from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
 from casino.forms import AmountField
-from poker_room.models import Tournament
+from poker_room.pages import RefusingForm
 from poker_room.pure.payouts import PayoutBand
 from poker_room.pure.structure import AnteKind, Game, Level, LevelKind
-from poker_room.services import FORMAT_FIELDS
+from poker_room.tournaments.models import Tournament
+from poker_room.tournaments.services import FORMAT_FIELDS
 from rules.games.ofc import ROYALTY_TABLES
 
 MOST_CENTS = 10**10  # a hundred million in money: more is a key held down
@@ -293,27 +294,11 @@ def chips_parse(text: str) -> list[int]:
     return [int(word) for word in words]
 
 
-class _Form(forms.Form):
-    """A form whose first error is refused as the services refuse: one message, naming its field."""
-
-    def refusal(self) -> ApplicationError:
-        for name, errors in self.errors.items():
-            label = self.fields[name].label if name in self.fields else ""
-            message = str(errors[0])
-            return ApplicationError(f"{label}: {message}" if label else message, extra={"field": name})
-        return ApplicationError(_("The form could not be read."), extra={})
-
-    def cleaned(self) -> dict[str, Any]:
-        if not self.is_valid():
-            raise self.refusal()
-        return dict(self.cleaned_data)
-
-
 def _amount(label: str, *, required: bool = False) -> AmountField:
     return AmountField(most_cents=MOST_CENTS, required=required, label=label)
 
 
-class TournamentCreateForm(_Form):
+class TournamentCreateForm(RefusingForm):
     """A new tournament from a template: its name, its money, its tables (``tournament_create``)."""
 
     template_key = forms.CharField(max_length=40, label=gettext_lazy("Template"))
@@ -391,7 +376,7 @@ MONEY_FIELDS = frozenset(
 )
 
 
-class SettingsForm(_Form):
+class SettingsForm(RefusingForm):
     """The entry rules and the money rules of a tournament (a group of ``SETTINGS_FIELDS``)."""
 
     def __init__(self, data: Any, *, names: Sequence[str]) -> None:
@@ -429,7 +414,7 @@ def settings_initial(tournament: Any, names: Sequence[str]) -> dict[str, str]:
     return shown
 
 
-class GenerateForm(_Form):
+class GenerateForm(RefusingForm):
     """The structure generator's figures (``poker_room.pure.structure.structure_generate``)."""
 
     starting_stack = forms.IntegerField(min_value=1, max_value=10**9, label=gettext_lazy("Starting stack"))

@@ -1,8 +1,8 @@
 """The players' side of a tournament (issue 18, GAME_RULES.md §5): registration, re-entry, rebuys and add-ons
-here; a player out and a mistaken bust undone in ``poker_room.eliminations``. Each write locks the tournament's row,
-refuses in the director's words what the rules do not allow (nothing written), and writes the change, its postings,
-its seat moves and its audit event together (``poker_room.money`` for the lines and keys; ``poker_room.floor`` for
-who may act and the seats).
+here; a player out and a mistaken bust undone in ``poker_room.tournaments.eliminations``. Each write locks the
+tournament's row, refuses in the director's words what the rules do not allow (nothing written), and writes the change,
+its postings, its seat moves and its audit event together (``poker_room.tournaments.money`` for the lines and keys;
+``poker_room.floor`` for who may act and the seats).
 
 The rules, and what this module chose where the issue is silent:
 
@@ -35,7 +35,7 @@ The rules, and what this module chose where the issue is silent:
   free (its table not broken), else at a random free seat of the shortest table, else at their own table opened
   again. Balancing moves made after the bust stay as they are (TDA practice: a table balanced is not unbalanced
   again). Undoing the runner-up's bust takes the win back and the tournament runs again; the win alone, or the bust
-  of a player who has re-entered since, is not undone (``poker_room.eliminations``).
+  of a player who has re-entered since, is not undone (``poker_room.tournaments.eliminations``).
 """
 
 from __future__ import annotations
@@ -54,8 +54,6 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from players.models import Player
-from poker_room import money
-from poker_room.clock_services import clock_now, current_level_number, level_number, tournament_levels
 from poker_room.floor import (
     MOST_CHIPS,
     User,
@@ -63,8 +61,6 @@ from poker_room.floor import (
     entry_of,
     entry_record,
     locked_tournament,
-    lone_player_balanced,
-    moves_apply,
     ordinal,
     person,
     refuse_finished,
@@ -72,15 +68,16 @@ from poker_room.floor import (
     require_runner,
     said,
     system_rng,
-    table_seats,
-    tables_in_play,
     text,
     whole,
 )
 from poker_room.live import tournament_changed
-from poker_room.models import Entry, Purchase, Tournament
 from poker_room.pure.seating import SeatingError, seat_late_entry
 from poker_room.pure.structure import Level
+from poker_room.tournaments import money
+from poker_room.tournaments.clock_services import clock_now, current_level_number, level_number, tournament_levels
+from poker_room.tournaments.models import Entry, Purchase, Tournament
+from poker_room.tournaments.seats import lone_player_balanced, moves_apply, table_seats, tables_in_play
 from settlement.ledger import post, posting_record
 from settlement.models import Posting
 

@@ -1,4 +1,5 @@
-"""The records of issue 19 held to the audit trail and to the rules, for ``verify_ledger`` (``poker_room.verify``).
+"""The records of issue 19 held to the audit trail and to the rules, for ``verify_ledger``
+(``poker_room.tournaments.verify``).
 
 The guard triggers refuse any change to a deal, an Open-Face hand or a decided match as the application; an attacker
 who gets past them (the database's owner, triggers switched off) still leaves the audit trail as it was written (its
@@ -22,7 +23,7 @@ from typing import Any
 
 from casino.events import AuditEventType
 from casino.models import AuditEvent
-from poker_room.models import Deal, Elimination, Match, OfcHand, Tournament
+from poker_room.tournaments.models import Deal, Elimination, Match, OfcHand, Tournament
 from rules.games.errors import InvalidHand
 from rules.games.ofc import Board, score
 

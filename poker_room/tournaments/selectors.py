@@ -1,8 +1,8 @@
 """Reads of the poker room (issue 18): a tournament's board, the room display's payload, the running tournaments.
 
 The board is what the director's console, the pit dashboard and the room display show of a tournament at one
-instant: the clock (``poker_room.clock_services.clock_now``: worked out from the stored instant, never counted),
-the level and the next one, and the room's figures:
+instant: the clock (``poker_room.tournaments.clock_services.clock_now``: worked out from the stored instant, never
+counted), the level and the next one, and the room's figures:
 
 * players left: the entries still in (playing, or the winner once there is one); entries: every buy-in, a re-entry
   included (it is a new entry), with the re-entries, rebuys and add-ons counted apart;
@@ -10,8 +10,8 @@ the level and the next one, and the room's figures:
   player's chips went to the players who beat them, so an entry that is out still counts; the chips a colour-up's
   race takes out of play are not subtracted (a few small chips in a field of millions);
 * average stack: chips in play over players left (integer chips, rounded down);
-* prize pool: what the entrants paid to the pool (its postings: ``poker_room.money.tournament_money``), or the
-  guarantee if that is more (``poker_room.pure.payouts.prize_pool``: the house pays the overlay).
+* prize pool: what the entrants paid to the pool (its postings: ``poker_room.tournaments.money.tournament_money``), or
+  the guarantee if that is more (``poker_room.pure.payouts.prize_pool``: the house pays the overlay).
 
 A board reads its figures in two queries (the entries, grouped, and the money), and keeps them in the cache under
 the tournament's version (``_figures``): after a change, the first screen to ask reads them and every other screen
@@ -32,13 +32,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from poker_room import live
-from poker_room.clock_services import level_number, level_spans, tournament_clock_state, tournament_levels
 from poker_room.display_lines import format_lines
-from poker_room.models import Entry, Tournament
-from poker_room.money import tournament_money
 from poker_room.pure.clock import ClockView, LevelSpan, clock_at
 from poker_room.pure.payouts import prize_pool
 from poker_room.pure.structure import GAME_NAMES, GAME_RULE_LINES, AnteKind, Game, Level
+from poker_room.tournaments.clock_services import level_number, level_spans, tournament_clock_state, tournament_levels
+from poker_room.tournaments.models import Entry, Tournament
+from poker_room.tournaments.money import tournament_money
 
 FIGURES_SECONDS = 600  # the figures of a version: a version left behind is never asked for again
 
@@ -109,8 +109,8 @@ def figures_key(tournament_id: int, version: int) -> str:
 
 
 def _figures_read(tournament_ids: Sequence[int]) -> dict[int, _Figures]:
-    """Each tournament's entries (one aggregate query, grouped) and what was collected (``poker_room.money``: one
-    query a tournament, from its postings)."""
+    """Each tournament's entries (one aggregate query, grouped) and what was collected
+    (``poker_room.tournaments.money``: one query a tournament, from its postings)."""
     if not tournament_ids:
         return {}
     left = Q(status__in=(Entry.Status.ACTIVE, Entry.Status.WON))

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 from django.db.models import Sum
 
-from poker_room.models import Tournament
 from poker_room.pure.payouts import revenue
+from poker_room.tournaments.models import Tournament
 from settlement.compute import Line
 from settlement.models import LedgerEntry, Posting
 

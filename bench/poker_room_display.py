@@ -13,7 +13,7 @@ request cycle: middleware, the view, the JSON; no network, no web server), the t
 ``time.perf_counter`` and the garbage collector off, after a few warm-up requests:
 
 * ``display.json?v=`` while nothing changed: the 204 a screen gets on almost every poll, decided from the cached
-  version (``poker_room.live``) without a query; the floor of a request through the same stack, the ratio column
+  version (``poker_room.display.live``) without a query; the floor of a request through the same stack, the ratio column
   of the others is against it;
 * ``display.json`` in full for the first screen after a change (the tournament, its entries and its money read:
   three queries; the version's figures are removed from the cache before each request, untimed), and for every
@@ -24,7 +24,7 @@ The figures: median and 99th percentile server time, queries a request, size, th
 and PASS/OVER against the 50 ms budget.
 
 (b) **Open displays one process keeps live.** A screen polls 2.5 times a second (every 400 ms,
-``poker_room.display_views.POLL_MS``); one process keeps live as many screens as the polls a second it answers,
+``poker_room.display.views.POLL_MS``); one process keeps live as many screens as the polls a second it answers,
 divided by 2.5. Measured twice, each for ``--seconds`` (3):
 
 * in process: Django's WSGI handler (``django.core.handlers.wsgi.WSGIHandler``, the object gunicorn calls) called in
@@ -36,8 +36,8 @@ divided by 2.5. Measured twice, each for ``--seconds`` (3):
 
 Each also runs with every poll answered in full: in process as the first screen after a change (the worst case:
 a change between every two polls, and one screen), over HTTP as the other screens after it. The version a process
-caches on the embedded default (local memory) is believed for half a second (``poker_room.live.LOCAL_SECONDS``), so
-each process reads each tournament's version from the database twice a second, as it would without Redis.
+caches on the embedded default (local memory) is believed for half a second (``poker_room.display.live.LOCAL_SECONDS``),
+so each process reads each tournament's version from the database twice a second, as it would without Redis.
 
 The data lives in a database made for the run and dropped after it: on PostgreSQL (``DATABASE_URL`` is
 ``postgres://...``) a database called ``tableside_bench_poker_room`` on that server; otherwise a SQLite file in a
@@ -377,8 +377,8 @@ def main(argv: list[str] | None = None) -> int:
         from django.test import Client
         from django.urls import reverse
 
-        from poker_room.display_views import POLL_MS, display_token
-        from poker_room.live import tournament_version
+        from poker_room.display.live import tournament_version
+        from poker_room.display.views import POLL_MS, display_token
         from poker_room.tournaments.selectors import figures_key
 
         polls_a_second = 1000 / POLL_MS

@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
+from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     User,
     entry_name,
@@ -48,7 +49,6 @@ from poker_room.floor import (
     text,
     whole,
 )
-from poker_room.live import tournament_changed
 from poker_room.ofc_selectors import hands_in_force, is_ofc, round_tables, tournament_standings, unfinished_tables
 from poker_room.pure.ofc_standings import MOST_SEATS, ROWS, OfcStandingsError, fits, hand_result, lots_draw, round_draw
 from poker_room.pure.seating import Move, MoveReason

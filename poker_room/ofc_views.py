@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
 from poker_room import ofc_points
-from poker_room.display_views import display_token
+from poker_room.display.views import display_token
 from poker_room.floor import can_act_at_tournament_table, is_runner, require_runner_or_table_dealer
 from poker_room.ofc_selectors import is_ofc, ofc_table, round_complete, tournament_standings
 from poker_room.pages import form_once, may_view, page, posted_int, refused_page, runners_only, viewers_only

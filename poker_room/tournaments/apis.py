@@ -45,7 +45,7 @@ from poker_room.pure.structure import MAX_LEVELS, AnteKind, Game, LevelKind, str
 from poker_room.pure.templates_data import Template, template_structure, templates
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Tournament, TournamentTable
-from poker_room.tournaments.selectors import Board, boards, display_payload, tournament_board
+from poker_room.tournaments.selectors import Board, boards, tournament_board
 
 User: TypeAlias = AbstractBaseUser | AnonymousUser
 MOST_INT = 2**31 - 1  # a column of whole numbers (chips a stack, the payout unit): the database's integer
@@ -53,9 +53,6 @@ MOST_LISTED = 200  # the tournaments listed, newest first
 MOST_BANDS = 100
 MOST_PLACES = 1000
 MOST_CHIP_VALUES = 20
-
-
-# --- who reads ----------------------------------------------------------------------------------------------------
 
 
 # --- inputs -------------------------------------------------------------------------------------------------------
@@ -327,55 +324,6 @@ def _template_body(t: Template) -> dict[str, Any]:
     }
 
 
-class DisplayLevelOutputSerializer(serializers.Serializer):
-    row = serializers.IntegerField()
-    number = serializers.IntegerField()
-    is_break = serializers.BooleanField()
-    label = serializers.CharField()
-    game = serializers.CharField()
-    game_name = serializers.CharField()
-    rule_line = serializers.CharField()
-    small_blind = serializers.IntegerField()
-    big_blind = serializers.IntegerField()
-    ante = serializers.IntegerField()
-    ante_kind = serializers.CharField()
-    ante_label = serializers.CharField()
-    length_ms = serializers.IntegerField(allow_null=True)
-    hands = serializers.IntegerField(allow_null=True)
-    colour_up = serializers.IntegerField(allow_null=True)
-
-
-class DisplayOutputSerializer(serializers.Serializer):
-    version = serializers.IntegerField()
-    server_now = serializers.CharField(help_text="The server's clock (ISO-8601, UTC, milliseconds).")
-    name = serializers.CharField()
-    status = serializers.CharField()
-    status_label = serializers.CharField()
-    clock_status = serializers.CharField()
-    clock_label = serializers.CharField()
-    level = DisplayLevelOutputSerializer(allow_null=True)
-    ends_at = serializers.CharField(allow_null=True, help_text="When the level ends (ISO-8601, UTC), running.")
-    remaining_ms = serializers.IntegerField(allow_null=True)
-    hands_left = serializers.IntegerField(allow_null=True)
-    overtime = serializers.BooleanField()
-    following = DisplayLevelOutputSerializer(allow_null=True)
-    next_level = DisplayLevelOutputSerializer(allow_null=True)
-    players_left = serializers.IntegerField()
-    entries = serializers.IntegerField()
-    average_stack = serializers.IntegerField(allow_null=True)
-    chips_in_play = serializers.IntegerField()
-    prize_pool_cents = serializers.IntegerField()
-    guarantee_cents = serializers.IntegerField()
-    next_break_ms = serializers.IntegerField(allow_null=True)
-    next_break = DisplayLevelOutputSerializer(allow_null=True)
-    colour_up = serializers.IntegerField(allow_null=True)
-    rules = serializers.CharField()
-    format = serializers.CharField(help_text="chips, heads_up or ofc_points: the last two show `lines`, no clock")
-    lines = serializers.ListField(
-        child=serializers.CharField(), help_text="The matches being played, or the round and the standings' leaders"
-    )
-
-
 # --- tournaments --------------------------------------------------------------------------------------------------
 
 
@@ -584,25 +532,3 @@ class StartApi(APIView):
     def post(self, request: Request, tournament_id: int) -> Response:
         services.tournament_start(actor=request.user, tournament=tournament_or_404(tournament_id))
         return detail_answer(tournament_id)
-
-
-# --- the clock ----------------------------------------------------------------------------------------------------
-
-# --- entries ------------------------------------------------------------------------------------------------------
-
-
-# --- seats --------------------------------------------------------------------------------------------------------
-
-
-# --- results and the room display -------------------------------------------------------------------------------
-
-
-class DisplayApi(APIView):
-    @extend_schema(
-        responses=DisplayOutputSerializer,
-        summary="The room display's payload: the level, blinds, ante, time left, next level, players left, average "
-        "stack, prize pool and next break; no player's name (a Dealer of one of its tables reads it too)",
-    )
-    def get(self, request: Request, tournament_id: int) -> Response:
-        reader_tables(request.user, tournament_or_404(tournament_id), what="read a tournament's display")
-        return Response(DisplayOutputSerializer(display_payload(tournament_id)).data)

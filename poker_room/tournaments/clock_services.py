@@ -10,7 +10,8 @@ of the structure's row, breaks included) and the hands played in a hands-counted
 3. applies the pure change (``clock_start`` / ``pause`` / ``resume`` / ``skip`` / ``adjust`` / ``hand``), whose
    refusals come back as ``WrongState`` in the director's words;
 4. stores the result, writes a ``TOURNAMENT_CLOCK`` audit event (the action, and the clock before and after at that
-   instant) and raises the tournament's version (``poker_room.live``): every open display redraws within a second.
+   instant) and raises the tournament's version (``poker_room.display.live``): every open display redraws within a
+   second.
 
 Who: the tournament director and the floor's supervisors (``casino.roles.TOURNAMENT_RUNNERS``). ``now`` is for the
 tests (a frozen instant); the services read the clock themselves otherwise.
@@ -32,7 +33,7 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.roles import TOURNAMENT_RUNNERS, require_role
-from poker_room import live
+from poker_room.display import live
 from poker_room.pure import clock
 from poker_room.pure.clock import ClockError, ClockState, ClockStatus, ClockView, LevelSpan
 from poker_room.pure.structure import Level, StructureError, structure_from_dicts

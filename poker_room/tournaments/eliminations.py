@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
+from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     User,
     entry_name,
@@ -49,7 +50,6 @@ from poker_room.floor import (
     system_rng,
     undo_reason,
 )
-from poker_room.live import tournament_changed
 from poker_room.pure.seating import Move, MoveReason, SeatingError, rebalance, seat_late_entry
 from poker_room.tournaments import money
 from poker_room.tournaments.models import (

@@ -54,6 +54,7 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from players.models import Player
+from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     MOST_CHIPS,
     User,
@@ -71,7 +72,6 @@ from poker_room.floor import (
     text,
     whole,
 )
-from poker_room.live import tournament_changed
 from poker_room.pure.seating import SeatingError, seat_late_entry
 from poker_room.pure.structure import Level
 from poker_room.tournaments import money

@@ -95,7 +95,7 @@ class Tournament(models.Model):
     clock_ends_at = models.DateTimeField(_("level ends at"), null=True, blank=True)
     clock_remaining_ms = models.BigIntegerField(_("time left when paused (ms)"), null=True, blank=True)
     clock_hands = models.PositiveIntegerField(_("hands played in the level"), default=0)
-    # Raised by every change a screen shows: the room display asks whether it moved (poker_room.live).
+    # Raised by every change a screen shows: the room display asks whether it moved (poker_room.display.live).
     version = models.PositiveBigIntegerField(_("version"), default=1)
 
     # Heads-up events (issue 19, poker_room.heads_up): groups or a knock-out by field size, how the bracket is drawn,

@@ -1,7 +1,7 @@
 """Writes on a tournament (GAME_RULES.md §5): a tournament made from a template, its settings, structure and payout
 table, and the start (the seat draw and the clock). Each locks the tournament's row, refuses in the director's words
 what it cannot do (nothing written), and writes the change and its audit event together; every change a screen shows
-raises the tournament's version (``poker_room.live``).
+raises the tournament's version (``poker_room.display.live``).
 
 The tables, their dealers, the button and the chip race are ``poker_room.tournaments.tables``; the players' side is
 ``poker_room.tournaments.entries`` (registration, re-entry, rebuys, add-ons) and ``poker_room.tournaments.eliminations``
@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
+from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     MOST_CHIPS,
     User,
@@ -37,7 +38,6 @@ from poker_room.floor import (
     text,
     whole,
 )
-from poker_room.live import tournament_changed
 from poker_room.pure.payouts import PayoutError, bands_as_json, bands_from_json
 from poker_room.pure.seating import SeatingError, seats_draw
 from poker_room.pure.structure import (
@@ -477,9 +477,6 @@ def tournament_payouts_set(*, actor: User, tournament: Tournament, bands: list[A
     return locked
 
 
-# --- tables, dealers, the button ----------------------------------------------------------------------------------
-
-
 # --- the start ----------------------------------------------------------------------------------------------------
 
 
@@ -560,6 +557,3 @@ def tournament_start(
         if locked.format == Tournament.Format.CHIPS and locked.clock_status == Tournament.ClockStatus.NOT_STARTED:
             clock_start(actor=actor, tournament=locked, now=now)
     return Tournament.objects.get(pk=locked.pk)
-
-
-# --- the chip race at a colour-up ---------------------------------------------------------------------------------

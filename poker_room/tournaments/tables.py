@@ -1,7 +1,7 @@
 """A tournament's tables: how many (table 1 is the final table, the highest number breaks first), the Dealer
 working each, the button, and the chip race a table runs at a colour-up break. Each write locks the tournament's row,
 refuses in the director's words what it cannot do (nothing written), and writes the change and its audit event
-together; every change a screen shows raises the tournament's version (``poker_room.live``)."""
+together; every change a screen shows raises the tournament's version (``poker_room.display.live``)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role, user_has_role
+from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     MOST_CHIPS,
     User,
@@ -31,7 +32,6 @@ from poker_room.floor import (
     system_rng,
     whole,
 )
-from poker_room.live import tournament_changed
 from poker_room.pure.chip_race import ChipRace, chip_race
 from poker_room.pure.structure import (
     DEFAULT_CHIPS,

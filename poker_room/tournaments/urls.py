@@ -91,5 +91,4 @@ api_urlpatterns: list[URLPattern] = [
     path(_TABLE + "button/", table_apis.TableButtonApi.as_view(), name="api-tournament-table-button"),
     path(_TABLE + "dealer/", table_apis.TableDealerApi.as_view(), name="api-tournament-table-dealer"),
     path(_TOURNAMENT + "results/", entry_apis.ResultsApi.as_view(), name="api-tournament-results"),
-    path(_TOURNAMENT + "display/", apis.DisplayApi.as_view(), name="api-tournament-display"),
 ]

@@ -29,7 +29,7 @@ from casino.errors import ApplicationError
 from casino.templatetags.money import cents as money_text
 from players.selectors import player_find
 from poker_room import deal_selectors, heads_up_selectors, ofc_selectors
-from poker_room.display_views import display_address, display_token
+from poker_room.display.views import display_address, display_token
 from poker_room.floor import entry_name, ordinal
 from poker_room.pages import form_once, may_run, page, posted_int, runners_only, viewers_only
 from poker_room.pure.templates_data import templates

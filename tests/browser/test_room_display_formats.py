@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from casino.roles import Role
 from poker_room import heads_up
-from poker_room.display_views import display_address
+from poker_room.display.views import display_address
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Match
 

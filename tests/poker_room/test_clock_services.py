@@ -15,7 +15,7 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import live
+from poker_room.display import live
 from poker_room.pure.clock import ClockStatus
 from poker_room.tournaments import clock_services as cs
 from poker_room.tournaments.models import Tournament

@@ -19,12 +19,13 @@ from django.test import Client
 from django.urls import reverse
 
 from casino.roles import Role
-from poker_room import live
-from poker_room.display_views import SERVER_NOW_HEADER, display_address, display_token
+from poker_room.display import live
+from poker_room.display.selectors import display_payload
+from poker_room.display.views import SERVER_NOW_HEADER, display_address, display_token
 from poker_room.tournaments import clock_services as cs
 from poker_room.tournaments import money
 from poker_room.tournaments.models import Entry, Purchase, Tournament
-from poker_room.tournaments.selectors import display_payload, running_tournaments, tournament_board
+from poker_room.tournaments.selectors import running_tournaments, tournament_board
 from settlement.ledger import post
 from settlement.models import Posting
 

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from poker_room import heads_up, ofc_points
-from poker_room.display_views import display_address, display_token
+from poker_room.display.views import display_address, display_token
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Match, Tournament
 from tests.poker_room.tournament_setup import T0

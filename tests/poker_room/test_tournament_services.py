@@ -15,11 +15,11 @@ import pytest
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
+from poker_room.display.selectors import display_payload
 from poker_room.pure.payouts import HOUSE_PAYOUTS, bands_as_json
 from poker_room.tournaments import clock_services, services
 from poker_room.tournaments.clock_services import clock_now
 from poker_room.tournaments.models import Entry, SeatMove, Tournament, TournamentTable
-from poker_room.tournaments.selectors import display_payload
 from settlement.ledger import ledger_verify
 from tests.poker_room.tournament_setup import LEVELS, T0, at, entry, everything, fresh
 

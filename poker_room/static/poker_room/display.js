@@ -1,4 +1,4 @@
-/* The room display (templates/poker_room/display.html, poker_room.display_views). Plain JS, no build step, no text of
+/* The room display (templates/poker_room/display.html, poker_room.display.views). Plain JS, no build step, no text of
  * its own: the labels come translated in the JSON and in the page's data-msg-* attributes.
  *
  * Nothing is counted down from "now minus a start": the server stores the instant the level ends, and this screen

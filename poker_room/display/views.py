@@ -12,7 +12,7 @@ Two addresses show the same display:
 
 The page's script (``poker_room/static/poker_room/display.js``) polls the JSON every 400 ms with the version it
 shows (``?v=<version>``): while nothing changed the answer is ``204 No Content``, decided from the cached version
-(``poker_room.live.tournament_version``) without a query on the screen address; an ``If-None-Match`` with the
+(``poker_room.display.live.tournament_version``) without a query on the screen address; an ``If-None-Match`` with the
 version's ETag gets a ``304``. Every answer carries the server's clock (``Tableside-Server-Now``, milliseconds since
 the epoch), from which each screen corrects its own clock: the countdown runs in the browser from the stored
 instant the level ends, so every screen shows the same second.
@@ -33,9 +33,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from casino.roles import TOURNAMENT_VIEWERS, user_has_role
-from poker_room import live
+from poker_room.display import live
+from poker_room.display.selectors import DisplayPayload, display_payload
 from poker_room.tournaments.models import Tournament
-from poker_room.tournaments.selectors import DisplayPayload, display_payload
 
 SERVER_NOW_HEADER = "Tableside-Server-Now"
 POLL_MS = 400  # the screen's poll: a change reaches it within a second, with room for a slow answer

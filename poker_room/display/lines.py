@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from poker_room import live
+from poker_room.display import live
 from poker_room.ofc_selectors import hands_played, round_tables, tournament_standings
 from poker_room.pure.brackets import BracketError, blinds_at
 from poker_room.pure.structure import Level, StructureError, structure_from_dicts

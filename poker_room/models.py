@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
+from poker_room.heads_up.models import Match
 from poker_room.tournaments.models import (
     Deal,
     Elimination,
     Entry,
     League,
     LeagueEvent,
-    Match,
     OfcHand,
     Purchase,
     SeatMove,

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.urls import URLPattern
 
-from poker_room import deal_urls, heads_up_urls, league_urls, ofc_urls
+from poker_room import deal_urls, league_urls, ofc_urls
 from poker_room.display import urls as display_urls
+from poker_room.heads_up import urls as heads_up_urls
 from poker_room.tournaments import urls as tournaments_urls
 
 page_urlpatterns: list[URLPattern] = [

@@ -438,7 +438,7 @@ def elimination_undo(
     rng: random.Random | None = None,
 ) -> Elimination:
     """Undo a mistaken bust of a chip tournament (a heads-up match's result is undone with its match:
-    ``poker_room.heads_up.match_undo``, through ``bust_undo``)."""
+    ``poker_room.heads_up.services.match_undo``, through ``bust_undo``)."""
     require_runner(actor, action="undo a bust")
     _played_out_elsewhere(tournament, undoing=True)
     return bust_undo(actor=actor, tournament=tournament, elimination=elimination, reason=reason, now=now, rng=rng)

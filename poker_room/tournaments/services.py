@@ -387,7 +387,7 @@ def tournament_structure_set(
             locked.format == Tournament.Format.HEADS_UP
             and locked.matches.exists()
             and any(not level.is_break and not level.hands for level in parsed)
-        ):  # the matches being played count their blinds in hands (poker_room.heads_up)
+        ):  # the matches being played count their blinds in hands (poker_room.heads_up.services)
             raise ApplicationError(
                 _(
                     "The bracket of %(name)s is drawn: its matches' blinds go up with their hands, so every level "

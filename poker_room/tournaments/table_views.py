@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.errors import ApplicationError
 from poker_room.display.views import display_token
 from poker_room.floor import can_act_at_tournament_table, entry_name, require_runner_or_table_dealer
-from poker_room.heads_up_selectors import match_at_table
+from poker_room.heads_up.selectors import match_at_table
 from poker_room.pages import form_once, may_run, may_view, page, posted_int, refused_page
 from poker_room.tournaments import clock_services, services
 from poker_room.tournaments.models import Entry, Tournament, TournamentTable

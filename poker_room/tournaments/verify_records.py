@@ -23,7 +23,8 @@ from typing import Any
 
 from casino.events import AuditEventType
 from casino.models import AuditEvent
-from poker_room.tournaments.models import Deal, Elimination, Match, OfcHand, Tournament
+from poker_room.heads_up.models import Match
+from poker_room.tournaments.models import Deal, Elimination, OfcHand, Tournament
 from rules.games.errors import InvalidHand
 from rules.games.ofc import Board, score
 

@@ -19,9 +19,10 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from casino.roles import Role
-from poker_room import heads_up
+from poker_room.heads_up import services as heads_up
+from poker_room.heads_up.models import Match
 from poker_room.tournaments import services
-from poker_room.tournaments.models import Elimination, Entry, Match, Tournament
+from poker_room.tournaments.models import Elimination, Entry, Tournament
 from settlement.ledger import ledger_verify
 
 NAMES = ["Ada", "Bela", "Cleo", "Dario", "Emil", "Frida"]  # entry numbers 1..6 are the seeds

@@ -1,5 +1,5 @@
-"""Heads-up events (issue 19, ``poker_room.heads_up``): the bracket drawn at the start, matches played on the dealer's
-tablet, blinds rising on every 7th hand counted, the group mode, a wrong winner undone; and the pages."""
+"""Heads-up events (issue 19, ``poker_room.heads_up.services``): the bracket drawn at the start, matches played on the
+dealer's tablet, blinds rising on every 7th hand counted, the group mode, a wrong winner undone; and the pages."""
 
 from __future__ import annotations
 
@@ -18,10 +18,11 @@ from django.urls import reverse
 from casino.errors import NotAllowed, WrongState
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import heads_up
-from poker_room.heads_up_selectors import bracket_view
+from poker_room.heads_up import services as heads_up
+from poker_room.heads_up.models import Match
+from poker_room.heads_up.selectors import bracket_view
 from poker_room.tournaments import services
-from poker_room.tournaments.models import Elimination, Entry, Match, Tournament
+from poker_room.tournaments.models import Elimination, Entry, Tournament
 from tests.poker_room.tournament_setup import PLAYERS, T0, director, fresh  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,10 @@ from rest_framework.test import APIClient
 from casino.errors import NotAllowed, WrongState
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import heads_up
+from poker_room.heads_up import services as heads_up
+from poker_room.heads_up.models import Match
 from poker_room.tournaments import services
-from poker_room.tournaments.models import Elimination, Entry, Match, Tournament
+from poker_room.tournaments.models import Elimination, Entry, Tournament
 from settlement.ledger import ledger_verify
 from tests.poker_room import test_heads_up
 from tests.poker_room.tournament_setup import PLAYERS, T0, director, fresh  # noqa: F401  (fixtures)

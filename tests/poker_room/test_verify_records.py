@@ -11,10 +11,12 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 
-from poker_room import deals, heads_up, ofc_points
+from poker_room import deals, ofc_points
+from poker_room.heads_up import services as heads_up
+from poker_room.heads_up.models import Match
 from poker_room.tournaments import services
 from poker_room.tournaments.eliminations import entry_eliminate
-from poker_room.tournaments.models import Deal, Entry, Match, OfcHand, Tournament
+from poker_room.tournaments.models import Deal, Entry, OfcHand, Tournament
 from settlement.ledger import ledger_verify
 from tests.guards import tamper
 from tests.poker_room.test_ofc_points import deal_boards, seated

@@ -50,11 +50,12 @@ from poker_room.floor import (
     system_rng,
     undo_reason,
 )
+from poker_room.heads_up.bracket import group_players, group_results, group_standing, stage_mode
+from poker_room.heads_up.models import Match
+from poker_room.heads_up.tables import tables_assign
 from poker_room.pure.brackets import (
     BracketError,
-    Standing,
     blinds_at,
-    group_table,
     groups,
     knockout,
     knockout_tiers,
@@ -62,8 +63,7 @@ from poker_room.pure.brackets import (
 )
 from poker_room.tournaments.clock_services import tournament_levels
 from poker_room.tournaments.eliminations import bust_undo, record_out
-from poker_room.tournaments.models import Elimination, Entry, Match, SeatMove, Tournament, TournamentTable
-from poker_room.tournaments.seats import tables_in_play
+from poker_room.tournaments.models import Elimination, Entry, Tournament, TournamentTable
 
 __all__ = [
     "bracket_draw",
@@ -74,46 +74,6 @@ __all__ = [
     "match_undo",
     "stage_mode",
 ]
-
-
-# --- reading the bracket (shared with the selectors) ---------------------------------------------------------------
-
-
-def stage_mode(tournament: Tournament, entries: int) -> str:
-    """The first stage the field plays: "groups" or "knockout" (mode by field: groups up to ``groups_up_to``)."""
-    mode = tournament.heads_up_mode
-    if mode == Tournament.HeadsUpMode.BY_FIELD:
-        return "groups" if entries <= tournament.groups_up_to else "knockout"
-    return "groups" if mode == Tournament.HeadsUpMode.GROUPS else "knockout"
-
-
-def group_players(matches: Sequence[Match]) -> dict[int, list[Entry]]:
-    """Each group's players, in entry-number order: the standing's last tie-break ("the better seed") is the entry
-    number, seeded or drawn (a drawn group's random order is not stored; the entry number is what the floor sees).
-    """
-    found: dict[int, dict[int, Entry]] = {}
-    for match in matches:
-        if match.stage != Match.Stage.GROUP or match.group is None:
-            continue
-        for entry in (match.entry_a, match.entry_b):
-            if entry is not None:
-                found.setdefault(match.group, {})[entry.pk] = entry
-    return {group: sorted(players.values(), key=lambda e: e.number) for group, players in sorted(found.items())}
-
-
-def group_results(matches: Sequence[Match], group: int) -> list[tuple[Entry, Entry]]:
-    """(winner, loser) of each decided match of ``group``."""
-    results = []
-    for match in matches:
-        if match.stage == Match.Stage.GROUP and match.group == group and match.status == Match.Status.DECIDED:
-            assert match.entry_a is not None and match.entry_b is not None and match.winner is not None
-            loser = match.entry_b if match.winner_id == match.entry_a_id else match.entry_a
-            results.append((match.winner, loser))
-    return results
-
-
-def group_standing(matches: Sequence[Match], group: int, players: Sequence[Entry]) -> list[Standing[Entry]]:
-    return group_table(players, group_results(matches, group))
 
 
 # --- helpers under the lock ----------------------------------------------------------------------------------------
@@ -181,84 +141,6 @@ def _refuse_unplayable(match: Match) -> None:
         raise WrongState(
             _("%(match)s has no table yet: it starts when the round before it is over and a table is free.")
             % {"match": match_label(match)}
-        )
-
-
-# --- tables and seats ---------------------------------------------------------------------------------------------
-
-
-def _tables_assign(tournament: Tournament, actor: AbstractBaseUser) -> list[dict[str, Any]]:
-    """Give free tables to the matches that can start, in order, and seat each player at their match's table.
-
-    Startable: both players known, not decided, and (knock-out) every earlier round of the stage decided; (groups) no
-    player of it busy in another match holding a table. Returns the tables given, as the audit trail records them."""
-    matches = list(
-        Match.objects.select_for_update()
-        .filter(tournament=tournament)
-        .exclude(status=Match.Status.DECIDED)
-        .order_by("stage", "round", "group", "number")
-    )
-    held = {match.table_number for match in matches if match.table_number is not None}
-    busy = {
-        entry for match in matches if match.table_number is not None for entry in (match.entry_a_id, match.entry_b_id)
-    }
-    free = [table.number for table in tables_in_play(tournament) if table.number not in held]
-    knockout_open = min((match.round for match in matches if match.stage == Match.Stage.KNOCKOUT), default=None)
-    given: list[dict[str, Any]] = []
-    # Group matches first (the knock-out of the winners exists only once the groups are over), then the knock-out.
-    for match in sorted(matches, key=lambda m: (m.stage != Match.Stage.GROUP, m.round, m.group or 0, m.number)):
-        if not free:
-            break
-        if match.status != Match.Status.READY or match.table_number is not None:
-            continue
-        if match.stage == Match.Stage.KNOCKOUT and match.round != knockout_open:
-            continue
-        if match.entry_a_id in busy or match.entry_b_id in busy:
-            continue
-        match.table_number = free.pop(0)
-        match.save(update_fields=["table_number"])
-        busy.update((match.entry_a_id, match.entry_b_id))
-        given.append({"match": match.pk, "table": match.table_number})
-    _seats_sync(tournament, actor)
-    return given
-
-
-def _seats_sync(tournament: Tournament, actor: AbstractBaseUser) -> None:
-    """Each player of a match holding a table in its seat (side a seat 1, side b seat 2), every other player still
-    in at no table; each new seat recorded as a ``SeatMove`` (everyone moving stands up before anyone sits down)."""
-    wanted: dict[int, tuple[int, int]] = {}
-    for table, a, b in (
-        Match.objects.filter(tournament=tournament, table_number__isnull=False)
-        .exclude(status=Match.Status.DECIDED)
-        .values_list("table_number", "entry_a_id", "entry_b_id")
-    ):
-        wanted[a] = (table, 1)
-        wanted[b] = (table, 2)
-    active = list(Entry.objects.select_for_update().filter(tournament=tournament, status=Entry.Status.ACTIVE))
-    moving = [
-        entry for entry in active if (entry.table_number, entry.seat_number) != wanted.get(entry.pk, (None, None))
-    ]
-    for entry in moving:
-        if entry.table_number is not None:
-            entry.table_number = entry.seat_number = None
-            entry.save(update_fields=["table_number", "seat_number"])
-    before = {entry.pk: (entry.table_number, entry.seat_number) for entry in active}
-    for entry in moving:
-        if entry.pk not in wanted:
-            continue
-        table, seat = wanted[entry.pk]
-        entry.table_number, entry.seat_number = table, seat
-        entry.save(update_fields=["table_number", "seat_number"])
-        from_table, from_seat = before[entry.pk]
-        SeatMove.objects.create(
-            tournament=tournament,
-            entry=entry,
-            from_table=from_table,
-            from_seat=from_seat,
-            to_table=table,
-            to_seat=seat,
-            reason=SeatMove.Reason.DRAW,
-            actor=actor,
         )
 
 
@@ -393,7 +275,7 @@ def bracket_draw(*, actor: User, tournament: Tournament, rng: random.Random | No
             record = _knockout_store(locked, players, drawn=drawn, rng=source)
             locked.prize_tiers = _tiers(len(players), None)
         locked.save(update_fields=["prize_tiers"])
-        tables = _tables_assign(locked, who)
+        tables = tables_assign(locked, who)
         audit_event_record(
             actor=who,
             event_type=AuditEventType.TOURNAMENT_BRACKET,
@@ -559,7 +441,7 @@ def match_decide(
             _winners_knockout(locked, who, rng or system_rng())
         locked.refresh_from_db()
         if locked.status == Tournament.Status.RUNNING:
-            _tables_assign(locked, who)
+            tables_assign(locked, who)
         tournament_changed(locked)
     return found
 
@@ -625,6 +507,6 @@ def match_undo(
             after={**_record(found), "action": "undone"},
             reason=why,
         )
-        _tables_assign(locked, who)
+        tables_assign(locked, who)
         tournament_changed(locked)
     return found

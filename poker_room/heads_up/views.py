@@ -18,12 +18,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
-from poker_room import heads_up
 from poker_room.display.views import display_token
 from poker_room.floor import can_act_at_tournament_table, entry_name, require_runner_or_table_dealer
-from poker_room.heads_up_selectors import bracket_view, dealer_matches, match_page
+from poker_room.heads_up import services as heads_up
+from poker_room.heads_up.models import Match
+from poker_room.heads_up.selectors import bracket_view, dealer_matches, match_page
 from poker_room.pages import form_once, may_run, may_view, page, posted_int, refused_page, runners_only, viewers_only
-from poker_room.tournaments.models import Match, Tournament, TournamentTable
+from poker_room.tournaments.models import Tournament, TournamentTable
 from poker_room.tournaments.views import console_url, render_console, tournament_get
 
 

@@ -1,8 +1,8 @@
 """REST endpoints of a heads-up event (issue 19): the bracket (read it, draw it), and a match's hands and winner.
 
-Thin, as ``poker_room.tournaments.apis``: ``poker_room.heads_up`` decides every write and refuses with ``{"message",
-"extra"}`` (400, 403, 404, 409). Players are named by their entry number; a match by its id (the bracket lists them).
-Whoever may read the console reads the bracket, and so does a Dealer (the tablet shows it).
+Thin, as ``poker_room.tournaments.apis``: ``poker_room.heads_up.services`` decides every write and refuses with
+``{"message", "extra"}`` (400, 403, 404, 409). Players are named by their entry number; a match by its id (the bracket
+lists them). Whoever may read the console reads the bracket, and so does a Dealer (the tablet shows it).
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from rest_framework.views import APIView
 
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, Role, require_role
-from poker_room import heads_up
 from poker_room.api_inputs import MOST_NUMBER, InputSerializer, tournament_or_404, valid_input
-from poker_room.heads_up_selectors import BracketView, MatchLine, bracket_view
-from poker_room.tournaments.models import Entry, Match, Tournament
+from poker_room.heads_up import services as heads_up
+from poker_room.heads_up.models import Match
+from poker_room.heads_up.selectors import BracketView, MatchLine, bracket_view
+from poker_room.tournaments.models import Entry, Tournament
 
 
 def _match(tournament: Tournament, match_id: int) -> Match:

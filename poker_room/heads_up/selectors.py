@@ -9,9 +9,10 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext as _
 
 from poker_room.floor import can_act_at_tournament_table
-from poker_room.heads_up import group_players, group_standing, stage_mode
+from poker_room.heads_up.bracket import group_players, group_standing, stage_mode
+from poker_room.heads_up.models import Match
 from poker_room.pure.brackets import BlindsNow, BracketError, Standing, blinds_at
-from poker_room.tournaments.models import Entry, Match, Tournament, TournamentTable
+from poker_room.tournaments.models import Entry, Tournament, TournamentTable
 from poker_room.tournaments.page_selectors import safe_levels
 
 

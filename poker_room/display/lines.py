@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from poker_room.display import live
 from poker_room.heads_up.models import Match
-from poker_room.ofc_selectors import hands_played, round_tables, tournament_standings
+from poker_room.ofc_events.selectors import hands_played, round_tables, tournament_standings
 from poker_room.pure.brackets import BracketError, blinds_at
 from poker_room.pure.structure import Level, StructureError, structure_from_dicts
 from poker_room.tournaments.models import Tournament

@@ -108,8 +108,8 @@ class Tournament(models.Model):
     group_size = models.PositiveSmallIntegerField(_("players a group"), default=4)
     seeding = models.CharField(_("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.DRAWN)
     prize_tiers = models.JSONField(_("places sharing a prize"), default=list, blank=True)
-    # Open-Face points events (issue 19, poker_room.ofc_points): rounds of a fixed number of hands, tables redrawn
-    # between rounds, scored by rules.games.ofc with these royalties.
+    # Open-Face points events (issue 19, poker_room.ofc_events.services): rounds of a fixed number of hands, tables
+    # redrawn between rounds, scored by rules.games.ofc with these royalties.
     ofc_rounds = models.PositiveSmallIntegerField(_("rounds"), default=3)
     ofc_hands_per_round = models.PositiveSmallIntegerField(_("hands a round"), default=15)
     ofc_royalties = models.CharField(_("royalties"), max_length=20, default="mainz")
@@ -442,67 +442,6 @@ class Deal(AppendOnlyModel):
         """What the deal pays entry ``entry_number`` (the reserve not included), or None if it is not in it."""
         value = self.amounts.get(str(entry_number))
         return None if value is None else int(value)
-
-
-class OfcHand(models.Model):
-    """One hand of an Open-Face points tournament at one table (issue 19): the boards as entered, scored once by
-    ``rules.games.ofc``. Voided once (a hand entered wrongly), by the director, and it stays in the record."""
-
-    class Status(models.TextChoices):
-        IN_FORCE = "in_force", _("in force")
-        VOIDED = "voided", _("voided")
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.PROTECT, related_name="ofc_hands", verbose_name=_("tournament")
-    )
-    round = models.PositiveSmallIntegerField(_("round"))
-    hand = models.PositiveSmallIntegerField(_("hand"))
-    table_number = models.PositiveSmallIntegerField(_("table"))
-    boards = models.JSONField(_("boards by entry number"))
-    points = models.JSONField(_("points by entry number"))
-    royalties = models.JSONField(_("royalties by entry number"))
-    fouls = models.JSONField(_("fouled boards (entry numbers)"), default=list)
-    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.IN_FORCE)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(_("at"), auto_now_add=True)
-    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
-    voided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    void_reason = models.TextField(_("why voided"), blank=True)
-
-    class Meta:
-        ordering = ["tournament_id", "round", "table_number", "hand", "pk"]
-        verbose_name = _("Open-Face hand")
-        verbose_name_plural = _("Open-Face hands")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "round", "hand", "table_number"],
-                condition=models.Q(status="in_force"),
-                name="one_ofc_hand_a_table",
-            ),
-        ]
-        triggers = guarded_triggers(
-            "poker_room_ofchand",
-            frozen=(
-                "tournament_id",
-                "round",
-                "hand",
-                "table_number",
-                "boards",
-                "points",
-                "royalties",
-                "fouls",
-                "actor_id",
-                "created_at",
-            ),
-            state="status",
-            final_states=("voided",),
-            final_frozen=("voided_at", "voided_by_id", "void_reason"),
-        )
-
-    def __str__(self) -> str:
-        return f"{self.tournament}: round {self.round} hand {self.hand} table {self.table_number}"
 
 
 class League(models.Model):

@@ -28,10 +28,11 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.errors import ApplicationError
 from casino.templatetags.money import cents as money_text
 from players.selectors import player_find
-from poker_room import deal_selectors, ofc_selectors
+from poker_room import deal_selectors
 from poker_room.display.views import display_address, display_token
 from poker_room.floor import entry_name, ordinal
 from poker_room.heads_up import selectors as heads_up_selectors
+from poker_room.ofc_events import selectors as ofc_selectors
 from poker_room.pages import form_once, may_run, page, posted_int, runners_only, viewers_only
 from poker_room.pure.templates_data import templates
 from poker_room.tournaments import clock_services, services

@@ -15,8 +15,9 @@ import pytest
 from django.contrib.auth.models import User
 
 from casino.roles import Role
+from poker_room.ofc_events.models import OfcHand
 from poker_room.tournaments import services
-from poker_room.tournaments.models import Entry, OfcHand, Tournament
+from poker_room.tournaments.models import Entry, Tournament
 from settlement.ledger import ledger_verify
 from tests.api.clients import api_client as _api
 from tests.api.clients import refusal as _refused

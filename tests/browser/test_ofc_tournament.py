@@ -20,8 +20,9 @@ import pytest
 from playwright.sync_api import expect
 
 from casino.roles import Role
+from poker_room.ofc_events.models import OfcHand
 from poker_room.tournaments import services
-from poker_room.tournaments.models import Elimination, Entry, OfcHand, SeatMove, Tournament
+from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tournament
 from settlement.ledger import ledger_verify
 from tests.poker_room.test_ofc_points import deal_boards, engine_points
 

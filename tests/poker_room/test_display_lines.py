@@ -9,10 +9,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from poker_room import ofc_points
 from poker_room.display.views import display_address, display_token
 from poker_room.heads_up import services as heads_up
 from poker_room.heads_up.models import Match
+from poker_room.ofc_events import services as ofc_points
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Tournament
 from tests.poker_room.tournament_setup import T0

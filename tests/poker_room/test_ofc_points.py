@@ -1,6 +1,6 @@
-"""Open-Face points tournaments (``poker_room.ofc_points``): rounds begun and their tables redrawn, hands entered and
-scored by the engine, a hand voided, the finish that places and pays everyone; refusals in the dealer's words with
-nothing written.
+"""Open-Face points tournaments (``poker_room.ofc_events.services``): rounds begun and their tables redrawn, hands
+entered and scored by the engine, a hand voided, the finish that places and pays everyone; refusals in the dealer's
+words with nothing written.
 
 Tina directs; Dana deals table 1, Otto table 2. Boards come from a seeded deck, each player's 13 cards laid out the
 simple way (the three lowest in front, the next five in the middle, the five highest behind: some foul), and the
@@ -20,10 +20,11 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import ofc_points
-from poker_room.ofc_selectors import console_context, tournament_standings
+from poker_room.ofc_events import services as ofc_points
+from poker_room.ofc_events.models import OfcHand
+from poker_room.ofc_events.selectors import console_context, tournament_standings
 from poker_room.tournaments import services
-from poker_room.tournaments.models import Elimination, Entry, OfcHand, SeatMove, Tournament
+from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tournament
 from rules.games.cards import CARDS
 from rules.games.ofc import Board, score
 from settlement.ledger import ledger_verify

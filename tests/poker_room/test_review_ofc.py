@@ -15,9 +15,10 @@ from django.test import Client
 
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import ofc_points
+from poker_room.ofc_events import services as ofc_points
+from poker_room.ofc_events.models import OfcHand
 from poker_room.tournaments import services
-from poker_room.tournaments.models import Entry, OfcHand, Tournament
+from poker_room.tournaments.models import Entry, Tournament
 from tests.api import test_ofc_api
 from tests.api.test_ofc_api import _api, _boards_body, _refused, _url
 from tests.poker_room import tournament_setup

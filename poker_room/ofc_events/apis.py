@@ -1,8 +1,8 @@
 """REST endpoints of Open-Face points tournaments (issue 19): a round begun, a hand entered or voided, the
 standings, the finish. Thin, one class per operation, as ``poker_room.tournaments.apis``: the services
-(``poker_room.ofc_points``) decide who may and whether the state allows it, and refuse with ``{"message", "extra"}``
-(400, 403, 404, 409). Players are named by their entry number, boards as card text ("As Kd 7c"), points as whole
-numbers.
+(``poker_room.ofc_events.services``) decide who may and whether the state allows it, and refuse with ``{"message",
+"extra"}`` (400, 403, 404, 409). Players are named by their entry number, boards as card text ("As Kd 7c"), points as
+whole numbers.
 
 Who reads the standings: whoever may look at the console (the director, the supervisors, the Auditors) and the
 dealers of the tournament's tables (the players at their tables see the standings on the tablet anyway).
@@ -20,12 +20,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.fields import StrictCharField, StrictIntegerField
-from poker_room import ofc_points
 from poker_room.api_inputs import InputSerializer, tournament_or_404, valid_input
 from poker_room.floor import reader_tables
-from poker_room.ofc_selectors import hands_played, round_tables, tournament_standings
+from poker_room.ofc_events import services
+from poker_room.ofc_events.models import OfcHand
+from poker_room.ofc_events.selectors import hands_played, round_tables, tournament_standings
 from poker_room.pure.ofc_standings import TIE_BREAKS
-from poker_room.tournaments.models import OfcHand, Tournament
+from poker_room.tournaments.models import Tournament
 
 _WHO_RUNS = " (the director or a supervisor)"
 
@@ -185,7 +186,7 @@ class OfcRoundApi(APIView):
         "or for a tournament that is not an Open-Face points event.",
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        begun = ofc_points.ofc_round_begin(actor=request.user, tournament=tournament_or_404(tournament_id))
+        begun = services.ofc_round_begin(actor=request.user, tournament=tournament_or_404(tournament_id))
         return _round_answer(begun, status.HTTP_201_CREATED)
 
 
@@ -213,7 +214,7 @@ class OfcHandApi(APIView):
     def post(self, request: Request, tournament_id: int, table_number: int) -> Response:
         tournament = tournament_or_404(tournament_id)
         data = valid_input(HandInputSerializer, request)
-        hand = ofc_points.ofc_hand_record(
+        hand = services.ofc_hand_record(
             actor=request.user,
             tournament=tournament,
             table_number=table_number,
@@ -235,7 +236,7 @@ class OfcHandVoidApi(APIView):
         tournament = tournament_or_404(tournament_id)
         hand = get_object_or_404(OfcHand, tournament=tournament, pk=hand_id)
         data = valid_input(OfcVoidInputSerializer, request)
-        voided = ofc_points.ofc_hand_void(actor=request.user, tournament=tournament, hand=hand, reason=data["reason"])
+        voided = services.ofc_hand_void(actor=request.user, tournament=tournament, hand=hand, reason=data["reason"])
         return Response(HandOutputSerializer(voided).data)
 
 
@@ -260,5 +261,5 @@ class OfcFinishApi(APIView):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_or_404(tournament_id)
-        ofc_points.ofc_finish(actor=request.user, tournament=tournament)
+        services.ofc_finish(actor=request.user, tournament=tournament)
         return _standings_answer(tournament.pk)

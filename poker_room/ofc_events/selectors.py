@@ -10,8 +10,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count
 
 from poker_room.floor import can_act_at_tournament_table, is_runner
+from poker_room.ofc_events.models import OfcHand
 from poker_room.pure.ofc_standings import ROWS, HandResult, Standing, hand_result, standings
-from poker_room.tournaments.models import Entry, OfcHand, Tournament, TournamentTable
+from poker_room.tournaments.models import Entry, Tournament, TournamentTable
 
 User = AbstractBaseUser | AnonymousUser | None
 

@@ -49,11 +49,18 @@ from poker_room.floor import (
     text,
     whole,
 )
-from poker_room.ofc_selectors import hands_in_force, is_ofc, round_tables, tournament_standings, unfinished_tables
+from poker_room.ofc_events.models import OfcHand
+from poker_room.ofc_events.selectors import (
+    hands_in_force,
+    is_ofc,
+    round_tables,
+    tournament_standings,
+    unfinished_tables,
+)
 from poker_room.pure.ofc_standings import MOST_SEATS, ROWS, OfcStandingsError, fits, hand_result, lots_draw, round_draw
 from poker_room.pure.seating import Move, MoveReason
 from poker_room.tournaments.eliminations import record_out
-from poker_room.tournaments.models import Entry, OfcHand, SeatMove, Tournament, TournamentTable
+from poker_room.tournaments.models import Entry, SeatMove, Tournament, TournamentTable
 from poker_room.tournaments.seats import moves_apply
 from rules.games.cards import parse_cards
 from rules.games.errors import InvalidHand

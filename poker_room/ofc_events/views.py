@@ -20,13 +20,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
-from poker_room import ofc_points
 from poker_room.display.views import display_token
 from poker_room.floor import can_act_at_tournament_table, is_runner, require_runner_or_table_dealer
-from poker_room.ofc_selectors import is_ofc, ofc_table, round_complete, tournament_standings
+from poker_room.ofc_events import services
+from poker_room.ofc_events.models import OfcHand
+from poker_room.ofc_events.selectors import is_ofc, ofc_table, round_complete, tournament_standings
 from poker_room.pages import form_once, may_view, page, posted_int, refused_page, runners_only, viewers_only
 from poker_room.pure.ofc_standings import ROWS, TIE_BREAKS
-from poker_room.tournaments.models import OfcHand, Tournament, TournamentTable
+from poker_room.tournaments.models import Tournament, TournamentTable
 from poker_room.tournaments.views import render_console, tournament_get
 
 
@@ -142,7 +143,7 @@ def ofc_hand_view(request: HttpRequest, tournament_id: int, number: int) -> Http
     shown_round, shown_hand = posted_int(request, "round"), posted_int(request, "hand")
 
     def act() -> str:
-        hand = ofc_points.ofc_hand_record(
+        hand = services.ofc_hand_record(
             actor=request.user,
             tournament=tournament,
             table_number=number,
@@ -186,7 +187,7 @@ def ofc_void_view(request: HttpRequest, tournament_id: int, number: int, hand_id
     reason = request.POST.get("reason", "")
 
     def act() -> str:
-        voided = ofc_points.ofc_hand_void(actor=request.user, tournament=tournament, hand=hand, reason=reason)
+        voided = services.ofc_hand_void(actor=request.user, tournament=tournament, hand=hand, reason=reason)
         return _("Hand %(hand)s is voided: enter it again.") % {"hand": voided.hand}
 
     def refused(exc: ApplicationError) -> HttpResponse:
@@ -215,7 +216,7 @@ def ofc_round_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return refusal
 
     def act() -> str:
-        begun = ofc_points.ofc_round_begin(actor=request.user, tournament=tournament)
+        begun = services.ofc_round_begin(actor=request.user, tournament=tournament)
         return _("Round %(round)s has begun: the players take their new seats.") % {"round": begun.ofc_round}
 
     return _console_act(request, tournament, act, done=reverse("poker-room-console", args=[tournament.pk]) + "#ofc")
@@ -232,7 +233,7 @@ def ofc_finish_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return refusal
 
     def act() -> str:
-        ofc_points.ofc_finish(actor=request.user, tournament=tournament)
+        services.ofc_finish(actor=request.user, tournament=tournament)
         return _("%(name)s has finished: the places are the standings, the prizes are posted.") % {
             "name": tournament.name
         }

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
+from poker_room.deals.models import Deal
 from poker_room.heads_up.models import Match
 from poker_room.ofc_events.models import OfcHand
 from poker_room.tournaments.models import (
-    Deal,
     Elimination,
     Entry,
     League,

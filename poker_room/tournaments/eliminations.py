@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
+from poker_room.deals.models import Deal
 from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     User,
@@ -52,15 +53,7 @@ from poker_room.floor import (
 )
 from poker_room.pure.seating import Move, MoveReason, SeatingError, rebalance, seat_late_entry
 from poker_room.tournaments import money
-from poker_room.tournaments.models import (
-    Deal,
-    Elimination,
-    Entry,
-    LeagueEvent,
-    SeatMove,
-    Tournament,
-    TournamentTable,
-)
+from poker_room.tournaments.models import Elimination, Entry, LeagueEvent, SeatMove, Tournament, TournamentTable
 from poker_room.tournaments.prizes import place_prize, pool_lock, prize_table
 from poker_room.tournaments.seats import (
     emptied_tables_break,

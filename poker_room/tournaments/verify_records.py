@@ -23,9 +23,10 @@ from typing import Any
 
 from casino.events import AuditEventType
 from casino.models import AuditEvent
+from poker_room.deals.models import Deal
 from poker_room.heads_up.models import Match
 from poker_room.ofc_events.models import OfcHand
-from poker_room.tournaments.models import Deal, Elimination, Tournament
+from poker_room.tournaments.models import Elimination, Tournament
 from rules.games.errors import InvalidHand
 from rules.games.ofc import Board, score
 

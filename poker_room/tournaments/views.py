@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.errors import ApplicationError
 from casino.templatetags.money import cents as money_text
 from players.selectors import player_find
-from poker_room import deal_selectors
+from poker_room.deals import selectors as deal_selectors
 from poker_room.display.views import display_address, display_token
 from poker_room.floor import entry_name, ordinal
 from poker_room.heads_up import selectors as heads_up_selectors

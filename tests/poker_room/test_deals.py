@@ -1,5 +1,5 @@
-"""A deal at the final table (issue 19, ``poker_room.deals``): worked out, recorded once, audited, and then paid bust
-by bust through the ledger.
+"""A deal at the final table (issue 19, ``poker_room.deals.services``): worked out, recorded once, audited, and then
+paid bust by bust through the ledger.
 
 Tina directs; Fred is a Floor supervisor; Dana deals; Alex audits. Six players at 90.00 into the pool: 540.00,
 paid 50/30/20 % (270.00, 162.00, 108.00) under the house table.
@@ -17,10 +17,11 @@ from django.test import Client
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
-from poker_room import deals
+from poker_room.deals import services as deals
+from poker_room.deals.models import Deal
 from poker_room.pure.icm import chip_chop_cents, icm_deal_cents
 from poker_room.tournaments import money, services
-from poker_room.tournaments.models import Deal, Elimination, Entry, Tournament
+from poker_room.tournaments.models import Elimination, Entry, Tournament
 from settlement.ledger import ledger_verify
 from settlement.models import LedgerEntry
 from tests.poker_room.tournament_setup import at, entry, everything, fresh

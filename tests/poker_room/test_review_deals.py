@@ -14,9 +14,10 @@ import pytest
 from django.db.models import Sum
 from rest_framework.test import APIClient
 
-from poker_room import deals
+from poker_room.deals import services as deals
+from poker_room.deals.models import Deal
 from poker_room.tournaments import money, services
-from poker_room.tournaments.models import Deal, Elimination, Tournament
+from poker_room.tournaments.models import Elimination, Tournament
 from settlement.ledger import ledger_verify
 from settlement.models import LedgerEntry, Posting
 from tests.poker_room.tournament_setup import at, entry, everything, fresh

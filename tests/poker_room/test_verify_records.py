@@ -11,14 +11,15 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 
-from poker_room import deals
+from poker_room.deals import services as deals
+from poker_room.deals.models import Deal
 from poker_room.heads_up import services as heads_up
 from poker_room.heads_up.models import Match
 from poker_room.ofc_events import services as ofc_points
 from poker_room.ofc_events.models import OfcHand
 from poker_room.tournaments import services
 from poker_room.tournaments.eliminations import entry_eliminate
-from poker_room.tournaments.models import Deal, Entry, Tournament
+from poker_room.tournaments.models import Entry, Tournament
 from settlement.ledger import ledger_verify
 from tests.guards import tamper
 from tests.poker_room.test_ofc_points import deal_boards, seated

@@ -28,7 +28,7 @@ from casino.roles import Role
 from casino.services import shift_close
 from players.models import HoldRound, RatedRound
 from players.services import player_create, session_start
-from poker_room.tournaments.models import Deal
+from poker_room.deals.models import Deal
 from poker_room.tournaments.services import entry_register, tournament_create, tournament_start
 from settlement.models import HouseWager, LedgerEntry, Posting, Wager
 from settlement.services import settle_round

@@ -2,9 +2,9 @@
 
 GET: the deal as recorded (``null`` before one), the players still in, and whether a deal can be made now (the
 director, a supervisor or an Auditor). POST with ``"preview": true``: the deal worked out, nothing written; without:
-the deal recorded (the director or a supervisor; 201). The service (``poker_room.deals``) decides every refusal:
-400 for figures (a stack missing or not a whole number of chips, amounts that do not add up), 403 for who, 409 for
-the tournament's state (not running, a deal already recorded, not 2 to 10 players in). Entries are named by their
+the deal recorded (the director or a supervisor; 201). The service (``poker_room.deals.services``) decides every
+refusal: 400 for figures (a stack missing or not a whole number of chips, amounts that do not add up), 403 for who, 409
+for the tournament's state (not running, a deal already recorded, not 2 to 10 players in). Entries are named by their
 number in the tournament, as keys of ``stacks`` and ``amounts``; money in integer cents.
 """
 
@@ -21,10 +21,11 @@ from rest_framework.views import APIView
 
 from casino.fields import StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, require_role
-from poker_room.deal_selectors import deal_state
-from poker_room.deals import deal_propose, deal_record
+from poker_room.deals.models import Deal
+from poker_room.deals.selectors import deal_state
+from poker_room.deals.services import deal_propose, deal_record
 from poker_room.floor import MOST_CENTS, MOST_CHIPS, require_runner
-from poker_room.tournaments.models import Deal, Tournament
+from poker_room.tournaments.models import Tournament
 
 # --- input --------------------------------------------------------------------------------------------------------
 

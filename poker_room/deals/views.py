@@ -23,11 +23,12 @@ from django.views.decorators.http import require_http_methods
 
 from casino.errors import ApplicationError
 from casino.forms import AmountField
-from poker_room.deal_selectors import deal_state
-from poker_room.deals import DealProposal, deal_propose, deal_record
+from poker_room.deals.models import Deal
+from poker_room.deals.selectors import deal_state
+from poker_room.deals.services import DealProposal, deal_propose, deal_record
 from poker_room.floor import MOST_CENTS
 from poker_room.pages import form_once, page, runners_only, viewers_only
-from poker_room.tournaments.models import Deal, Tournament
+from poker_room.tournaments.models import Tournament
 
 _MONEY = AmountField(most_cents=MOST_CENTS, required=False)
 # Thousands grouped by one separator ("120 000", "120,000", "120.000", "120'000"): never a decimal point.

@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
+from poker_room.deals.models import Deal
 from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     MOST_CENTS,
@@ -48,7 +49,7 @@ from poker_room.floor import (
     whole,
 )
 from poker_room.pure.icm import IcmError, chip_chop_cents, custom_check, icm_deal_cents
-from poker_room.tournaments.models import Deal, Entry, Tournament
+from poker_room.tournaments.models import Entry, Tournament
 from poker_room.tournaments.prizes import pool_lock, prize_table, tiered_prizes
 
 FEWEST_PLAYERS = 2

@@ -10,8 +10,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from poker_room.deals import deal_refusal
-from poker_room.tournaments.models import Deal, Elimination, Entry, Tournament
+from poker_room.deals.models import Deal
+from poker_room.deals.services import deal_refusal
+from poker_room.tournaments.models import Elimination, Entry, Tournament
 
 
 @dataclass(frozen=True)

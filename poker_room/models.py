@@ -5,17 +5,9 @@ from __future__ import annotations
 
 from poker_room.deals.models import Deal
 from poker_room.heads_up.models import Match
+from poker_room.leagues.models import League, LeagueEvent
 from poker_room.ofc_events.models import OfcHand
-from poker_room.tournaments.models import (
-    Elimination,
-    Entry,
-    League,
-    LeagueEvent,
-    Purchase,
-    SeatMove,
-    Tournament,
-    TournamentTable,
-)
+from poker_room.tournaments.models import Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
 
 __all__ = [
     "Deal",

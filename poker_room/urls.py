@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from django.urls import URLPattern
 
-from poker_room import league_urls
 from poker_room.deals import urls as deal_urls
 from poker_room.display import urls as display_urls
 from poker_room.heads_up import urls as heads_up_urls
+from poker_room.leagues import urls as league_urls
 from poker_room.ofc_events import urls as ofc_urls
 from poker_room.tournaments import urls as tournaments_urls
 

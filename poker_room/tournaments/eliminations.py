@@ -51,9 +51,10 @@ from poker_room.floor import (
     system_rng,
     undo_reason,
 )
+from poker_room.leagues.models import LeagueEvent
 from poker_room.pure.seating import Move, MoveReason, SeatingError, rebalance, seat_late_entry
 from poker_room.tournaments import money
-from poker_room.tournaments.models import Elimination, Entry, LeagueEvent, SeatMove, Tournament, TournamentTable
+from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tournament, TournamentTable
 from poker_room.tournaments.prizes import place_prize, pool_lock, prize_table
 from poker_room.tournaments.seats import (
     emptied_tables_break,

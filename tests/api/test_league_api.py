@@ -14,8 +14,9 @@ from rest_framework.test import APIClient
 
 from casino.models import AuditEvent
 from casino.roles import Role
+from poker_room.leagues.models import League
 from poker_room.pure.league_points import Result, master_class_chips, points
-from poker_room.tournaments.models import Entry, League, Tournament
+from poker_room.tournaments.models import Entry, Tournament
 from tests.api.clients import api_client as _api
 from tests.poker_room import tournament_setup
 from tests.poker_room.test_leagues import play

@@ -21,8 +21,9 @@ import pytest
 from playwright.sync_api import expect
 
 from casino.roles import Role
+from poker_room.leagues.models import League
 from poker_room.pure.league_points import Result, master_class_chips, points
-from poker_room.tournaments.models import Entry, League, Tournament
+from poker_room.tournaments.models import Entry, Tournament
 from tests.poker_room import tournament_setup
 from tests.poker_room.test_leagues import play
 

@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from casino.errors import ApplicationError, WrongState
-from poker_room import leagues
 from poker_room.deals import services as deals
 from poker_room.heads_up import services as heads_up
+from poker_room.leagues import services as leagues
 from poker_room.tournaments import services
 from poker_room.tournaments.eliminations import elimination_undo, entry_eliminate
 from poker_room.tournaments.models import Tournament, TournamentTable

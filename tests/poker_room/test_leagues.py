@@ -16,11 +16,12 @@ from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
 from players.models import Player
-from poker_room import leagues
-from poker_room.league_selectors import league_standings, standings_payload
+from poker_room.leagues import services as leagues
+from poker_room.leagues.models import League, LeagueEvent
+from poker_room.leagues.selectors import league_standings, standings_payload
 from poker_room.pure.league_points import Result, master_class_chips, points
 from poker_room.tournaments import services
-from poker_room.tournaments.models import Entry, League, LeagueEvent, Purchase, Tournament
+from poker_room.tournaments.models import Entry, Purchase, Tournament
 from tests.poker_room.tournament_setup import T0, at
 
 pytestmark = pytest.mark.django_db

@@ -22,12 +22,13 @@ from rest_framework.test import APIClient
 from casino.errors import WrongState
 from casino.roles import Role
 from players.models import Player
-from poker_room import leagues
-from poker_room.league_pdf import PAGE_WIDTH, event_chunks, standings_pdf
-from poker_room.league_selectors import Cell, EventLine, StandingLine, Standings, league_standings
+from poker_room.leagues import services as leagues
+from poker_room.leagues.models import League, LeagueEvent
+from poker_room.leagues.pdf import PAGE_WIDTH, event_chunks, standings_pdf
+from poker_room.leagues.selectors import Cell, EventLine, StandingLine, Standings, league_standings
 from poker_room.pure.league_points import LeagueError, Result, evaluate, expression_check, points
 from poker_room.tournaments import services
-from poker_room.tournaments.models import Elimination, Entry, League, LeagueEvent, Tournament
+from poker_room.tournaments.models import Elimination, Entry, Tournament
 from tests.poker_room.test_leagues import play
 from tests.poker_room.tournament_setup import everything
 

@@ -1,10 +1,11 @@
 """REST endpoints of the poker room's leagues (issue 19): the leagues, one league's settings, its standings, its
 events, and the Master Class invited from its standings.
 
-Thin, one class per operation, as ``poker_room.tournaments.apis``: the services (``poker_room.leagues``) decide every
-write and who may (the director, a supervisor) and refuse with ``{"message", "extra"}`` (400, 403, 404, 409); reading is
-for whoever may look at the poker room's console (``TOURNAMENT_VIEWERS``). Points are strings with two decimals (they
-are rounded half up to 0.01), money integer cents, chips integers. A field this API does not know is refused.
+Thin, one class per operation, as ``poker_room.tournaments.apis``: the services (``poker_room.leagues.services``) decide
+every write and who may (the director, a supervisor) and refuse with ``{"message", "extra"}`` (400, 403, 404, 409);
+reading is for whoever may look at the poker room's console (``TOURNAMENT_VIEWERS``). Points are strings with two
+decimals (they are rounded half up to 0.01), money integer cents, chips integers. A field this API does not know is
+refused.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from rest_framework.views import APIView
 
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, require_role
-from poker_room import leagues
 from poker_room.api_inputs import InputSerializer, cents_field, valid_input
 from poker_room.floor import MOST_TEXT
-from poker_room.league_selectors import league_list, league_standings, league_tie_breaks, standings_payload
+from poker_room.leagues import services as leagues
+from poker_room.leagues.models import League
+from poker_room.leagues.selectors import league_list, league_standings, league_tie_breaks, standings_payload
 from poker_room.pure.league_points import FORMULAS, MOST_EXPRESSION, MOST_TABLE, ROUNDINGS, TIE_BREAKS
-from poker_room.tournaments.models import Entry, League
+from poker_room.tournaments.models import Entry
 
 
 def _league(league_id: int) -> League:

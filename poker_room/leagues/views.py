@@ -20,12 +20,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from casino.errors import ApplicationError
 from casino.forms import AmountField
-from poker_room import leagues
 from poker_room.floor import MOST_CENTS
-from poker_room.league_pdf import standings_pdf
-from poker_room.league_selectors import (
+from poker_room.leagues import services as leagues
+from poker_room.leagues.models import League
+from poker_room.leagues.pdf import standings_pdf
+from poker_room.leagues.selectors import (
     TIE_BREAK_NAMES,
     formula_text,
     league_list,
@@ -34,9 +34,9 @@ from poker_room.league_selectors import (
     rounding_text,
     tie_break_names,
 )
-from poker_room.pages import form_once, page, posted_int, runners_only, viewers_only
+from poker_room.pages import RefusingForm, form_once, page, posted_int, runners_only, viewers_only
 from poker_room.pure.league_points import TIE_BREAKS
-from poker_room.tournaments.models import Entry, League, Tournament
+from poker_room.tournaments.models import Entry, Tournament
 
 TIE_BREAK_SLOTS = 4
 
@@ -266,7 +266,7 @@ def league_event_remove_view(request: HttpRequest, league_id: int, tournament_id
     return _write(request, league, act, anchor="events")
 
 
-class MasterClassForm(forms.Form):
+class MasterClassForm(RefusingForm):
     name = forms.CharField(max_length=120, required=False, label=gettext_lazy("Name"))
     buy_in = AmountField(most_cents=MOST_CENTS, required=False, label=gettext_lazy("Buy-in to the prize pool"))
     fee = AmountField(most_cents=MOST_CENTS, required=False, label=gettext_lazy("House fee"))
@@ -279,11 +279,7 @@ def master_class_view(request: HttpRequest, league_id: int) -> HttpResponse:
     made: list[Tournament] = []
 
     def act() -> str:
-        form = MasterClassForm(request.POST)
-        if not form.is_valid():
-            name, errors = next(iter(form.errors.items()))
-            raise ApplicationError(f"{form.fields[name].label}: {errors[0]}", extra={"field": name})
-        data = form.cleaned_data
+        data = MasterClassForm(request.POST).cleaned()
         made.append(
             leagues.master_class_invite(
                 actor=request.user,

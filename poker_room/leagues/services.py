@@ -4,7 +4,7 @@ settings, its events added and taken out, and the Master Class its season ends w
 Each is done by whoever runs tournaments (the director, a supervisor: ``floor.require_runner``), in one transaction
 with the league's row locked, and writes its audit event (``LEAGUE_*``, the league as the subject). A refusal says
 what is wrong in the house's words and writes nothing. The points are ``poker_room.pure.league_points``'s, the standings
-``poker_room.league_selectors``'s.
+``poker_room.leagues.selectors``'s.
 
 * A **league's settings**: the formula (``League.Formula``; an expression is checked to read and to score every
   place of a sample field, a points table to be a table), best N (0: every result), the tie-breaks in order
@@ -34,7 +34,8 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from poker_room.floor import MOST_CENTS, MOST_CHIPS, User, person, require_runner, said, text, whole
-from poker_room.league_selectors import league_standings, smallest_chip
+from poker_room.leagues.models import League, LeagueEvent
+from poker_room.leagues.selectors import league_standings, smallest_chip
 from poker_room.pure.league_points import (
     DEFAULT_TIE_BREAKS,
     FORMULAS,
@@ -45,9 +46,9 @@ from poker_room.pure.league_points import (
     tie_breaks_check,
 )
 from poker_room.pure.templates_data import template
-from poker_room.tournaments import services
+from poker_room.tournaments import services as tournaments
 from poker_room.tournaments.entries import entry_register
-from poker_room.tournaments.models import League, LeagueEvent, Tournament
+from poker_room.tournaments.models import Tournament
 
 MASTER_CLASS_TEMPLATE = "master_class"
 MOST_MASTER_CLASS = 100
@@ -333,7 +334,7 @@ def master_class_invite(
             raise WrongState(_("A Master Class needs at least 2 players with points."))
         title = text(name, field="name", what=_("The name")) or _("Master Class %(season)s") % {"season": locked.season}
         size = template(MASTER_CLASS_TEMPLATE).table_size
-        tournament = services.tournament_create(
+        tournament = tournaments.tournament_create(
             actor=who,
             template_key=MASTER_CLASS_TEMPLATE,
             name=title,

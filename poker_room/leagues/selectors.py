@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from poker_room.floor import ordinal, said
+from poker_room.leagues.models import League, LeagueEvent
 from poker_room.pure.league_points import (
     DEFAULT_TIE_BREAKS,
     LeagueError,
@@ -38,7 +39,7 @@ from poker_room.pure.league_points import (
 )
 from poker_room.pure.payouts import prize_pool
 from poker_room.pure.structure import DEFAULT_CHIPS
-from poker_room.tournaments.models import Elimination, Entry, League, LeagueEvent, Purchase, Tournament
+from poker_room.tournaments.models import Elimination, Entry, Purchase, Tournament
 from poker_room.tournaments.money import tournament_money
 
 HUNDRED = Decimal(100)

@@ -30,8 +30,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from casino.money import money_text
-from poker_room.league_selectors import Standings, formula_text, league_tie_breaks, rounding_text, tie_break_names
-from poker_room.tournaments.models import League
+from poker_room.leagues.models import League
+from poker_room.leagues.selectors import Standings, formula_text, league_tie_breaks, rounding_text, tie_break_names
 
 FONT, BOLD, CJK = "LeagueSans", "LeagueSans-Bold", "STSong-Light"
 _DEJAVU = Path("/usr/share/fonts/truetype/dejavu")

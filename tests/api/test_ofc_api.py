@@ -22,7 +22,7 @@ from settlement.ledger import ledger_verify
 from tests.api.clients import api_client as _api
 from tests.api.clients import refusal as _refused
 from tests.poker_room import tournament_setup
-from tests.poker_room.test_ofc_points import OFC, deal_boards, engine_points, seated
+from tests.poker_room.ofc_events.play import OFC, deal_boards, engine_points, seated
 from tests.poker_room.tournament_setup import PLAYERS, T0, everything
 
 director = tournament_setup.director

@@ -24,7 +24,7 @@ from poker_room.ofc_events.models import OfcHand
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tournament
 from settlement.ledger import ledger_verify
-from tests.poker_room.test_ofc_points import deal_boards, engine_points
+from tests.poker_room.ofc_events.play import deal_boards, engine_points
 
 PLAYERS = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fritz", "Gina", "Hans"]
 SHOTS = Path("/tmp/h/shots")

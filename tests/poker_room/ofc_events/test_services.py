@@ -1,17 +1,13 @@
-"""Open-Face points tournaments (``poker_room.ofc_events.services``): rounds begun and their tables redrawn, hands
-entered and scored by the engine, a hand voided, the finish that places and pays everyone; refusals in the dealer's
-words with nothing written.
+"""Open-Face points tournaments (``poker_room.ofc_events``): rounds begun and their tables redrawn, hands entered
+and scored by the engine, a hand voided, the finish that places and pays everyone, a tie at the top settled by a lot;
+refusals in the dealer's words with nothing written.
 
-Tina directs; Dana deals table 1, Otto table 2. Boards come from a seeded deck, each player's 13 cards laid out the
-simple way (the three lowest in front, the next five in the middle, the five highest behind: some foul), and the
-expected points from ``rules.games.ofc.score`` itself.
-"""
+Tina directs; Dana deals table 1, Otto table 2. The expected points come from ``rules.games.ofc.score`` itself."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -28,49 +24,10 @@ from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tourname
 from rules.games.cards import CARDS
 from rules.games.ofc import Board, score
 from settlement.ledger import ledger_verify
+from tests.poker_room.ofc_events.play import OFC, deal_boards, engine_points, round_begun, seated
 from tests.poker_room.tournament_setup import PLAYERS, T0, everything, fresh
 
 pytestmark = pytest.mark.django_db
-
-OFC = {"format": "ofc_points", "ofc_rounds": 2, "ofc_hands_per_round": 3, "table_size": 4}
-
-
-def deal_boards(rng: random.Random, numbers: list[int]) -> dict[int, tuple[str, str, str]]:
-    """Each player's 13 cards from a shuffled deck, laid out lowest in front, highest behind (some foul)."""
-    deck = list(CARDS)
-    rng.shuffle(deck)
-    boards: dict[int, tuple[str, str, str]] = {}
-    for i, number in enumerate(numbers):
-        cards = sorted(deck[13 * i : 13 * i + 13], key=lambda card: (card.rank, card.suit))
-        front, middle, back = cards[:3], cards[3:8], cards[8:]
-        boards[number] = tuple(" ".join(str(card) for card in row) for row in (front, middle, back))  # type: ignore[assignment]
-    return boards
-
-
-def engine_points(boards: dict[int, tuple[str, str, str]], royalties: str = "mainz") -> dict[int, int]:
-    sheet = score({str(number): Board.from_rows(*rows) for number, rows in boards.items()}, royalties=royalties)
-    return {int(player): points for player, points in sheet.totals.items()}
-
-
-def seated(tournament: Tournament, table: int) -> list[int]:
-    return list(
-        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE, table_number=table)
-        .order_by("seat_number")
-        .values_list("number", flat=True)
-    )
-
-
-@pytest.fixture
-def ofc(make_tournament: Callable[..., Tournament], director: User, rng: random.Random) -> Callable[..., Tournament]:
-    """An Open-Face points tournament of ``players`` entries, started at T0 (not yet in round 1)."""
-
-    def make(players: int = 8, tables: int = 2, **settings: Any) -> Tournament:
-        tournament = make_tournament(tables=tables, **{**OFC, **settings})
-        for name in PLAYERS[:players]:
-            services.entry_register(actor=director, tournament=tournament, name=name, now=T0)
-        return services.tournament_start(actor=director, tournament=tournament, now=T0, rng=rng)
-
-    return make
 
 
 def play_round(tournament: Tournament, actor: User, rng: random.Random) -> dict[int, int]:
@@ -89,7 +46,7 @@ def play_round(tournament: Tournament, actor: User, rng: random.Random) -> dict[
     return totals
 
 
-# --- a round -------------------------------------------------------------------------------------------------------
+# --- a round-----------------------------------------------------------------------------------------------------------
 
 
 def test_round_one_keeps_the_starts_draw_of_two_tables_of_four(ofc, director: User) -> None:
@@ -175,7 +132,7 @@ def test_a_round_is_begun_only_in_a_running_open_face_tournament(make_tournament
         ofc_points.ofc_round_begin(actor=director, tournament=planned)
 
 
-# --- a hand ----------------------------------------------------------------------------------------------------------
+# --- a hand------------------------------------------------------------------------------------------------------------
 
 
 def test_a_hand_is_scored_by_the_engine_and_numbered_at_its_table(ofc, director: User) -> None:
@@ -323,7 +280,7 @@ def test_before_round_one_no_hand_is_entered(ofc, director: User) -> None:
         )
 
 
-# --- a hand voided -------------------------------------------------------------------------------------------------
+# --- a hand voided-----------------------------------------------------------------------------------------------------
 
 
 def test_only_the_latest_hand_is_voided_and_its_number_is_entered_again(ofc, director: User) -> None:
@@ -359,7 +316,7 @@ def test_only_the_latest_hand_is_voided_and_its_number_is_entered_again(ofc, dir
     assert AuditEvent.objects.filter(event_type=AuditEventType.TOURNAMENT_OFC_HAND_VOIDED).count() == 1
 
 
-# --- the whole tournament ------------------------------------------------------------------------------------------
+# --- the whole tournament----------------------------------------------------------------------------------------------
 
 
 def test_eight_players_two_rounds_of_three_hands_placed_and_paid_by_the_standings(ofc, director: User) -> None:
@@ -396,77 +353,24 @@ def test_eight_players_two_rounds_of_three_hands_placed_and_paid_by_the_standing
         ofc_points.ofc_finish(actor=director, tournament=tournament)
 
 
-# --- the pages -----------------------------------------------------------------------------------------------------
-
-
-def _posted(boards: dict[int, tuple[str, str, str]], key: str) -> dict[str, str]:
-    form = {"form_key": key}
-    for number, rows in boards.items():
-        for row, cards in zip(("front", "middle", "back"), rows, strict=True):
-            form[f"b-{number}-{row}"] = cards
-    return form
-
-
-def test_the_tablet_scores_a_hand_once_and_shows_the_engines_points(ofc, director: User, make_user, client) -> None:
-    dana = make_user("dana_dealer", Role.DEALER)
-    otto = make_user("otto_dealer", Role.DEALER)
-    tournament = ofc(8)
-    services.tournament_table_dealer_set(actor=director, tournament=tournament, table_number=1, dealer=dana)
-    ofc_points.ofc_round_begin(actor=director, tournament=tournament)
-    client.force_login(dana)
-    url = f"/poker-room/{tournament.pk}/ofc/tables/1/"
-    page = client.get(url)
-    assert page.status_code == 200 and "1 of 3" in page.content.decode()
-    boards = deal_boards(random.Random(8), seated(tournament, 1))
-    form = _posted(boards, "a" * 32)
-    done = client.post(url + "hands/", form)
-    assert done.status_code == 302
-    again = client.post(url + "hands/", form, follow=True)
-    assert "This hand was scored already." in again.content.decode()
-    assert OfcHand.objects.count() == 1
-    drawn = client.get(url).content.decode()
-    for number, points in engine_points(boards).items():
-        assert f'data-entry="{number}"' in drawn and f'data-points="{points}"' in drawn
-    assert "Void this hand" not in drawn  # a dealer does not void
-    client.force_login(otto)
-    refused = client.get(url)
-    assert refused.status_code == 403 and "Table 1 is not your table" in refused.content.decode()
-    assert client.post(url + "hands/", _posted(boards, "b" * 32)).status_code == 403
-
-
-def test_a_card_twice_on_the_tablet_is_shown_next_to_its_field(ofc, director: User, client) -> None:
-    tournament = ofc(4, tables=1)
-    ofc_points.ofc_round_begin(actor=director, tournament=tournament)
-    client.force_login(director)
-    seats = seated(tournament, 1)
-    boards = {n: list(rows) for n, rows in deal_boards(random.Random(8), seats).items()}
-    boards[seats[1]][1] = " ".join([*boards[seats[1]][1].split()[:4], boards[seats[0]][2].split()[0]])
-    response = client.post(f"/poker-room/{tournament.pk}/ofc/tables/1/hands/", _posted(boards, "c" * 32))  # type: ignore[arg-type]
-    assert response.status_code == 400
-    text = response.content.decode()
-    assert f'id="b-{seats[1]}-middle-error"' in text and "is on the table twice" in text
-    assert f'value="{boards[seats[1]][1]}"' in text
-    assert not OfcHand.objects.exists()
-
-
-def test_the_console_begins_a_round_and_the_standings_page_reads(ofc, director: User, make_user, client) -> None:
-    alex = make_user("alex_auditor", Role.AUDITOR)
-    tournament = ofc(8)
-    client.force_login(director)
-    console = client.get(f"/poker-room/{tournament.pk}/").content.decode()
-    assert "Begin round 1" in console
-    assert client.post(f"/poker-room/{tournament.pk}/ofc/rounds/", {"form_key": "d" * 32}).status_code == 302
-    assert fresh(tournament).ofc_round == 1
-    again = client.post(f"/poker-room/{tournament.pk}/ofc/rounds/", {"form_key": "e" * 32})
-    assert again.status_code == 409 and "Round 1 is not over" in again.content.decode()
-    client.force_login(alex)
-    standings = client.get(f"/poker-room/{tournament.pk}/ofc/standings/")
-    assert standings.status_code == 200 and "Open-Face standings" in standings.content.decode()
-    assert client.post(f"/poker-room/{tournament.pk}/ofc/finish/", {"form_key": "f" * 32}).status_code == 403
-
-
-def test_a_chip_tournament_has_no_open_face_pages(make_tournament, director: User, client) -> None:
-    tournament = make_tournament()
-    client.force_login(director)
-    assert client.get(f"/poker-room/{tournament.pk}/ofc/standings/").status_code == 404
-    assert client.get(f"/poker-room/{tournament.pk}/ofc/tables/1/").status_code == 404
+def test_a_tie_at_the_top_on_every_tie_break_is_settled_by_a_lot_kept_in_the_audit(
+    make_tournament: Callable[..., Tournament],  # noqa: F811
+    director: User,  # noqa: F811
+) -> None:
+    made = make_tournament(tables=1, **{**OFC, "ofc_rounds": 1, "ofc_hands_per_round": 1})
+    for name in PLAYERS[:2]:
+        services.entry_register(actor=director, tournament=made, name=name, now=T0)
+    event = round_begun(
+        services.tournament_start(actor=director, tournament=made, now=T0, rng=random.Random(1)), director
+    )
+    a, b = seated(event, 1)
+    # Mirror boards: the same ranks in other suits, so every row ties and nobody scores.
+    boards = {a: ("2s 3s 4d", "5s 6s 7s 8d 9d", "Js Qs Ks Ad Td"), b: ("2h 3h 4c", "5h 6h 7h 8c 9c", "Jh Qh Kh Ac Tc")}
+    hand = ofc_points.ofc_hand_record(actor=director, tournament=event, table_number=1, boards=boards)
+    assert hand.points == {str(a): 0, str(b): 0}
+    ofc_points.ofc_finish(actor=director, tournament=event, rng=random.Random(4))
+    places = dict(Entry.objects.filter(tournament=event).values_list("number", "place"))
+    assert sorted(places.values()) == [1, 2]
+    audit = AuditEvent.objects.filter(event_type="tournament.updated", after__action="ofc_standings").get()
+    assert set(audit.after["lots"]) == {str(a), str(b)}
+    assert audit.after["standings"][0]["entry"] == next(n for n, p in places.items() if p == 1)

@@ -1,19 +1,15 @@
-"""Heads-up events (issue 19, ``poker_room.heads_up.services``): the bracket drawn at the start, matches played on the
-dealer's tablet, blinds rising on every 7th hand counted, the group mode, a wrong winner undone; and the pages."""
+"""Heads-up events (``poker_room.heads_up``): the bracket drawn at the start, matches played on the dealer's tablet,
+blinds rising on every 7th hand counted, the group mode, a wrong winner undone; fields of 2 to 9 played to the end in
+both modes with the prize tiers paid equally, matches decided out of turn and undo chains."""
 
 from __future__ import annotations
 
-import html
-import random
 from collections.abc import Callable
 from itertools import combinations
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
 from casino.errors import NotAllowed, WrongState
 from casino.models import AuditEvent
@@ -23,40 +19,11 @@ from poker_room.heads_up.models import Match
 from poker_room.heads_up.selectors import bracket_view
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Elimination, Entry, Tournament
+from settlement.ledger import ledger_verify
+from tests.poker_room.heads_up.play import match_of, play_out
 from tests.poker_room.tournament_setup import PLAYERS, T0, director, fresh  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
-
-
-def _names(count: int) -> list[str]:
-    return [*PLAYERS, *(f"Player {i}" for i in range(len(PLAYERS) + 1, count + 1))][:count]
-
-
-@pytest.fixture
-def heads_up_event(director: User) -> Callable[..., Tournament]:  # noqa: F811
-    """An MSOP Heads Up (7-hand levels, tables of two) with ``players`` registered and started."""
-
-    def make(players: int, *, draw: bool = True, tables: int | None = None, **settings: object) -> Tournament:
-        tournament = services.tournament_create(
-            actor=director,
-            template_key="msop_heads_up",
-            buy_in_cents=9_000,
-            fee_cents=1_000,
-            tables=tables or (players + 1) // 2,
-        )
-        services.tournament_settings_set(actor=director, tournament=tournament, **{"seeding": "seeded", **settings})
-        for name in _names(players):
-            services.entry_register(actor=director, tournament=tournament, name=name, now=T0)
-        started = services.tournament_start(actor=director, tournament=tournament, now=T0, rng=random.Random(19))
-        if draw and not Match.objects.filter(tournament=started).exists():
-            heads_up.bracket_draw(actor=director, tournament=started, rng=random.Random(19))
-        return fresh(started)
-
-    return make
-
-
-def _match(tournament: Tournament, stage: str, round_: int, number: int) -> Match:
-    return Match.objects.get(tournament=tournament, stage=stage, round=round_, number=number)
 
 
 def _seeds(match: Match) -> tuple[int | None, int | None]:
@@ -71,7 +38,7 @@ def _seat(tournament: Tournament, number: int) -> tuple[int | None, int | None]:
     return entry.table_number, entry.seat_number
 
 
-# --- the knock-out ------------------------------------------------------------------------------------------------
+# --- the knock-out-----------------------------------------------------------------------------------------------------
 
 
 def test_five_players_seeded_play_one_first_round_match_then_the_bracket_of_four(
@@ -86,8 +53,8 @@ def test_five_players_seeded_play_one_first_round_match_then_the_bracket_of_four
         (2, 2, (2, 3), "ready"),
         (3, 1, (None, None), "waiting"),
     ]
-    first = _match(tournament, "knockout", 1, 1)
-    assert first.table_number == 1 and _match(tournament, "knockout", 2, 2).table_number is None  # round 1 first
+    first = match_of(tournament, "knockout", 1, 1)
+    assert first.table_number == 1 and match_of(tournament, "knockout", 2, 2).table_number is None  # round 1 first
     assert (_seat(tournament, 4), _seat(tournament, 5), _seat(tournament, 1)) == ((1, 1), (1, 2), (None, None))
     drawn = AuditEvent.objects.filter(event_type="tournament.bracket").get()
     assert drawn.after["byes"] == [1, 2, 3] and drawn.after["size"] == 4
@@ -95,14 +62,14 @@ def test_five_players_seeded_play_one_first_round_match_then_the_bracket_of_four
     heads_up.match_decide(actor=director, tournament=tournament, match=first, winner=first.entry_b)
     out = Elimination.objects.get(entry__number=4)
     assert (out.place, out.eliminated_by.number) == (5, 5)
-    semi_1, semi_2 = _match(tournament, "knockout", 2, 1), _match(tournament, "knockout", 2, 2)
+    semi_1, semi_2 = match_of(tournament, "knockout", 2, 1), match_of(tournament, "knockout", 2, 2)
     assert _seeds(semi_1) == (1, 5) and semi_1.status == "ready"
     assert {semi_1.table_number, semi_2.table_number} == {1, 2}  # the semi-finals start together
     assert _seat(tournament, 2) == (semi_2.table_number, 1)
 
     heads_up.match_decide(actor=director, tournament=tournament, match=semi_1, winner=semi_1.entry_a)
     heads_up.match_decide(actor=director, tournament=tournament, match=semi_2, winner=semi_2.entry_b)
-    final = _match(tournament, "knockout", 3, 1)
+    final = match_of(tournament, "knockout", 3, 1)
     assert _seeds(final) == (1, 3) and final.table_number is not None
     heads_up.match_decide(actor=director, tournament=tournament, match=final, winner=final.entry_b)
     assert fresh(tournament).status == Tournament.Status.FINISHED
@@ -134,11 +101,48 @@ def test_a_knock_out_of_16_seeded_meets_as_the_bracket_says(
                 (3, 6),
             ]
     assert [_seeds(m) for m in Match.objects.filter(tournament=tournament, round=3)] == [(1, 4), (2, 3)]
-    assert _seeds(_match(tournament, "knockout", 4, 1)) == (1, 2)
+    assert _seeds(match_of(tournament, "knockout", 4, 1)) == (1, 2)
     assert Entry.objects.get(tournament=tournament, number=1).place == 1
 
 
-# --- blinds by hands on the tablet --------------------------------------------------------------------------------
+def test_89_players_draw_a_bracket_of_64_with_25_first_round_matches_at_tables(
+    heads_up_event: Callable[..., Tournament],
+) -> None:
+    tournament = heads_up_event(89, heads_up_mode="knockout")
+    first = Match.objects.filter(tournament=tournament, round=1)
+    assert first.count() == 25 and all(match.table_number for match in first)
+    second = Match.objects.filter(tournament=tournament, round=2)
+    assert second.count() == 32 and not second.filter(table_number__isnull=False).exists()
+    byes = {e for m in second for e in (m.entry_a_id, m.entry_b_id) if e is not None}
+    assert len(byes) == 39
+    assert Match.objects.filter(tournament=tournament).count() == 25 + 63
+    seated = Entry.objects.filter(tournament=tournament, table_number__isnull=False).count()
+    assert seated == 50  # the first round's players at their tables; the 39 with a bye wait
+    assert tournament.prize_tiers[-1] == [65, 89]
+
+
+@pytest.mark.parametrize("mode", ["knockout", "groups"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 9])
+def test_every_field_plays_to_the_end_with_every_place_paid_once(
+    heads_up_event: Callable[..., Tournament],
+    director: User,  # noqa: F811
+    players: int,
+    mode: str,
+) -> None:
+    tournament = heads_up_event(players, heads_up_mode=mode)
+    play_out(tournament, director)
+    tournament = fresh(tournament)
+    assert tournament.status == Tournament.Status.FINISHED
+    paid = {e.place: e.prize_cents for e in Elimination.objects.filter(tournament=tournament, status="in_force")}
+    assert sorted(paid) == list(range(1, players + 1))
+    assert sum(paid.values()) == players * 9_000
+    assert not Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).exists()
+    for first, last in tournament.prize_tiers:
+        shares = {paid[place] for place in range(first, last + 1)}
+        assert len(shares) == 1, (first, last, paid)  # the places of one tier are paid the same
+
+
+# --- blinds by hands on the tablet-------------------------------------------------------------------------------------
 
 
 def test_blinds_rise_on_every_7th_hand_recorded_by_the_tables_dealer(
@@ -148,7 +152,7 @@ def test_blinds_rise_on_every_7th_hand_recorded_by_the_tables_dealer(
 ) -> None:
     tournament = heads_up_event(4, heads_up_mode="knockout")
     dana = make_user("dana_dealer", Role.DEALER)
-    match = _match(tournament, "knockout", 1, 1)
+    match = match_of(tournament, "knockout", 1, 1)
     services.tournament_table_dealer_set(
         actor=director, tournament=tournament, table_number=match.table_number, dealer=dana
     )
@@ -179,17 +183,39 @@ def test_hands_are_not_taken_below_none_nor_counted_once_decided(
     director: User,  # noqa: F811
 ) -> None:
     tournament = heads_up_event(4, heads_up_mode="knockout")
-    match = _match(tournament, "knockout", 1, 1)
+    match = match_of(tournament, "knockout", 1, 1)
     with pytest.raises(WrongState, match="no hand counted"):
         heads_up.match_hand_undo(actor=director, tournament=tournament, match=match)
     heads_up.match_decide(actor=director, tournament=tournament, match=match, winner=match.entry_a)
     with pytest.raises(WrongState, match="is decided"):
         heads_up.match_hand(actor=director, tournament=tournament, match=match)
     with pytest.raises(WrongState, match="waits for its players"):
-        heads_up.match_hand(actor=director, tournament=tournament, match=_match(tournament, "knockout", 2, 1))
+        heads_up.match_hand(actor=director, tournament=tournament, match=match_of(tournament, "knockout", 2, 1))
 
 
-# --- the group mode -----------------------------------------------------------------------------------------------
+def test_a_match_whose_tables_dealer_changed_is_recorded_by_the_new_dealer_only(
+    heads_up_event: Callable[..., Tournament],
+    director: User,  # noqa: F811
+    make_user: Callable[..., User],
+) -> None:
+    tournament = heads_up_event(4, heads_up_mode="knockout")
+    dana, otto = make_user("dana_dealer", Role.DEALER), make_user("otto_dealer", Role.DEALER)
+    services.tournament_table_dealer_set(actor=director, tournament=tournament, table_number=1, dealer=dana)
+    match = Match.objects.get(tournament=tournament, table_number=1)
+    heads_up.match_hand(actor=dana, tournament=tournament, match=match)
+    services.tournament_table_dealer_set(actor=director, tournament=tournament, table_number=1, dealer=otto)
+    with pytest.raises(NotAllowed):
+        heads_up.match_decide(actor=dana, tournament=tournament, match=match, winner=match.entry_a_id)
+    client = Client()
+    client.force_login(dana)
+    url = f"/poker-room/{tournament.pk}/matches/{match.pk}/"
+    assert client.post(f"{url}hand/", {}).status_code == 403
+    assert client.get(url).status_code == 403
+    heads_up.match_decide(actor=otto, tournament=tournament, match=match, winner=match.entry_a_id)
+    assert Match.objects.get(pk=match.pk).decided_by == otto
+
+
+# --- the group mode----------------------------------------------------------------------------------------------------
 
 
 def test_ten_players_play_groups_of_4_3_3_then_a_knock_out_of_the_winners(
@@ -226,7 +252,7 @@ def test_ten_players_play_groups_of_4_3_3_then_a_knock_out_of_the_winners(
     knockout = list(Match.objects.filter(tournament=tournament, stage="knockout"))
     assert [(m.round, _seeds(m)) for m in knockout] == [(1, (2, 3)), (2, (6, None))]
     heads_up.match_decide(actor=director, tournament=tournament, match=knockout[0], winner=knockout[0].entry_a)
-    final = _match(tournament, "knockout", 2, 1)
+    final = match_of(tournament, "knockout", 2, 1)
     heads_up.match_decide(actor=director, tournament=tournament, match=final, winner=final.entry_b)
     assert fresh(tournament).status == Tournament.Status.FINISHED
     assert Entry.objects.get(tournament=tournament, number=2).place == 1
@@ -242,147 +268,47 @@ def test_one_group_is_the_whole_event(heads_up_event: Callable[..., Tournament],
     assert sorted(Entry.objects.filter(tournament=tournament).values_list("place", flat=True)) == [1, 2, 3]
 
 
-# --- a wrong winner -----------------------------------------------------------------------------------------------
-
-
-def test_a_wrong_winner_is_undone_while_the_next_match_has_not_started(
+def test_one_group_pays_its_standing_place_by_place_not_shared(
     heads_up_event: Callable[..., Tournament],
     director: User,  # noqa: F811
 ) -> None:
-    tournament = heads_up_event(4, heads_up_mode="knockout")
-    one, two = _match(tournament, "knockout", 1, 1), _match(tournament, "knockout", 1, 2)
-    heads_up.match_decide(actor=director, tournament=tournament, match=one, winner=one.entry_b)  # meant entry_a
-    heads_up.match_undo(actor=director, tournament=tournament, match=one, reason="Wrong player tapped")
-    one = _match(tournament, "knockout", 1, 1)
-    assert one.status == "ready" and one.winner is None and one.table_number is not None
-    assert _seeds(_match(tournament, "knockout", 2, 1)) == (None, None)
-    assert Entry.objects.get(tournament=tournament, number=4).status == "active"
-    assert _seat(tournament, 4)[0] == one.table_number
-    heads_up.match_decide(actor=director, tournament=tournament, match=one, winner=one.entry_a)
-    heads_up.match_decide(actor=director, tournament=tournament, match=two, winner=two.entry_a)
-    final = _match(tournament, "knockout", 2, 1)
-    heads_up.match_hand(actor=director, tournament=tournament, match=final)
-    with pytest.raises(WrongState, match="undo that match first"):
-        heads_up.match_undo(actor=director, tournament=tournament, match=one, reason="too late")
-    assert AuditEvent.objects.filter(event_type="tournament.match_undone").count() == 1
+    tournament = heads_up_event(4, heads_up_mode="groups", group_size=4)
+    assert tournament.prize_tiers == []  # a round robin of the whole field ranks everyone
+    play_out(tournament, director)
+    paid = {e.place: e.prize_cents for e in Elimination.objects.filter(tournament=tournament, status="in_force")}
+    table = fresh(tournament)
+    assert sum(paid.values()) == 4 * 9_000
+    # 36.00 paid 50/30/20 to the first three: 2nd is paid as 2nd, not shared with 3rd and 4th.
+    assert paid == {1: 18_000, 2: 10_800, 3: 7_200, 4: 0}, paid
+    assert table.status == Tournament.Status.FINISHED
 
 
-def test_refusals_write_nothing(heads_up_event: Callable[..., Tournament], director: User) -> None:  # noqa: F811
-    tournament = heads_up_event(4, heads_up_mode="knockout")
-    with pytest.raises(WrongState, match="drawn already"):
-        heads_up.bracket_draw(actor=director, tournament=tournament)
-    match = _match(tournament, "knockout", 1, 1)
-    stranger = Entry.objects.get(tournament=tournament, number=2)
-    events = AuditEvent.objects.count()
-    with pytest.raises(Exception, match="winner of"):
-        heads_up.match_decide(actor=director, tournament=tournament, match=match, winner=stranger)
-    assert AuditEvent.objects.count() == events and _match(tournament, "knockout", 1, 1).status == "ready"
-    chips = services.tournament_create(actor=director, template_key="msop_turbo", buy_in_cents=1_000, fee_cents=0)
-    with pytest.raises(WrongState, match="not a heads-up event"):
-        heads_up.bracket_draw(actor=director, tournament=chips)
-
-
-def test_the_bracket_is_drawn_after_the_start_only(
+def test_a_group_of_three_all_one_and_one_goes_by_seed_and_stands_once_complete(
     heads_up_event: Callable[..., Tournament],
     director: User,  # noqa: F811
 ) -> None:
-    planned = services.tournament_create(
-        actor=director, template_key="msop_heads_up", buy_in_cents=1_000, fee_cents=0, tables=2
-    )
-    with pytest.raises(WrongState, match="has not started"):
-        heads_up.bracket_draw(actor=director, tournament=planned)
-
-
-# --- the pages ----------------------------------------------------------------------------------------------------
-
-KEY = "0123456789abcdef0123456789abcdef"
-
-
-def _signed_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def _text(response: object) -> str:
-    return html.unescape(response.content.decode())  # type: ignore[attr-defined]
-
-
-def test_the_dealers_tablet_counts_hands_once_a_tap_and_the_blinds_rise_on_the_7th(
-    heads_up_event: Callable[..., Tournament],
-    director: User,  # noqa: F811
-    make_user: Callable[..., User],
-) -> None:
-    tournament = heads_up_event(4, heads_up_mode="knockout")
-    dana = make_user("dana_dealer", Role.DEALER)
-    match = _match(tournament, "knockout", 1, 1)
-    services.tournament_table_dealer_set(
-        actor=director, tournament=tournament, table_number=match.table_number, dealer=dana
-    )
-    levels = [level for level in tournament.levels if level["kind"] == "level"]
-    client = _signed_in(dana)
-    address = reverse("poker-room-match", args=[tournament.pk, match.pk])
-    page = _text(client.get(address))
-    first = f"{levels[0]['small_blind']}/{levels[0]['big_blind']}"
-    assert "Level 1" in page and first in page and "hand 1 of 7" in page and "Hand played" in page
-    hand = reverse("poker-room-match-action", args=[tournament.pk, match.pk, "hand"])
-    # A double tap (the same form sent twice) counts one hand.
-    assert client.post(hand, {"form_key": KEY}).status_code == 302
-    client.post(hand, {"form_key": KEY})
-    assert Match.objects.get(pk=match.pk).hands == 1
-    for i in range(6):
-        client.post(hand, {"form_key": f"{i:032x}"})
-    page = _text(client.get(address))
-    second = f"{levels[1]['small_blind']}/{levels[1]['big_blind']}"
-    assert Match.objects.get(pk=match.pk).hands == 7
-    assert "Level 2" in page and second in page and "hand 1 of 7" in page
-    # The win asks to be confirmed, then records it: the other player is out.
-    winner = match.entry_a
-    page = _text(client.get(address + f"?won={winner.pk}"))
-    assert f"Did #{winner.number} {winner.name} win the match?" in page
-    decide = reverse("poker-room-match-action", args=[tournament.pk, match.pk, "decide"])
-    refused = client.post(decide, {"form_key": "a" * 32, "winner": winner.pk})
-    assert refused.status_code == 400 and Match.objects.get(pk=match.pk).status == "ready"
-    client.post(decide, {"form_key": "b" * 32, "winner": winner.pk, "confirm": "yes"})
-    assert Match.objects.get(pk=match.pk).winner_id == winner.pk
-    assert Entry.objects.get(pk=match.entry_b_id).status == "busted"
-
-
-def test_a_dealer_of_another_table_and_a_stranger_are_refused_the_match(
-    heads_up_event: Callable[..., Tournament],
-    make_user: Callable[..., User],
-) -> None:
-    tournament = heads_up_event(4, heads_up_mode="knockout")
-    match = _match(tournament, "knockout", 1, 1)
-    address = reverse("poker-room-match", args=[tournament.pk, match.pk])
-    otto = make_user("otto_dealer", Role.DEALER)
-    assert _signed_in(otto).get(address).status_code == 403
-    hand = reverse("poker-room-match-action", args=[tournament.pk, match.pk, "hand"])
-    assert _signed_in(otto).post(hand, {"form_key": KEY}).status_code == 403
-    assert _signed_in(make_user("cass_cashier", Role.CAGE_CASHIER)).get(address).status_code == 403
-    auditor = _signed_in(make_user("alex_auditor", Role.AUDITOR))
-    page = _text(auditor.get(address))
-    assert "Read only" in page and "Hand played" not in page
-    assert Match.objects.get(pk=match.pk).hands == 0
-
-
-def test_the_console_draws_the_bracket_and_the_bracket_page_shows_it(
-    heads_up_event: Callable[..., Tournament],
-    director: User,  # noqa: F811
-) -> None:
-    tournament = heads_up_event(6, draw=False, heads_up_mode="knockout")
-    client = _signed_in(director)
-    console = _text(client.get(reverse("poker-room-console", args=[tournament.pk])))
-    assert "Draw the bracket" in console
-    response = client.post(reverse("poker-room-bracket-draw", args=[tournament.pk]), {"form_key": KEY})
-    assert response.status_code == 302 and Match.objects.filter(tournament=tournament).count() == 5
-    console = _text(client.get(reverse("poker-room-console", args=[tournament.pk])))
-    assert "Now playing: First round." in console and "Draw the bracket" not in console
-    again = client.post(reverse("poker-room-bracket-draw", args=[tournament.pk]), {"form_key": "c" * 32})
-    assert again.status_code == 409 and "drawn already" in _text(again)
-    bracket = _text(client.get(reverse("poker-room-bracket", args=[tournament.pk])))
-    for name in ("First round", "Semi-final", "Final", "Winner of match 1"):
-        assert name in bracket
+    tournament = heads_up_event(3, heads_up_mode="groups")
+    matches = {
+        frozenset((m.entry_a.number, m.entry_b.number)): m
+        for m in Match.objects.filter(tournament=tournament).select_related("entry_a", "entry_b")
+    }
+    assert set(matches) == {frozenset((1, 2)), frozenset((1, 3)), frozenset((2, 3))}
+    numbers = dict(Entry.objects.filter(tournament=tournament).values_list("number", "pk"))
+    # A cycle: 1 beats 2, 2 beats 3, 3 beats 1: all 1-1, head to head too; the better seed wins the group.
+    beats = {frozenset((1, 2)): 1, frozenset((2, 3)): 2, frozenset((1, 3)): 3}
+    while (
+        match := Match.objects.filter(tournament=tournament, status="ready", table_number__isnull=False)
+        .select_related("entry_a", "entry_b")
+        .first()
+    ) is not None:
+        winner = beats[frozenset((match.entry_a.number, match.entry_b.number))]
+        heads_up.match_decide(actor=director, tournament=tournament, match=match, winner=numbers[winner])
+    assert Match.objects.filter(tournament=tournament, status="decided").count() == 3
+    places = dict(Entry.objects.filter(tournament=tournament).values_list("number", "place"))
+    assert places[1] == 1 and sorted(places.values()) == [1, 2, 3]
+    assert fresh(tournament).status == Tournament.Status.FINISHED
+    with pytest.raises(WrongState):
+        heads_up.match_undo(actor=director, tournament=tournament, match=matches[frozenset((1, 3))], reason="x")
 
 
 def test_a_group_result_is_undone_until_the_group_is_complete(
@@ -410,20 +336,67 @@ def test_groups_with_bounties_are_refused(heads_up_event: Callable[..., Tourname
     assert not Match.objects.filter(tournament=tournament).exists()
 
 
-def test_89_players_draw_a_bracket_of_64_with_25_first_round_matches_at_tables(
+# --- a wrong winner----------------------------------------------------------------------------------------------------
+
+
+def test_a_wrong_winner_is_undone_while_the_next_match_has_not_started(
     heads_up_event: Callable[..., Tournament],
+    director: User,  # noqa: F811
 ) -> None:
-    tournament = heads_up_event(89, heads_up_mode="knockout")
-    first = Match.objects.filter(tournament=tournament, round=1)
-    assert first.count() == 25 and all(match.table_number for match in first)
-    second = Match.objects.filter(tournament=tournament, round=2)
-    assert second.count() == 32 and not second.filter(table_number__isnull=False).exists()
-    byes = {e for m in second for e in (m.entry_a_id, m.entry_b_id) if e is not None}
-    assert len(byes) == 39
-    assert Match.objects.filter(tournament=tournament).count() == 25 + 63
-    seated = Entry.objects.filter(tournament=tournament, table_number__isnull=False).count()
-    assert seated == 50  # the first round's players at their tables; the 39 with a bye wait
-    assert tournament.prize_tiers[-1] == [65, 89]
+    tournament = heads_up_event(4, heads_up_mode="knockout")
+    one, two = match_of(tournament, "knockout", 1, 1), match_of(tournament, "knockout", 1, 2)
+    heads_up.match_decide(actor=director, tournament=tournament, match=one, winner=one.entry_b)  # meant entry_a
+    heads_up.match_undo(actor=director, tournament=tournament, match=one, reason="Wrong player tapped")
+    one = match_of(tournament, "knockout", 1, 1)
+    assert one.status == "ready" and one.winner is None and one.table_number is not None
+    assert _seeds(match_of(tournament, "knockout", 2, 1)) == (None, None)
+    assert Entry.objects.get(tournament=tournament, number=4).status == "active"
+    assert _seat(tournament, 4)[0] == one.table_number
+    heads_up.match_decide(actor=director, tournament=tournament, match=one, winner=one.entry_a)
+    heads_up.match_decide(actor=director, tournament=tournament, match=two, winner=two.entry_a)
+    final = match_of(tournament, "knockout", 2, 1)
+    heads_up.match_hand(actor=director, tournament=tournament, match=final)
+    with pytest.raises(WrongState, match="undo that match first"):
+        heads_up.match_undo(actor=director, tournament=tournament, match=one, reason="too late")
+    assert AuditEvent.objects.filter(event_type="tournament.match_undone").count() == 1
+
+
+def test_undo_chains_in_a_knock_out(
+    heads_up_event: Callable[..., Tournament],
+    director: User,  # noqa: F811
+) -> None:
+    tournament = heads_up_event(6, heads_up_mode="knockout")
+    first, second = Match.objects.filter(tournament=tournament, round=1).order_by("number")
+    heads_up.match_decide(actor=director, tournament=tournament, match=first, winner=first.entry_a_id)
+    heads_up.match_decide(actor=director, tournament=tournament, match=second, winner=second.entry_a_id)
+    semi = Match.objects.get(pk=first.next_match_id)
+    assert semi.table_number is not None and semi.status == "ready"
+    # The first match is undone only after the later bust: the latest is undone first.
+    with pytest.raises(WrongState):
+        heads_up.match_undo(actor=director, tournament=tournament, match=first, reason="wrong name")
+    heads_up.match_undo(actor=director, tournament=tournament, match=second, reason="wrong name")
+    second.refresh_from_db()
+    assert (second.status, second.winner_id) == ("ready", None) and second.table_number is not None
+    loser = Entry.objects.get(pk=second.entry_b_id)
+    assert (loser.status, loser.place) == ("active", None)
+    assert (loser.table_number, loser.seat_number) == (second.table_number, 2)  # back in the match's seat
+    other_semi = Match.objects.get(pk=second.next_match_id)
+    assert other_semi.status == "waiting" and other_semi.table_number is None
+    # Decided again the other way, its winner plays a hand of the semi-final: now the result stands.
+    heads_up.match_decide(actor=director, tournament=tournament, match=second, winner=second.entry_b_id)
+    other_semi.refresh_from_db()
+    heads_up.match_hand(actor=director, tournament=tournament, match=other_semi)
+    with pytest.raises(WrongState, match="has played on"):
+        heads_up.match_undo(actor=director, tournament=tournament, match=second, reason="wrong name")
+    play_out(tournament, director)
+    final = Match.objects.get(tournament=tournament, round=3)
+    heads_up.match_undo(actor=director, tournament=tournament, match=final, reason="wrong name")
+    assert fresh(tournament).status == Tournament.Status.RUNNING
+    heads_up.match_decide(actor=director, tournament=tournament, match=final, winner=final.entry_b_id)
+    assert fresh(tournament).status == Tournament.Status.FINISHED
+    assert Entry.objects.get(tournament=tournament, place=1).pk == final.entry_b_id
+    report = ledger_verify()
+    assert report.ok, report.problems
 
 
 def test_the_final_undone_reopens_the_event(heads_up_event: Callable[..., Tournament], director: User) -> None:  # noqa: F811
@@ -440,16 +413,27 @@ def test_the_final_undone_reopens_the_event(heads_up_event: Callable[..., Tourna
     assert Entry.objects.get(pk=final.entry_b_id).place == 1
 
 
-def test_the_bracket_page_reads_as_many_queries_for_32_players_as_for_4(
+def test_refusals_write_nothing(heads_up_event: Callable[..., Tournament], director: User) -> None:  # noqa: F811
+    tournament = heads_up_event(4, heads_up_mode="knockout")
+    with pytest.raises(WrongState, match="drawn already"):
+        heads_up.bracket_draw(actor=director, tournament=tournament)
+    match = match_of(tournament, "knockout", 1, 1)
+    stranger = Entry.objects.get(tournament=tournament, number=2)
+    events = AuditEvent.objects.count()
+    with pytest.raises(Exception, match="winner of"):
+        heads_up.match_decide(actor=director, tournament=tournament, match=match, winner=stranger)
+    assert AuditEvent.objects.count() == events and match_of(tournament, "knockout", 1, 1).status == "ready"
+    chips = services.tournament_create(actor=director, template_key="msop_turbo", buy_in_cents=1_000, fee_cents=0)
+    with pytest.raises(WrongState, match="not a heads-up event"):
+        heads_up.bracket_draw(actor=director, tournament=chips)
+
+
+def test_the_bracket_is_drawn_after_the_start_only(
     heads_up_event: Callable[..., Tournament],
     director: User,  # noqa: F811
 ) -> None:
-    counts = []
-    for players in (4, 32):
-        tournament = heads_up_event(players, heads_up_mode="knockout")
-        client = _signed_in(director)
-        client.get(reverse("poker-room-bracket", args=[tournament.pk]))  # the session warmed up
-        with CaptureQueriesContext(connection) as queries:
-            assert client.get(reverse("poker-room-bracket", args=[tournament.pk])).status_code == 200
-        counts.append(len(queries))
-    assert counts[0] == counts[1], counts
+    planned = services.tournament_create(
+        actor=director, template_key="msop_heads_up", buy_in_cents=1_000, fee_cents=0, tables=2
+    )
+    with pytest.raises(WrongState, match="has not started"):
+        heads_up.bracket_draw(actor=director, tournament=planned)

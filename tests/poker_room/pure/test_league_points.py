@@ -3,6 +3,7 @@ house's expression read safely, best N of M, tie-breaks, and the Master Class's 
 
 from __future__ import annotations
 
+import time
 from decimal import Decimal
 
 import pytest
@@ -322,3 +323,48 @@ def test_standings_count_at_most_best_of_and_rank_by_total(rows, best_of):
     assert [line.total for line in lines] == sorted((line.total for line in lines), reverse=True)
     assert [line.rank for line in lines] == sorted(line.rank for line in lines)
     assert all(line.rank <= index for index, line in enumerate(lines, start=1))
+
+
+# --- the house's formula attacked -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("expression", "said"),
+    [
+        ("9**9**9", "An exponent is at most 10"),
+        ("10**10**10", "An exponent is at most 10"),
+        ("-" * 250 + "1", "too long"),
+        ("players.real", "Only numbers, the variables"),
+        ("lambda: 1", "Only numbers, the variables"),
+        ("[p for p in (1, 2)]", "Only numbers, the variables"),
+        ("__import__('os').system('true')", "Only the functions"),
+        ("__import__('os')", "Only the functions"),
+        ("'10'", "Only numbers are allowed"),
+        ("True", "Only numbers are allowed"),
+        ("players > place", "Only numbers, the variables"),
+        ("float('inf')", "Only the functions"),
+        ("1e999", "too large"),
+        ("pläyers", "Unknown name 'pläyers'"),
+        ("players if place else 1", "Only numbers, the variables"),
+        ("place - 2", "points are never negative"),
+        ("0 ** -1", "divides by zero"),
+        ("players / (place - place)", "divides by zero"),
+        ("1 % 0", "divides by zero"),
+        ("(-8) ** 0.5", "no fractional power"),
+        ("max(1e12, 1e12) * 1e12", "too large"),
+        ("x := 1", "cannot be read"),
+        ("\x00", "cannot be read"),
+        ("9" * 301, "at most 300 characters"),
+        ("", "Write the formula"),
+    ],
+)
+def test_the_house_s_formula_refuses_what_is_not_arithmetic_quickly_and_in_words(expression, said) -> None:
+    started = time.monotonic()
+    with pytest.raises(LeagueError, match=said.replace("(", r"\(").replace("*", r"\*")):
+        expression_check(expression)
+    assert time.monotonic() - started < 1
+
+
+def test_a_power_of_zero_below_zero_is_a_division_by_zero_not_a_value_too_large() -> None:
+    with pytest.raises(LeagueError, match="The formula divides by zero"):
+        evaluate("(place - 1) ** -2", {"players": 9, "place": 1, "buy_in": 0, "prize_pool": 0, "prize": 0})

@@ -1,41 +1,29 @@
-"""A deal at the final table (issue 19, ``poker_room.deals.services``): worked out, recorded once, audited, and then
-paid bust by bust through the ledger.
+"""A deal at the final table (``poker_room.deals``): worked out, recorded once, audited, and then paid bust by bust
+through the ledger; its money against the ledger with a knock-out, re-entries, a guarantee with a reserve, a bust
+undone and made again, and the win undone.
 
-Tina directs; Fred is a Floor supervisor; Dana deals; Alex audits. Six players at 90.00 into the pool: 540.00,
-paid 50/30/20 % (270.00, 162.00, 108.00) under the house table.
-"""
+Tina directs; Fred is a Floor supervisor; Dana deals; Alex audits."""
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import pytest
 from django.db.models import Sum
-from django.test import Client
 
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from poker_room.deals import services as deals
-from poker_room.deals.models import Deal
 from poker_room.pure.icm import chip_chop_cents, icm_deal_cents
 from poker_room.tournaments import money, services
-from poker_room.tournaments.models import Elimination, Entry, Tournament
+from poker_room.tournaments.models import Elimination, Tournament
 from settlement.ledger import ledger_verify
-from settlement.models import LedgerEntry
-from tests.poker_room.tournament_setup import at, entry, everything, fresh
+from settlement.models import LedgerEntry, Posting
+from tests.poker_room.deals.play import PRIZES, STACKS, written
+from tests.poker_room.tournament_setup import at, entry, fresh
 
-PRIZES = [27_000, 16_200, 10_800]
-STACKS = {1: 30_000, 2: 24_000, 3: 18_000, 4: 12_000, 5: 9_000, 6: 7_000}
-
-
-def written(tournament: Tournament) -> dict[str, Any]:
-    return {**everything(tournament), "deals": Deal.objects.count()}
-
-
-def active(tournament: Tournament) -> list[Entry]:
-    return list(Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).order_by("number"))
+pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.django_db
@@ -283,117 +271,109 @@ def test_the_place_by_stack_with_no_deal_gives_ties_to_the_first_listed() -> Non
     assert deals._no_deal([5, 9, 5, 1], (100, 50, 20, 0)) == [50, 100, 20, 0]
 
 
-# --- the Deal page and the console's Deal panel ----------------------------------------------------------------------
-
-KEY = "0123456789abcdef0123456789abcdef"
-OTHER_KEY = "fedcba9876543210fedcba9876543210"
+# --- the money of a deal against the ledger----------------------------------------------------------------------------
 
 
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+def balances(tournament: Tournament) -> dict[str, int]:
+    return dict(
+        LedgerEntry.objects.filter(posting__idempotency_key__startswith=money.tournament_prefix(tournament.pk))
+        .values_list("account")
+        .annotate(total=Sum("amount_cents"))
+    )
 
 
-def text_of(response) -> str:
-    return html.unescape(response.content.decode())
+def paid_in_force(tournament: Tournament) -> dict[int, int]:
+    return dict(
+        Elimination.objects.filter(tournament=tournament, status="in_force").values_list("entry__number", "prize_cents")
+    )
 
 
-def deal_form(stacks: dict[int, int | str], **extra: str) -> dict[str, str]:
-    return {**{f"stack-{number}": str(chips) for number, chips in stacks.items()}, "method": "icm", **extra}
+def bust(director, tournament: Tournament, number: int, minutes: float, by: int | None = None) -> Elimination:
+    return services.entry_eliminate(
+        actor=director,
+        tournament=tournament,
+        entry=entry(tournament, number),
+        eliminated_by=entry(tournament, by) if by else None,
+        now=at(minutes),
+    )
 
 
-@pytest.mark.django_db
-def test_the_console_offers_a_deal_and_then_shows_its_amounts(running, director) -> None:
-    tournament = running(players=6)
-    client = signed_in(director)
-    console = text_of(client.get(f"/poker-room/{tournament.pk}/"))
-    assert f'href="/poker-room/{tournament.pk}/deal/"' in console and "6 players are in" in console
-    deal = deals.deal_record(actor=director, tournament=tournament, method="chip_chop", stacks=STACKS)
-    console = text_of(client.get(f"/poker-room/{tournament.pk}/"))
-    assert "chip chop, recorded at" in console
-    assert "#1 Anna" in console and f"{deal.amount_for(1) // 100}.{deal.amount_for(1) % 100:02d}" in console
+def test_a_progressive_knock_out_with_a_deal_empties_the_prize_pool_and_the_bounties(running, director) -> None:
+    tournament = running(
+        players=5, template_key="zocktoberfest", buy_in_cents=5_000, bounty_cents=2_001, bounty_kind="progressive"
+    )
+    bust(director, tournament, 5, 5, by=1)  # Anna takes half of Emil's bounty and adds half to her own
+    deal = deals.deal_record(
+        actor=director, tournament=tournament, method="icm", stacks={1: 9_000, 2: 5_000, 3: 3_000, 4: 1_000}
+    )
+    for minutes, (number, by) in enumerate(((4, 2), (3, 1), (2, 1)), start=10):
+        bust(director, tournament, number, minutes, by=by)
+    assert fresh(tournament).status == "finished"
+    assert paid_in_force(tournament) == {5: 0, **{n: deal.amount_for(n) for n in (1, 2, 3, 4)}}
+    report = ledger_verify()
+    assert report.ok, report.problems
+    left = balances(tournament)
+    assert left["prize_pool"] == 0 and left["bounties"] == 0
+    figures = money.tournament_money(fresh(tournament))
+    assert figures.pool_left_cents == 0
 
 
-@pytest.mark.django_db
-def test_the_console_has_no_deal_panel_with_eleven_players_in(running, director) -> None:
-    tournament = running(players=11)
-    console = text_of(signed_in(director).get(f"/poker-room/{tournament.pk}/"))
-    assert 'id="deal"' not in console  # the Deal tab stays: its page says why no deal is made with 11 players
-    deal_page = text_of(signed_in(director).get(f"/poker-room/{tournament.pk}/deal/"))
-    assert "11" in deal_page
+def test_re_entries_count_in_the_money_a_deal_shares(running, director) -> None:
+    tournament = running(players=4, late_registration_level=3, reentries_max=1)
+    bust(director, tournament, 4, 5)
+    services.entry_reenter(actor=director, tournament=tournament, entry=entry(tournament, 4), now=at(6))  # #5
+    bust(director, tournament, 3, 7)
+    services.entry_reenter(actor=director, tournament=tournament, entry=entry(tournament, 3), now=at(8))  # #6
+    # Six entries of 90.00: 540.00, three paid. Four still in: #1, #2, #5, #6.
+    deal = deals.deal_record(
+        actor=director, tournament=tournament, method="chip_chop", stacks={1: 4_000, 2: 3_000, 5: 2_000, 6: 1_000}
+    )
+    assert sum(deal.amounts.values()) == 54_000
+    for minutes, number in enumerate((6, 5, 2), start=20):
+        bust(director, tournament, number, minutes)
+    assert ledger_verify().ok and balances(tournament)["prize_pool"] == 0
 
 
-@pytest.mark.django_db
-def test_the_page_works_a_deal_out_then_records_it_once(running, director) -> None:
-    tournament = running(players=6)
-    client = signed_in(director)
-    address = f"/poker-room/{tournament.pk}/deal/"
-    form = text_of(client.get(address))
-    assert all(f'name="stack-{number}"' in form for number in STACKS) and "Work it out" in form
-    typed = deal_form({**STACKS, 1: "30,000", 2: "24 000", 3: "18.000"}, reserve="50.00")
-    before = written(tournament)
-    worked = client.post(address, {"form_key": KEY, "action": "work", **typed})
-    assert worked.status_code == 200 and written(tournament) == before
-    page = text_of(worked)
-    amounts = icm_deal_cents(list(STACKS.values()), PRIZES, reserve_cents=5_000)
-    assert "Record the deal" in page and "30 %" in page
-    assert all(f"{amount // 100}.{amount % 100:02d}" in page for amount in amounts)
-    # Not ticked: refused, nothing written.
-    unticked = client.post(address, {"form_key": KEY, "action": "record", **typed})
-    assert unticked.status_code == 400 and "Tick that every player" in text_of(unticked)
-    assert written(tournament) == before
-    recorded = client.post(address, {"form_key": OTHER_KEY, "action": "record", "agreed": "yes", **typed})
-    assert recorded.status_code == 302 and recorded["Location"] == address
-    assert Deal.objects.get(tournament=tournament).amounts == {
-        str(number): amount for number, amount in zip(STACKS, amounts, strict=True)
+def test_a_guarantee_with_a_reserve_and_the_win_undone_and_played_again(running, director) -> None:
+    tournament = running(players=4, guarantee_cents=60_000)  # 240.00 overlay
+    deal = deals.deal_record(
+        actor=director,
+        tournament=tournament,
+        method="icm",
+        stacks={1: 5_000, 2: 3_000, 3: 1_500, 4: 500},
+        reserve_cents=6_000,
+    )
+    assert sum(deal.amounts.values()) + deal.reserve_cents == 60_000
+    bust(director, tournament, 4, 10)
+    bust(director, tournament, 3, 11)
+    runner_up = bust(director, tournament, 2, 12)
+    assert fresh(tournament).status == "finished"
+    # The runner-up's bust was a mistake: undone, the win goes with it; then Anna busts and Ben wins.
+    services.elimination_undo(actor=director, tournament=tournament, elimination=runner_up, reason="Wrong hand")
+    assert (
+        fresh(tournament).status == "running"
+        and balances(tournament)["prize_pool"] == deal.amount_for(1) + deal.amount_for(2) + deal.reserve_cents
+    )
+    bust(director, tournament, 1, 13)
+    assert paid_in_force(tournament) == {
+        4: deal.amount_for(4),
+        3: deal.amount_for(3),
+        1: deal.amount_for(1),
+        2: deal.amount_for(2) + deal.reserve_cents,  # the reserve goes to whoever wins
     }
-    again = client.post(address, {"form_key": OTHER_KEY, "action": "record", "agreed": "yes", **typed})
-    assert again.status_code == 302 and Deal.objects.count() == 1  # the same form twice is recorded once
-    shown = text_of(client.get(address))
-    assert "The deal: ICM" in shown and "50.00 is left to play for" in shown and "Work it out" not in shown
+    assert ledger_verify().ok and balances(tournament)["prize_pool"] == 0
+    keys = list(Posting.objects.filter(kind="t_prize").values_list("idempotency_key", flat=True))
+    assert len(keys) == len(set(keys)) == 6  # 4th, 3rd, 2nd, the win, then 2nd and the win again
 
 
-@pytest.mark.parametrize(
-    ("typed", "status", "said"),
-    [
-        ({**deal_form({n: c for n, c in STACKS.items() if n != 4})}, 400, "missing: #4 Dora."),
-        (deal_form({**STACKS, 2: "many"}), 400, "not 'many'"),
-        (deal_form({**STACKS, 2: "24.5"}), 400, "not '24.5'"),  # no decimal point in a count of chips
-        (deal_form({**STACKS, 2: "24,00"}), 400, "not '24,00'"),
-        (deal_form(STACKS, reserve="lots"), 400, "Write an amount in units and cents"),
-        (deal_form(STACKS, method="custom", **{f"amount-{n}": "90.00" for n in STACKS if n != 6}), 400, "missing"),
-        (deal_form(STACKS, method="custom", **{f"amount-{n}": "1.00" for n in STACKS}), 400, "add up to 600 cents"),
-    ],
-)
-@pytest.mark.django_db
-def test_a_refused_form_is_drawn_again_with_its_message_and_what_was_typed(running, director, typed, status, said):
-    tournament = running(players=6)
-    before = written(tournament)
-    response = signed_in(director).post(
-        f"/poker-room/{tournament.pk}/deal/", {"form_key": KEY, "action": "work", **typed}
+def test_a_bust_after_the_deal_undone_and_made_again_is_paid_once(running, director) -> None:
+    tournament = running(players=4)
+    deal = deals.deal_record(
+        actor=director, tournament=tournament, method="icm", stacks={1: 400, 2: 300, 3: 200, 4: 100}
     )
-    assert response.status_code == status and said in text_of(response)
-    assert 'class="chips-input has-error"' in response.content.decode() or "reserve" in typed
-    assert written(tournament) == before
-
-
-@pytest.mark.django_db
-def test_an_auditor_reads_the_deal_page_with_no_form_and_a_dealer_is_refused(running, director, auditor, dealer):
-    tournament = running(players=6)
-    address = f"/poker-room/{tournament.pk}/deal/"
-    reading = signed_in(auditor).get(address)
-    assert reading.status_code == 200 and 'name="stack-1"' not in reading.content.decode()
-    posted = signed_in(auditor).post(
-        address, {"form_key": KEY, "action": "record", "agreed": "yes", **deal_form(STACKS)}
-    )
-    assert posted.status_code == 403 and not Deal.objects.exists()
-    assert signed_in(dealer).get(address).status_code == 403
-
-
-@pytest.mark.django_db
-def test_the_page_says_why_no_deal_can_be_made(make_tournament, director):
-    tournament = make_tournament()
-    response = signed_in(director).get(f"/poker-room/{tournament.pk}/deal/")
-    assert response.status_code == 200 and "has not started" in text_of(response)
-    assert 'name="stack-' not in response.content.decode()
+    first = bust(director, tournament, 4, 5)
+    services.elimination_undo(actor=director, tournament=tournament, elimination=first, reason="Miscount")
+    again = bust(director, tournament, 4, 6)
+    assert again.prize_cents == first.prize_cents == deal.amount_for(4)
+    assert again.posting.idempotency_key == money.prize_key(tournament.pk, entry_number=4, ordinal=2)
+    assert balances(tournament)["prize_pool"] == 36_000 - deal.amount_for(4)

@@ -1,5 +1,5 @@
 """The tournament clock's services: every change locked, settled, stored, audited and published; the end instant
-survives a restart; a pause keeps the time left; nothing drifts however late the clock is read (issue 18)."""
+survives a restart; a pause keeps the time left; nothing drifts however late the clock is read."""
 
 from __future__ import annotations
 

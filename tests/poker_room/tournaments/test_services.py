@@ -1,4 +1,4 @@
-"""A tournament set up and started (issue 18): made from a template, its settings, structure, payout table, tables and
+"""A tournament set up and started: made from a template, its settings, structure, payout table, tables and
 dealers, the start (the seat draw and the clock), the chip race at a colour-up; refusals in the director's words with
 nothing written.
 

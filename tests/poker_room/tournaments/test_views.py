@@ -1,5 +1,5 @@
 """The tournament director's console, its pages, the dealer's tournament table, the pit dashboard's poker room panel
-and the dealer's list of tournament tables (issue 18, "Screens"): who sees what, what a refusal looks like, a form
+and the dealer's list of tournament tables ("Screens"): who sees what, what a refusal looks like, a form
 recorded once, and a fixed number of queries whatever the field.
 
 Personas: the tournament director runs everything; an Auditor reads every page and gets no form; a Dealer opens the
@@ -390,7 +390,7 @@ def test_the_clock_buttons_change_the_clock(live, director, button, status, leve
 @pytest.mark.django_db
 def test_a_hands_counted_level_has_a_hand_played_button_on_the_console_and_the_tablet(director) -> None:
     # A chip tournament on the heads-up template's structure (levels of 7 hands), one table: the room's clock counts
-    # the hands (a heads-up event's matches count their own: tests/poker_room/test_heads_up.py).
+    # the hands (a heads-up event's matches count their own: tests/poker_room/heads_up/test_services.py).
     tournament = services.tournament_create(
         actor=director, template_key="msop_heads_up", buy_in_cents=2_000, fee_cents=500, tables=1, format="chips"
     )

@@ -1,5 +1,5 @@
 """An attacker past the guard triggers (tests.guards.tamper) changes a deal, an Open-Face hand or a match's winner:
-``verify_ledger`` names the row (issue 19, ``poker_room.tournaments.verify_records``), while the untouched records
+``verify_ledger`` names the row (``poker_room.tournaments.verify_records``), while the untouched records
 verify clean."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from poker_room.tournaments.eliminations import entry_eliminate
 from poker_room.tournaments.models import Entry, Tournament
 from settlement.ledger import ledger_verify
 from tests.guards import tamper
-from tests.poker_room.test_ofc_points import deal_boards, seated
+from tests.poker_room.ofc_events.play import deal_boards, seated
 from tests.poker_room.tournament_setup import PLAYERS, T0, entry
 
 pytestmark = pytest.mark.django_db

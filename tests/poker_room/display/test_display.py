@@ -1,6 +1,6 @@
 """The room display: its figures, its signed address for the room's TV and its staff address, and the conditional
-poll that answers from the cached version without a query (issue 18, "every change reaches every open screen within
-a second")."""
+poll that answers from the cached version without a query: every change reaches every open screen within a
+second."""
 
 from __future__ import annotations
 

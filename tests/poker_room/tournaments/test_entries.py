@@ -1,4 +1,4 @@
-"""Entries (issue 18, GAME_RULES.md §5): registration and late registration, re-entry, rebuys and add-ons with their
+"""Entries (GAME_RULES.md §5): registration and late registration, re-entry, rebuys and add-ons with their
 limits, each payment posted and audited, and every refusal in the director's words with nothing written.
 
 Tina directs; Fred is a Floor supervisor; Dana deals; Alex audits. The structure: 20-minute levels, the break after

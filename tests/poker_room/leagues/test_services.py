@@ -1,15 +1,17 @@
-"""Leagues (issue 19): a league's settings, its events, the standings from finished events, and the Master Class
-with each invited player's points as their stack; who may, and refusals that write nothing."""
+"""Leagues (``poker_room.leagues``): a league's settings, its events, the standings from finished events, and the
+Master Class with each invited player's points as their stack; a Master Class whose stacks would not fit, events
+taken out, a tournament in two leagues, a card holder and a walk-in of the same name; who may, and refusals that
+write nothing.
+
+Tina directs; Alex audits (reads only); Dana deals."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
@@ -21,49 +23,11 @@ from poker_room.leagues.models import League, LeagueEvent
 from poker_room.leagues.selectors import league_standings, standings_payload
 from poker_room.pure.league_points import Result, master_class_chips, points
 from poker_room.tournaments import services
-from poker_room.tournaments.models import Entry, Purchase, Tournament
-from tests.poker_room.tournament_setup import T0, at
+from poker_room.tournaments.models import Elimination, Entry, Purchase, Tournament
+from tests.poker_room.leagues.play import play
+from tests.poker_room.tournament_setup import T0
 
 pytestmark = pytest.mark.django_db
-
-
-def play(
-    director: User,
-    make_tournament: Callable[..., Tournament],
-    finish: Sequence[str],
-    *,
-    buy_in_cents: int = 9_000,
-    players: dict[str, Player] | None = None,
-    reenter: str = "",
-) -> Tournament:
-    """A tournament whose players finish in the order ``finish`` (1st first), played through the services. With
-    ``reenter``, that player busts first, re-enters, and then finishes where ``finish`` says."""
-    players = players or {}
-    tournament = make_tournament(buy_in_cents=buy_in_cents, fee_cents=1_000, reentries_max=1, late_registration_level=2)
-    entries: dict[str, Entry] = {}
-    for name in finish:
-        player = players.get(name)
-        entries[name] = services.entry_register(
-            actor=director, tournament=tournament, name=name, player_id=player.pk if player else None, now=T0
-        )
-    rng = random.Random(7)
-    services.tournament_start(actor=director, tournament=tournament, now=T0, rng=rng)
-    if reenter:
-        services.entry_eliminate(actor=director, tournament=tournament, entry=entries[reenter], now=at(5), rng=rng)
-        entries[reenter] = services.entry_reenter(
-            actor=director, tournament=tournament, entry=entries[reenter], now=at(6), rng=rng
-        )
-    for name in reversed(finish[1:]):
-        entry = Entry.objects.get(pk=entries[name].pk)
-        services.entry_eliminate(actor=director, tournament=tournament, entry=entry, now=at(10), rng=rng)
-    found = Tournament.objects.get(pk=tournament.pk)
-    assert found.status == Tournament.Status.FINISHED
-    return found
-
-
-@pytest.fixture
-def league(director: User) -> League:
-    return leagues.league_create(actor=director, name="Mainz League", season="2026", formula="sqrt_place")
 
 
 def _points(players: int, place: int) -> Decimal:
@@ -111,6 +75,24 @@ def test_a_player_of_the_players_app_is_one_player_whatever_the_name(director, m
     assert line.events == 2 and line.total == _points(3, 1) + _points(3, 2)
 
 
+def test_a_card_holder_and_a_walk_in_of_the_same_name_are_two_players_and_both_invited(
+    director, make_tournament
+) -> None:
+    anna = Player.objects.create(name="Anna", tier="gold", created_by=director)
+    league = leagues.league_create(actor=director, name="Mainz League", season="2026", master_class_size=4)
+    one = play(director, make_tournament, ["Anna", "Ben", "Cem"], players={"Anna": anna})
+    two = play(director, make_tournament, ["Anna", "Ben", "Cem"])  # "Anna" typed: no card
+    for event in (one, two):
+        leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
+    found = league_standings(league)
+    annas = [line for line in found.lines if line.name == "Anna"]
+    assert sorted((line.player_id is None, line.events) for line in annas) == [(False, 1), (True, 1)]
+    master = leagues.master_class_invite(actor=director, league=league)
+    assert sorted(
+        (entry.name, entry.player_id is None) for entry in Entry.objects.filter(tournament=master, name="Anna")
+    ) == [("Anna", False), ("Anna", True)]
+
+
 def test_the_pokerstars_formula_uses_the_buy_in_without_the_fee(director, make_tournament):
     league = leagues.league_create(actor=director, name="Stars", season="2026", formula="pokerstars")
     event = play(director, make_tournament, ["Anna", "Ben", "Cem"], buy_in_cents=2_000)
@@ -130,6 +112,21 @@ def test_an_expression_sees_the_prize_pool_and_the_prize(director, make_tourname
     # a pool of 4 × 90.00 = 360.00, paid 50/30/20 (the house's payouts for 1-10 players): 180, 108, 72.
     by_name = {line.name: line.total for line in found.lines}
     assert by_name == {"Anna": Decimal("54.00"), "Ben": Decimal("46.80"), "Cem": Decimal("43.20"), "Dora": Decimal(36)}
+
+
+def test_an_expression_that_fails_for_a_real_field_shows_why_and_invites_nobody(director, make_tournament):
+    # The check at saving tries fields of 2, 10 and 100: a field of 5 divides by zero only when it happens.
+    league = leagues.league_create(
+        actor=director, name="L", season="2026", formula="expression", expression="100 / abs(players - 5)"
+    )
+    event = play(director, make_tournament, ["Anna", "Ben", "Cem", "Dora", "Emil"])
+    leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
+    found = league_standings(league)
+    # Where: the event, the place and the field (the first result scored is the winner's).
+    assert found.error == f"{event.name}, 1st of 5: The formula divides by zero" and found.lines == ()
+    with pytest.raises(WrongState, match="divides by zero"):
+        leagues.master_class_invite(actor=director, league=league)
+    assert League.objects.get(pk=league.pk).master_class is None
 
 
 def test_the_master_class_registers_the_top_with_their_points_as_chips(director, make_tournament):
@@ -182,6 +179,23 @@ def test_the_master_class_stacks_are_the_converted_points(director, make_tournam
     assert stacks == expected == {"Anna": 1725, "Ben": 1225}  # 17.32 and 12.25 points
 
 
+def test_a_stack_beyond_a_billion_chips_is_refused_in_the_league_s_words(director, make_tournament) -> None:
+    league = leagues.league_create(
+        actor=director,
+        name="High Roller League",
+        season="2026",
+        formula="table",
+        points_table=[1_000_000, 500_000],
+        chips_per_point=100_000,
+    )
+    event = play(director, make_tournament, ["Anna", "Ben", "Cem"])
+    leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
+    tournaments = Tournament.objects.count()
+    with pytest.raises(Exception, match=r"Anna's 1000000(\.00)? points at 100000 chips a point make a stack of more"):
+        leagues.master_class_invite(actor=director, league=league)
+    assert Tournament.objects.count() == tournaments and League.objects.get(pk=league.pk).master_class is None
+
+
 def test_the_master_class_waits_for_the_season_to_end(director, make_tournament, league):
     event = play(director, make_tournament, ["Anna", "Ben", "Cem"])
     leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
@@ -201,6 +215,37 @@ def test_an_empty_league_invites_nobody(director, league):
         leagues.master_class_invite(actor=director, league=league)
 
 
+def test_a_master_class_is_never_an_event(director, make_tournament, league):
+    event = play(director, make_tournament, ["Anna", "Ben", "Cem"])
+    leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
+    master = leagues.master_class_invite(actor=director, league=league)
+    other = leagues.league_create(actor=director, name="Other", season="2027")
+    with pytest.raises(WrongState, match="Master Class"):
+        leagues.league_event_add(actor=director, league=other, tournament_id=master.pk)
+
+
+def test_after_the_master_class_the_standings_show_who_was_invited_and_with_what(director, make_tournament) -> None:
+    league = leagues.league_create(
+        actor=director, name="Mainz League", season="2026", master_class_size=2, chips_per_point=100
+    )
+    one = play(director, make_tournament, ["Anna", "Ben", "Cem", "Dora"])
+    two = play(director, make_tournament, ["Ben", "Anna", "Dora", "Cem"])
+    for event in (one, two):
+        leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
+    master = leagues.master_class_invite(actor=director, league=league)
+    given = {entry.name: entry.chips for entry in Entry.objects.filter(tournament=master)}
+    assert set(given) == {"Anna", "Ben"}
+    # A mistaken bust in the second event found after the invitation: the results the Master Class was invited on
+    # stand (eliminations.bust_undo refuses it). Who was invited, and with what stack, stays as it was done.
+    runner_up = Elimination.objects.get(tournament=two, place=2, status="in_force")
+    with pytest.raises(WrongState, match="whose Master Class is invited"):
+        services.elimination_undo(actor=director, tournament=two, elimination=runner_up, reason="Wrong player")
+    found = league_standings(League.objects.get(pk=league.pk))
+    assert [event.finished for event in found.events] == [True, True]
+    assert {line.name: line.chips for line in found.lines if line.invited} == given
+    assert all(line.chips is None for line in found.lines if not line.invited)
+
+
 def test_events_are_added_once_and_taken_out_by_marking(director, make_tournament, league):
     event = make_tournament()
     leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
@@ -215,6 +260,32 @@ def test_events_are_added_once_and_taken_out_by_marking(director, make_tournamen
         leagues.league_event_add(actor=director, league=league, tournament_id=99_999)
     types = list(AuditEvent.objects.filter(event_type__startswith="league.").values_list("event_type", flat=True))
     assert types == ["league.created", "league.event_added", "league.event_removed", "league.event_added"]
+
+
+def test_an_event_taken_out_does_not_count_and_cannot_be_taken_out_after_the_master_class(
+    director, make_tournament
+) -> None:
+    league = leagues.league_create(actor=director, name="Mainz League", season="2026")
+    kept = play(director, make_tournament, ["Anna", "Ben", "Cem"])
+    dropped = play(director, make_tournament, ["Dora", "Emil", "Fritz"])
+    for event in (kept, dropped):
+        leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
+    leagues.league_event_remove(actor=director, league=league, tournament_id=dropped.pk)
+    master = leagues.master_class_invite(actor=director, league=league)
+    assert sorted(Entry.objects.filter(tournament=master).values_list("name", flat=True)) == ["Anna", "Ben", "Cem"]
+    with pytest.raises(Exception, match="season of Mainz League is over"):
+        leagues.league_event_remove(actor=director, league=league, tournament_id=kept.pk)
+    assert LeagueEvent.objects.filter(league=league, removed_at__isnull=True).count() == 1
+
+
+def test_a_tournament_counts_in_two_leagues(director, make_tournament) -> None:
+    one = leagues.league_create(actor=director, name="Mainz League", season="2026")
+    two = leagues.league_create(actor=director, name="Ladies League", season="2026", formula="table", points_table=[3])
+    event = play(director, make_tournament, ["Anna", "Ben"])
+    for league in (one, two):
+        leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
+    assert league_standings(one).lines[0].total == points(Result(2, 1), formula="sqrt_place")
+    assert league_standings(two).lines[0].total == Decimal(3)
 
 
 @pytest.mark.parametrize(
@@ -275,104 +346,3 @@ def test_a_stack_given_at_registration_is_the_entry_s_and_its_purchase_s(directo
     assert entry.chips == 4_250 and Purchase.objects.get(entry=entry).chips == 4_250
     with pytest.raises(ApplicationError, match="stack"):
         services.entry_register(actor=director, tournament=tournament, name="Ben", chips=0, now=T0)
-
-
-# --- the pages ------------------------------------------------------------------------------------------------------
-
-
-def _form(**fields: str) -> dict[str, str]:
-    return {
-        "form_key": "",
-        "name": "Mainz League",
-        "season": "2026",
-        "formula": "sqrt_place",
-        "best_of": "0",
-        "master_class_size": "10",
-        "chips_per_point": "1",
-        "chip_rounding": "nearest",
-        "tie_break_0": "wins",
-        **fields,
-    }
-
-
-def test_a_league_is_made_and_its_settings_changed_on_the_pages(client, director):
-    client.force_login(director)
-    assert client.get("/poker-room/leagues/").status_code == 200
-    made = client.post("/poker-room/leagues/new/", _form(formula="table", points_table="25, 18 13"))
-    league = League.objects.get()
-    assert made.status_code == 302 and made["Location"] == f"/poker-room/leagues/{league.pk}/"
-    assert league.points_table == [25, 18, 13] and league.tie_breaks == ["wins"]
-    saved = client.post(
-        f"/poker-room/leagues/{league.pk}/settings/",
-        _form(formula="expression", expression="100 / place", tie_break_0="cashes", tie_break_1="wins", best_of="3"),
-    )
-    assert saved.status_code == 302
-    league.refresh_from_db()
-    assert (league.formula, league.expression, league.tie_breaks, league.best_of) == (
-        "expression",
-        "100 / place",
-        ["cashes", "wins"],
-        3,
-    )
-    page = client.get(f"/poker-room/leagues/{league.pk}/")
-    assert page.status_code == 200 and b"100 / place" in page.content
-
-
-def test_a_refused_form_keeps_what_was_typed_and_writes_nothing(client, director):
-    client.force_login(director)
-    refused = client.post("/poker-room/leagues/new/", _form(formula="expression", expression="open('/etc/passwd')"))
-    assert refused.status_code == 400
-    assert b"Only the functions" in refused.content and b"open(&#x27;/etc/passwd&#x27;)" in refused.content
-    assert League.objects.count() == 0
-
-
-def test_the_standings_pdf_and_the_pages_for_each_role(client, make_user, director, make_tournament, league):
-    event = play(director, make_tournament, ["Anna", "Ben", "Cem"])
-    leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
-    auditor = make_user("alex", Role.AUDITOR)
-    client.force_login(auditor)
-    page = client.get(f"/poker-room/leagues/{league.pk}/")
-    assert page.status_code == 200 and b"Read only" in page.content and b"league-form" not in page.content
-    assert b'data-player="Anna"' in page.content
-    pdf = client.get(f"/poker-room/leagues/{league.pk}/standings.pdf")
-    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
-    assert client.post("/poker-room/leagues/new/", _form()).status_code == 403
-    client.force_login(make_user("dana", Role.DEALER))
-    assert client.get(f"/poker-room/leagues/{league.pk}/").status_code == 403
-    assert client.get(f"/poker-room/leagues/{league.pk}/standings.pdf").status_code == 403
-
-
-def test_the_master_class_is_invited_from_the_page(client, director, make_tournament, league):
-    event = play(director, make_tournament, ["Anna", "Ben", "Cem"])
-    leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
-    client.force_login(director)
-    answer = client.post(f"/poker-room/leagues/{league.pk}/master-class/", {"form_key": "", "buy_in": "abc"})
-    assert answer.status_code == 400 and League.objects.get(pk=league.pk).master_class is None
-    answer = client.post(f"/poker-room/leagues/{league.pk}/master-class/", {"form_key": "", "buy_in": ""})
-    master = League.objects.get(pk=league.pk).master_class
-    assert answer.status_code == 302 and answer["Location"] == f"/poker-room/{master.pk}/"
-    assert Entry.objects.filter(tournament=master).count() == 3
-
-
-def test_an_expression_that_fails_for_a_real_field_shows_why_and_invites_nobody(director, make_tournament):
-    # The check at saving tries fields of 2, 10 and 100: a field of 5 divides by zero only when it happens.
-    league = leagues.league_create(
-        actor=director, name="L", season="2026", formula="expression", expression="100 / abs(players - 5)"
-    )
-    event = play(director, make_tournament, ["Anna", "Ben", "Cem", "Dora", "Emil"])
-    leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
-    found = league_standings(league)
-    # Where: the event, the place and the field (the first result scored is the winner's).
-    assert found.error == f"{event.name}, 1st of 5: The formula divides by zero" and found.lines == ()
-    with pytest.raises(WrongState, match="divides by zero"):
-        leagues.master_class_invite(actor=director, league=league)
-    assert League.objects.get(pk=league.pk).master_class is None
-
-
-def test_a_master_class_is_never_an_event(director, make_tournament, league):
-    event = play(director, make_tournament, ["Anna", "Ben", "Cem"])
-    leagues.league_event_add(actor=director, league=league, tournament_id=event.pk)
-    master = leagues.master_class_invite(actor=director, league=league)
-    other = leagues.league_create(actor=director, name="Other", season="2027")
-    with pytest.raises(WrongState, match="Master Class"):
-        leagues.league_event_add(actor=director, league=other, tournament_id=master.pk)

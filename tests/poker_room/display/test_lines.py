@@ -1,4 +1,4 @@
-"""The room display of a heads-up and an Open-Face points event (issue 19): the matches being played, or the round and
+"""The room display of a heads-up and an Open-Face points event: the matches being played, or the round and
 the leaders, in place of the clock; entry numbers, never a name; a new line as soon as a hand is counted."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""A second pair of eyes on Open-Face points events (issue 19): card notations a dealer types (lower case, "10h",
-unicode suits, a joker), boards of the wrong size, a player entered twice, a seat of another table, a hand after the
-round, void and re-enter, double taps on the round and the finish, a tie at the top, malformed input on every
-endpoint (a clear 400/404/409, never a 500, nothing written), and who may call what."""
+"""Open-Face hands as a dealer types them, through the API and the services: card notations (lower case, "10h",
+unicode suits), boards of the wrong cards, a player entered twice, a seat of another table, a hand after the round,
+void and enter again, the round and the finish asked for twice, malformed input on every endpoint (a clear
+400/404/409, never a 500, nothing written), and who may call what."""
 
 from __future__ import annotations
 
@@ -13,31 +13,16 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from casino.models import AuditEvent
 from casino.roles import Role
 from poker_room.ofc_events import services as ofc_points
 from poker_room.ofc_events.models import OfcHand
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Entry, Tournament
-from tests.api import test_ofc_api
 from tests.api.test_ofc_api import _api, _boards_body, _refused, _url
-from tests.poker_room import tournament_setup
-from tests.poker_room.test_ofc_points import OFC, deal_boards, seated
-from tests.poker_room.tournament_setup import PLAYERS, T0, everything, fresh
-
-director = tournament_setup.director
-make_tournament = tournament_setup.make_tournament
-_empty_cache = tournament_setup._empty_cache
-rng = tournament_setup.rng
-tournament = test_ofc_api.tournament
-dana = test_ofc_api.dana
+from tests.poker_room.ofc_events.play import OFC, deal_boards, round_begun, seated
+from tests.poker_room.tournament_setup import T0, everything
 
 pytestmark = pytest.mark.django_db
-
-
-def _begun(tournament: Tournament, director: User) -> Tournament:  # noqa: F811
-    ofc_points.ofc_round_begin(actor=director, tournament=tournament, rng=random.Random(3))
-    return fresh(tournament)
 
 
 def _two_tables(event: Tournament) -> tuple[list[int], list[int]]:
@@ -49,7 +34,7 @@ def _hands() -> int:
 
 
 def test_lower_case_ten_as_10_and_a_duplicate_written_two_ways(tournament: Tournament, director: User) -> None:  # noqa: F811
-    tournament = _begun(tournament, director)
+    tournament = round_begun(tournament, director)
     one, _two = _two_tables(tournament)
     boards = deal_boards(random.Random(8), one)
     lowered = {number: tuple(row.lower() for row in rows) for number, rows in boards.items()}
@@ -87,7 +72,7 @@ def test_a_board_of_the_wrong_cards_is_refused_naming_the_row(
     change: Callable[[tuple[str, str, str]], tuple[str, str, str]],
     message: str,
 ) -> None:
-    tournament = _begun(tournament, director)
+    tournament = round_begun(tournament, director)
     one, _two = _two_tables(tournament)
     boards = deal_boards(random.Random(9), one)
     boards[one[0]] = change(boards[one[0]])  # type: ignore[assignment]
@@ -100,7 +85,7 @@ def test_a_board_of_the_wrong_cards_is_refused_naming_the_row(
 
 
 def test_suits_typed_as_symbols_are_read_as_letters(tournament: Tournament, director: User) -> None:  # noqa: F811
-    tournament = _begun(tournament, director)
+    tournament = round_begun(tournament, director)
     one, _two = _two_tables(tournament)
     boards = deal_boards(random.Random(10), one)
     symbols = str.maketrans({"s": "♠", "h": "♥", "d": "♦", "c": "♣"})
@@ -114,7 +99,7 @@ def test_a_player_entered_twice_or_a_seat_of_another_table_is_refused(
     tournament: Tournament,  # noqa: F811
     director: User,  # noqa: F811
 ) -> None:
-    tournament = _begun(tournament, director)
+    tournament = round_begun(tournament, director)
     one, two = _two_tables(tournament)
     boards = deal_boards(random.Random(11), one + two[:1])
     body = _boards_body({n: boards[n] for n in one})
@@ -133,7 +118,7 @@ def test_the_round_over_void_and_enter_again_begin_and_finish_twice(
     tournament: Tournament,  # noqa: F811
     director: User,  # noqa: F811
 ) -> None:
-    tournament = _begun(tournament, director)
+    tournament = round_begun(tournament, director)
     deck = random.Random(12)
     for table in (1, 2):
         for _hand in range(tournament.ofc_hands_per_round):
@@ -193,27 +178,6 @@ def test_the_round_over_void_and_enter_again_begin_and_finish_twice(
     assert places == list(range(1, 9))
 
 
-def test_a_tie_at_the_top_on_every_tie_break_is_settled_by_a_lot_kept_in_the_audit(
-    make_tournament: Callable[..., Tournament],  # noqa: F811
-    director: User,  # noqa: F811
-) -> None:
-    made = make_tournament(tables=1, **{**OFC, "ofc_rounds": 1, "ofc_hands_per_round": 1})
-    for name in PLAYERS[:2]:
-        services.entry_register(actor=director, tournament=made, name=name, now=T0)
-    event = _begun(services.tournament_start(actor=director, tournament=made, now=T0, rng=random.Random(1)), director)
-    a, b = seated(event, 1)
-    # Mirror boards: the same ranks in other suits, so every row ties and nobody scores.
-    boards = {a: ("2s 3s 4d", "5s 6s 7s 8d 9d", "Js Qs Ks Ad Td"), b: ("2h 3h 4c", "5h 6h 7h 8c 9c", "Jh Qh Kh Ac Tc")}
-    hand = ofc_points.ofc_hand_record(actor=director, tournament=event, table_number=1, boards=boards)
-    assert hand.points == {str(a): 0, str(b): 0}
-    ofc_points.ofc_finish(actor=director, tournament=event, rng=random.Random(4))
-    places = dict(Entry.objects.filter(tournament=event).values_list("number", "place"))
-    assert sorted(places.values()) == [1, 2]
-    audit = AuditEvent.objects.filter(event_type="tournament.updated", after__action="ofc_standings").get()
-    assert set(audit.after["lots"]) == {str(a), str(b)}
-    assert audit.after["standings"][0]["entry"] == next(n for n, p in places.items() if p == 1)
-
-
 @pytest.mark.parametrize(
     "body",
     [
@@ -237,7 +201,7 @@ def test_malformed_hands_are_refused_with_a_400_and_nothing_written(
     director: User,  # noqa: F811
     body: dict[str, Any],
 ) -> None:
-    tournament = _begun(tournament, director)
+    tournament = round_begun(tournament, director)
     before = everything(tournament)
     response = _api(director).post(_url(tournament, "tables/1/hands/"), body, format="json")
     _refused(response, 400)
@@ -249,7 +213,7 @@ def test_addresses_of_nothing_or_of_another_tournament_give_404_or_409(
     director: User,  # noqa: F811
     make_tournament: Callable[..., Tournament],  # noqa: F811
 ) -> None:
-    tournament = _begun(tournament, director)
+    tournament = round_begun(tournament, director)
     one = seated(tournament, 1)
     hand = ofc_points.ofc_hand_record(
         actor=director, tournament=tournament, table_number=1, boards=deal_boards(random.Random(13), one)
@@ -287,7 +251,7 @@ def test_who_may_enter_void_begin_and_finish(
     dana: User,  # noqa: F811
     make_user: Callable[..., User],
 ) -> None:
-    tournament = _begun(tournament, director)
+    tournament = round_begun(tournament, director)
     otto = make_user("otto_dealer", Role.DEALER)
     services.tournament_table_dealer_set(actor=director, tournament=tournament, table_number=2, dealer=otto)
     alex = make_user("alex_auditor", Role.AUDITOR)
@@ -314,53 +278,3 @@ def test_who_may_enter_void_begin_and_finish(
     assert client.get(f"/poker-room/{tournament.pk}/ofc/tables/1/").status_code == 200
     assert client.post(f"/poker-room/{tournament.pk}/ofc/tables/1/hands/", {}).status_code == 403
     assert OfcHand.objects.count() == 1
-
-
-def _form_fields(html: str) -> dict[str, str]:
-    import re
-
-    form = html[html.index('id="ofc-hand-form"') :]
-    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form[: form.index("</form>")]))
-
-
-def test_a_hand_entered_on_two_screens_or_after_a_void_or_a_new_draw_is_not_recorded_twice(
-    tournament: Tournament,  # noqa: F811
-    director: User,  # noqa: F811
-    dana: User,  # noqa: F811
-) -> None:
-    tournament = _begun(tournament, director)
-    one = seated(tournament, 1)
-    boards = deal_boards(random.Random(15), one)
-    typed = {
-        f"b-{number}-{row}": cards
-        for number, rows in boards.items()
-        for row, cards in zip(("front", "middle", "back"), rows, strict=True)
-    }
-    url = f"/poker-room/{tournament.pk}/ofc/tables/1/"
-    tablet, console = Client(), Client()
-    tablet.force_login(dana)
-    console.force_login(director)
-    on_tablet = _form_fields(tablet.get(url).content.decode())
-    on_console = _form_fields(console.get(url).content.decode())
-    assert (on_tablet["round"], on_tablet["hand"]) == ("1", "1")
-    assert tablet.post(url + "hands/", {**on_tablet, **typed}).status_code == 302
-    # The director's screen, drawn before Dana's hand, sends the same hand: refused, the page says why.
-    response = console.post(url + "hands/", {**on_console, **typed})
-    assert response.status_code == 409
-    assert "is at hand 2, not hand 1" in response.content.decode()
-    assert OfcHand.objects.count() == 1
-    # Through the API: the hand number sent again after a timeout is refused; a typed-in "hand" is a 400.
-    api = _api(director)
-    body = {**_boards_body(deal_boards(random.Random(16), one)), "round": 1, "hand": 2}
-    assert api.post(_url(tournament, "tables/1/hands/"), body, format="json").status_code == 201
-    _refused(api.post(_url(tournament, "tables/1/hands/"), body, format="json"), 409, "is at hand 3, not hand 2")
-    _refused(
-        api.post(_url(tournament, "tables/1/hands/"), {**body, "round": 2, "hand": 3}, format="json"),
-        409,
-        "not round 2",
-    )
-    _refused(api.post(_url(tournament, "tables/1/hands/"), {**body, "hand": "three"}, format="json"), 400)
-    assert (
-        console.post(url + "hands/", {**on_console, "form_key": "f" * 32, "hand": "three", **typed}).status_code == 400
-    )
-    assert OfcHand.objects.count() == 2

@@ -1,5 +1,5 @@
 """The director's notation on the console (``poker_room.tournaments.forms``): a structure and a payout table typed as
-lines of text, read back exactly as they are shown, and a line that cannot be read refused by its number (issue 18)."""
+lines of text, read back exactly as they are shown, and a line that cannot be read refused by its number."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The heads-up bracket, groups and blinds by hands (issue 19, ``poker_room.pure.brackets``): pure, no database."""
+"""The heads-up bracket, groups and blinds by hands (``poker_room.pure.brackets``): pure, no database."""
 
 from __future__ import annotations
 

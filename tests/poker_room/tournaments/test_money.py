@@ -1,4 +1,4 @@
-"""A tournament's money (issue 18; GAME_RULES.md §5 "Payouts", New York's 9 NYCRR 5315.1(f)): the payments, prizes,
+"""A tournament's money (GAME_RULES.md §5 "Payouts", New York's 9 NYCRR 5315.1(f)): the payments, prizes,
 bounties and the overlay as ledger postings, read back by ``tournament_money``, held to the rows by
 ``verify.tournament_ledger_check``; a 20-player tournament from registration to the winner; a guarantee's overlay
 is a cost of the house, never negative revenue; fixed and progressive bounties.

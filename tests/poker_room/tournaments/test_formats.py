@@ -1,4 +1,4 @@
-"""A tournament's format (issue 19): chips, heads-up or Open-Face points, chosen at creation or in the settings
+"""A tournament's format: chips, heads-up or Open-Face points, chosen at creation or in the settings
 before the start; and the prize of a place when places share a tier (heads-up) or a deal covers the player."""
 
 from __future__ import annotations

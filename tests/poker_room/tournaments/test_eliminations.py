@@ -1,4 +1,4 @@
-"""A player out (issue 18; GAME_RULES.md §5 and the TDA's balancing): placed by the players still in, the seat freed,
+"""A player out (GAME_RULES.md §5 and the TDA's balancing): placed by the players still in, the seat freed,
 the floor balanced (a move to the short table, a table broken, the final table redrawn), the winner placed and the
 tournament finished; a mistaken bust undone (the latest first, with a reason); who may record a bust.
 

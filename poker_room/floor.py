@@ -132,7 +132,7 @@ def ordinal(number: int) -> str:
 
 
 def entry_record(entry: Entry) -> dict[str, Any]:
-    """An entry as the audit trail names it: its number and player id, never a name (issue 17's privacy rule)."""
+    """An entry as the audit trail names it: its number and player id, never a name (the players' privacy)."""
     return {"entry": entry.number, "player": entry.player_id}
 
 

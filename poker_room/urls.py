@@ -1,4 +1,4 @@
-"""URLs of the poker room (issue 18): its pages (``page_urlpatterns``) and its REST API under ``/api/``
+"""URLs of the poker room: its pages (``page_urlpatterns``) and its REST API under ``/api/``
 (``api_urlpatterns``), both included by ``config.urls``."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from poker_room.tournaments import urls as tournaments_urls
 page_urlpatterns: list[URLPattern] = [
     *display_urls.page_urlpatterns,
     *tournaments_urls.page_urlpatterns,
-    # Issue 19: deals, heads-up brackets, Open-Face points events, leagues and the Master Class.
     *deal_urls.page_urlpatterns,
     *heads_up_urls.page_urlpatterns,
     *ofc_urls.page_urlpatterns,

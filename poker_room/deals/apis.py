@@ -1,4 +1,4 @@
-"""REST endpoint of a tournament's deal (issue 19): ``/api/tournaments/<id>/deal/``.
+"""REST endpoint of a tournament's deal: ``/api/tournaments/<id>/deal/``.
 
 GET: the deal as recorded (``null`` before one), the players still in, and whether a deal can be made now (the
 director, a supervisor or an Auditor). POST with ``"preview": true``: the deal worked out, nothing written; without:

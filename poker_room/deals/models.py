@@ -11,7 +11,7 @@ from poker_room.tournaments.models import Tournament
 
 
 class Deal(AppendOnlyModel):
-    """A deal at the final table (issue 19): what each player still in is paid when placed, whatever the place.
+    """A deal at the final table: what each player still in is paid when placed, whatever the place.
 
     Worked out by ICM (Malmuth-Harville) or a chip chop from the stacks the director counted, or agreed amounts;
     ``reserve_cents`` is left to play for and goes to the winner on top. Once recorded it never changes, and the

@@ -1,4 +1,4 @@
-"""What the console, the Deal page and the API show of a tournament's deal (issue 19): the deal as recorded, each
+"""What the console, the Deal page and the API show of a tournament's deal: the deal as recorded, each
 player in it with what they are paid and, once placed, their place; or, with no deal yet, the players still in and
 whether a deal can be made now."""
 

@@ -1,4 +1,4 @@
-"""A deal at the final table (issue 19): the players still in agree how the money left is shared, and each is paid
+"""A deal at the final table: the players still in agree how the money left is shared, and each is paid
 their share when they are placed.
 
 * **The money left** is the prizes of places 1 to *n*, *n* the players still in, from the payout table for the

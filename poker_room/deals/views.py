@@ -1,4 +1,4 @@
-"""The Deal page (issue 19): the players still in with a stack field each, how the money is shared (ICM, a chip
+"""The Deal page: the players still in with a stack field each, how the money is shared (ICM, a chip
 chop, agreed amounts) and what is left to play for; "Work it out" shows each player's stack, share of the chips,
 prize with no deal and the deal's amount (``deals.deal_propose``, nothing written); "Record the deal", confirmed,
 writes it (``deals.deal_record``, once: ``form_once``). Once recorded the page shows the deal as it was recorded and

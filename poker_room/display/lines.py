@@ -1,4 +1,4 @@
-"""What the room display shows of a heads-up or an Open-Face points event in place of the clock (issue 19).
+"""What the room display shows of a heads-up or an Open-Face points event in place of the clock.
 
 A heads-up match's blinds go by its own hands and an Open-Face event plays rounds of hands: neither has the room's
 clock. The display lists instead the matches being played (their table, the entry numbers, the blinds and which

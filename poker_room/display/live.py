@@ -1,5 +1,5 @@
-"""How a room display learns that its tournament changed: the tournament's version (issue 18, "every change reaches
-every open screen within a second").
+"""How a room display learns that its tournament changed: the tournament's version, so that every change
+reaches every open screen within a second.
 
 Every write a screen shows (a clock change, an entry, a bust, a seat move, the prize pool) calls
 ``tournament_changed`` inside its transaction: ``Tournament.version`` goes up by one on the locked row, and once the
@@ -26,7 +26,7 @@ from django.db.models import F
 
 from poker_room.tournaments.models import Tournament
 
-LOCAL_SECONDS = 0.5  # a process-local cache cannot hear another process's commit: within the "a second" of issue 18
+LOCAL_SECONDS = 0.5  # a process-local cache cannot hear another process's commit: still within the second
 SHARED_SECONDS = 300  # a shared cache hears every commit; the timeout only heals a write lost while it was down
 
 

@@ -67,7 +67,7 @@ class DisplayPayload(TypedDict):
     colour_up: int | None
     mixed: bool  # the event deals more than one game: each level names its own
     rules: str
-    format: str  # issue 19: a heads-up or Open-Face points event shows ``lines`` in place of the clock
+    format: str  # a heads-up or Open-Face points event shows ``lines`` in place of the clock
     lines: list[str]
 
 

@@ -1,4 +1,4 @@
-"""The room display (issue 18): a full-screen page a TV's browser shows in the card room, and the JSON it polls.
+"""The room display: a full-screen page a TV's browser shows in the card room, and the JSON it polls.
 
 Two addresses show the same display:
 

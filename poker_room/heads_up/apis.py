@@ -1,4 +1,4 @@
-"""REST endpoints of a heads-up event (issue 19): the bracket (read it, draw it), and a match's hands and winner.
+"""REST endpoints of a heads-up event: the bracket (read it, draw it), and a match's hands and winner.
 
 Thin, as ``poker_room.tournaments.apis``: ``poker_room.heads_up.services`` decides every write and refuses with
 ``{"message", "extra"}`` (400, 403, 404, 409). Players are named by their entry number; a match by its id (the bracket

@@ -11,7 +11,7 @@ from poker_room.tournaments.models import Entry, Tournament
 
 
 class Match(models.Model):
-    """A heads-up match (issue 19): two entries (one may not be known yet), the hands dealt, the winner.
+    """A heads-up match: two entries (one may not be known yet), the hands dealt, the winner.
 
     A knock-out's matches are all drawn at once and each names where its winner goes (``next_match``/``next_side``);
     a group's are its round robin. ``hands`` counts the hands dealt: the blinds rise with it."""

@@ -1,4 +1,4 @@
-"""What the pages show of a heads-up event (issue 19): the bracket (groups with their standings, knock-out rounds as
+"""What the pages show of a heads-up event: the bracket (groups with their standings, knock-out rounds as
 columns), one match on the dealer's tablet with its blinds by hands, and the console's part (``console_context``)."""
 
 from __future__ import annotations

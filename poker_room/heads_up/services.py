@@ -1,4 +1,4 @@
-"""Writes of a heads-up event (issue 19, GAME_RULES.md §5 "MSOP Heads Up": group mode or knock-out by field size,
+"""Writes of a heads-up event (GAME_RULES.md §5 "MSOP Heads Up": group mode or knock-out by field size,
 blinds up every 7th hand). The bracket's shape is the pure ``poker_room.pure.brackets``; this module stores it as
 ``Match`` rows and moves the players through it.
 

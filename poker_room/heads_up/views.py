@@ -1,4 +1,4 @@
-"""The heads-up pages (issue 19): the bracket, the dealer's tablet for one match, and the console's "Draw the
+"""The heads-up pages: the bracket, the dealer's tablet for one match, and the console's "Draw the
 bracket".
 
 The match's tablet is for the dealer of the match's table and for whoever runs the tournament; an Auditor reads it.

@@ -1,4 +1,4 @@
-"""REST endpoints of the poker room's leagues (issue 19): the leagues, one league's settings, its standings, its
+"""REST endpoints of the poker room's leagues: the leagues, one league's settings, its standings, its
 events, and the Master Class invited from its standings.
 
 Thin, one class per operation, as ``poker_room.tournaments.apis``: the services (``poker_room.leagues.services``) decide

@@ -11,7 +11,7 @@ from poker_room.tournaments.models import Tournament
 
 
 class League(models.Model):
-    """A season of the poker room's events (issue 19): points per event by the house's formula, the best N counted,
+    """A season of the poker room's events: points per event by the house's formula, the best N counted,
     ties broken in a set order; its top players are invited to the Master Class, their points their stack."""
 
     class Formula(models.TextChoices):

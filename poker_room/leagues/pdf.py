@@ -1,4 +1,4 @@
-"""A league's standings as a PDF (issue 19, "standings page and PDF"): the league, its season, the formula and the
+"""A league's standings as a PDF: the league, its season, the formula and the
 rules of counting, the events, and the standings with each event's place and points (a dropped result in
 brackets), the total, and the Master Class's field with each stack. Landscape A4; reportlab in its invariant mode
 (as the project's other PDFs): the same standings give the same bytes.

@@ -1,8 +1,8 @@
-"""A league's standings as the pages, the PDF and the API show them (issue 19): each event of the league with its
+"""A league's standings as the pages, the PDF and the API show them: each event of the league with its
 field, buy-in and prize pool; each player's result in each event, its points, counted or dropped; the ranks and the
 Master Class's field with each invited player's stack. The points are ``poker_room.pure.league_points``'s.
 
-What counts, and what this module chose where the issue is silent:
+What counts, and what this module chose where the rules are silent:
 
 * Only a **finished** event counts; one planned or running is listed as "not finished".
 * A **player** is the players app's ``Player`` when the entry names one, else the entry's name (case and runs of

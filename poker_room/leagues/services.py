@@ -1,4 +1,4 @@
-"""Writes on the poker room's leagues (issue 19, "Leagues and seasons" and "The Master Class"): a league and its
+"""Writes on the poker room's leagues: a league and its
 settings, its events added and taken out, and the Master Class its season ends with.
 
 Each is done by whoever runs tournaments (the director, a supervisor: ``floor.require_runner``), in one transaction

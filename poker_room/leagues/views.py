@@ -1,4 +1,4 @@
-"""The leagues' pages (issue 19): the leagues and a new one; one league's settings, its events, its standings (each
+"""The leagues' pages: the leagues and a new one; one league's settings, its events, its standings (each
 result counted or dropped), its PDF, and the Master Class invited from the standings.
 
 Thin, as the console's pages are (``poker_room.tournaments.views``): the role checked (``poker_room.pages``: the room's

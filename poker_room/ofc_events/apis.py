@@ -1,4 +1,4 @@
-"""REST endpoints of Open-Face points tournaments (issue 19): a round begun, a hand entered or voided, the
+"""REST endpoints of Open-Face points tournaments: a round begun, a hand entered or voided, the
 standings, the finish. Thin, one class per operation, as ``poker_room.tournaments.apis``: the services
 (``poker_room.ofc_events.services``) decide who may and whether the state allows it, and refuse with ``{"message",
 "extra"}`` (400, 403, 404, 409). Players are named by their entry number, boards as card text ("As Kd 7c"), points as

@@ -12,7 +12,7 @@ from poker_room.tournaments.models import Tournament
 
 
 class OfcHand(models.Model):
-    """One hand of an Open-Face points tournament at one table (issue 19): the boards as entered, scored once by
+    """One hand of an Open-Face points tournament at one table: the boards as entered, scored once by
     ``rules.games.ofc``. Voided once (a hand entered wrongly), by the director, and it stays in the record."""
 
     class Status(models.TextChoices):

@@ -1,4 +1,4 @@
-"""What the pages and the API read of an Open-Face points tournament (issue 19): the round's tables and the hands
+"""What the pages and the API read of an Open-Face points tournament: the round's tables and the hands
 they played, one table's tablet, the standings (``poker_room.pure.ofc_standings``), and the console's panel."""
 
 from __future__ import annotations

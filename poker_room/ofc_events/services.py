@@ -1,4 +1,4 @@
-"""Open-Face Chinese Poker points tournaments (issue 19, GAME_RULES.md §4 and §5): rounds begun and their tables
+"""Open-Face Chinese Poker points tournaments (GAME_RULES.md §4 and §5): rounds begun and their tables
 redrawn, hands entered and scored by the engine, a hand voided, and the finish that places and pays everyone.
 
 The event is scored in points, not chips: ``Entry.chips`` keeps the stack bought, the screens show points. Entries

@@ -1,4 +1,4 @@
-"""The pages of an Open-Face points tournament (issue 19): the dealer's tablet of one table (the boards of a hand
+"""The pages of an Open-Face points tournament: the dealer's tablet of one table (the boards of a hand
 typed as cards, "As Kd 7c", scored by the engine; the hand's result and the round so far; a hand voided), the
 standings, and the console's buttons (a round begun, the finish).
 

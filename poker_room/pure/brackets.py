@@ -1,4 +1,4 @@
-"""Heads-up events (issue 19, GAME_RULES.md §5 "MSOP Heads Up": "Entweder im Gruppenmodus oder als K.O. Modus. Je
+"""Heads-up events (GAME_RULES.md §5 "MSOP Heads Up": "Entweder im Gruppenmodus oder als K.O. Modus. Je
 nach Teilnehmerzahl"): the knock-out bracket, the group stage, and a match's blinds counted in hands.
 
 Pure: no Django, no database, no clock, no global randomness (a drawn bracket takes its ``random.Random``).

@@ -1,4 +1,4 @@
-"""Deals at the final table (issue 19): the Independent Chip Model, the chip chop, and whole cents that add up.
+"""Deals at the final table: the Independent Chip Model, the chip chop, and whole cents that add up.
 
 **ICM (Malmuth-Harville).** A player's chance to finish 1st is their share of the chips; given who finished 1st to
 ``k``-th, each player left finishes next with their share of the chips still in play (D. Harville 1973, M. Malmuth

@@ -1,4 +1,4 @@
-"""League points (issue 19, "Leagues and seasons" and "The Master Class"): the points of one result by a formula the
+"""League points, for leagues and the Master Class: the points of one result by a formula the
 house picks, a season's standings (best N results, tie-breaks in a set order), and the Master Class's starting
 stack from a player's points.
 

@@ -1,4 +1,4 @@
-"""Open-Face Chinese Poker points tournaments, the pure part (issue 19, GAME_RULES.md §4 and §5): a hand's result as
+"""Open-Face Chinese Poker points tournaments, the pure part (GAME_RULES.md §4 and §5): a hand's result as
 the engine scores it, the standings with their tie-break, and the tables drawn for a round.
 
 The event is played in points, not chips: rounds of a fixed number of hands ("3 × 15 hands"), each hand scored by

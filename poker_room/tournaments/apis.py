@@ -1,4 +1,4 @@
-"""REST endpoints of the poker room's tournaments (issue 18, DESIGN.md "The poker room", GAME_RULES.md §5).
+"""REST endpoints of the poker room's tournaments (DESIGN.md "The poker room", GAME_RULES.md §5).
 
 Thin, one class per operation: the services (``poker_room.tournaments.services``,
 ``poker_room.tournaments.clock_services``) decide every write (who may, and whether the state allows it) and refuse with

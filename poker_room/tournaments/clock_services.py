@@ -1,4 +1,4 @@
-"""The tournament clock's writes and reads (issue 18, "The clock"; DESIGN.md "The poker room").
+"""The tournament clock's writes and reads (DESIGN.md "The poker room").
 
 The clock lives on the tournament's row as ``poker_room.pure.clock`` keeps it: the instant the level ends while it runs
 (``clock_ends_at``), what is left while it is paused (``clock_remaining_ms``), the level (``clock_level``, the index

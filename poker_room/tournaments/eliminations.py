@@ -1,4 +1,4 @@
-"""A player out of a tournament, and a mistaken bust undone (issue 18, GAME_RULES.md §5; the rules in full are in
+"""A player out of a tournament, and a mistaken bust undone (GAME_RULES.md §5; the rules in full are in
 ``poker_room.tournaments.entries``' docstring). Each write locks the tournament's row, refuses in the director's words
 what the rules do not allow (nothing written), and writes the change, its postings, its seat moves and its audit event
 together.

@@ -1,10 +1,10 @@
-"""The players' side of a tournament (issue 18, GAME_RULES.md §5): registration, re-entry, rebuys and add-ons
+"""The players' side of a tournament (GAME_RULES.md §5): registration, re-entry, rebuys and add-ons
 here; a player out and a mistaken bust undone in ``poker_room.tournaments.eliminations``. Each write locks the
 tournament's row, refuses in the director's words what the rules do not allow (nothing written), and writes the change,
 its postings, its seat moves and its audit event together (``poker_room.tournaments.money`` for the lines and keys;
 ``poker_room.floor`` for who may act and the seats).
 
-The rules, and what this module chose where the issue is silent:
+The rules, and what this module chose where the rules are silent:
 
 * **Registration** is open while the tournament is planned and, once running, until the end of
   ``late_registration_level`` (levels counted without breaks, ``clock_services.current_level_number``): the break

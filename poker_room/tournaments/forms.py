@@ -1,4 +1,4 @@
-"""What the tournament director types on the console, read one way (issue 18): the structure and the payout table as
+"""What the tournament director types on the console, read one way: the structure and the payout table as
 lines of text, the money of a new tournament and its entry rules, the structure generator's figures.
 
 The text forms are the director's notation, the same one the console shows (``structure_text``, ``payouts_text``), so
@@ -340,7 +340,7 @@ SETTINGS_FIELDS: dict[str, tuple[Any, str]] = {
     "guarantee_cents": (gettext_lazy("Guaranteed prize pool"), "money"),
     "min_cash_cents": (gettext_lazy("Minimum cash"), "money"),
     "payout_unit_cents": (gettext_lazy("Prizes rounded to"), "money"),
-    # Issue 19: the format and how a heads-up or an Open-Face points event runs.
+    # The format and how a heads-up or an Open-Face points event runs.
     "format": (gettext_lazy("Format"), "choice"),
     "heads_up_mode": (gettext_lazy("Heads-up: groups or knock-out"), "choice"),
     "groups_up_to": (gettext_lazy("Heads-up: groups for a field of at most"), "count"),

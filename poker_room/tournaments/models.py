@@ -1,4 +1,4 @@
-"""The poker room's tournaments (issue 18, DESIGN.md "The poker room", GAME_RULES.md §5).
+"""The poker room's tournaments (DESIGN.md "The poker room", GAME_RULES.md §5).
 
 A ``Tournament`` holds its structure (``levels``: the director's data, ``poker_room.pure.structure.Level`` as JSON), its
 money rules (buy-in to the prize pool, the house fee, bounties, rebuys, add-ons, guarantee, payouts) and its clock,
@@ -98,7 +98,7 @@ class Tournament(models.Model):
     # Raised by every change a screen shows: the room display asks whether it moved (poker_room.display.live).
     version = models.PositiveBigIntegerField(_("version"), default=1)
 
-    # Heads-up events (issue 19, poker_room.heads_up.services): groups or a knock-out by field size, how the bracket is
+    # Heads-up events (poker_room.heads_up.services): groups or a knock-out by field size, how the bracket is
     # drawn, and the ranges of places whose prizes are shared equally (the losers of one round), set when a stage is
     # drawn.
     heads_up_mode = models.CharField(
@@ -108,7 +108,7 @@ class Tournament(models.Model):
     group_size = models.PositiveSmallIntegerField(_("players a group"), default=4)
     seeding = models.CharField(_("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.DRAWN)
     prize_tiers = models.JSONField(_("places sharing a prize"), default=list, blank=True)
-    # Open-Face points events (issue 19, poker_room.ofc_events.services): rounds of a fixed number of hands, tables
+    # Open-Face points events (poker_room.ofc_events.services): rounds of a fixed number of hands, tables
     # redrawn between rounds, scored by rules.games.ofc with these royalties.
     ofc_rounds = models.PositiveSmallIntegerField(_("rounds"), default=3)
     ofc_hands_per_round = models.PositiveSmallIntegerField(_("hands a round"), default=15)

@@ -1,4 +1,4 @@
-"""A tournament's money in the ledger (issue 18; GAME_RULES.md §5 "Payouts" and "Revenue").
+"""A tournament's money in the ledger (GAME_RULES.md §5 "Payouts" and "Revenue").
 
 Every payment and every payout is a posting (``settlement.ledger.post``) with no round and no table, keyed by what
 it posts so that nothing posts twice. The accounts: ``entrants`` (what the players paid in, negative, and what they

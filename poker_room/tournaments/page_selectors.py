@@ -1,4 +1,4 @@
-"""Reads for the poker room's pages (issue 18): the tournaments' list, the director's console, the results sheet and
+"""Reads for the poker room's pages: the tournaments' list, the director's console, the results sheet and
 the dealer's tournament table. Pages only: the room display and the pit dashboard read
 ``poker_room.tournaments.selectors``.
 

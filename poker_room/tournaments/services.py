@@ -111,7 +111,7 @@ _CENTS = (
 )
 _LEVELS = ("late_registration_level", "reentries_max", "rebuys_max", "rebuy_until_level")
 _CHIPS = ("rebuy_chips", "addon_chips")
-# Issue 19: what kind of event it is (chips, heads-up, Open-Face points) and how a heads-up or Open-Face event runs.
+# What kind of event it is (chips, heads-up, Open-Face points) and how a heads-up or Open-Face event runs.
 FORMAT_FIELDS = (
     "format",
     "heads_up_mode",

@@ -1,4 +1,4 @@
-"""The console's other pages (issue 18): the structure (its levels; edited as lines of text, or generated), the
+"""The console's other pages: the structure (its levels; edited as lines of text, or generated), the
 payouts (the table in use, the prizes by place for the field, the guarantee and minimum cash), the results sheet (a
 page and CSV) and the chip race at a colour-up break.
 

@@ -1,5 +1,5 @@
-"""A tournament table on the dealer's tablet (issue 18, "the tournament tables on the dealer tablet, where the dealer
-records eliminations and the seat changes appear").
+"""A tournament table on the dealer's tablet, where the dealer records eliminations and sees the seat changes
+touching the table.
 
 For the Dealer put on that table (``TournamentTable.dealer``) and for whoever runs the tournament; an Auditor reads it;
 a Dealer of another table gets the refusal page, which says whose table it is (``poker_room.floor``). The page shows
@@ -104,7 +104,7 @@ def table_view(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
     table = _table(tournament, number)
     if (denied := _denied(request, table)) is not None:
         return denied
-    # Issue 19: an Open-Face table's hands and a heads-up match are entered on their own tablets; a heads-up table
+    # An Open-Face table's hands and a heads-up match are entered on their own tablets; a heads-up table
     # with no match at it shows its empty seats and refreshes until the next match is sent there.
     if tournament.format == Tournament.Format.OFC_POINTS:
         return redirect("poker-room-ofc-table", tournament_id=tournament.pk, number=number)

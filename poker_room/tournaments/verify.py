@@ -1,4 +1,4 @@
-"""The poker room's part of ``verify_ledger`` (issue 18): the tournaments' postings held to the rows that caused them.
+"""The poker room's part of ``verify_ledger``: the tournaments' postings held to the rows that caused them.
 
 Connected to ``settlement.signals.ledger_verifying`` (``poker_room.apps``): ``settlement.ledger.ledger_verify`` asks
 it on the whole ledger, without settlement importing the poker room. That every posting balances and is the one its
@@ -12,7 +12,7 @@ audit event recorded is checked there, for every posting; here, what only the po
 * a prize pool made final below its guarantee posted the overlay once; no other overlay;
 * no tournament posting is there without one of those rows;
 * a finished tournament's prize pool and bounties hold nothing;
-* issue 19's deals, Open-Face hands and heads-up matches agree with their audit events and the rules
+* the deals, Open-Face hands and heads-up matches agree with their audit events and the rules
   (``poker_room.tournaments.verify_records``).
 """
 
@@ -229,5 +229,5 @@ def tournament_ledger_check(sender: object, **kwargs: object) -> list[str]:
         ledger.problems.append(
             f"Posting {found['pk']} ({found['kind']}, {key}) posts tournament money for nothing recorded."
         )
-    # Issue 19: deals, Open-Face hands and heads-up matches held to their audit events and to the rules.
+    # The deals, Open-Face hands and heads-up matches held to their audit events and to the rules.
     return [*ledger.problems, *tournament_records_check()]

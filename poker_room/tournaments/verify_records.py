@@ -1,4 +1,4 @@
-"""The records of issue 19 held to the audit trail and to the rules, for ``verify_ledger``
+"""The deals, Open-Face hands and heads-up matches held to the audit trail and to the rules, for ``verify_ledger``
 (``poker_room.tournaments.verify``).
 
 The guard triggers refuse any change to a deal, an Open-Face hand or a decided match as the application; an attacker
@@ -154,7 +154,8 @@ def _matches_check(problems: list[str]) -> None:
 
 
 def tournament_records_check() -> list[str]:
-    """Issue 19's records held to their audit events and to the rules (the module's docstring)."""
+    """The deals, Open-Face hands and decided matches held to their audit events and to the rules (the module's
+    docstring)."""
     problems: list[str] = []
     _deals_check(problems)
     _ofc_hands_check(problems)

@@ -1,4 +1,4 @@
-"""The tournament director's console (issue 18, "Screens"): the tournaments, a new one from a template, and one
+"""The tournament director's console: the tournaments, a new one from a template, and one
 tournament's console: its clock, the room display's address, the entries, the seating, the busts and the prizes.
 
 Thin, as the pit's pages are: each view checks the role (``poker_room.pages``), reads the form, calls one service and
@@ -169,7 +169,7 @@ def render_console(
         "field": typed.get("field", ""),
         "typed": typed,
     }
-    # Issue 19: what the deal, heads-up and Open-Face panels add (their own selectors).
+    # What the deal, heads-up and Open-Face panels add (their own selectors).
     for extra in (deal_selectors, heads_up_selectors, ofc_selectors):
         context.update(extra.console_context(tournament, request.user))
     return page(request, "poker_room/console.html", context, status=status)

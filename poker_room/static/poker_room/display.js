@@ -187,7 +187,7 @@
     setText("next_game", nextLevel && shown.mixed ? nextLevel.game_name : "");
     setText("rule_line", level ? level.rule_line : "");
 
-    // A heads-up or Open-Face points event (issue 19): its matches or its round and leaders instead of the clock.
+    // A heads-up or Open-Face points event: its matches or its round and leaders instead of the clock.
     var lines = shown.lines || [];
     mark("data-no-clock", shown.format && shown.format !== "chips");
     show("lines", lines.length > 0);

@@ -176,7 +176,7 @@ def undo_reason(value: object, *, missing: str) -> str:
     return why
 
 
-# --- the tables as the seating engine sees them -------------------------------------------------------------------
+# --- who acts, who reads -----------------------------------------------------------------------------------------
 
 
 def person(actor: User, *, what: str) -> AbstractBaseUser:

@@ -6,10 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from poker_room.heads_up.models import Match
-from poker_room.pure.brackets import (
-    Standing,
-    group_table,
-)
+from poker_room.pure.brackets import Standing, group_table
 from poker_room.tournaments.models import Entry, Tournament
 
 

@@ -53,14 +53,7 @@ from poker_room.floor import (
 from poker_room.heads_up.bracket import group_players, group_results, group_standing, stage_mode
 from poker_room.heads_up.models import Match
 from poker_room.heads_up.tables import tables_assign
-from poker_room.pure.brackets import (
-    BracketError,
-    blinds_at,
-    groups,
-    knockout,
-    knockout_tiers,
-    round_robin,
-)
+from poker_room.pure.brackets import BracketError, blinds_at, groups, knockout, knockout_tiers, round_robin
 from poker_room.tournaments.clock_services import tournament_levels
 from poker_room.tournaments.eliminations import bust_undo, record_out
 from poker_room.tournaments.models import Elimination, Entry, Tournament, TournamentTable

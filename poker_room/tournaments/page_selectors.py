@@ -1,6 +1,6 @@
-"""Reads for the poker room's pages: the tournaments' list, the director's console, the results sheet and
-the dealer's tournament table. Pages only: the room display and the pit dashboard read
-``poker_room.tournaments.selectors``.
+"""Reads for the director's pages: the tournaments' list, the console, the results sheet and the chip race (the
+dealer's tournament table reads ``poker_room.tournaments.table_selectors``). Pages only: the room display and the pit
+dashboard read ``poker_room.tournaments.selectors``.
 
 Every page reads a fixed number of queries, whatever the size of the field: the tournament, its board (two aggregates,
 ``selectors.tournament_board``), its entries, its tables, its eliminations and its recent seat moves, one query each;
@@ -389,7 +389,7 @@ def results(tournament: Tournament, *, now: dt.datetime | None = None) -> Result
     )
 
 
-# --- the dealer's tournament table ----------------------------------------------------------------------------------
+# --- the structure's rows as the director names them ---------------------------------------------------------------
 
 
 def level_label(levels: Sequence[Level], row: int) -> str:

@@ -16,9 +16,7 @@ from casino.audit import audit_event_record
 from casino.errors import WrongState
 from casino.events import AuditEventType
 from poker_room.deals.models import Deal
-from poker_room.floor import (
-    said,
-)
+from poker_room.floor import said
 from poker_room.pure.payouts import HOUSE_PAYOUTS, PayoutBand, PayoutError, bands_from_json, prize_pool, prizes
 from poker_room.tournaments import money
 from poker_room.tournaments.models import Entry, Purchase, Tournament

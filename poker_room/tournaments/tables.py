@@ -33,11 +33,7 @@ from poker_room.floor import (
     whole,
 )
 from poker_room.pure.chip_race import ChipRace, chip_race
-from poker_room.pure.structure import (
-    DEFAULT_CHIPS,
-    Level,
-    StructureError,
-)
+from poker_room.pure.structure import DEFAULT_CHIPS, Level, StructureError
 from poker_room.tournaments.clock_services import clock_now, tournament_levels
 from poker_room.tournaments.models import Entry, Tournament, TournamentTable
 

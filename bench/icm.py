@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from poker_room.pure.icm import icm_deal_cents, icm_equities
+from poker_room.pure.icm import icm_deal_cents, icm_equities  # noqa: E402
 
 STACKS = (412_000, 318_500, 260_000, 201_000, 155_500, 120_000, 96_000, 71_000, 44_500, 21_500, 15_000, 9_000)
 PRIZES = (1_500_000, 950_000, 640_000, 470_000, 360_000, 285_000, 230_000, 190_000, 160_000, 140_000, 0, 0)

@@ -1,7 +1,7 @@
 """The deal page's ICM (issue 19): how long the exact Malmuth-Harville equities take for a final table, against the
 textbook way of working them out in the same process.
 
-``poker_room.icm.icm_equities`` is exact (``fractions.Fraction``) and memoised over the sets of players already
+``poker_room.pure.icm.icm_equities`` is exact (``fractions.Fraction``) and memoised over the sets of players already
 placed: 2^n sets, each extended by the players left. The peer is the definition itself: every finishing order (n!
 of them) with its Malmuth-Harville probability, in floats, summed into each player's equity — what a spreadsheet or
 a naive calculator does. Both run on the same stacks (a 10-handed final table's, spread like a real one) and must
@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from poker_room.icm import icm_deal_cents, icm_equities  # noqa: E402
+from poker_room.pure.icm import icm_deal_cents, icm_equities  # noqa: E402
 
 STACKS = (412_000, 318_500, 260_000, 201_000, 155_500, 120_000, 96_000, 71_000, 44_500, 21_500, 15_000, 9_000)
 PRIZES = (1_500_000, 950_000, 640_000, 470_000, 360_000, 285_000, 230_000, 190_000, 160_000, 140_000, 0, 0)

@@ -2,18 +2,18 @@
 displays one server process keeps live.
 
 The room: ``--tournaments`` (20) running tournaments of ``--entries`` (30) entries each, with a generated structure
-(``poker_room.structure.structure_generate``: 10,000 chips, 20-minute levels, breaks with colour-ups), their clocks
+(``poker_room.pure.structure.structure_generate``: 10,000 chips, 20-minute levels, breaks with colour-ups), their clocks
 started through the clock service at staggered times in the last few hours (so they are at different levels, some on
 a break, one in five paused), one entry in six busted and re-entered, one in five with a rebuy, one in three with the
-add-on, each payment a ``Purchase`` row and its posting in the ledger (``poker_room.money``, as the entry services
-write them). Building it is not timed.
+add-on, each payment a ``Purchase`` row and its posting in the ledger (``poker_room.tournaments.money``, as the entry
+services write them). Building it is not timed.
 
 (a) **Server time.** Each address is fetched ``--requests`` times (200) through Django's test ``Client`` (the whole
 request cycle: middleware, the view, the JSON; no network, no web server), the tournaments in turn, with
 ``time.perf_counter`` and the garbage collector off, after a few warm-up requests:
 
 * ``display.json?v=`` while nothing changed: the 204 a screen gets on almost every poll, decided from the cached
-  version (``poker_room.live``) without a query; the floor of a request through the same stack, the ratio column
+  version (``poker_room.display.live``) without a query; the floor of a request through the same stack, the ratio column
   of the others is against it;
 * ``display.json`` in full for the first screen after a change (the tournament, its entries and its money read:
   three queries; the version's figures are removed from the cache before each request, untimed), and for every
@@ -24,7 +24,7 @@ The figures: median and 99th percentile server time, queries a request, size, th
 and PASS/OVER against the 50 ms budget.
 
 (b) **Open displays one process keeps live.** A screen polls 2.5 times a second (every 400 ms,
-``poker_room.display_views.POLL_MS``); one process keeps live as many screens as the polls a second it answers,
+``poker_room.display.views.POLL_MS``); one process keeps live as many screens as the polls a second it answers,
 divided by 2.5. Measured twice, each for ``--seconds`` (3):
 
 * in process: Django's WSGI handler (``django.core.handlers.wsgi.WSGIHandler``, the object gunicorn calls) called in
@@ -36,8 +36,8 @@ divided by 2.5. Measured twice, each for ``--seconds`` (3):
 
 Each also runs with every poll answered in full: in process as the first screen after a change (the worst case:
 a change between every two polls, and one screen), over HTTP as the other screens after it. The version a process
-caches on the embedded default (local memory) is believed for half a second (``poker_room.live.LOCAL_SECONDS``), so
-each process reads each tournament's version from the database twice a second, as it would without Redis.
+caches on the embedded default (local memory) is believed for half a second (``poker_room.display.live.LOCAL_SECONDS``),
+so each process reads each tournament's version from the database twice a second, as it would without Redis.
 
 The data lives in a database made for the run and dropped after it: on PostgreSQL (``DATABASE_URL`` is
 ``postgres://...``) a database called ``tableside_bench_poker_room`` on that server; otherwise a SQLite file in a
@@ -108,10 +108,10 @@ def room_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, list[
     from casino.roles import Role
     from ledger.models import Posting
     from ledger.services import post
-    from poker_room import money
-    from poker_room.clock_services import clock_pause, clock_start
-    from poker_room.models import Entry, Purchase, Tournament
-    from poker_room.structure import DEFAULT_CHIPS, structure_as_dicts, structure_generate
+    from poker_room.pure.structure import DEFAULT_CHIPS, structure_as_dicts, structure_generate
+    from poker_room.tournaments import money
+    from poker_room.tournaments.clock_services import clock_pause, clock_start
+    from poker_room.tournaments.models import Entry, Purchase, Tournament
 
     director = User.objects.create_user(username="bench_director", password="bench-pass-word")
     director.groups.add(Group.objects.get_or_create(name=Role.TOURNAMENT_DIRECTOR.value)[0])
@@ -376,9 +376,9 @@ def main(argv: list[str] | None = None) -> int:
         from django.test import Client
         from django.urls import reverse
 
-        from poker_room.display_views import POLL_MS, display_token
-        from poker_room.live import tournament_version
-        from poker_room.selectors import figures_key
+        from poker_room.display.live import tournament_version
+        from poker_room.display.views import POLL_MS, display_token
+        from poker_room.tournaments.selectors import figures_key
 
         polls_a_second = 1000 / POLL_MS
         print(

@@ -159,7 +159,14 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [
+            BASE_DIR / "templates",
+            # The poker room keeps each package's templates beside its views; what they share is the app's own.
+            *(
+                BASE_DIR / "poker_room" / package / "templates"
+                for package in ("tournaments", "heads_up", "ofc_events", "deals", "leagues", "display")
+            ),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -32,7 +32,7 @@ from casino import once
 from casino.errors import ApplicationError
 from casino.templatetags.money import cents as _money
 from dealer import tablet, tablet_swap, tablet_values
-from poker_room.page_selectors import dealer_tournament_tables
+from poker_room.tournaments.table_selectors import dealer_tournament_tables
 from rules import options as rule_options
 from rules.games import paigow_poker_advice, paigow_tiles_advice, registry
 from rules.games.cards import cards_text, parse_cards

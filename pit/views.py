@@ -20,7 +20,7 @@ from casino.selectors import audit_events_recent, shift_current
 from pit.corrections import correction_form, correction_hands, correction_review
 from pit.history import table_round_history
 from pit.selectors import pit_dashboard, pits_with_tables
-from poker_room.selectors import running_tournaments
+from poker_room.tournaments.selectors import running_tournaments
 from settlement.models import Adjustment
 from settlement.selectors import adjustment_get, round_queryset
 from settlement.services import adjustment_approve, adjustment_reject, correction_submit, four_eyes_required

@@ -8,8 +8,8 @@ class PokerRoomConfig(AppConfig):
     verbose_name = "The poker room"
 
     def ready(self) -> None:
-        # The receiver reads the models: connected once the apps are ready.
+        # The check reads the models: registered once the apps are ready.
         from ledger.verify import ledger_check_register
-        from poker_room.verify import tournament_ledger_check
+        from poker_room.tournaments.verify import tournament_ledger_check
 
         ledger_check_register("tournaments", tournament_ledger_check, scoped=False)

@@ -1,27 +1,28 @@
-"""What the poker room's writes share (issue 18): who may act, the locked tournament, its tables as
-``poker_room.seating`` sees them, and carrying out the seat moves it decides.
+"""What the poker room's packages share: who may act and who may read, the tournament under its lock, how an
+entry and a place are named, and the checks of what is typed.
 
-* **Who**: the tournament director and the floor's supervisors run a tournament (``casino.roles.TOURNAMENT_RUNNERS``);
-  the Dealer assigned to a tournament table (``TournamentTable.dealer``) may also record a bust and move the button
-  at that table (the dealer's tablet), nowhere else; an Auditor reads and never acts. ``None`` is the system.
-* **Seats**: the seating engine works on ``TableSeats`` keyed by entry id; its ``Move`` values are carried out here
-  on the entries, each as a ``SeatMove`` row, the final table's redraw as one move of everyone at once.
+* **Who acts**: the tournament director and the floor's supervisors run a tournament
+  (``casino.roles.TOURNAMENT_RUNNERS``); the Dealer assigned to a tournament table (``TournamentTable.dealer``) may
+  also record a bust and move the button at that table (the dealer's tablet), nowhere else; an Auditor reads and never
+  acts. ``None`` is the system.
+* **Who reads** (the REST API): whoever may look at the director's console reads everything
+  (``casino.roles.TOURNAMENT_VIEWERS``); the Dealer of one of the tournament's tables reads what concerns their own
+  tables (``reader_tables``).
+
+The seat moves the seating engine decides are carried out by ``poker_room.tournaments.seats``.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import random
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext as _
 
 from casino.errors import ApplicationError, NotAllowed, WrongState
-from casino.roles import TOURNAMENT_RUNNERS, Role, require_role, user_has_role
-from poker_room.models import Entry, SeatMove, Tournament, TournamentTable
-from poker_room.seating import Move, MoveReason, SeatingError, TableSeats, rebalance
+from casino.roles import TOURNAMENT_RUNNERS, TOURNAMENT_VIEWERS, Role, require_role, user_has_role
+from poker_room.tournaments.models import Entry, Tournament, TournamentTable
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -131,7 +132,7 @@ def ordinal(number: int) -> str:
 
 
 def entry_record(entry: Entry) -> dict[str, Any]:
-    """An entry as the audit trail names it: its number and player id, never a name (issue 17's privacy rule)."""
+    """An entry as the audit trail names it: its number and player id, never a name (the players' privacy)."""
     return {"entry": entry.number, "player": entry.player_id}
 
 
@@ -175,146 +176,7 @@ def undo_reason(value: object, *, missing: str) -> str:
     return why
 
 
-# --- the tables as the seating engine sees them -------------------------------------------------------------------
-
-
-def tables_in_play(tournament: Tournament) -> list[TournamentTable]:
-    """The tournament's tables not broken, by number."""
-    return list(TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).order_by("number"))
-
-
-def table_seats(tournament: Tournament, tables: Sequence[TournamentTable]) -> list[TableSeats[int]]:
-    """``tables`` with the active entries sitting at them (seat → entry id) and their buttons."""
-    occupied: dict[int, dict[int, int]] = {table.number: {} for table in tables}
-    for pk, table_number, seat in Entry.objects.filter(
-        tournament=tournament, status=Entry.Status.ACTIVE, table_number__isnull=False
-    ).values_list("pk", "table_number", "seat_number"):
-        if table_number in occupied:
-            occupied[table_number][seat] = pk
-    return [TableSeats(table.number, table.seats, occupied[table.number], table.button) for table in tables]
-
-
-def final_table_and_break_order(tables: Sequence[TournamentTable]) -> tuple[int, list[int]]:
-    """The final table (``break_position`` 0: table 1) and the others in the order they break (1 breaks first)."""
-    final = next((table.number for table in tables if table.break_position == 0), None)
-    if final is None:
-        final = min(table.number for table in tables)
-    order = sorted(
-        (table for table in tables if table.number != final), key=lambda table: (table.break_position, -table.number)
-    )
-    return final, [table.number for table in order]
-
-
-_REASONS = {
-    MoveReason.DRAW: SeatMove.Reason.DRAW,
-    MoveReason.BALANCE: SeatMove.Reason.BALANCE,
-    MoveReason.TABLE_BREAK: SeatMove.Reason.TABLE_BREAK,
-    MoveReason.FINAL_TABLE: SeatMove.Reason.FINAL_TABLE,
-}
-
-
-def moves_apply(
-    *,
-    tournament: Tournament,
-    moves: Iterable[Move[int]],
-    actor: User,
-    reason: SeatMove.Reason | None = None,
-) -> list[dict[str, Any]]:
-    """Carry out ``moves`` (entry ids) in order: each entry's seat changed and a ``SeatMove`` row written.
-
-    A run of final-table moves is one redraw: everyone stands up before anyone sits down, so a seat someone is leaving
-    can be drawn by another (the seat's uniqueness is checked by the database at every statement). ``reason``
-    overrides the moves' own (an undone bust's return is drawn like a late entry but recorded as ``undo``). Returns
-    the moves as the audit trail records them.
-    """
-    pending = list(moves)
-    entries = Entry.objects.in_bulk([move.player for move in pending])
-    user = actor if actor is not None and actor.is_authenticated else None
-    records: list[dict[str, Any]] = []
-    i = 0
-    while i < len(pending):
-        j = i + 1
-        if pending[i].reason is MoveReason.FINAL_TABLE:
-            while j < len(pending) and pending[j].reason is MoveReason.FINAL_TABLE:
-                j += 1
-            group = pending[i:j]
-            for move in group:
-                entry = entries[move.player]
-                entry.table_number = entry.seat_number = None
-                entry.save(update_fields=["table_number", "seat_number"])
-        for move in pending[i:j]:
-            entry = entries[move.player]
-            entry.table_number, entry.seat_number = move.to_table, move.to_seat
-            entry.save(update_fields=["table_number", "seat_number"])
-            moved_as = reason or _REASONS[move.reason]
-            SeatMove.objects.create(
-                tournament=tournament,
-                entry=entry,
-                from_table=move.from_table,
-                from_seat=move.from_seat,
-                to_table=move.to_table,
-                to_seat=move.to_seat,
-                reason=moved_as,
-                actor=user,
-            )
-            records.append(
-                {
-                    "entry": entry.number,
-                    "from": [move.from_table, move.from_seat] if move.from_table is not None else None,
-                    "to": [move.to_table, move.to_seat],
-                    "reason": str(moved_as),
-                }
-            )
-        i = j
-    if any(move.reason is MoveReason.FINAL_TABLE for move in pending):
-        TournamentTable.objects.filter(
-            tournament=tournament,
-            number__in={move.to_table for move in pending if move.reason is MoveReason.FINAL_TABLE},
-        ).update(button=None)
-    return records
-
-
-def lone_player_balanced(
-    tournament: Tournament, table_number: int, *, actor: User, rng: random.Random
-) -> list[dict[str, Any]]:
-    """A player who has just sat down alone at a table (one opened for a late entry or a re-entry, or for a bust
-    undone) while others play elsewhere: the floor is balanced at once (``seating.rebalance``, TDA "Balancing
-    Tables"), so nobody waits alone at a table for the next bust. The moves as the audit trail records them (none
-    when the player does not sit alone)."""
-    sitting = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE, table_number__isnull=False)
-    alone = sitting.filter(table_number=table_number).count() == 1
-    if not alone or not sitting.exclude(table_number=table_number).exists():
-        return []
-    tables = tables_in_play(tournament)
-    final, order = final_table_and_break_order(tables)
-    try:
-        planned = rebalance(table_seats(tournament, tables), break_order=order, final_table=final, rng=rng)
-    except SeatingError as error:
-        raise WrongState(said(error)) from None
-    return moves_apply(tournament=tournament, moves=planned, actor=actor)
-
-
-def emptied_tables_break(tournament: Tournament, now: dt.datetime, *, had_players: Iterable[int]) -> list[int]:
-    """Mark broken every table but the final one that had players (``had_players``) and has none now; their
-    numbers. A table nobody was drawn to stays open for late entries."""
-    tables = tables_in_play(tournament)
-    if not tables:
-        return []
-    final, _order = final_table_and_break_order(tables)
-    sitting = set(
-        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE, table_number__isnull=False)
-        .values_list("table_number", flat=True)
-        .distinct()
-    )
-    before = set(had_players)
-    emptied = [
-        table.number
-        for table in tables
-        if table.number != final and table.number in before and table.number not in sitting
-    ]
-    if emptied:
-        TournamentTable.objects.filter(tournament=tournament, number__in=emptied).update(broken_at=now)
-    return emptied
+# --- who acts, who reads -----------------------------------------------------------------------------------------
 
 
 def person(actor: User, *, what: str) -> AbstractBaseUser:
@@ -322,3 +184,34 @@ def person(actor: User, *, what: str) -> AbstractBaseUser:
     if actor is None or not actor.is_authenticated:
         raise NotAllowed(_("%(what)s is done by a person.") % {"what": what})
     return actor  # type: ignore[return-value]
+
+
+def is_viewer(user: AbstractBaseUser | AnonymousUser) -> bool:
+    return bool(getattr(user, "is_superuser", False)) or user_has_role(user, *TOURNAMENT_VIEWERS)
+
+
+def _dealt_tables(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> set[int]:
+    """The numbers of the tournament's tables (not broken) that ``user`` deals."""
+    if not user.is_authenticated or not user_has_role(user, Role.DEALER):
+        return set()
+    return set(
+        TournamentTable.objects.filter(tournament=tournament, dealer_id=user.pk, broken_at__isnull=True).values_list(
+            "number", flat=True
+        )
+    )
+
+
+def reader_tables(user: AbstractBaseUser | AnonymousUser, tournament: Tournament, *, what: str) -> set[int] | None:
+    """What ``user`` may read of ``tournament``: everything (None) for a viewer, the tables they deal for one of its
+    dealers; anyone else is refused (403)."""
+    if is_viewer(user):
+        return None
+    tables = _dealt_tables(user, tournament)
+    if tables:
+        return tables
+    require_role(user, *TOURNAMENT_VIEWERS, action=what)  # refuses, naming the roles
+    return None  # pragma: no cover - require_role refuses whoever gets here
+
+
+def require_viewer(user: AbstractBaseUser | AnonymousUser, *, what: str) -> None:
+    require_role(user, *TOURNAMENT_VIEWERS, action=what)

@@ -1,5 +1,5 @@
-"""What the poker room's pages share (issue 18): who may see and who may act, the refusal page, and a form recorded
-once.
+"""What the poker room's pages share: who may see and who may act, the refusal page, a form recorded once, and a
+form whose first error is refused as the services refuse (``RefusingForm``).
 
 Who (``casino.roles``): the tournament director and the floor's supervisors run tournaments (``TOURNAMENT_RUNNERS``);
 an Auditor looks at every console and acts on none (``TOURNAMENT_VIEWERS``, read only: the pages draw no form for
@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
@@ -108,3 +109,19 @@ def posted_int(request: HttpRequest, name: str) -> int | str | None:
     if re.fullmatch(r"-?[0-9]{1,12}", text):
         return int(text)
     return text[:24]
+
+
+class RefusingForm(forms.Form):
+    """A form whose first error is refused as the services refuse: one message, naming its field."""
+
+    def refusal(self) -> ApplicationError:
+        for name, errors in self.errors.items():
+            label = self.fields[name].label if name in self.fields else ""
+            message = str(errors[0])
+            return ApplicationError(f"{label}: {message}" if label else message, extra={"field": name})
+        return ApplicationError(_("The form could not be read."), extra={})
+
+    def cleaned(self) -> dict[str, Any]:
+        if not self.is_valid():
+            raise self.refusal()
+        return dict(self.cleaned_data)

@@ -1,12 +1,13 @@
 """The pure modules' English strings, listed for the translators (``makemessages`` reads only literals in ``_()``).
 
-The pure modules (``structure``, ``payouts``, ``seating``, ``clock``, ``chip_race``; issue 19's ``icm``,
-``brackets``, ``league_points``, ``ofc_standings``) import nothing from Django,
-so their names and refusals are English there; the services and pages translate them at runtime with
-``gettext(text)``, which finds a translation only if the English text is in the catalogue. Each literal here is
-the pure module's text exactly (``tests/poker_room/test_pure_messages.py`` holds them to it). Refusals built with
-f-strings (a level's number, a table's, an amount) cannot be listed: the services phrase those themselves or show
-them in English. The clock's fixed refusals are listed where they are translated (``clock_services``).
+The pure modules (``poker_room.pure``: ``structure``, ``payouts``, ``seating``, ``clock``, ``chip_race``, ``icm``,
+``brackets``, ``league_points``, ``ofc_standings``) import nothing from Django, so their names and refusals are
+English there; the services and pages translate them at runtime with ``gettext(text)``, which finds a translation
+only if the English text is in the catalogue. Each literal here is the pure module's text exactly
+(``tests/poker_room/test_pure_messages.py`` holds them to it). Refusals built with f-strings (a level's number, a
+table's, an amount) cannot be listed: the services phrase those themselves or show them in English. The clock's fixed
+refusals are listed where they are translated (``poker_room.tournaments.clock_services``). This list imports Django's
+``gettext_noop``, so it stays outside the pure package.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ REFUSALS = (
     gettext_noop("Skip at least one level, forward or back."),
     gettext_noop("Add or remove some time: at least one millisecond."),
     gettext_noop("The structure has no level."),
-    # icm (issue 19)
+    # icm
     gettext_noop("A deal needs at least two players."),
     # brackets
     gettext_noop("A drawn bracket needs its random source"),

@@ -1,119 +1,29 @@
-"""URLs of the poker room (issue 18): its pages (``page_urlpatterns``) and its REST API under ``/api/``
+"""URLs of the poker room: its pages (``page_urlpatterns``) and its REST API under ``/api/``
 (``api_urlpatterns``), both included by ``config.urls``."""
 
 from __future__ import annotations
 
-from django.urls import URLPattern, path
+from django.urls import URLPattern
 
-from poker_room import (
-    apis,
-    deal_urls,
-    display_views,
-    heads_up_urls,
-    league_urls,
-    ofc_urls,
-    setup_views,
-    table_views,
-    views,
-)
+from poker_room.deals import urls as deal_urls
+from poker_room.display import urls as display_urls
+from poker_room.heads_up import urls as heads_up_urls
+from poker_room.leagues import urls as league_urls
+from poker_room.ofc_events import urls as ofc_urls
+from poker_room.tournaments import urls as tournaments_urls
 
 page_urlpatterns: list[URLPattern] = [
-    # The room display: the TV's signed address (no sign-in), and the staff's by the tournament's id.
-    path("poker-room/screen/<str:token>/", display_views.screen, name="poker-room-screen"),
-    path("poker-room/screen/<str:token>/display.json", display_views.screen_json, name="poker-room-screen-json"),
-    path("poker-room/<int:tournament_id>/display/", display_views.display, name="poker-room-display"),
-    path("poker-room/<int:tournament_id>/display.json", display_views.display_json, name="poker-room-display-json"),
-    # The tournament director's console (poker_room/views.py, setup_views.py) and the dealer's tournament table
-    # (table_views.py).
-    path("poker-room/", views.tournaments, name="poker-room"),
-    path("poker-room/new/", views.tournament_new, name="poker-room-new"),
-    path("poker-room/<int:tournament_id>/", views.console_view, name="poker-room-console"),
-    path("poker-room/<int:tournament_id>/clock/<str:action>/", views.clock_view, name="poker-room-clock"),
-    path("poker-room/<int:tournament_id>/entries/", views.entry_register_view, name="poker-room-register"),
-    path(
-        "poker-room/<int:tournament_id>/entries/<int:entry_id>/<str:action>/",
-        views.entry_action_view,
-        name="poker-room-entry",
-    ),
-    path("poker-room/<int:tournament_id>/bust/", views.bust_view, name="poker-room-bust"),
-    path(
-        "poker-room/<int:tournament_id>/eliminations/<int:elimination_id>/undo/",
-        views.elimination_undo_view,
-        name="poker-room-undo",
-    ),
-    path("poker-room/<int:tournament_id>/tables/", views.tables_count_view, name="poker-room-tables"),
-    path("poker-room/<int:tournament_id>/tables/<int:number>/", table_views.table_view, name="poker-room-table"),
-    path(
-        "poker-room/<int:tournament_id>/tables/<int:number>/dealer/",
-        views.table_dealer_view,
-        name="poker-room-table-dealer",
-    ),
-    path(
-        "poker-room/<int:tournament_id>/tables/<int:number>/button/",
-        table_views.table_button_view,
-        name="poker-room-table-button",
-    ),
-    path(
-        "poker-room/<int:tournament_id>/tables/<int:number>/bust/",
-        table_views.table_bust_view,
-        name="poker-room-table-bust",
-    ),
-    path(
-        "poker-room/<int:tournament_id>/tables/<int:number>/hand/",
-        table_views.table_hand_view,
-        name="poker-room-table-hand",
-    ),
-    path("poker-room/<int:tournament_id>/settings/<str:group>/", setup_views.settings_view, name="poker-room-settings"),
-    path("poker-room/<int:tournament_id>/structure/", setup_views.structure_view, name="poker-room-structure"),
-    path(
-        "poker-room/<int:tournament_id>/structure/generate/",
-        setup_views.structure_generate_view,
-        name="poker-room-structure-generate",
-    ),
-    path("poker-room/<int:tournament_id>/payouts/", setup_views.payouts_view, name="poker-room-payouts"),
-    path("poker-room/<int:tournament_id>/results/", setup_views.results_view, name="poker-room-results"),
-    path("poker-room/<int:tournament_id>/results.csv", setup_views.results_csv, name="poker-room-results-csv"),
-    path("poker-room/<int:tournament_id>/chip-race/", setup_views.chip_race_view, name="poker-room-chip-race"),
-    # Issue 19: deals, heads-up brackets, Open-Face points events, leagues and the Master Class.
+    *display_urls.page_urlpatterns,
+    *tournaments_urls.page_urlpatterns,
     *deal_urls.page_urlpatterns,
     *heads_up_urls.page_urlpatterns,
     *ofc_urls.page_urlpatterns,
     *league_urls.page_urlpatterns,
 ]
 
-# The REST API (poker_room/apis.py): entries by their number in the tournament, as the director says them.
-_TOURNAMENT = "tournaments/<int:tournament_id>/"
-_ENTRY = _TOURNAMENT + "entries/<int:entry_number>/"
-_TABLE = _TOURNAMENT + "tables/<int:table_number>/"
 api_urlpatterns: list[URLPattern] = [
-    path("tournaments/", apis.TournamentListApi.as_view(), name="api-tournament-list"),
-    path("tournament-templates/", apis.TemplateListApi.as_view(), name="api-tournament-templates"),
-    path(_TOURNAMENT, apis.TournamentDetailApi.as_view(), name="api-tournament-detail"),
-    path(_TOURNAMENT + "structure/", apis.StructureApi.as_view(), name="api-tournament-structure"),
-    path(_TOURNAMENT + "payouts/", apis.PayoutsApi.as_view(), name="api-tournament-payouts"),
-    path(_TOURNAMENT + "tables/", apis.TablesApi.as_view(), name="api-tournament-tables"),
-    path(_TOURNAMENT + "start/", apis.StartApi.as_view(), name="api-tournament-start"),
-    path(_TOURNAMENT + "clock/start/", apis.ClockStartApi.as_view(), name="api-tournament-clock-start"),
-    path(_TOURNAMENT + "clock/pause/", apis.ClockPauseApi.as_view(), name="api-tournament-clock-pause"),
-    path(_TOURNAMENT + "clock/resume/", apis.ClockResumeApi.as_view(), name="api-tournament-clock-resume"),
-    path(_TOURNAMENT + "clock/skip/", apis.ClockSkipApi.as_view(), name="api-tournament-clock-skip"),
-    path(_TOURNAMENT + "clock/adjust/", apis.ClockAdjustApi.as_view(), name="api-tournament-clock-adjust"),
-    path(_TOURNAMENT + "clock/hand/", apis.ClockHandApi.as_view(), name="api-tournament-clock-hand"),
-    path(_TOURNAMENT + "entries/", apis.EntryListApi.as_view(), name="api-tournament-entries"),
-    path(_ENTRY + "reenter/", apis.EntryReenterApi.as_view(), name="api-tournament-entry-reenter"),
-    path(_ENTRY + "rebuy/", apis.EntryRebuyApi.as_view(), name="api-tournament-entry-rebuy"),
-    path(_ENTRY + "addon/", apis.EntryAddonApi.as_view(), name="api-tournament-entry-addon"),
-    path(_ENTRY + "eliminate/", apis.EntryEliminateApi.as_view(), name="api-tournament-entry-eliminate"),
-    path(
-        _TOURNAMENT + "eliminations/<int:elimination_id>/undo/",
-        apis.EliminationUndoApi.as_view(),
-        name="api-tournament-elimination-undo",
-    ),
-    path(_TOURNAMENT + "seats/", apis.SeatingApi.as_view(), name="api-tournament-seats"),
-    path(_TABLE + "button/", apis.TableButtonApi.as_view(), name="api-tournament-table-button"),
-    path(_TABLE + "dealer/", apis.TableDealerApi.as_view(), name="api-tournament-table-dealer"),
-    path(_TOURNAMENT + "results/", apis.ResultsApi.as_view(), name="api-tournament-results"),
-    path(_TOURNAMENT + "display/", apis.DisplayApi.as_view(), name="api-tournament-display"),
+    *tournaments_urls.api_urlpatterns,
+    *display_urls.api_urlpatterns,
     *deal_urls.api_urlpatterns,
     *heads_up_urls.api_urlpatterns,
     *ofc_urls.api_urlpatterns,

@@ -83,12 +83,12 @@ def test_the_poker_rooms_rules_import_no_django() -> None:
 
 def test_a_pure_poker_room_module_that_imports_django_breaks_its_contract(tmp_path: Path) -> None:
     tree = copy_of_the_tree(tmp_path)
-    clock = tree / "poker_room" / "clock.py"
+    clock = tree / "poker_room" / "pure" / "clock.py"
     clock.write_text(clock.read_text(encoding="utf-8") + "\nimport django.db  # noqa\n", encoding="utf-8")
     out = " ".join(lint_imports(tree).stdout.split())
     verdict = re.search(re.escape(PURE_POKER_ROOM) + r".*?\b(KEPT|BROKEN)\b", out)
     assert verdict is not None and verdict.group(1) == "BROKEN", out
-    assert "poker_room.clock -> django" in out
+    assert "poker_room.pure.clock -> django" in out
 
 
 # The apps above the ledger (the layers contract's order): none of their migrations may come before one of the

@@ -6,8 +6,8 @@ import datetime as dt
 
 from django import template
 
-from poker_room.page_selectors import game_names
-from poker_room.selectors import iso_utc
+from poker_room.display.selectors import iso_utc
+from poker_room.tournaments.page_selectors import game_names
 
 register = template.Library()
 

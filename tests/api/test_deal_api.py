@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from poker_room import services
-from poker_room.icm import chip_chop_cents, icm_deal_cents
-from poker_room.models import Deal
+from poker_room.deals.models import Deal
+from poker_room.pure.icm import chip_chop_cents, icm_deal_cents
+from poker_room.tournaments import services
 from tests.api.clients import api_client as _api
 from tests.api.clients import refusal as _refused
 from tests.poker_room import tournament_setup

@@ -14,8 +14,9 @@ from django.contrib.auth.models import User
 
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room import services
-from poker_room.models import Entry, Match, Tournament
+from poker_room.heads_up.models import Match
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Entry, Tournament
 from tests.api.clients import api_client as _api
 from tests.api.clients import refusal as _refused
 from tests.poker_room import tournament_setup

@@ -14,11 +14,12 @@ from rest_framework.test import APIClient
 
 from casino.models import AuditEvent
 from casino.roles import Role
-from poker_room.league_points import Result, master_class_chips, points
-from poker_room.models import Entry, League, Tournament
+from poker_room.leagues.models import League
+from poker_room.pure.league_points import Result, master_class_chips, points
+from poker_room.tournaments.models import Entry, Tournament
 from tests.api.clients import api_client as _api
 from tests.poker_room import tournament_setup
-from tests.poker_room.test_leagues import play
+from tests.poker_room.leagues.play import play
 
 director = tournament_setup.director
 make_tournament = tournament_setup.make_tournament

@@ -16,12 +16,13 @@ from django.contrib.auth.models import User
 
 from casino.roles import Role
 from ledger.verify import ledger_verify
-from poker_room import services
-from poker_room.models import Entry, OfcHand, Tournament
+from poker_room.ofc_events.models import OfcHand
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Entry, Tournament
 from tests.api.clients import api_client as _api
 from tests.api.clients import refusal as _refused
 from tests.poker_room import tournament_setup
-from tests.poker_room.test_ofc_points import OFC, deal_boards, engine_points, seated
+from tests.poker_room.ofc_events.play import OFC, deal_boards, engine_points, seated
 from tests.poker_room.tournament_setup import PLAYERS, T0, everything
 
 director = tournament_setup.director

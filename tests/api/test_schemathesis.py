@@ -36,7 +36,7 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from config.wsgi import application
-from poker_room import services as tournaments
+from poker_room.tournaments import services as tournaments
 from settlement import services
 from settlement.models import Adjustment
 from tables.slips import slip_request

@@ -24,10 +24,10 @@ from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
 from players.services import player_create
-from poker_room import services
-from poker_room.models import Elimination, Entry, Tournament, TournamentTable
-from poker_room.money import tournament_money
-from poker_room.templates_data import templates
+from poker_room.pure.templates_data import templates
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Elimination, Entry, Tournament, TournamentTable
+from poker_room.tournaments.money import tournament_money
 from tests.api.clients import api_client as _api
 from tests.poker_room import tournament_setup
 from tests.poker_room.tournament_setup import LEVELS, PLAYERS, everything

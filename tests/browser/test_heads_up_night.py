@@ -20,8 +20,10 @@ from playwright.sync_api import expect
 
 from casino.roles import Role
 from ledger.verify import ledger_verify
-from poker_room import heads_up, services
-from poker_room.models import Elimination, Entry, Match, Tournament
+from poker_room.heads_up import services as heads_up
+from poker_room.heads_up.models import Match
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Elimination, Entry, Tournament
 
 NAMES = ["Ada", "Bela", "Cleo", "Dario", "Emil", "Frida"]  # entry numbers 1..6 are the seeds
 

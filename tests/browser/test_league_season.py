@@ -3,7 +3,7 @@
 Three small events are played through the services (8, 6 and 7 entries, the regulars in each). Tessa, the tournament
 director, then creates the league in the browser (10·√n/√place, best 2 of 3, the top 4 to the Master Class at 100
 chips a point, rounded down to a multiple of 25), adds the three events, reads the standings (checked against
-``poker_room.league_points``), opens the PDF, and invites the Master Class: its console lists the four invited
+``poker_room.pure.league_points``), opens the PDF, and invites the Master Class: its console lists the four invited
 players, and its chips in play are the sum of their converted points.
 
 Set ``LEAGUE_SHOTS`` to a folder to keep a screenshot of each page (and the PDF) there.
@@ -21,10 +21,11 @@ import pytest
 from playwright.sync_api import expect
 
 from casino.roles import Role
-from poker_room.league_points import Result, master_class_chips, points
-from poker_room.models import Entry, League, Tournament
+from poker_room.leagues.models import League
+from poker_room.pure.league_points import Result, master_class_chips, points
+from poker_room.tournaments.models import Entry, Tournament
 from tests.poker_room import tournament_setup
-from tests.poker_room.test_leagues import play
+from tests.poker_room.leagues.play import play
 
 director = tournament_setup.director
 make_tournament = tournament_setup.make_tournament

@@ -21,9 +21,10 @@ from playwright.sync_api import expect
 
 from casino.roles import Role
 from ledger.verify import ledger_verify
-from poker_room import services
-from poker_room.models import Elimination, Entry, OfcHand, SeatMove, Tournament
-from tests.poker_room.test_ofc_points import deal_boards, engine_points
+from poker_room.ofc_events.models import OfcHand
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tournament
+from tests.poker_room.ofc_events.play import deal_boards, engine_points
 
 PLAYERS = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fritz", "Gina", "Hans"]
 SHOTS = Path("/tmp/h/shots")

@@ -12,9 +12,10 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from casino.roles import Role
-from poker_room import heads_up, services
-from poker_room.display_views import display_address
-from poker_room.models import Match
+from poker_room.display.views import display_address
+from poker_room.heads_up import services as heads_up
+from poker_room.heads_up.models import Match
+from poker_room.tournaments import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,9 +17,9 @@ from playwright.sync_api import expect
 
 from casino.roles import Role
 from ledger.verify import ledger_verify
-from poker_room.models import Elimination, Entry, Purchase, SeatMove, Tournament
-from poker_room.money import tournament_money
-from poker_room.structure import Level, LevelKind
+from poker_room.pure.structure import Level, LevelKind
+from poker_room.tournaments.models import Elimination, Entry, Purchase, SeatMove, Tournament
+from poker_room.tournaments.money import tournament_money
 
 PLAYERS = [f"Player {letter}" for letter in "ABCDEFGHIJKLMNOPQRST"]  # 20 names: A..R register, S and T late
 

@@ -9,9 +9,9 @@ import pytest
 from django.utils import translation
 
 from poker_room import pure_messages
-from poker_room.structure import GAME_NAMES, GAME_RULE_LINES, Game
+from poker_room.pure.structure import GAME_NAMES, GAME_RULE_LINES, Game
 
-PURE = Path(pure_messages.__file__).parent
+PURE = Path(pure_messages.__file__).parent / "pure"
 CATALOGUED_MODULES = (
     "structure",
     "payouts",

@@ -16,8 +16,8 @@ from django.core.cache import cache
 from casino.models import AuditEvent
 from casino.roles import Role
 from ledger.models import LedgerEntry, Posting
-from poker_room import services
-from poker_room.models import Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
+from poker_room.tournaments import services
+from poker_room.tournaments.models import Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
 
 T0 = dt.datetime(2025, 10, 18, 18, 0, tzinfo=dt.UTC)  # shuffle up and deal at 18:00
 

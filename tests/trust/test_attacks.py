@@ -29,8 +29,8 @@ from casino.services import shift_close
 from ledger.models import LedgerEntry, Posting
 from players.models import HoldRound, RatedRound
 from players.services import player_create, session_start
-from poker_room.models import Deal
-from poker_room.services import entry_register, tournament_create, tournament_start
+from poker_room.deals.models import Deal
+from poker_room.tournaments.services import entry_register, tournament_create, tournament_start
 from settlement.models import HouseWager, Wager
 from settlement.services import settle_round
 from tables.drop import buy_in_record, drop_count_record

@@ -26,8 +26,8 @@ from django.utils import timezone
 from casino.models import AuditEvent, Pit
 from casino.roles import Role
 from casino.services import gaming_day_open, pit_create, shift_open
-from poker_room.entries import entry_register
-from poker_room.services import tournament_create
+from poker_room.tournaments.entries import entry_register
+from poker_room.tournaments.services import tournament_create
 from rules.models import Game
 from rules.services import rule_set_default
 from tables.models import Table

@@ -1,4 +1,4 @@
-/* The room display (templates/poker_room/display.html, poker_room.display_views). Plain JS, no build step, no text of
+/* The room display (templates/poker_room/display.html, poker_room.display.views). Plain JS, no build step, no text of
  * its own: the labels come translated in the JSON and in the page's data-msg-* attributes.
  *
  * Nothing is counted down from "now minus a start": the server stores the instant the level ends, and this screen
@@ -80,7 +80,7 @@
     root.dataset.status = payload.status === "finished" ? "finished" : payload.clock_status;
   }
 
-  // The level's time ran out: the next row begins at that instant, with its full length (poker_room.clock).
+  // The level's time ran out: the next row begins at that instant, with its full length (poker_room.pure.clock).
   function roll() {
     if (endsAt === null || !following || shown.overtime) return false;
     if (serverNow() < endsAt) return false;
@@ -187,7 +187,7 @@
     setText("next_game", nextLevel && shown.mixed ? nextLevel.game_name : "");
     setText("rule_line", level ? level.rule_line : "");
 
-    // A heads-up or Open-Face points event (issue 19): its matches or its round and leaders instead of the clock.
+    // A heads-up or Open-Face points event: its matches or its round and leaders instead of the clock.
     var lines = shown.lines || [];
     mark("data-no-clock", shown.format && shown.format !== "chips");
     show("lines", lines.length > 0);

@@ -1,0 +1,47 @@
+"""What the poker room's REST endpoints share: one input check (a body of named fields, each known: a field the
+API does not take is refused, naming it), the money field, and the tournament an address names (404 if none)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+from rest_framework.request import Request
+
+from casino.fields import StrictIntegerField
+from poker_room.floor import MOST_CENTS
+from poker_room.tournaments.models import Tournament
+
+MOST_NUMBER = 10**6  # an entry's number, a table's, a seat's: far beyond any card room
+
+
+def tournament_or_404(tournament_id: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=tournament_id)
+
+
+class InputSerializer(serializers.Serializer):
+    """A body of named fields, each known: a field this API does not take is refused, naming it."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key) for key in data if key not in self.fields)
+            if unknown:
+                raise serializers.ValidationError(
+                    {unknown[0]: [_("This request takes no field %(field)s.") % {"field": repr(unknown[0])}]}
+                )
+        return super().to_internal_value(data)
+
+
+def valid_input(
+    serializer_class: type[serializers.Serializer], request: Request, *, partial: bool = False
+) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data, partial=partial)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def cents_field(**kwargs: Any) -> StrictIntegerField:
+    return StrictIntegerField(min_value=0, max_value=MOST_CENTS, **kwargs)

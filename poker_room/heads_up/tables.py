@@ -1,0 +1,88 @@
+"""Tables for the matches of a heads-up event: free tables given, in order, to the matches that can start, and each
+player of a match holding a table seated at it (side a seat 1, side b seat 2), every other player still in at no
+table; each new seat recorded as a ``SeatMove``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from poker_room.heads_up.models import Match
+from poker_room.tournaments.models import Entry, SeatMove, Tournament
+from poker_room.tournaments.seats import tables_in_play
+
+
+def tables_assign(tournament: Tournament, actor: AbstractBaseUser) -> list[dict[str, Any]]:
+    """Give free tables to the matches that can start, in order, and seat each player at their match's table.
+
+    Startable: both players known, not decided, and (knock-out) every earlier round of the stage decided; (groups) no
+    player of it busy in another match holding a table. Returns the tables given, as the audit trail records them."""
+    matches = list(
+        Match.objects.select_for_update()
+        .filter(tournament=tournament)
+        .exclude(status=Match.Status.DECIDED)
+        .order_by("stage", "round", "group", "number")
+    )
+    held = {match.table_number for match in matches if match.table_number is not None}
+    busy = {
+        entry for match in matches if match.table_number is not None for entry in (match.entry_a_id, match.entry_b_id)
+    }
+    free = [table.number for table in tables_in_play(tournament) if table.number not in held]
+    knockout_open = min((match.round for match in matches if match.stage == Match.Stage.KNOCKOUT), default=None)
+    given: list[dict[str, Any]] = []
+    # Group matches first (the knock-out of the winners exists only once the groups are over), then the knock-out.
+    for match in sorted(matches, key=lambda m: (m.stage != Match.Stage.GROUP, m.round, m.group or 0, m.number)):
+        if not free:
+            break
+        if match.status != Match.Status.READY or match.table_number is not None:
+            continue
+        if match.stage == Match.Stage.KNOCKOUT and match.round != knockout_open:
+            continue
+        if match.entry_a_id in busy or match.entry_b_id in busy:
+            continue
+        match.table_number = free.pop(0)
+        match.save(update_fields=["table_number"])
+        busy.update((match.entry_a_id, match.entry_b_id))
+        given.append({"match": match.pk, "table": match.table_number})
+    _seats_sync(tournament, actor)
+    return given
+
+
+def _seats_sync(tournament: Tournament, actor: AbstractBaseUser) -> None:
+    """Each player of a match holding a table in its seat (side a seat 1, side b seat 2), every other player still
+    in at no table; each new seat recorded as a ``SeatMove`` (everyone moving stands up before anyone sits down)."""
+    wanted: dict[int, tuple[int, int]] = {}
+    for table, a, b in (
+        Match.objects.filter(tournament=tournament, table_number__isnull=False)
+        .exclude(status=Match.Status.DECIDED)
+        .values_list("table_number", "entry_a_id", "entry_b_id")
+    ):
+        wanted[a] = (table, 1)
+        wanted[b] = (table, 2)
+    active = list(Entry.objects.select_for_update().filter(tournament=tournament, status=Entry.Status.ACTIVE))
+    moving = [
+        entry for entry in active if (entry.table_number, entry.seat_number) != wanted.get(entry.pk, (None, None))
+    ]
+    for entry in moving:
+        if entry.table_number is not None:
+            entry.table_number = entry.seat_number = None
+            entry.save(update_fields=["table_number", "seat_number"])
+    before = {entry.pk: (entry.table_number, entry.seat_number) for entry in active}
+    for entry in moving:
+        if entry.pk not in wanted:
+            continue
+        table, seat = wanted[entry.pk]
+        entry.table_number, entry.seat_number = table, seat
+        entry.save(update_fields=["table_number", "seat_number"])
+        from_table, from_seat = before[entry.pk]
+        SeatMove.objects.create(
+            tournament=tournament,
+            entry=entry,
+            from_table=from_table,
+            from_seat=from_seat,
+            to_table=table,
+            to_seat=seat,
+            reason=SeatMove.Reason.DRAW,
+            actor=actor,
+        )

@@ -1,0 +1,457 @@
+"""The tournament director's console: the tournaments, a new one from a template, and one
+tournament's console: its clock, the room display's address, the entries, the seating, the busts and the prizes.
+
+Thin, as the pit's pages are: each view checks the role (``poker_room.pages``), reads the form, calls one service and
+redirects (POST-redirect-GET) with the service's answer as the notice; a refusal draws the console again with the
+service's message in the page, in its status (400, 403, 409), what was typed kept, nothing written. Every form posts
+without JavaScript; ``poker_room/static/poker_room/console.js`` counts the clock down from the stored instant, sends a
+form once, and draws the page again when the tournament changed on another screen.
+
+The structure, the payouts, the results and the chip race have their pages in ``poker_room.tournaments.setup_views``;
+the dealer's tournament table in ``poker_room.tournaments.table_views``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.errors import ApplicationError
+from casino.templatetags.money import cents as money_text
+from players.selectors import player_find
+from poker_room.deals import selectors as deal_selectors
+from poker_room.display.views import display_address, display_token
+from poker_room.floor import entry_name, ordinal
+from poker_room.heads_up import selectors as heads_up_selectors
+from poker_room.ofc_events import selectors as ofc_selectors
+from poker_room.pages import form_once, may_run, page, posted_int, runners_only, viewers_only
+from poker_room.pure.templates_data import templates
+from poker_room.tournaments import clock_services, services
+from poker_room.tournaments.forms import (
+    MONEY_FIELDS,
+    SETTINGS_FIELDS,
+    TournamentCreateForm,
+    settings_choices,
+    settings_initial,
+)
+from poker_room.tournaments.models import Elimination, Entry, Tournament
+from poker_room.tournaments.page_selectors import console, game_names, tournament_list
+from poker_room.tournaments.services import FORMAT_FIELDS
+
+# The console's groups of settings, each its own small form.
+SETTINGS_GROUPS: dict[str, tuple[str, ...]] = {
+    "entries": ("late_registration_level", "reentries_max", "rebuys_max", "rebuy_until_level", "table_size"),
+    "rebuys": ("rebuy_cents", "rebuy_fee_cents", "rebuy_chips", "addon_cents", "addon_fee_cents", "addon_chips"),
+    "prizes": ("guarantee_cents", "min_cash_cents", "payout_unit_cents"),
+    "format": FORMAT_FIELDS,
+}
+
+
+def tournament_get(tournament_id: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=tournament_id)
+
+
+def console_url(tournament: Tournament, anchor: str = "") -> str:
+    return reverse("poker-room-console", args=[tournament.pk]) + (f"#{anchor}" if anchor else "")
+
+
+# --- the tournaments ------------------------------------------------------------------------------------------------
+
+
+def _template_rows() -> list[dict[str, Any]]:
+    return [
+        {
+            "template": t,
+            "games": game_names(t.games),
+            "stack": t.starting_stack,
+            "length": t.level_minutes,
+        }
+        for t in templates()
+    ]
+
+
+def _list_page(
+    request: HttpRequest, *, error: str = "", typed: dict[str, str] | None = None, status: int = 200
+) -> HttpResponse:
+    context = {
+        "found": tournament_list(),
+        "templates": _template_rows(),
+        "create": {"tables": "2", **(typed or {})},
+        "formats": Tournament.Format.choices,
+        "error": error,
+    }
+    return page(request, "poker_room/tournaments.html", context, status=status)
+
+
+@login_required
+@require_GET
+@never_cache
+def tournaments(request: HttpRequest) -> HttpResponse:
+    """The tournaments (running, planned, the latest finished) and, for who runs them, a new one from a template."""
+    return viewers_only(request) or _list_page(request)
+
+
+@login_required
+@require_POST
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """A new tournament from a template (``tournament_create``); then its console."""
+    if (denied := runners_only(request)) is not None:
+        return denied
+    typed = {
+        name: request.POST.get(name, "")[:120]
+        for name in ("template_key", "name", "buy_in", "fee", "bounty", "tables", "format")
+    }
+    made: list[Tournament] = []
+
+    def act() -> str:
+        form = TournamentCreateForm(request.POST)
+        made.append(services.tournament_create(actor=request.user, **form.create_kwargs()))
+        return _("%(name)s is set up: add the entries, then start it.") % {"name": made[0].name}
+
+    response = form_once(
+        request,
+        done=redirect("poker-room"),
+        act=act,
+        refused=lambda exc: _list_page(request, error=exc.message, typed=typed, status=exc.status_code),
+    )
+    if made:
+        return redirect("poker-room-console", tournament_id=made[0].pk)
+    return response
+
+
+# --- the console --------------------------------------------------------------------------------------------------
+
+
+def render_console(
+    request: HttpRequest, tournament: Tournament, *, error: str, typed: dict[str, Any], status: int
+) -> HttpResponse:
+    runner = may_run(request)
+    query = request.GET.get("q", "").strip()[:120] if runner else ""
+    found = console(tournament, dealers=runner)
+    kept = typed.get("settings", {})
+    choices = settings_choices(FORMAT_FIELDS)
+    settings_forms = {
+        group: [
+            {
+                "name": name,
+                "label": SETTINGS_FIELDS[name][0],
+                "value": kept.get(name, shown),
+                "locked": tournament.status != Tournament.Status.PLANNED and name in MONEY_FIELDS,
+                "choices": choices.get(name),
+            }
+            for name, shown in settings_initial(tournament, names).items()
+        ]
+        for group, names in SETTINGS_GROUPS.items()
+    }
+    context = {
+        "t": tournament,
+        "c": found,
+        "board": found.board,
+        "clock": found.board.clock,
+        "here": "console",
+        "query": query,
+        "players_found": player_find(query=query) if query else [],
+        "display_url": request.build_absolute_uri(display_address(tournament.pk)),
+        "version_url": reverse("poker-room-screen-json", args=[display_token(tournament.pk)]),
+        "settings_forms": settings_forms,
+        "settings_forms_format_names": FORMAT_FIELDS,
+        "settings_open": typed.get("field", "") in SETTINGS_FIELDS,
+        "error": error,
+        "field": typed.get("field", ""),
+        "typed": typed,
+    }
+    # What the deal, heads-up and Open-Face panels add (their own selectors).
+    for extra in (deal_selectors, heads_up_selectors, ofc_selectors):
+        context.update(extra.console_context(tournament, request.user))
+    return page(request, "poker_room/console.html", context, status=status)
+
+
+@login_required
+@require_GET
+@never_cache
+def console_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """One tournament's console (``?q=`` finds a player of the players app to register)."""
+    if (denied := viewers_only(request)) is not None:
+        return denied
+    return render_console(request, tournament_get(tournament_id), error="", typed={}, status=200)
+
+
+def _act(
+    request: HttpRequest,
+    tournament: Tournament,
+    act: Callable[[], str],
+    *,
+    anchor: str,
+    typed: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """Run one service once (``form_once``), back to the console at ``anchor``; a refusal draws the console again."""
+
+    def refused(exc: ApplicationError) -> HttpResponse:
+        fresh = Tournament.objects.get(pk=tournament.pk)
+        kept = {**(typed or {}), "field": exc.extra.get("field", "")}
+        return render_console(request, fresh, error=exc.message, typed=kept, status=exc.status_code)
+
+    return form_once(request, done=redirect(console_url(tournament, anchor)), act=act, refused=refused)
+
+
+# --- the clock ----------------------------------------------------------------------------------------------------
+
+CLOCK_ACTIONS = ("start", "pause", "resume", "back", "forward", "plus", "minus", "hand")
+
+
+@login_required
+@require_POST
+def clock_view(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
+    """The clock's buttons: start (the tournament: seats drawn, clock started), pause, resume, a level back or
+    forward, a minute more or less, a hand played (hands-counted levels)."""
+    if (denied := runners_only(request)) is not None:
+        return denied
+    tournament = tournament_get(tournament_id)
+    user = request.user
+
+    def act() -> str:
+        if action == "start":
+            if tournament.status == Tournament.Status.PLANNED:
+                services.tournament_start(actor=user, tournament=tournament)
+                return _("%(name)s has started: seats are drawn and the clock runs.") % {"name": tournament.name}
+            clock_services.clock_start(actor=user, tournament=tournament)
+            return _("The clock runs.")
+        if action == "pause":
+            clock_services.clock_pause(actor=user, tournament=tournament)
+            return _("The clock is paused.")
+        if action == "resume":
+            clock_services.clock_resume(actor=user, tournament=tournament)
+            return _("The clock runs again.")
+        if action in ("back", "forward"):
+            clock_services.clock_skip(actor=user, tournament=tournament, by=1 if action == "forward" else -1)
+            return _("A level forward.") if action == "forward" else _("A level back.")
+        if action in ("plus", "minus"):
+            clock_services.clock_adjust(actor=user, tournament=tournament, seconds=60 if action == "plus" else -60)
+            return _("A minute added.") if action == "plus" else _("A minute taken off.")
+        if action == "hand":
+            clock_services.clock_hand(actor=user, tournament=tournament)
+            return _("A hand is counted.")
+        raise ApplicationError(_("The clock has no button “%(action)s”.") % {"action": action[:20]})
+
+    return _act(request, tournament, act, anchor="clock")
+
+
+# --- entries ------------------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def entry_register_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Register a player: a player of the players app (chosen from the search) or a name typed."""
+    if (denied := runners_only(request)) is not None:
+        return denied
+    tournament = tournament_get(tournament_id)
+    name = request.POST.get("name", "")[:200]
+    player_id = posted_int(request, "player_id")
+
+    def act() -> str:
+        entry = services.entry_register(
+            actor=request.user,
+            tournament=tournament,
+            name=name,
+            player_id=player_id,  # type: ignore[arg-type]  # text typed: the service refuses it
+        )
+        seat = (
+            _(": table %(table)s, seat %(seat)s") % {"table": entry.table_number, "seat": entry.seat_number}
+            if entry.table_number
+            else ""
+        )
+        return _("%(entry)s is registered%(seat)s.") % {"entry": entry_name(entry), "seat": seat}
+
+    return _act(request, tournament, act, anchor="entries", typed={"name": name})
+
+
+ENTRY_ACTIONS = ("reenter", "rebuy", "addon", "bust")
+
+
+@login_required
+@require_POST
+def entry_action_view(request: HttpRequest, tournament_id: int, entry_id: int, action: str) -> HttpResponse:
+    """An entry's buttons: re-entry, rebuy, add-on, and a bust (with who knocked the player out, for bounties)."""
+    if (denied := runners_only(request)) is not None:
+        return denied
+    tournament = tournament_get(tournament_id)
+    entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
+    return _entry_act(request, tournament, entry, action, back=console_url(tournament, "entries"))
+
+
+def _eliminator(request: HttpRequest, tournament: Tournament) -> Entry | None:
+    by = posted_int(request, "eliminated_by")
+    if by is None:
+        return None
+    if not isinstance(by, int):
+        raise ApplicationError(_("Choose who knocked the player out."), extra={"field": "eliminated_by"})
+    found = Entry.objects.filter(tournament=tournament, pk=by).first()
+    if found is None:
+        raise ApplicationError(_("That player is not in this tournament."), extra={"field": "eliminated_by"})
+    return found
+
+
+def bust_notice(elimination: Elimination) -> str:
+    text = _("%(entry)s is out in %(place)s place.") % {
+        "entry": entry_name(elimination.entry),
+        "place": ordinal(elimination.place),
+    }
+    if elimination.prize_cents:
+        text += " " + _("Prize: %(prize)s.") % {"prize": money_text(elimination.prize_cents)}
+    if elimination.eliminated_by is not None and elimination.bounty_paid_cents:
+        text += " " + _("Bounty of %(bounty)s to %(entry)s.") % {
+            "bounty": money_text(elimination.bounty_paid_cents),
+            "entry": entry_name(elimination.eliminated_by),
+        }
+    return text
+
+
+def _entry_act(request: HttpRequest, tournament: Tournament, entry: Entry, action: str, *, back: str) -> HttpResponse:
+    user = request.user
+
+    def act() -> str:
+        if action == "reenter":
+            new = services.entry_reenter(actor=user, tournament=tournament, entry=entry)
+            seat = _("table %(table)s, seat %(seat)s") % {"table": new.table_number, "seat": new.seat_number}
+            return _("%(entry)s re-enters as #%(number)s: %(seat)s.") % {
+                "entry": entry_name(entry),
+                "number": new.number,
+                "seat": seat,
+            }
+        if action == "rebuy":
+            purchase = services.entry_rebuy(actor=user, tournament=tournament, entry=entry)
+            return _("%(entry)s rebuys: %(chips)s chips for %(paid)s.") % {
+                "entry": entry_name(entry),
+                "chips": f"{purchase.chips:,}",
+                "paid": money_text(purchase.total_cents),
+            }
+        if action == "addon":
+            purchase = services.entry_addon(actor=user, tournament=tournament, entry=entry)
+            return _("%(entry)s takes the add-on: %(chips)s chips for %(paid)s.") % {
+                "entry": entry_name(entry),
+                "chips": f"{purchase.chips:,}",
+                "paid": money_text(purchase.total_cents),
+            }
+        if action == "bust":
+            if request.POST.get("confirm") != "yes":
+                raise ApplicationError(
+                    _("Confirm the bust of %(entry)s: tap “Yes, out”.") % {"entry": entry_name(entry)},
+                    extra={"field": "confirm"},
+                )
+            elimination = services.entry_eliminate(
+                actor=user, tournament=tournament, entry=entry, eliminated_by=_eliminator(request, tournament)
+            )
+            return bust_notice(elimination)
+        raise ApplicationError(_("An entry has no button “%(action)s”.") % {"action": action[:20]})
+
+    typed = {"bust": str(entry.pk), "eliminated_by": request.POST.get("eliminated_by", "")[:12]}
+
+    def refused(exc: ApplicationError) -> HttpResponse:
+        fresh = Tournament.objects.get(pk=tournament.pk)
+        return render_console(
+            request,
+            fresh,
+            error=exc.message,
+            typed={**typed, "field": exc.extra.get("field", "")},
+            status=exc.status_code,
+        )
+
+    return form_once(request, done=redirect(back), act=act, refused=refused)
+
+
+@login_required
+@require_POST
+def bust_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The console's bust form: the player out chosen from a list, and who knocked them out."""
+    if (denied := runners_only(request)) is not None:
+        return denied
+    tournament = tournament_get(tournament_id)
+    entry_id = posted_int(request, "entry")
+    entry = Entry.objects.filter(tournament=tournament, pk=entry_id).first() if isinstance(entry_id, int) else None
+    if entry is None:
+
+        def no_entry() -> str:
+            raise ApplicationError(_("Choose the player who is out."), extra={"field": "entry"})
+
+        return _act(request, tournament, no_entry, anchor="eliminations")
+    return _entry_act(request, tournament, entry, "bust", back=console_url(tournament, "eliminations"))
+
+
+@login_required
+@require_POST
+def elimination_undo_view(request: HttpRequest, tournament_id: int, elimination_id: int) -> HttpResponse:
+    """Undo the latest bust, with a reason (``elimination_undo``): its prize and bounty reversed, the player back."""
+    if (denied := runners_only(request)) is not None:
+        return denied
+    tournament = tournament_get(tournament_id)
+    elimination = get_object_or_404(
+        Elimination.objects.select_related("entry"), pk=elimination_id, tournament=tournament
+    )
+    reason = request.POST.get("reason", "")[:500]
+
+    def act() -> str:
+        undone = services.elimination_undo(
+            actor=request.user, tournament=tournament, elimination=elimination, reason=reason
+        )
+        entry = Entry.objects.get(pk=undone.entry_id)
+        return _("The bust of %(entry)s is undone: back at table %(table)s, seat %(seat)s.") % {
+            "entry": entry_name(entry),
+            "table": entry.table_number,
+            "seat": entry.seat_number,
+        }
+
+    return _act(request, tournament, act, anchor="eliminations", typed={"undo_reason": reason})
+
+
+# --- seating ------------------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def tables_count_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """How many tables, before the start (``tournament_tables_set``)."""
+    if (denied := runners_only(request)) is not None:
+        return denied
+    tournament = tournament_get(tournament_id)
+    count = posted_int(request, "count")
+
+    def act() -> str:
+        services.tournament_tables_set(actor=request.user, tournament=tournament, count=count)  # type: ignore[arg-type]
+        return _("%(name)s has %(count)s tables.") % {"name": tournament.name, "count": count}
+
+    return _act(request, tournament, act, anchor="seating")
+
+
+@login_required
+@require_POST
+def table_dealer_view(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Put a Dealer on a tournament table, or nobody (``tournament_table_dealer_set``)."""
+    if (denied := runners_only(request)) is not None:
+        return denied
+    tournament = tournament_get(tournament_id)
+    dealer_id = posted_int(request, "dealer")
+
+    def act() -> str:
+        dealer = None
+        if dealer_id is not None:
+            dealer = User.objects.filter(pk=dealer_id).first() if isinstance(dealer_id, int) else None
+            if dealer is None:
+                raise ApplicationError(_("Choose a Dealer from the list."), extra={"field": "dealer"})
+        services.tournament_table_dealer_set(
+            actor=request.user, tournament=tournament, table_number=number, dealer=dealer
+        )
+        if dealer is None:
+            return _("Table %(number)s has no dealer now.") % {"number": number}
+        return _("%(dealer)s deals table %(number)s.") % {"dealer": dealer.get_username(), "number": number}
+
+    return _act(request, tournament, act, anchor=f"table-{number}")

@@ -157,9 +157,9 @@ def floor_build(args: argparse.Namespace, rng: random.Random) -> tuple[Any, dict
     from casino.roles import Role
     from casino.services import gaming_day_open, pit_create, shift_open
     from ledger.models import LedgerEntry, Posting
+    from rounds.models import Adjustment, BankTurn, Round, Wager
     from rules.services import rule_set_create
-    from settlement.models import Adjustment, Wager
-    from tables.models import BankTurn, Round, Seat, Table
+    from tables.models import Seat, Table
     from tables.services import table_assign_dealer, table_create, table_open
 
     def user(name: str, role: Role) -> Any:

@@ -94,7 +94,7 @@ def regular_build(args: argparse.Namespace, rng: random.Random, *, by: Any) -> t
 
     from ledger.models import Posting
     from players.models import Player, RatedRound, RatingSeat, RatingSession
-    from settlement.selectors import round_value
+    from rounds.selectors import round_value
     from tables.models import Table
 
     now = timezone.now()

@@ -180,10 +180,11 @@ def table_money_add(shift: Any, rng: random.Random) -> dict[str, int] | None:
 
     from casino.roles import Role
     from ledger.models import LedgerEntry
-    from settlement.selectors import round_value, shift_round_ids
+    from rounds.models import Round
+    from rounds.selectors import round_value, shift_round_ids
     from settlement.table_money import HOUSE_ACCOUNTS
     from tables.drop import drop_count_record
-    from tables.models import BuyIn, Round, Slip, SlipSequence, Table, TrayCount
+    from tables.models import BuyIn, Slip, SlipSequence, Table, TrayCount
     from tables.money import chips_post
 
     if TrayCount.objects.filter(shift=shift).exists():
@@ -327,8 +328,7 @@ def direct_sums(shift: Any) -> dict[str, int]:
     from django.db import connection
 
     from ledger.models import LedgerEntry, Posting
-    from settlement.models import Wager
-    from tables.models import Round
+    from rounds.models import Round, Wager
 
     rounds, wagers = Round._meta.db_table, Wager._meta.db_table
     entries, postings = LedgerEntry._meta.db_table, Posting._meta.db_table
@@ -464,9 +464,8 @@ def reused_shift() -> Any | None:
 def floor_counts(shift: Any) -> str:
     """What the reused shift holds, as the builder says what it made."""
     from ledger.models import LedgerEntry, Posting
-    from settlement.models import Wager
-    from settlement.selectors import shift_round_ids
-    from tables.models import Round
+    from rounds.models import Round, Wager
+    from rounds.selectors import shift_round_ids
 
     tables = Round.objects.filter(shift=shift).values("table_id").distinct().count()
     counts = {

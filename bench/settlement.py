@@ -138,9 +138,9 @@ def floor_build(tables: int) -> Floor:
 
 def round_revealed(floor: Floor, table: Any, rng: random.Random) -> Any:
     """A revealed round at ``table``: six wagers, the seeded system deal, every hand set by the house way."""
+    from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
     from rules.games.cards import cards_text, parse_cards
     from rules.games.paigow_poker import house_way
-    from settlement.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 
     dealer = floor.dealer
     round_ = round_open(actor=dealer, table=table)
@@ -271,7 +271,7 @@ def _stream(floor: Floor, round_ids: list[int], tag: str, barrier: Any, results:
     """One process of ``streams_run``: settle ``round_ids`` one after the other, from the moment all are ready."""
     from django.db import connections
 
-    from tables.models import Round
+    from rounds.models import Round
 
     try:
         path = service_path(floor)  # the same call as the single stream's, with a user object a call

@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
         from casino.models import AuditEvent
         from ledger.models import LedgerEntry, Posting
         from ledger.verify import ledger_verify
-        from settlement.models import Wager
+        from rounds.models import Wager
         from settlement.replay import ledger_replay
         from settlement.services import settle_round
 

@@ -13,7 +13,8 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.models import GamingDay, Pit, Shift
 from casino.roles import SUPERVISORS, require_role
-from casino.signals import shift_closed, shift_closing
+from casino.signals import shift_closed
+from casino.vetoes import Vetoes
 
 Actor = AbstractBaseUser | None
 
@@ -115,19 +116,24 @@ def shift_open(*, actor: Actor, name: str) -> Shift:
     return shift
 
 
+# Who may refuse a shift's close (``shift_close_vetoes.names()``): the tables (their money half done) and the rounds
+# (a round still being played, a request still waiting), each registered by its app.
+shift_close_vetoes: Vetoes[Shift] = Vetoes("close a shift")
+
+
 def shift_close(*, actor: Actor, shift: Shift) -> Shift:
-    """Close a shift. A closed shift never reopens, and no round opens in it (``settlement.services.round_open``
+    """Close a shift. A closed shift never reopens, and no round opens in it (``rounds.services.round_open``
     takes the open shift only, under its row lock). A round belongs to exactly one shift, and its report: the close
-    is refused while the apps above say it cannot close yet (``casino.signals.shift_closing``, sent under the lock:
-    a round still being played, a request still waiting). In the same transaction ``casino.signals.shift_closed``
-    is sent: the pit enqueues the Celery task that builds the shift's reports (issue 8).
+    is refused while an app above says it cannot close yet (``shift_close_vetoes``, asked under the lock: a round
+    still being played, a request still waiting, a slip not received). In the same transaction
+    ``casino.signals.shift_closed`` is sent: the pit enqueues the Celery task that builds the shift's reports.
     """
     require_role(actor, *SUPERVISORS, action="close a shift")
     with transaction.atomic():
         locked = Shift.objects.select_for_update().select_related("gaming_day").get(pk=shift.pk)
         if locked.closed_at is not None:
             raise WrongState(f"The {locked.name} shift is already closed.")
-        shift_closing.send(sender=Shift, shift=locked)  # a receiver refuses by raising WrongState
+        shift_close_vetoes.check(locked)
         before = _shift_snapshot(locked)
         locked.closed_at = timezone.now()
         locked.closed_by = actor

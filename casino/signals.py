@@ -1,13 +1,12 @@
-"""Signals of the ground, for the apps above it to act on without the ground importing them."""
+"""Signals of the ground: announcements to the apps above, which the ground neither needs nor waits for.
+
+``shift_closed`` is sent inside a shift's close, once it is recorded, with ``shift``. Its receiver: the pit queues
+the task that builds the shift's reports in the outbox, in the same transaction (``pit.signals.shift_reports_enqueue``,
+connected by ``pit.apps``). A receiver does transactional work only and returns nothing the sender reads.
+"""
 
 from __future__ import annotations
 
 from django.dispatch import Signal
 
-# Sent inside a shift's close, once it is recorded, with ``shift``: the pit queues the task that builds its reports
-# in the outbox, in the same transaction (``pit.apps``, ``casino.outbox``); a receiver does transactional work only.
 shift_closed = Signal()
-
-# Sent inside a shift's close, under the shift's row lock, with ``shift``: an app above that finds the shift cannot
-# close yet raises ``casino.errors.WrongState`` saying why (``settlement.apps``: a round still being played).
-shift_closing = Signal()

@@ -28,18 +28,19 @@ from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
 from players.models import RatingSeat
+from rounds import ofc_turns
+from rounds.models import Adjustment, BankTurn, Round, Wager
+from rounds.selectors import round_next_actions, round_queryset
+from rounds.services.house_wager import house_wager_applies, house_wager_cents, round_house_wager
+from rounds.states import FINAL_STATES, RoundState
 from rules import options as rule_options
+from rules import surrender_swap
+from rules.faces import PART_LABELS, card_face, tile_face
 from rules.games import registry
 from rules.games.cards import JOKER, Card
 from rules.games.tiles import TILE_FACES
-from settlement import ofc_turns, surrender_swap
-from settlement.faces import PART_LABELS, card_face, tile_face
-from settlement.hands import dealt_bank_position, dealt_hands_set, entry_fields, round_is_banked
-from settlement.models import Adjustment, Wager
-from settlement.selectors import round_next_actions, round_queryset
-from settlement.services.house_wager import house_wager_applies, house_wager_cents, round_house_wager
-from tables.models import BankTurn, Round, Table
-from tables.states import FINAL_STATES, RoundState
+from rules.hands import dealt_bank_position, dealt_hands_set, entry_fields, round_is_banked
+from tables.models import Table
 
 BANK = "bank"
 HOUSE = "house"  # the house's own hand when it wagers against a player bank (Pai Gow Poker, issue 20)
@@ -294,7 +295,7 @@ class Position:
     need_one: str = ""  # Open-Face: the street's cards still to place, as ``Target.need_one``
     need_many: str = ""
     lines: list[dict[str, Any]] = field(default_factory=list)
-    turn: str = ""  # Open-Face in turn: "acting", "waiting" or "done" (``settlement.ofc_turns``)
+    turn: str = ""  # Open-Face in turn: "acting", "waiting" or "done" (``rounds.ofc_turns``)
     fantasyland: bool = False  # Open-Face: the seat sets 13 of its cards at once this round
     surrender: bool = False  # Chinese Poker where the rules allow it: the seat may surrender (§3)
     surrendered: bool = False

@@ -1,5 +1,5 @@
 """What the tablet offers for Chinese Poker's swap at a three-player table (GAME_RULES.md §3): presentation only; the
-swap itself is ``settlement.services.round_swap_record``, checked and stored by ``settlement.surrender_swap``."""
+swap itself is ``rounds.services.round_swap_record``, checked and stored by ``rules.surrender_swap``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from settlement import surrender_swap
-from tables.models import Round
+from rounds.models import Round
+from rules import surrender_swap
 
 
 @dataclass

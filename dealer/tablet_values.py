@@ -16,16 +16,16 @@ from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
 from dealer.tablet import BANK, HOUSE, ROW_WORDS, Position, hands_payload, ofc_boards
+from rounds.models import Round
 from rules import engines
 from rules import options as rule_options
+from rules.faces import PART_LABELS, ROWS, hand_faces
 from rules.games import chinese_poker, ofc, poker, registry
 from rules.games.cards import Card, parse_cards
 from rules.games.errors import InvalidHand
-from settlement.faces import PART_LABELS, ROWS, hand_faces
-from settlement.hands import round_is_banked
+from rules.hands import round_is_banked
 from settlement.selectors import settlement_in_force
 from settlement.services import settlement_preview
-from tables.models import Round
 
 # --- what a setting is worth, as the dealer taps it in --------------------------------------------
 

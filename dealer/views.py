@@ -33,28 +33,27 @@ from casino.errors import ApplicationError
 from casino.templatetags.money import cents as _money
 from dealer import tablet, tablet_swap, tablet_values
 from poker_room.tournaments.table_selectors import dealer_tournament_tables
-from rules import options as rule_options
-from rules.games import paigow_poker_advice, paigow_tiles_advice, registry
-from rules.games.cards import cards_text, parse_cards
-from rules.games.errors import InvalidHand
-from rules.games.tiles import parse_tiles, tiles_text
-from settlement import ofc_turns
-from settlement.faces import faces
-from settlement.models import Adjustment
-from settlement.services import (
-    adjustment_request,
+from rounds import ofc_turns
+from rounds.models import Adjustment, Round
+from rounds.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
     round_open,
     round_placements_record,
     round_swap_record,
-    settle_round,
-    settlement_preview,
     wager_place,
 )
+from rounds.states import FINAL_STATES, RoundState
+from rules import options as rule_options
+from rules.faces import faces
+from rules.games import paigow_poker_advice, paigow_tiles_advice, registry
+from rules.games.cards import cards_text, parse_cards
+from rules.games.errors import InvalidHand
+from rules.games.tiles import parse_tiles, tiles_text
+from settlement.services import adjustment_request, settle_round, settlement_preview
 from settlement.services.settle import entered_hands
-from tables.models import Round, Table
+from tables.models import Table
 from tables.permissions import (
     can_act_at_table,
     can_view_every_table,
@@ -62,7 +61,6 @@ from tables.permissions import (
     require_view_table,
     tables_visible_to,
 )
-from tables.states import FINAL_STATES, RoundState
 
 # Set on every refusal the tablet draws in its banner (or, for the advice, in its box): see the module's docstring.
 REFUSAL_HEADER = once.REFUSAL_HEADER  # casino.once: every refusal drawn in a page carries it
@@ -229,7 +227,7 @@ def _entry_context(
     street = None
     turn = None
     if by_street:
-        # Placed in turn (``settlement.ofc_turns``): the street of the seat whose turn it is. A round dealt before
+        # Placed in turn (``rounds.ofc_turns``): the street of the seat whose turn it is. A round dealt before
         # the button: the street the slowest seat is on (5 cards make street 1, each card after them one more).
         turn = ofc_turns.next_turn(round_, sorted(wagers))
         if turn is not None:

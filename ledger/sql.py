@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connections, models
@@ -31,6 +32,11 @@ def _in_one_statement() -> bool:
         return vendor == "postgresql"
 
     return per_connection("_tableside_ledger_one_statement", ask)
+
+
+def key_used_sql(key: str) -> tuple[str, list[Any]]:
+    """A scalar subquery: whether a posting already holds this idempotency key."""
+    return f"SELECT COUNT(*) FROM {quote(Posting._meta.db_table)} WHERE {quote('idempotency_key')} = %s", [key]
 
 
 def ledger_insert(posting: Posting, *, lines: Sequence[Line], seat_ids: Mapping[int, int]) -> Posting:

@@ -17,14 +17,14 @@ from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
 from ledger.models import Posting
+from rounds.models import Adjustment, Round
+from rounds.selectors import round_postings, round_queryset
+from rounds.states import RoundState
+from rules.faces import PART_LABELS, PositionHand, positions_faces
 from rules.games import registry
-from settlement.faces import PART_LABELS, PositionHand, positions_faces
-from settlement.hands import entry_fields
-from settlement.models import Adjustment
-from settlement.selectors import round_postings, round_queryset, settlement_in_force
+from rules.hands import entry_fields
+from settlement.selectors import settlement_in_force
 from settlement.services.settle import entered_hands, settlement_preview
-from tables.models import Round
-from tables.states import RoundState
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ class FormPosition:
 
 
 def correction_form(*, round: Round, posted: Mapping[str, str] | None = None) -> list[FormPosition]:
-    """The settled round's hands as the correction form's fields (``settlement.hands.entry_fields``, as the tablet
+    """The settled round's hands as the correction form's fields (``rules.hands.entry_fields``, as the tablet
     enters them: a house hand the house way set comes back unset, for the house way to set again), each holding
     what was posted (a refused form keeps what the supervisor typed) or else the hand as settled."""
     current = settlement_in_force(round)

@@ -1,6 +1,6 @@
 """The count room (issue 16, DESIGN.md "The table's money"): the closed shifts' drop boxes and their counts.
 
-``/count/`` lists the drop boxes of the last closed shifts (``tables.money_selectors.drop_boxes_to_count``), each with
+``/count/`` lists the drop boxes of the last closed shifts (``pit.count_selectors.drop_boxes_to_count``), each with
 where it stands: not counted, counted once, counts that disagree, final (with its drop). A member of the Count team
 enters a box's count there: the notes by denomination, the markers and the promotional chips
 (``tables.drop.drop_count_record``); supervisors and Auditors read; anyone else gets a 403.
@@ -32,10 +32,10 @@ from casino.forms import AmountField
 from casino.models import Shift
 from casino.money import money_text
 from casino.roles import COUNT_VIEWERS, Role
+from pit.count_selectors import drop_boxes_to_count
 from pit.views import _may, _require
 from tables.drop import MOST_CENTS, NOTES_CENTS, DropBox, drop_box, drop_count_record
 from tables.models import Table
-from tables.money_selectors import drop_boxes_to_count
 
 COUNTERS: tuple[Role, ...] = (Role.COUNT_TEAM,)
 

@@ -22,7 +22,7 @@ from casino.models import GamingDay, Shift
 from casino.selectors import SHIFT_NAMES, business_date_today, gaming_day_current, gaming_day_list, shift_name_next
 from casino.services import gaming_day_close, gaming_day_open, shift_close, shift_open
 from pit.views import PIT_DECIDERS, PIT_VIEWERS, _may, _require
-from settlement.services.rounds import shift_requests_waiting, shift_rounds_unfinished
+from rounds.services.transitions import shift_requests_waiting, shift_rounds_unfinished
 
 # Closed gaming days listed under the open one.
 DAYS_SHOWN = 7

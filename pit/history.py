@@ -10,11 +10,12 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch
 
 from ledger.models import Posting
+from rounds.models import Adjustment, Round
+from rounds.selectors import round_postings, round_queryset, rounds_postings_read
+from rules.faces import PositionHand, positions_faces
 from rules.games import registry
-from settlement.faces import PositionHand, positions_faces
-from settlement.models import Adjustment
-from settlement.selectors import round_postings, round_queryset, rounds_postings_read, settlement_in_force
-from tables.models import Round, Table
+from settlement.selectors import settlement_in_force
+from tables.models import Table
 
 # --- a table's round history ----------------------------------------------------------------------
 

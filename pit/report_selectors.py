@@ -15,9 +15,9 @@ from django.shortcuts import get_object_or_404
 
 from casino.models import Shift
 from ledger.models import Posting
+from pit.count_selectors import drop_box_sources
 from settlement.models import ShiftReport
 from tables.models import Table
-from tables.money_selectors import drop_box_sources
 
 # The formats a report downloads in, with their content type and whether the browser saves (not shows) them.
 REPORT_FORMATS: dict[str, tuple[str, bool]] = {

@@ -33,11 +33,12 @@ from casino.money import money_text
 from casino.templatetags.money import cents
 from ledger.models import LedgerEntry, Posting
 from pit import master_game, rating_report
-from settlement.models import Adjustment, ShiftReport, Wager
-from settlement.selectors import round_value, seat_value, shift_round_ids
-from settlement.services import four_eyes_required
-from tables.models import Round, Table
-from tables.states import RoundState
+from rounds.models import Adjustment, Round, Wager
+from rounds.selectors import round_value, seat_value, shift_round_ids
+from rounds.services import four_eyes_required
+from rounds.states import RoundState
+from settlement.models import ShiftReport
+from tables.models import Table
 
 # The figures of one table, pit or the floor, in the order the reports show them.
 FIGURES = (

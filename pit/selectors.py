@@ -46,13 +46,13 @@ from casino.models import Pit, Shift
 from ledger.models import LedgerEntry, Posting
 from players.figures import HoldDrift, hold_drift
 from players.page_selectors import RatedSeatNow, rated_seated_now
+from rounds.models import Adjustment, BankTurn, Round
+from rounds.selectors import adjustment_list, round_value, shift_round_ids
+from rounds.states import RoundState
 from rules import options as rule_options
 from rules.games.banking import MAX_BANK_IN_A_ROW, seat_on_the_right
 from rules.models import SEAT_LIMITS, Game
-from settlement.models import Adjustment
-from settlement.selectors import adjustment_list, round_value, shift_round_ids
-from tables.models import BankTurn, BuyIn, Round, Slip, Table, TrayCount
-from tables.states import RoundState
+from tables.models import BuyIn, Slip, Table, TrayCount
 from tables.tray import tray_variance
 from tables.win import hold_bp
 
@@ -315,7 +315,7 @@ def _tables_with_latest_round() -> QuerySet[Table]:
     and its hold window (``players.TableHold``, joined: ``hold_window``, absent before its first settled round).
 
     One query; each subquery reads a table's newest rounds by the (table, number) index.
-    Voided rounds do not count for the rotation (``settlement.services.rounds._check_banker``).
+    Voided rounds do not count for the rotation (``rounds.services.transitions._check_banker``).
     """
     latest = Round.objects.filter(table=OuterRef("pk")).order_by("-number")
     counted = (

@@ -21,9 +21,10 @@ from pit.corrections import correction_form, correction_hands, correction_review
 from pit.history import table_round_history
 from pit.selectors import pit_dashboard, pits_with_tables
 from poker_room.tournaments.selectors import running_tournaments
-from settlement.models import Adjustment
-from settlement.selectors import adjustment_get, round_queryset
-from settlement.services import adjustment_approve, adjustment_reject, correction_submit, four_eyes_required
+from rounds.models import Adjustment
+from rounds.selectors import adjustment_get, round_queryset
+from rounds.services import four_eyes_required
+from settlement.services import adjustment_approve, adjustment_reject, correction_submit
 from tables.models import Table
 
 # Who sees the pit (auditors read only), and who acts on its alerts.

@@ -16,7 +16,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import AppendOnlyModel, append_only_triggers
-from tables.models import BuyIn, Round, Table
+from rounds.models import Round
+from tables.models import BuyIn, Table
 
 
 class Player(models.Model):

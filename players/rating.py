@@ -1,7 +1,7 @@
 """Rated play kept as it goes (issue 17): what each settlement adds to the rating sessions seated at its table, and
-the table's hold window. Receivers of ``settlement.signals.round_settled`` and ``tables.signals.buy_in_recorded``,
-run inside the settle's (or the buy-in's) own transaction: a round and what it added to a rating are written
-together or not at all.
+the table's hold window. ``round_settled_rate`` is called by the settle and the correction
+(``settlement.services``), ``buy_in_rate`` receives ``tables.signals.buy_in_recorded``, both inside the settle's (or
+the buy-in's) own transaction: a round and what it added to a rating are written together or not at all.
 
 A position's figures for one settlement (``position_figures``), from the posting's result and the round's frozen rule
 set (``rules.edges``):
@@ -33,10 +33,12 @@ from django.db.models import Count, F, Sum
 from django.utils.translation import gettext
 
 from casino.errors import WrongState
+from ledger.models import Posting
 from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSeat, RatingSession, TableHold
 from players.sql import hold_settled
+from rounds.models import Round
 from rules.edges import PositionEdge, RuleSetEdges, rule_set_edges
-from tables.models import BuyIn, Round, Table
+from tables.models import BuyIn, Table
 
 PLAYER, BANKER = RatedRound.Position.PLAYER, RatedRound.Position.BANKER
 
@@ -206,8 +208,9 @@ def sessions_playing_at(table_id: int) -> dict[int, int]:
     return dict(seated)
 
 
-def round_settled_rate(sender: Any, *, round: Round, posting: Any, corrects: Any = None, **kwargs: Any) -> None:
-    """Receiver of ``round_settled``: the rated sessions' rows and figures, and the table's hold window."""
+def round_settled_rate(*, round: Round, posting: Posting, corrects: Posting | None = None) -> None:
+    """What a settlement of ``round`` (``posting``; a correction's, replacing ``corrects``) adds to the rated sessions
+    seated there and to the table's hold window: called by the settle and the correction, in their transaction."""
     edges = rule_set_edges(round.rule_set_snapshot)
     result = posting.result or {}
     figures = position_figures(result, edges)
@@ -279,9 +282,10 @@ def buy_in_rate(sender: Any, *, buy_in: BuyIn, **kwargs: Any) -> None:
     RatingSession.objects.filter(pk=session_id).update(**{field: F(field) + buy_in.amount_cents})
 
 
-def table_closing_refuse(sender: Any, *, table: Table, **kwargs: Any) -> None:
-    """Receiver of ``table_closing``: a table with a rated player still seated does not close (end the session or
-    move the player first: the clock of a player at a closed table would run on)."""
+def table_closing_refuse(table: Table) -> None:
+    """A table with a rated player still seated does not close (end the session or move the player first: the clock
+    of a player at a closed table would run on); registered with ``tables.services.table_close_vetoes`` by
+    ``players.apps``."""
     seat = RatingSeat.objects.filter(table=table, ended_at__isnull=True).order_by("seat_number").first()
     if seat is not None:
         raise WrongState(

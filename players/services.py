@@ -25,10 +25,10 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, TABLE_STAFF, require_role
 from players.models import Player, RatingPause, RatingSeat, RatingSession
-from settlement.models import Wager
+from rounds.models import Wager
+from rounds.states import FINAL_STATES
 from tables.models import Table
 from tables.permissions import require_act_at_table
-from tables.states import FINAL_STATES
 
 MOST_NAME = 120
 MOST_CARD = 32

@@ -22,9 +22,10 @@ from django.db.models import Sum
 from ledger.models import Posting
 from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSession
 from players.rating import house_figures, position_figures
+from rounds.models import Round
+from rounds.states import RoundState
 from rules.edges import rule_set_edges
-from tables.models import BuyIn, Round
-from tables.states import RoundState
+from tables.models import BuyIn
 
 _KEPT = ("rounds", "banker_rounds", "wagered_cents", "banker_wagered_cents", "win_loss_cents", "theo_millicents")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from ledger.admin import MoneyReadOnlyAdmin
-from settlement.models import Adjustment, Wager
+from rounds.models import Adjustment, Wager
 
 
 @admin.register(Wager)

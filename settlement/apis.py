@@ -26,21 +26,22 @@ from rest_framework.views import APIView
 
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
-from settlement import ofc_turns, services
-from settlement.models import Adjustment
-from settlement.selectors import (
+from rounds import ofc_turns
+from rounds import services as round_services
+from rounds.models import Adjustment, Round
+from rounds.selectors import (
     adjustment_get,
     adjustment_list,
-    round_balances,
     round_get,
     round_get_for_action,
     round_get_for_reader,
     round_next_actions,
-    settlement_in_force,
 )
-from settlement.services import correction_submit, round_open
-from settlement.services.house_wager import house_wager_cents
-from tables.models import Round
+from rounds.services import round_open
+from rounds.services.house_wager import house_wager_cents
+from settlement import services
+from settlement.selectors import round_balances, settlement_in_force
+from settlement.services import correction_submit
 from tables.selectors import table_get
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -230,7 +231,7 @@ class WagerCreateApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(WagerInputSerializer, request)
-        services.wager_place(
+        round_services.wager_place(
             actor=request.user,
             round=round_get_for_action(round_id=round_id),
             seat=data["seat"],
@@ -242,7 +243,7 @@ class WagerCreateApi(APIView):
 class CloseBettingApi(APIView):
     @extend_schema(request=None, responses=RoundOutputSerializer, summary="Close the betting")
     def post(self, request: Request, round_id: int) -> Response:
-        services.round_close_betting(actor=request.user, round=round_get_for_action(round_id=round_id))
+        round_services.round_close_betting(actor=request.user, round=round_get_for_action(round_id=round_id))
         return _round(round_id)
 
 
@@ -263,7 +264,7 @@ class DealApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(DealInputSerializer, request)
-        services.round_deal(
+        round_services.round_deal(
             actor=request.user, round=round_get_for_action(round_id=round_id), dice=data.get("dice"), auto=data["auto"]
         )
         return _round(round_id)
@@ -316,7 +317,7 @@ class HandsApi(APIView):
         ],
     )
     def post(self, request: Request, round_id: int) -> Response:
-        services.round_hands_record(
+        round_services.round_hands_record(
             actor=request.user, round=round_get_for_action(round_id=round_id), hands=_object(request)
         )
         return _round(round_id)
@@ -337,7 +338,7 @@ class SwapApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(SwapInputSerializer, request)
-        services.round_swap_record(
+        round_services.round_swap_record(
             actor=request.user,
             round=round_get_for_action(round_id=round_id),
             seat=data["seat"],
@@ -379,7 +380,7 @@ class PlacementsApi(APIView):
         ],
     )
     def post(self, request: Request, round_id: int) -> Response:
-        services.round_placements_record(
+        round_services.round_placements_record(
             actor=request.user, round=round_get_for_action(round_id=round_id), placements=_object(request)
         )
         return _round(round_id)
@@ -415,7 +416,9 @@ class VoidApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(VoidInputSerializer, request)
-        services.void_round(actor=request.user, round=round_get_for_action(round_id=round_id), reason=data["reason"])
+        round_services.void_round(
+            actor=request.user, round=round_get_for_action(round_id=round_id), reason=data["reason"]
+        )
         return _round(round_id)
 
 

@@ -37,13 +37,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.lines import Line
+from ledger.models import Account
 from rules import engines
 from rules import options as rule_options
 from rules.games import banking, chinese_poker, ofc, registry
 from rules.games.commission import commission_cents
-from settlement.hands import DEALER, RoundHands
+from rules.hands import DEALER, RoundHands
 
-PLAYER, WAGERS, HOUSE, BANKER, COMMISSION, RAKE = "player", "wagers", "house", "banker", "commission", "rake"
+# The accounts a round's settlement moves money between, as the ledger names them (``ledger.models.Account``).
+PLAYER, WAGERS, HOUSE, BANKER, COMMISSION, RAKE = (
+    account.value
+    for account in (Account.PLAYER, Account.WAGERS, Account.HOUSE, Account.BANKER, Account.COMMISSION, Account.RAKE)
+)
 NO_ACTION = "no_action"
 
 

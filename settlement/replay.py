@@ -8,7 +8,7 @@ reversal undoes its original. It cannot see an edit that keeps a posting balance
 * every ``settlement`` posting (the one in force and those reversed by a correction) is
   recomputed from its own ``hands`` (postings are append-only; the round's row is not),
   the round's ``Wager`` rows, its frozen rule set, its action order and its bank, by the
-  same functions ``settle_round`` uses (``settlement.services.play.read_hands`` and
+  same functions ``settle_round`` uses (``rounds.services.play.read_hands`` and
   ``settlement.compute.settle``); its entries must be the lines computed, line for line,
   and its stored ``result`` the answer computed;
 * every ``wager`` posting is ``player -amount, wagers +amount`` for a seat whose ``Wager``
@@ -34,15 +34,15 @@ from typing import Any
 from casino.errors import ApplicationError
 from ledger.lines import line_holder, line_order, lines_text
 from ledger.models import LedgerEntry, Posting
+from rounds.models import Round, Wager
+from rounds.services.house_wager import house_wager_cents, house_wager_problem
+from rounds.services.play import read_hands
+from rounds.states import RoundState
+from rules.hands import round_is_banked
 from settlement import compute
-from settlement.hands import round_is_banked
-from settlement.models import Wager
-from settlement.services.house_wager import house_wager_cents, house_wager_problem
-from settlement.services.play import read_hands
 from settlement.services.settle import entered_hands, settlement_compute
 from settlement.verify import round_label
-from tables.models import Round, Seat
-from tables.states import RoundState
+from tables.models import Seat
 
 CHUNK = 500  # rounds read at a time: well under SQLite's limit on the parameters of one statement
 

@@ -15,8 +15,9 @@ from django.db.models import OuterRef, Subquery, Sum
 
 from casino.models import Shift
 from ledger.models import LedgerEntry
+from rounds.models import Round
 from tables.drop import DropBox, drop_final
-from tables.models import BuyIn, DropCount, Round, Slip, Table, TrayCount
+from tables.models import BuyIn, DropCount, Slip, Table, TrayCount
 from tables.win import hold_bp, table_win_cents
 
 User = get_user_model()

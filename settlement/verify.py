@@ -20,11 +20,11 @@ from casino.models import AuditEvent
 from ledger.lines import lines_text
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import Findings
+from rounds.models import HouseWager, Round, Wager
+from rounds.snapshots import round_snapshot
+from rounds.states import RoundState
 from rules import options as rule_options
-from settlement.models import HouseWager, Wager
-from settlement.snapshots import round_snapshot
-from tables.models import Round, Seat
-from tables.states import RoundState
+from tables.models import Seat
 
 
 def _key(entry: Mapping[str, Any]) -> tuple[str, int | None, int]:
@@ -375,7 +375,7 @@ def round_audit_check(*, rounds: Iterable[int] | None = None, chunk_size: int = 
 
     ``round_transition`` records a round's state before and after each change: each event's ``before``
     must be the previous event's ``after``, and the round as stored must be its last event's ``after``
-    (``settlement.snapshots.round_snapshot``). A change made in the database between two events, or after
+    (``rounds.snapshots.round_snapshot``). A change made in the database between two events, or after
     the last (hands swapped before the settle, a round voided or moved to another shift by SQL), shows as the
     fields that differ. Rounds are read a chunk at a time, with their events.
     """

@@ -1,5 +1,5 @@
-"""The tables' answer to a shift's close (``casino.signals.shift_closing``, connected by ``tables.apps``): a shift
-does not close while its table money is half done, or that money would land in a shift already reported.
+"""The tables' answer to a shift's close (registered with ``casino.services.shift_close_vetoes`` by ``tables.apps``):
+a shift does not close while its table money is half done, or that money would land in a shift already reported.
 
 * a fill or a credit requested or issued in the shift and not yet received or voided: its chips are between the
   cage and the table, and received later it would be posted to a shift whose reports are built;
@@ -33,7 +33,7 @@ def slip_outstanding_text(slip: Slip, *, closing: str) -> str:
     )
 
 
-def shift_close_refuse_money(sender: Any, *, shift: Shift, **kwargs: Any) -> None:
+def shift_close_refuse_money(shift: Shift) -> None:
     """Refuse to close ``shift`` while a slip of it is outstanding or a tray count of it waits (under the shift's
     lock: ``tables.slips``, ``tables.drop`` and ``tables.tray`` write in the open shift under the same lock)."""
     outstanding = slips_outstanding(shift=shift)

@@ -9,7 +9,6 @@ from django.utils.translation import gettext_lazy as _
 from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
 from casino.models import Pit, Shift
 from rules.models import Game, RuleSet
-from tables.states import UNFINISHED_STATES, RoundState
 
 
 class Table(models.Model):
@@ -82,122 +81,6 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table.name} seat {self.number}"
-
-
-class Round(models.Model):
-    """One coup at a table, in the open shift. Changed only by ``settlement.services.round_transition``.
-
-    ``rule_set_snapshot`` is the table's rules frozen when the round opened; the round
-    settles from it, never from the live rule set. The banker is ``bank_seat``; when it
-    is empty the house banks, unless the snapshot's banking mode is ``none`` (Chinese
-    Poker, OFC, the tiles' peer variant), where nobody does.
-    """
-
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("table"))
-    number = models.PositiveIntegerField(_("number"))
-    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("shift"))
-    state = models.CharField(
-        _("state"),
-        max_length=20,
-        choices=[(state.value, state.value.replace("_", " ")) for state in RoundState],
-        default=RoundState.OPEN.value,
-    )
-    rule_set_snapshot = models.JSONField(_("rule set snapshot"))
-    bank_seat = models.ForeignKey(
-        Seat,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="banked_rounds",
-        verbose_name=_("banker's seat"),
-    )
-    # Empty when the system opened the round (training and simulation mode).
-    opened_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("opened by"),
-    )
-    opened_at = models.DateTimeField(_("opened at"))
-    state_changed_at = models.DateTimeField(_("state changed at"))
-    void_reason = models.TextField(_("void reason"), blank=True)
-    # What a player banker puts up to cover the round's wagers (GAME_RULES.md §1, §2); empty when
-    # the house banks or nobody does. When co-banking the house covers as much again.
-    bank_cents = models.PositiveBigIntegerField(_("bank (cents)"), null=True, blank=True)
-    # The deal: three dice (empty when the system dealt without dice) and every position in the order
-    # it was dealt to: seat numbers, 0 for the dealer's own position. ``dealt`` holds the cards or
-    # tiles each position received when the system dealt them (training and simulation mode).
-    deal_mode = models.CharField(
-        _("deal"), max_length=10, choices=[("dice", _("dice")), ("auto", _("system deal"))], blank=True
-    )
-    dice = models.JSONField(_("dice"), null=True, blank=True)
-    action_order = models.JSONField(_("action order"), null=True, blank=True)
-    dealt = models.JSONField(_("dealt"), null=True, blank=True)
-    # The revealed hands, checked and written out in canonical notation (``settlement.hands``), and for
-    # Open-Face Chinese Poker each seat's board as placed street by street.
-    hands = models.JSONField(_("hands"), null=True, blank=True)
-    placements = models.JSONField(_("placements"), null=True, blank=True)
-
-    class Meta:
-        ordering = ["table_id", "-number"]
-        verbose_name = _("round")
-        verbose_name_plural = _("rounds")
-        constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="round_number_unique_at_table"),
-            models.UniqueConstraint(
-                fields=["table"],
-                condition=models.Q(state__in=sorted(state.value for state in UNFINISHED_STATES)),
-                name="one_unfinished_round_per_table",
-            ),
-        ]
-        # What a round is opened with never changes, nor its deal once dealt, and a settled or voided round never
-        # moves again, in the database too: the replay (``verify_ledger --replay``) recomputes its settlement
-        # from them.
-        triggers = guarded_triggers(
-            "tables_round",
-            frozen=(
-                "table_id",
-                "number",
-                "rule_set_snapshot",
-                "bank_seat_id",
-                "bank_cents",
-                "opened_by_id",
-                "opened_at",
-            ),
-            state="state",
-            final_states=("settled", "voided"),
-            frozen_from=(("deal_mode", "dice", "action_order", "dealt"), ("dealt", "revealed", "settled", "voided")),
-        )
-
-    def __str__(self) -> str:
-        return f"{self.table.name} round {self.number} ({self.state})"
-
-
-class BankTurn(models.Model):
-    """Who banked a round, and how many rounds in a row they have banked (GAME_RULES.md §1, §2).
-
-    ``seat`` empty means the house banked. Rounds without a bank (banking mode ``none``)
-    have no bank turn.
-    """
-
-    round = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="bank_turn", verbose_name=_("round"))
-    seat = models.ForeignKey(
-        Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="bank_turns", verbose_name=_("seat")
-    )
-    consecutive = models.PositiveSmallIntegerField(_("rounds in a row"))
-
-    class Meta:
-        verbose_name = _("bank turn")
-        verbose_name_plural = _("bank turns")
-        constraints = [
-            models.CheckConstraint(condition=models.Q(consecutive__gte=1), name="bank_turn_consecutive_positive"),
-        ]
-
-    def __str__(self) -> str:
-        banker = f"seat {self.seat.number}" if self.seat is not None else "the house"
-        return f"{self.round}: {banker} banks ({self.consecutive} in a row)"
 
 
 # --- the table's money: the chips and the tray (issue 16) -----------------------------------------------------

@@ -1,6 +1,6 @@
 """Writes on tables and their seats: creating, opening and closing a table, its dealer, its rule set, its
 limits, its big-win threshold. Each records its audit event in the same transaction. A round's life (opening it
-included) is ``settlement.services``'; who may act at a table is ``tables.permissions``.
+included) is ``rounds.services``'; who may act at a table is ``tables.permissions``.
 """
 
 from __future__ import annotations
@@ -17,12 +17,11 @@ from casino.events import AuditEventType
 from casino.models import Pit
 from casino.money import money_text as _money
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
+from casino.vetoes import Vetoes
 from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default, rule_set_peer
 from tables.closing import slip_outstanding_text, slips_outstanding
 from tables.models import Seat, Table
-from tables.signals import table_closing
-from tables.states import UNFINISHED_STATES
 
 
 def _snapshot(table: Table) -> dict[str, object]:
@@ -135,26 +134,26 @@ def table_open(*, actor: AbstractBaseUser | None, table: Table) -> Table:
     return _table_set_status(actor=actor, table=table, status=Table.Status.OPEN, verb="open")
 
 
-def table_close(*, actor: AbstractBaseUser | None, table: Table) -> Table:
-    """Close an open table; a table with a round still in play, or a fill or credit not yet received or voided, is
-    refused (settle or void the round; receive or void the slip)."""
-    unfinished = table.rounds.filter(state__in=UNFINISHED_STATES).first()
-    if unfinished is not None:
-        raise WrongState(
-            f"Round {unfinished.number} at table {table.name} is still {unfinished.state}: "
-            "settle or void it before closing the table."
-        )
+# Who may refuse a table's close besides the table's own money (``table_close_vetoes.names()``): the rounds (a round
+# still in play) and the players (a rated player still seated), each registered by its app.
+table_close_vetoes: Vetoes[Table] = Vetoes("close a table")
 
-    def no_slip_outstanding(locked: Table) -> None:
+
+def table_close(*, actor: AbstractBaseUser | None, table: Table) -> Table:
+    """Close an open table, under its lock; refused while a round is still in play there, a rated player is still
+    seated there (``table_close_vetoes``), or a fill or credit is not yet received or voided (settle or void the
+    round; end the session; receive or void the slip)."""
+
+    def nothing_left_open(locked: Table) -> None:
+        table_close_vetoes.check(locked)
         outstanding = slips_outstanding(table=locked)
         if outstanding:
             raise WrongState(
                 f"{slip_outstanding_text(outstanding[0], closing='the table')}.", extra={"slip": outstanding[0].pk}
             )
-        table_closing.send(sender=Table, table=locked)  # the apps above refuse by raising WrongState
 
     return _table_set_status(
-        actor=actor, table=table, status=Table.Status.CLOSED, verb="close", check=no_slip_outstanding
+        actor=actor, table=table, status=Table.Status.CLOSED, verb="close", check=nothing_left_open
     )
 
 
@@ -225,7 +224,7 @@ def table_set_limits(
 ) -> Table:
     """Set the table's wager limits: each above zero, the minimum not above the maximum.
 
-    A wager is checked against the limits when it is taken (``settlement.services.wager_place``): wagers already on
+    A wager is checked against the limits when it is taken (``rounds.services.wager_place``): wagers already on
     the layout stay as they were taken. Setting the limits the table already has is refused (nothing to change).
     """
     require_role(actor, *SUPERVISORS, action="set a table's limits")

@@ -16,7 +16,19 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "pit", "dealer", "poker_room", "players", "settlement", "tables", "rules", "ledger", "casino")
+PACKAGES = (
+    "config",
+    "pit",
+    "dealer",
+    "poker_room",
+    "settlement",
+    "players",
+    "rounds",
+    "tables",
+    "rules",
+    "ledger",
+    "casino",
+)
 LAYERS = "Apps look only down"
 PURE_ENGINES = "The engines (rules.games, and rules.engines which maps games to them) import no Django"
 PURE_POKER_ROOM = "The poker room's rules"
@@ -54,7 +66,8 @@ def test_the_tree_keeps_every_import_contract() -> None:
     [
         ("casino/_climb_probe.py", "import pit\n", LAYERS, "casino._climb_probe -> pit"),
         ("ledger/_climb_probe.py", "from tables import models\n", LAYERS, "ledger._climb_probe -> tables"),
-        ("tables/_climb_probe.py", "from settlement import models\n", LAYERS, "tables._climb_probe -> settlement"),
+        ("tables/_climb_probe.py", "from rounds import models\n", LAYERS, "tables._climb_probe -> rounds"),
+        ("rounds/_climb_probe.py", "from settlement import models\n", LAYERS, "rounds._climb_probe -> settlement"),
         ("rules/games/_django_probe.py", "import django.db\n", PURE_ENGINES, "rules.games._django_probe -> django"),
         ("players/_climb_probe.py", "import poker_room\n", LAYERS, "players._climb_probe -> poker_room"),
         ("poker_room/_climb_probe.py", "import dealer\n", LAYERS, "poker_room._climb_probe -> dealer"),
@@ -93,7 +106,7 @@ def test_a_pure_poker_room_module_that_imports_django_breaks_its_contract(tmp_pa
 
 # The apps above the ledger (the layers contract's order): none of their migrations may come before one of the
 # ledger's, so the ledger's tables are made on a fresh database without any app above it.
-ABOVE_THE_LEDGER = {"rules", "tables", "settlement", "players", "poker_room", "dealer", "pit"}
+ABOVE_THE_LEDGER = {"rules", "tables", "rounds", "players", "settlement", "poker_room", "dealer", "pit"}
 
 
 def test_no_migration_of_the_ledger_depends_on_an_app_above_it() -> None:

@@ -5,7 +5,7 @@ money rules (buy-in to the prize pool, the house fee, bounties, rebuys, add-ons,
 stored as the instant the level ends (``clock_ends_at``) or, paused, what is left of it: every screen computes the
 time left from the same instant, so nothing drifts and a restart changes nothing (``poker_room.pure.clock``).
 
-Money moves only as ledger postings (``settlement.models.Posting``, kinds ``t_*``): each ``Purchase`` (an entry, a
+Money moves only as ledger postings (``ledger.models.Posting``, kinds ``t_*``): each ``Purchase`` (an entry, a
 re-entry, a rebuy, an add-on) posts what the entrant paid to the prize pool, the house's fees and the bounties; each
 ``Elimination`` in the money posts its prize, and a knock-out its bounty; an undone elimination reverses them. Both
 are append-only; an elimination is undone once, by a new posting, and stays in the record (its ``undone_at``).

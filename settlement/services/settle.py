@@ -16,16 +16,17 @@ from casino.errors import ApplicationError, WrongState
 from casino.roles import require_role
 from ledger.models import Posting
 from ledger.services import post, posting_record
+from ledger.sql import key_used_sql
+from players.rating import round_settled_rate
+from rounds.models import Round
+from rounds.services.house_wager import house_wager_cents
+from rounds.services.play import read_hands, round_wagers
+from rounds.services.transitions import round_transition
+from rounds.sql import round_lock_reading, stakes_read, stakes_sql
+from rounds.states import RoundState, check_move
+from rules import hands as round_hands
 from settlement import compute
-from settlement import hands as round_hands
-from settlement.services.house_wager import house_wager_cents
-from settlement.services.play import read_hands, round_wagers
-from settlement.services.rounds import round_transition
-from settlement.signals import round_settled
-from settlement.sql import key_used_sql, round_lock_reading, stakes_read, stakes_sql
-from tables.models import Round
 from tables.permissions import TABLE_STAFF, require_act_at_table
-from tables.states import RoundState, check_move
 
 MAX_KEY_LENGTH = 200
 
@@ -143,7 +144,7 @@ def key_race() -> Iterator[None]:
 def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_key: str) -> dict[str, Any]:
     """Settle a revealed round by its frozen rules and post its balanced ledger entries, once.
 
-    Checks every hand again (``settlement.hands``), asks the engine for each outcome or score
+    Checks every hand again (``rules.hands``), asks the engine for each outcome or score
     sheet, computes commission and rake (``settlement.compute``), posts the entries and
     moves the round to ``settled``, all in one transaction. The same key returns the same
     answer, however often it is retried; another attempt on a settled round is refused.
@@ -176,7 +177,7 @@ def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_ke
         round_transition(
             already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED, money=settlement_money(posting)
         )
-        round_settled.send(sender=Round, round=locked, posting=posting, corrects=None)
+        round_settled_rate(round=locked, posting=posting)  # the ratings it feeds
     return settlement_body(posting, locked)
 
 
@@ -204,10 +205,10 @@ def entered_hands(stored: Mapping[str, Any]) -> dict[str, Any]:
     house = stored.get("house")
     if house is not None:  # the house's hand against a player bank: its cards, for the house way to set again
         payload["house"] = {"cards": house["cards"] if "cards" in house else f"{house['high']} {house['low']}"}
-    for key in ("surrendered", "swaps"):  # Chinese Poker's surrender and swaps (``settlement.surrender_swap``)
+    for key in ("surrendered", "swaps"):  # Chinese Poker's surrender and swaps (``rules.surrender_swap``)
         if stored.get(key):
             payload[key] = stored[key]
-    for key in ("turns", "fantasyland"):  # Open-Face's placement history (``settlement.hands.ofc_history_check``)
+    for key in ("turns", "fantasyland"):  # Open-Face's placement history (``rules.hands.ofc_history_check``)
         if key in stored:
             payload[key] = stored[key]
     return payload

@@ -16,7 +16,8 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from casino.roles import Role
-from settlement.services import adjustment_request, round_open
+from rounds.services import round_open
+from settlement.services import adjustment_request
 from tables.services import table_assign_dealer
 
 

@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 from casino.models import AuditEvent
 from casino.roles import Role
 from ledger.models import LedgerEntry, Posting
+from rounds.models import Round
 from rules.services import rule_set_create
-from tables.models import Round
 
 # --- hands whose outcome is known -----------------------------------------------------------------
 

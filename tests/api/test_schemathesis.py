@@ -37,8 +37,9 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from config.wsgi import application
 from poker_room.tournaments import services as tournaments
+from rounds import services as round_services
+from rounds.models import Adjustment
 from settlement import services
-from settlement.models import Adjustment
 from tables.slips import slip_request
 from tables.tray import tray_count_record
 
@@ -78,26 +79,28 @@ def seeded_floor(make_table: Callable[..., Any], shift: Any, pit_boss: User) -> 
     for) and dealt (OFC), a table with no round, the open shift, a tournament planned and one running."""
 
     def to_revealed(table: Any) -> Any:
-        round_ = services.round_open(actor=pit_boss, table=table)
-        services.wager_place(actor=pit_boss, round=round_, seat=1, amount_cents=2500)
-        services.round_close_betting(actor=pit_boss, round=round_)
-        services.round_deal(actor=pit_boss, round=round_, dice=[3, 5, 6])
-        return services.round_hands_record(actor=pit_boss, round=round_, hands=PGP_HANDS)
+        round_ = round_services.round_open(actor=pit_boss, table=table)
+        round_services.wager_place(actor=pit_boss, round=round_, seat=1, amount_cents=2500)
+        round_services.round_close_betting(actor=pit_boss, round=round_)
+        round_services.round_deal(actor=pit_boss, round=round_, dice=[3, 5, 6])
+        return round_services.round_hands_record(actor=pit_boss, round=round_, hands=PGP_HANDS)
 
     pgp = make_table(name="PGP A", game="paigow_poker", seat_count=6)
     settled = to_revealed(pgp)
     services.settle_round(round=settled, actor=pit_boss, idempotency_key="seeded")
     revealed = to_revealed(pgp)
 
-    betting = services.round_open(actor=pit_boss, table=make_table(name="PGP B", game="paigow_poker", seat_count=6))
-    services.wager_place(actor=pit_boss, round=betting, seat=2, amount_cents=1000)
+    betting = round_services.round_open(
+        actor=pit_boss, table=make_table(name="PGP B", game="paigow_poker", seat_count=6)
+    )
+    round_services.wager_place(actor=pit_boss, round=betting, seat=2, amount_cents=1000)
     services.adjustment_request(actor=pit_boss, round=betting, kind="void", reason="Misdeal")
 
-    ofc = services.round_open(actor=pit_boss, table=make_table(name="OFC A", game="ofc", seat_count=2))
+    ofc = round_services.round_open(actor=pit_boss, table=make_table(name="OFC A", game="ofc", seat_count=2))
     for seat in (1, 2):
-        services.wager_place(actor=pit_boss, round=ofc, seat=seat, amount_cents=1000)
-    services.round_close_betting(actor=pit_boss, round=ofc)
-    services.round_deal(actor=pit_boss, round=ofc, dice=[3, 5, 6])
+        round_services.wager_place(actor=pit_boss, round=ofc, seat=seat, amount_cents=1000)
+    round_services.round_close_betting(actor=pit_boss, round=ofc)
+    round_services.round_deal(actor=pit_boss, round=ofc, dice=[3, 5, 6])
 
     idle = make_table(name="PGP C", game="paigow_poker", seat_count=6)
     # The table's money (issue 16): a tray count waiting for its confirmation, a fill waiting for the cage.

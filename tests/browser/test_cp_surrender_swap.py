@@ -13,9 +13,9 @@ from playwright.sync_api import expect
 
 from ledger.models import Posting
 from ledger.verify import ledger_verify
+from rounds.models import Round
 from rules.services import rule_set_create
 from settlement.replay import ledger_replay
-from tables.models import Round
 from tests.browser.test_dealer_tablet import (
     CP_1,
     CP_2,

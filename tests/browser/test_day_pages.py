@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from casino.models import Shift
-from settlement.services import round_open, wager_place
+from rounds.services import round_open, wager_place
 from tables.models import Table
 
 

@@ -14,8 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ledger.models import Posting
-from settlement.models import Adjustment
-from tables.models import Round
+from rounds.models import Adjustment, Round
 
 PGP_BANK = "Qs Qd 8s 5d 3c Jh Jc"  # the house way sets queens high, jacks low
 PGP_WIN = {"high": "As Ad 7s 4d 2c", "low": "Kh Kc"}

@@ -24,8 +24,9 @@ from playwright.sync_api import expect
 
 from casino.models import GamingDay, Shift
 from ledger.models import Posting
-from settlement.models import Adjustment, ShiftReport
-from tables.models import Round, Table
+from rounds.models import Adjustment, Round
+from settlement.models import ShiftReport
+from tables.models import Table
 from tables.services import table_create, table_open
 from tests.browser.test_dealer_tablet import _open_tablet, _tap_hands, _tap_into, _tap_text, _wager
 

@@ -19,10 +19,10 @@ from playwright.sync_api import expect
 
 from ledger.models import Posting
 from ledger.verify import ledger_verify
+from rounds.models import Round
 from rules.games import ofc_table
 from rules.services import rule_set_create
 from settlement.replay import ledger_replay
-from tables.models import Round
 
 SHOTS = Path("/tmp/shots/ofc")
 

@@ -13,8 +13,9 @@ from playwright.sync_api import expect
 
 from ledger.models import Posting
 from ledger.verify import ledger_verify
+from rounds.models import Round
 from settlement.replay import ledger_replay
-from tables.models import Round, Table
+from tables.models import Table
 from tests.browser.test_dealer_tablet import _open_tablet, _settle, _tap_hands, _tap_text
 
 SHOTS = Path("/tmp/shots/cp_peer")

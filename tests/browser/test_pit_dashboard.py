@@ -18,23 +18,22 @@ from playwright.sync_api import expect
 
 from casino.roles import Role
 from casino.services import pit_create
-from rules.services import rule_set_create
-from settlement.models import Adjustment
-from settlement.services import (
-    adjustment_request,
+from rounds.models import Adjustment, Round
+from rounds.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
     round_open,
     round_placements_record,
-    settle_round,
     wager_place,
 )
+from rounds.states import RoundState
+from rules.services import rule_set_create
+from settlement.services import adjustment_request, settle_round
 from tables.drop import buy_in_record
-from tables.models import Round, Table
+from tables.models import Table
 from tables.services import table_assign_dealer, table_create, table_open, table_set_big_win
 from tables.slips import slip_issue, slip_request, slip_sign
-from tables.states import RoundState
 from tables.tray import tray_count_confirm, tray_count_record
 
 # Hands whose outcome the engines' doctests fix (tests/api/test_rounds_api.py).

@@ -12,8 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from casino.roles import Role
-from settlement.models import Adjustment
-from settlement.services import adjustment_request, round_open, wager_place
+from rounds.models import Adjustment
+from rounds.services import round_open, wager_place
+from settlement.services import adjustment_request
 
 
 @pytest.mark.django_db(transaction=True)

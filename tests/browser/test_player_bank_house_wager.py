@@ -19,18 +19,11 @@ from playwright.sync_api import expect
 
 from ledger.models import Posting
 from ledger.verify import ledger_verify
+from rounds.models import HouseWager, Round
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from rules.services import rule_set_create
-from settlement.models import HouseWager
 from settlement.replay import ledger_replay
-from settlement.services import (
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
-from tables.models import Round
+from settlement.services import settle_round
 
 SHOTS = Path("/tmp/shots/house_wager")
 BANK_HIGH, BANK_LOW = "Qs Qd 8s 5d 3c", "Jh Jc"  # seat 3's bank: queens over jacks

@@ -20,9 +20,9 @@ from playwright.sync_api import expect
 
 from players.models import RatingSession
 from players.services import player_create
+from rounds.models import Round
 from rules.edges import rule_set_edges
 from settlement.services import settle_round
-from tables.models import Round
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 T0 = dt.datetime(2026, 11, 24, 21, 0, tzinfo=dt.UTC)
@@ -37,7 +37,7 @@ def clock() -> Iterator[list[dt.datetime]]:
 
 
 def _play(dealer: Any, table: Any, wagers: dict[int, int], seats: dict[str, dict[str, str]], key: str) -> None:
-    from settlement.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+    from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 
     round_ = round_open(actor=dealer, table=table)
     for seat, amount in wagers.items():

@@ -12,14 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from settlement.services import (
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+from settlement.services import settle_round
 from tests.browser.test_dealer_tablet import _open_tablet, _tap_text, _wager
 
 SOON = 5_000  # the tablet polls every 3 s

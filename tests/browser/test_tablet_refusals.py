@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tables.models import Round
+from rounds.models import Round
 from tests.browser.test_dealer_tablet import _open_tablet, _tap_into, _tap_text, _wager
 
 BANK = "Qs Qd 8s 5d 3c Jh Jc"

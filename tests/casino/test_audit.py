@@ -169,12 +169,12 @@ def test_an_event_type_that_is_not_listed_is_refused_and_nothing_is_written() ->
 
 
 def test_every_move_of_a_round_every_request_and_every_table_status_has_its_listed_event() -> None:
-    from settlement.models import Adjustment
+    from rounds.models import Adjustment
+    from rounds.services.transitions import _MOVE_EVENTS
+    from rounds.states import RoundState
     from settlement.services.corrections import _ADJUSTMENT_EVENTS
-    from settlement.services.rounds import _MOVE_EVENTS
     from tables.models import Table
     from tables.services import _STATUS_EVENTS
-    from tables.states import RoundState
 
     assert set(_MOVE_EVENTS) == set(RoundState)
     assert set(_ADJUSTMENT_EVENTS) == {(kind, status) for kind in Adjustment.Kind for status in Adjustment.Status}

@@ -19,16 +19,10 @@ from casino.models import AuditEvent, Shift
 from casino.services import shift_close, shift_open
 from ledger.models import LedgerEntry, Posting
 from pit.tasks import shift_boundaries
-from settlement.models import Adjustment, Wager
-from settlement.services import (
-    adjustment_request,
-    correct_round,
-    round_close_betting,
-    round_open,
-    void_round,
-    wager_place,
-)
-from tables.models import Round, Table
+from rounds.models import Adjustment, Round, Wager
+from rounds.services import round_close_betting, round_open, void_round, wager_place
+from settlement.services import adjustment_request, correct_round
+from tables.models import Table
 from tests.pit.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, play, settle
 from tests.settlement.conftest import LOSES, WINS
 

@@ -14,16 +14,10 @@ from django.test import Client
 from casino.models import AuditEvent
 from casino.roles import Role
 from ledger.models import LedgerEntry, Posting
-from settlement.models import Adjustment, Wager
-from settlement.services import (
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
-from tables.models import Round, Table
+from rounds.models import Adjustment, Round, Wager
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+from settlement.services import settle_round
+from tables.models import Table
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # Pai Gow Poker against the house's queens over jacks (tests/settlement/conftest.py).

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from casino.models import AuditEvent
-from settlement.models import Adjustment
-from tables.models import Round
+from rounds.models import Adjustment, Round
 from tests.dealer.conftest import BANK_CARDS, HTMX, WINS, nothing_written, post_hands, signed_in, text
 
 # What seat 3 really held: kings over queens beats the house (queens over jacks).

@@ -7,9 +7,10 @@ import pytest
 from django.urls import reverse
 
 from dealer.views import REFUSAL_HEADER
+from rounds.models import Round
+from rounds.services import round_close_betting, round_deal, round_open, wager_place
 from rules.services import rule_set_create
-from settlement.services import round_close_betting, round_deal, round_open, wager_place
-from tables.models import Round, Table
+from tables.models import Table
 from tests.dealer.conftest import HTMX, nothing_written, signed_in, text
 
 SEED_EXAMPLE = {  # GAME_RULES.md §3's worked example

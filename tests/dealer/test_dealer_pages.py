@@ -16,17 +16,11 @@ import pytest
 from django.test import Client
 
 from ledger.models import LedgerEntry, Posting
+from rounds.models import Adjustment, Round
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from rules.services import rule_set_create
-from settlement.models import Adjustment
-from settlement.services import (
-    adjustment_approve,
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    wager_place,
-)
-from tables.models import Round, Table
+from settlement.services import adjustment_approve
+from tables.models import Table
 from tests.dealer.conftest import BANK_CARDS, HTMX, LOSES, WINS, nothing_written, post_hands, signed_in, text
 
 # The shared helpers and fixtures (PGP-1, its personas, the hands) are tests/dealer/conftest.py's.

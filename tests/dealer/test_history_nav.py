@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from settlement.models import Adjustment
-from settlement.services import adjustment_approve, adjustment_request, settle_round, wager_place
-from tables.models import Round, Table
+from rounds.models import Adjustment, Round
+from rounds.services import wager_place
+from settlement.services import adjustment_approve, adjustment_request, settle_round
+from tables.models import Table
 from tests.dealer.conftest import HTMX, signed_in, text
 
 

@@ -9,17 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from rounds.models import HouseWager, Round
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from rules.services import rule_set_create
-from settlement.models import HouseWager
-from settlement.services import (
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
-from tables.models import Round, Table
+from settlement.services import settle_round
+from tables.models import Table
 from tests.dealer.conftest import HTMX, LOSES, nothing_written, signed_in, text
 
 

@@ -11,16 +11,11 @@ import re
 
 import pytest
 
+from rounds.models import Round
+from rounds.services import round_close_betting, round_deal, round_open, round_placements_record, wager_place
 from rules.services import rule_set_create
-from settlement.services import (
-    round_close_betting,
-    round_deal,
-    round_open,
-    round_placements_record,
-    settle_round,
-    wager_place,
-)
-from tables.models import Round, Table
+from settlement.services import settle_round
+from tables.models import Table
 from tests.dealer.conftest import HTMX, nothing_written, signed_in, text
 
 QUEENS = ("Qs Qd 2c", "Kc Kh 7d 7s 2h", "Ac Ad Ah 3s 3d")

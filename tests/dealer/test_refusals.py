@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from dealer.views import REFUSAL_HEADER
-from tables.models import Round
+from rounds.models import Round
 from tests.dealer.conftest import HTMX, LOSES, WINS, nothing_written, post_hands, signed_in, text
 
 TABLET_JS = Path(__file__).resolve().parents[2] / "dealer" / "static" / "dealer" / "tablet.js"

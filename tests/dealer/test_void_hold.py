@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from settlement.models import Adjustment
+from rounds.models import Adjustment, Round
 from settlement.services import adjustment_reject, adjustment_request
-from tables.models import Round
 from tests.dealer.conftest import HTMX, nothing_written, signed_in, text
 
 

@@ -19,8 +19,9 @@ from rest_framework.test import APIClient
 
 from casino.models import Shift, TaskOutbox
 from casino.outbox import outbox_flush
+from rounds.models import Round
 from settlement.models import ShiftReport
-from tables.models import Round, Table
+from tables.models import Table
 from tests.faults.conftest import quickly
 from tests.pit.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, play, settle
 

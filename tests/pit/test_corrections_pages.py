@@ -14,9 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from ledger.models import Posting
-from settlement.models import Adjustment
+from rounds.models import Adjustment, Round
 from settlement.services import adjustment_request, settle_round
-from tables.models import Round
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 HANDS = {"banker": BANK, "seats": {"1": WINS, "2": LOSES}}

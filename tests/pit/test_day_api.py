@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from casino.models import AuditEvent, GamingDay, Shift
-from settlement.services import round_open, wager_place
+from rounds.services import round_open, wager_place
 from tables.models import Table
 
 pytestmark = pytest.mark.django_db

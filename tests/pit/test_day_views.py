@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from casino.models import AuditEvent, GamingDay, Shift
-from tables.models import Round, Table
+from rounds.models import Round
+from tables.models import Table
 from tests.pit.test_pit_dashboard import PGP_HANDS, play, settle
 from tests.settlement.conftest import WINS
 

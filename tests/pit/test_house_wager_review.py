@@ -6,16 +6,9 @@ from __future__ import annotations
 import pytest
 
 from pit.corrections import correction_review
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from rules.services import rule_set_create
-from settlement.services import (
-    adjustment_request,
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
+from settlement.services import adjustment_request, settle_round
 from tests.settlement.conftest import BANK, LOSES
 
 

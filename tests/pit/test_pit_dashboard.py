@@ -25,23 +25,14 @@ from casino.models import AuditEvent, Shift
 from ledger.models import LedgerEntry, Posting
 from pit import selectors
 from pit.selectors import BankMustPass, pit_dashboard
+from rounds.models import Adjustment, BankTurn, Round, Wager
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+from rounds.states import RoundState
 from rules.models import Game
 from rules.services import rule_set_create, rule_set_default
-from settlement.models import Adjustment, Wager
-from settlement.services import (
-    adjustment_approve,
-    adjustment_request,
-    correct_round,
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
-from tables.models import BankTurn, Round, Seat, Table
+from settlement.services import adjustment_approve, adjustment_request, correct_round, settle_round
+from tables.models import Seat, Table
 from tables.services import table_set_big_win
-from tables.states import RoundState
 
 # Pai Gow Poker against the house's queens over jacks (tests/settlement/conftest.py, paigow_poker.outcome):
 BANK = {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc"}

@@ -30,11 +30,11 @@ from pit.rating_report import rating_sections
 from pit.services import shift_report_build
 from players.models import RatedRound, RatingSession
 from players.services import player_create, session_end, session_move, session_pause, session_resume, session_start
+from rounds.models import Round
 from rules.edges import rule_set_edges
 from rules.services import rule_set_create
 from settlement.models import ShiftReport
 from settlement.services import settle_round
-from tables.models import Round
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]

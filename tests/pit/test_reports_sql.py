@@ -16,9 +16,9 @@ from django.utils import timezone
 from casino.services import shift_close
 from ledger.models import LedgerEntry, Posting
 from pit import reports
-from settlement.selectors import round_value, seat_value, shift_round_ids
+from rounds.models import Round
+from rounds.selectors import round_value, seat_value, shift_round_ids
 from settlement.services import correct_round, settle_round
-from tables.models import Round
 from tests.pit.test_shift_reports import closed_shift  # noqa: F401  (a fixture)
 from tests.settlement.test_banked import DICE, TILES_BANK, TILES_LOSE, TILES_WIN, TILES_WIN_TOO
 
@@ -147,7 +147,7 @@ def test_a_player_bank_whose_only_commission_was_reversed_is_not_listed_and_no_a
 def test_seat_outcomes_are_counted_in_sql_by_the_python_rule(shift, pgp_table, dealer) -> None:
     """Each way a seat line gives its outcome (said by a banked game; by the sign of ``won_cents`` in the points
     games, a missing one a push), on settlements written as they are stored; a reversed one is not counted."""
-    from settlement.services import round_open
+    from rounds.services import round_open
 
     round_ = round_open(actor=dealer, table=pgp_table)
     said = [{"seat": 1, "outcome": o} for o in ("win", "push", "loss", "no_action", "win")]

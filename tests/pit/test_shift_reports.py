@@ -11,19 +11,14 @@ from casino.services import pit_create, shift_close, shift_open
 from ledger.models import LedgerEntry
 from ledger.verify import ledger_verify
 from pit.services import shift_report_build
+from rounds.models import Round, Wager
+from rounds.selectors import shift_round_ids
+from rounds.services import round_open, wager_place
+from rounds.states import RoundState
 from rules.services import rule_set_create
-from settlement.models import ShiftReport, Wager
-from settlement.selectors import shift_round_ids
-from settlement.services import (
-    adjustment_approve,
-    adjustment_request,
-    round_open,
-    settle_round,
-    wager_place,
-)
-from tables.models import Round
+from settlement.models import ShiftReport
+from settlement.services import adjustment_approve, adjustment_request, settle_round
 from tables.services import table_assign_dealer, table_create, table_open
-from tables.states import RoundState
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 from tests.settlement.test_banked import DICE, TILES_BANK, TILES_LOSE, TILES_WIN
 from tests.settlement.test_points import OFC_STREETS, SEED_EXAMPLE, _dealt_round, _place

@@ -101,15 +101,9 @@ def test_a_closed_shifts_reports_are_built_by_a_real_worker_and_a_second_run_cha
 ) -> None:
     from casino.services import shift_close
     from pit.tasks import shift_reports_build
+    from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
     from settlement.models import ShiftReport
-    from settlement.services import (
-        round_close_betting,
-        round_deal,
-        round_hands_record,
-        round_open,
-        settle_round,
-        wager_place,
-    )
+    from settlement.services import settle_round
 
     queue, log = worker
     table = make_table(name="PGP-1", game="paigow_poker", seat_count=6)

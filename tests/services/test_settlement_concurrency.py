@@ -28,26 +28,27 @@ from casino.errors import WrongState
 from casino.roles import Role
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import ledger_verify
-from rules import options as rule_options
-from rules.games import chinese_poker, dealing, ofc, paigow_poker, paigow_tiles
-from rules.games.cards import cards_text, deck, parse_cards
-from rules.games.tiles import TILE_SET, parse_tiles, tiles_text
-from rules.services import rule_set_create
-from settlement.selectors import seat_value
-from settlement.services import (
+from rounds.models import Round
+from rounds.selectors import seat_value
+from rounds.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
     round_open,
     round_placements_record,
-    settle_round,
     void_round,
     wager_place,
 )
+from rounds.services.house_wager import banker_last_bet, house_wager_cents
+from rounds.states import RoundState
+from rules import options as rule_options
+from rules.games import chinese_poker, dealing, ofc, paigow_poker, paigow_tiles
+from rules.games.cards import cards_text, deck, parse_cards
+from rules.games.tiles import TILE_SET, parse_tiles, tiles_text
+from rules.services import rule_set_create
 from settlement.services import settle as settle_module
-from settlement.services.house_wager import banker_last_bet, house_wager_cents
-from tables.models import Round, Table
-from tables.states import RoundState
+from settlement.services import settle_round
+from tables.models import Table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("real_services")]
 

@@ -18,8 +18,8 @@ from casino.errors import WrongState
 from casino.models import Shift
 from casino.services import shift_close
 from ledger.models import Posting
+from rounds.models import Round
 from settlement.services import correct_round, settle_round
-from tables.models import Round
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS, pgp_table, play_to_hands  # noqa: F401  (fixtures)
 
 

@@ -11,10 +11,10 @@ from django.db.models import Sum
 
 from casino.models import AuditEvent
 from ledger.models import LedgerEntry, Posting
-from settlement.models import Wager
-from settlement.selectors import seat_value
-from settlement.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
-from tables.models import Round, Table
+from rounds.models import Round, Wager
+from rounds.selectors import seat_value
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+from tables.models import Table
 
 # The house's hand in most Pai Gow Poker tests: a pair of queens over a pair of jacks.
 BANK = {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc"}

@@ -8,19 +8,9 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import AuditEvent
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import ledger_verify
-from settlement.models import Adjustment
-from settlement.services import (
-    adjustment_approve,
-    adjustment_reject,
-    adjustment_request,
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
-from tables.models import Round
+from rounds.models import Adjustment, Round
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+from settlement.services import adjustment_approve, adjustment_reject, adjustment_request, settle_round
 
 BANKER = {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc"}
 WINNER = {"high": "As Ad 7s 4d 2c", "low": "Kh Kc"}

@@ -11,15 +11,9 @@ import random
 import pytest
 
 from casino.errors import ApplicationError, WrongState
-from settlement.services import (
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
-from tables.models import Round
+from rounds.models import Round
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+from settlement.services import settle_round
 from tests.settlement.conftest import BANK, LOSES, WINS
 
 

@@ -13,16 +13,10 @@ import pytest
 
 from casino.errors import ApplicationError, WrongState
 from ledger.models import LedgerEntry, Posting
+from rounds.models import Round
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from rules.services import rule_set_create
-from settlement.services import (
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
-from tables.models import Round
+from settlement.services import settle_round
 from tests.settlement.conftest import BANK, COPIES_BOTH, LOSES, PUSHES, WINS
 
 

@@ -15,21 +15,21 @@ import pytest
 from casino.errors import ApplicationError, WrongState
 from casino.models import AuditEvent
 from ledger.verify import ledger_verify
-from rules.games import chinese_poker
-from rules.games.cards import cards_text, deck, parse_cards
-from rules.services import rule_set_create
-from settlement.hands import dealt_hands_set
-from settlement.replay import ledger_replay
-from settlement.services import (
+from rounds.models import Round
+from rounds.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
     round_open,
     round_swap_record,
-    settle_round,
     wager_place,
 )
-from tables.models import Round
+from rules.games import chinese_poker
+from rules.games.cards import cards_text, deck, parse_cards
+from rules.hands import dealt_hands_set
+from rules.services import rule_set_create
+from settlement.replay import ledger_replay
+from settlement.services import settle_round
 
 # GAME_RULES.md §3's worked example (2-4, seed royalties): seat 2 holds three flushes (a natural, 3 from each);
 # seat 1 beats seat 3 2-1 (+2), collects 3 for front trips, pays 3 for quads. Totals 1: -1, 2: +6, 3: -5.

@@ -13,19 +13,11 @@ from casino.errors import NotAllowed
 from casino.roles import Role
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import ledger_verify
-from settlement.models import Adjustment
-from settlement.services import (
-    adjustment_approve,
-    adjustment_reject,
-    adjustment_request,
-    correct_round,
-    round_open,
-    settle_round,
-    void_round,
-    wager_place,
-)
-from settlement.services.corrections import correction_submit, four_eyes_required, round_party
-from tables.models import Round
+from rounds.models import Adjustment, Round
+from rounds.services import round_open, void_round, wager_place
+from rounds.services.voids import four_eyes_required, round_party
+from settlement.services import adjustment_approve, adjustment_reject, adjustment_request, correct_round, settle_round
+from settlement.services.corrections import correction_submit
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 HANDS = {"banker": BANK, "seats": {"1": WINS, "2": LOSES}}

@@ -24,25 +24,15 @@ from casino.errors import ApplicationError
 from casino.models import AuditEvent
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import ledger_verify
+from rounds.models import HouseWager, Round
+from rounds.selectors import seat_value
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, void_round, wager_place
 from rules import options as rule_options
 from rules.services import rule_set_create, rule_set_default
-from settlement.models import HouseWager
 from settlement.replay import ledger_replay
-from settlement.selectors import seat_value
-from settlement.services import (
-    adjustment_approve,
-    adjustment_request,
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    settlement_preview,
-    void_round,
-    wager_place,
-)
+from settlement.services import adjustment_approve, adjustment_request, settle_round, settlement_preview
 from settlement.verify import _rules_audited, _rules_problem
-from tables.models import Round, Table
+from tables.models import Table
 from tests import guards
 from tests.settlement.conftest import BANK, LOSES, WINS
 

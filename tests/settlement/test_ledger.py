@@ -10,10 +10,10 @@ from django.db import connection
 from casino.append_only import AppendOnlyError
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import ledger_verify
-from settlement.models import Wager
-from settlement.selectors import seat_value
-from settlement.services import correct_round, round_open, settle_round, void_round, wager_place
-from tables.models import Round
+from rounds.models import Round, Wager
+from rounds.selectors import seat_value
+from rounds.services import round_open, void_round, wager_place
+from settlement.services import correct_round, settle_round
 from tests.guards import tamper
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 

@@ -14,21 +14,21 @@ import pytest
 
 from casino.errors import ApplicationError, WrongState
 from ledger.verify import ledger_verify
-from rules.games import ofc, ofc_table
-from rules.games.cards import parse_cards
-from rules.services import rule_set_create
-from settlement import ofc_turns
-from settlement.replay import ledger_replay
-from settlement.services import (
+from rounds import ofc_turns
+from rounds.models import Round
+from rounds.services import (
     round_close_betting,
     round_deal,
     round_open,
     round_placements_record,
-    settle_round,
     void_round,
     wager_place,
 )
-from tables.models import Round
+from rules.games import ofc, ofc_table
+from rules.games.cards import parse_cards
+from rules.services import rule_set_create
+from settlement.replay import ledger_replay
+from settlement.services import settle_round
 
 # Boards a dealer can read at a glance (each checked by the engine below).
 QUEENS = ("Qs Qd 2c", "Kc Kh 7d 7s 2h", "Ac Ad Ah 3s 3d")  # QQ in front: qualifies for Fantasyland

@@ -10,16 +10,10 @@ import pytest
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from ledger.models import Posting
 from ledger.verify import ledger_verify
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from rules.services import PEER_RULE_SET_NAMES, rule_set_peer
 from settlement.replay import ledger_replay
-from settlement.services import (
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
+from settlement.services import settle_round
 from tables.services import table_play_peer
 
 # The engine's own example (rules.games.paigow_tiles.peer_results): seat 1's Teens over Day and nine beat seat 2's

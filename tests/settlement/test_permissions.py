@@ -9,17 +9,10 @@ import pytest
 
 from casino.errors import NotAllowed, WrongState
 from casino.roles import Role
-from settlement.services import (
-    correct_round,
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    void_round,
-    wager_place,
-)
-from tables.models import Round, Table
+from rounds.models import Round
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, void_round, wager_place
+from settlement.services import correct_round, settle_round
+from tables.models import Table
 from tables.services import table_assign_dealer, table_close
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 

@@ -13,18 +13,18 @@ import pytest
 from casino.errors import ApplicationError, WrongState
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import ledger_verify
-from rules.games.cards import parse_cards
-from rules.services import rule_set_create
-from settlement.services import (
+from rounds.models import Round
+from rounds.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
     round_open,
     round_placements_record,
-    settle_round,
     wager_place,
 )
-from tables.models import Round
+from rules.games.cards import parse_cards
+from rules.services import rule_set_create
+from settlement.services import settle_round
 
 # --- Chinese Poker ------------------------------------------------------------------------------
 

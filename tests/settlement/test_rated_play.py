@@ -21,11 +21,13 @@ from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSeat, Rating
 from players.rating import hold_window_update, house_figures, position_figures, sessions_playing_at
 from players.services import player_create, session_end, session_move, session_pause, session_start
 from players.verify import ratings_verify
+from rounds.models import Round
+from rounds.services import round_open, wager_place
 from rules.edges import rule_set_edges
 from rules.services import rule_set_create
-from settlement.services import correct_round, round_open, settle_round, wager_place
+from settlement.services import correct_round, settle_round
 from tables.drop import buy_in_record, buy_in_void
-from tables.models import Round, Table
+from tables.models import Table
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]

@@ -19,22 +19,19 @@ from django.core.management.base import CommandError
 
 from ledger.models import Posting
 from ledger.verify import ledger_verify
-from rules.services import rule_set_create
-from settlement.models import Wager
-from settlement.replay import ledger_replay
-from settlement.selectors import seat_value
-from settlement.services import (
-    adjustment_approve,
-    adjustment_request,
+from rounds.models import Round, Wager
+from rounds.selectors import seat_value
+from rounds.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
     round_open,
     round_placements_record,
-    settle_round,
     wager_place,
 )
-from tables.models import Round
+from rules.services import rule_set_create
+from settlement.replay import ledger_replay
+from settlement.services import adjustment_approve, adjustment_request, settle_round
 from tests import guards
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 from tests.settlement.test_banked import DICE, TILES_BANK, TILES_LOSE, TILES_WIN, TILES_WIN_TOO

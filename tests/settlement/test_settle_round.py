@@ -8,8 +8,9 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import AuditEvent
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import ledger_verify
-from settlement.services import correct_round, round_open, settle_round, void_round, wager_place
-from tables.models import Round
+from rounds.models import Round
+from rounds.services import round_open, void_round, wager_place
+from settlement.services import correct_round, settle_round
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 HANDS = {"banker": BANK, "seats": {"1": WINS, "2": LOSES}}

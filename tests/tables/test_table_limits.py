@@ -14,8 +14,8 @@ from rest_framework.test import APIClient
 
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import AuditEvent, Shift
+from rounds.services import round_open, wager_place
 from rules.services import rule_set_create
-from settlement.services import round_open, wager_place
 from tables.models import Table
 from tables.services import table_configure, table_set_limits
 

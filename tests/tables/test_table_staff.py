@@ -7,7 +7,7 @@ import pytest
 from casino.errors import ApplicationError, NotAllowed
 from casino.models import AuditEvent
 from casino.roles import Role
-from settlement.services import round_open
+from rounds.services import round_open
 from tables.models import Table
 from tables.services import table_assign_dealer, table_set_big_win
 

@@ -31,10 +31,9 @@ from players.models import HoldRound, RatedRound
 from players.services import player_create, session_start
 from poker_room.deals.models import Deal
 from poker_room.tournaments.services import entry_register, tournament_create, tournament_start
-from settlement.models import HouseWager, Wager
+from rounds.models import HouseWager, Round, Wager
 from settlement.services import settle_round
 from tables.drop import buy_in_record, drop_count_record
-from tables.models import Round
 from tests.guards import guards_off, tamper
 from tests.settlement.conftest import BANK, LOSES, WINS
 
@@ -510,9 +509,9 @@ def test_rows_from_before_money_was_audited_are_told_apart_by_the_chains_own_rec
     assert ledger_audit_began() == (0, 0)  # this floor was audited from its first posting
     migration = importlib.import_module("settlement.migrations.0007_ledger_audit_began")
 
-    class Models:  # the migration's models as they stand today (the postings have moved to the ledger since)
+    class Models:  # the migration's models as they stand today (moved to the ledger and the rounds apps since)
         def get_model(self, app: str, name: str) -> object:
-            return Posting if name == "Posting" else apps.get_model(app, name)
+            return {"Posting": Posting, "Wager": Wager}.get(name) or apps.get_model(app, name)
 
     migration.record(Models(), None)
     last_posting = Posting.objects.order_by("-pk").first().pk

@@ -22,20 +22,21 @@ from casino.models import Shift
 from casino.services import shift_close
 from pit.report_pdf import hourly_chart_png
 from pit.services import shift_report_build
-from rules.games import chinese_poker, registry
-from rules.games.cards import cards_text, parse_cards
-from settlement.hands import dealt_bank_position, dealt_hands_set
-from settlement.models import ShiftReport
-from settlement.services import (
+from rounds.models import Round
+from rounds.services import (
     round_close_betting,
     round_deal,
     round_hands_record,
     round_open,
     round_placements_record,
-    settle_round,
     wager_place,
 )
-from tables.models import Round, Table
+from rules.games import chinese_poker, registry
+from rules.games.cards import cards_text, parse_cards
+from rules.hands import dealt_bank_position, dealt_hands_set
+from settlement.models import ShiftReport
+from settlement.services import settle_round
+from tables.models import Table
 
 DEMO_ROUNDS = 4  # per table
 DEMO_SEED = 8  # the demo's deals, so the sample is the same on every run of a fresh demo floor

@@ -20,21 +20,23 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.money import money_text as _money
 from casino.roles import require_role
-from ledger.models import Posting
+from ledger.lines import Line
+from ledger.models import Account, Kind, Posting
 from ledger.services import post, posting_record
+from rounds import ofc_turns
+from rounds.models import Round, Wager
+from rounds.services.house_wager import house_wager_cents
+from rounds.services.transitions import round_check, round_transition
+from rounds.sql import round_lock
+from rounds.states import RoundState, check_move
+from rules import hands as round_hands
 from rules import options as rule_options
+from rules import surrender_swap
 from rules.games import banking, dealing, ofc_table, registry
 from rules.games.cards import cards_text
 from rules.games.errors import InvalidHand
-from settlement import compute, ofc_turns, surrender_swap
-from settlement import hands as round_hands
-from settlement.models import Wager
-from settlement.services.house_wager import house_wager_cents
-from settlement.services.rounds import round_check, round_transition
-from settlement.sql import round_lock
-from tables.models import Round, Seat
+from tables.models import Seat
 from tables.permissions import TABLE_STAFF, require_act_at_table
-from tables.states import RoundState, check_move
 
 
 def round_seat_ids(round_: Round) -> dict[int, int]:
@@ -110,8 +112,8 @@ def wager_place(*, actor: AbstractBaseUser | None, round: Round, seat: int, amou
                     round_id=locked.pk,
                     kind=Posting.Kind.WAGER,
                     lines=[
-                        compute.Line(compute.PLAYER, seat, -amount_cents, "wager"),
-                        compute.Line(compute.WAGERS, None, amount_cents, "wager"),
+                        Line(Account.PLAYER.value, seat, -amount_cents, Kind.WAGER.value),
+                        Line(Account.WAGERS.value, None, amount_cents, Kind.WAGER.value),
                     ],
                     actor=actor,
                     seat_ids={seat: seat_row.pk},
@@ -233,7 +235,7 @@ def _ofc_deal(
 ) -> Round:
     """Open-Face's deal: the button moved on from the table's previous round, the seats in play in turn order (left
     of the button first, the button last) as the round's action order; the system deals in that order, 14 cards at
-    once to a seat in Fantasyland (``settlement.ofc_turns``, ``rules.games.ofc_table``)."""
+    once to a seat in Fantasyland (``rounds.ofc_turns``, ``rules.games.ofc_table``)."""
     in_play = sorted(round_wagers(locked))
     button = ofc_turns.button_next(locked, in_play)
     order = ofc_table.turn_order(button=button, seats_in_play=in_play)
@@ -254,7 +256,7 @@ def _ofc_deal(
 def read_hands(
     locked: Round, payload: Mapping[str, Any], *, wagers: Mapping[int, int], complete_boards: bool = False
 ) -> round_hands.RoundHands:
-    """The hands ``payload`` gives for the locked round, checked by ``settlement.hands`` against its rules, its
+    """The hands ``payload`` gives for the locked round, checked by ``rules.hands`` against its rules, its
     seats in play (``wagers``), its bank and its deal; ``complete_boards`` reads Open-Face's finished boards."""
     seats_in_play = sorted(wagers)
     snapshot = locked.rule_set_snapshot
@@ -283,7 +285,7 @@ def read_hands(
 
 
 def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: Mapping[str, Any]) -> Round:
-    """Record the revealed hands (checked by ``settlement.hands``); the round becomes ``revealed``.
+    """Record the revealed hands (checked by ``rules.hands``); the round becomes ``revealed``.
 
     Until it settles, the dealer may enter them again (a typo): the new hands replace
     the old, and the audit log keeps both.
@@ -336,7 +338,7 @@ def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, pla
                 f"Round {locked.number} is {locked.state}: cards are placed after the deal, before settling."
             )
         seats_in_play = sorted(round_wagers(locked))
-        # Placed in turn from the button (``settlement.ofc_turns``); a round dealt before the button has no order.
+        # Placed in turn from the button (``rounds.ofc_turns``); a round dealt before the button has no order.
         order = ofc_turns.turn_order(locked)
         fantasyland = ofc_turns.fantasyland_seats(locked, seats_in_play) if order else frozenset()
         boards = round_hands.ofc_place(

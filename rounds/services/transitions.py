@@ -3,7 +3,7 @@
 The Dealer assigned to a table (``tables.services.table_assign_dealer``) opens its rounds
 and plays them; a Floor supervisor or Pit boss may do whatever a Dealer may, at any table
 (``tables.permissions``). Every change of a round goes through ``round_transition``, under
-the round's row lock (``settlement.sql.round_lock``), with its audit event.
+the round's row lock (``rounds.sql.round_lock``), with its audit event.
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ from casino.models import Shift
 from casino.money import money_text as _money
 from casino.roles import require_role
 from casino.rows import update_statement
+from rounds.models import Adjustment, BankTurn, Round
+from rounds.services.house_wager import house_wager_plan, house_wager_take
+from rounds.snapshots import round_snapshot
+from rounds.sql import round_lock, round_standing
+from rounds.states import UNFINISHED_STATES, RoundState, check_move
 from rules import options as rule_options
 from rules.games import banking
 from rules.models import Game
-from settlement.models import Adjustment
-from settlement.services.house_wager import house_wager_plan, house_wager_take
-from settlement.snapshots import round_snapshot
-from settlement.sql import round_lock, round_standing
-from tables.models import BankTurn, Round, Seat, Table
+from tables.models import Seat, Table
 from tables.permissions import TABLE_STAFF, require_act_at_table
 from tables.services import seats_ensure
-from tables.states import UNFINISHED_STATES, RoundState, check_move
 
 
 def _check_banker(*, table: Table, banking_mode: str, seat_number: int | None) -> int:
@@ -149,7 +149,7 @@ def round_open(
     ``banker_seat`` is the number of the seat that takes the bank, and ``bank_cents`` what
     that player puts up to cover the wagers; ``None`` lets the house bank (or nobody, in a
     game without a bank). A table has one unfinished round at a time. Against a player bank in
-    Pai Gow Poker the house wagers the banker's last bet (``settlement.services.house_wager``).
+    Pai Gow Poker the house wagers the banker's last bet (``rounds.services.house_wager``).
     """
     require_role(actor, *TABLE_STAFF, action="open a round")
     with transaction.atomic():
@@ -207,7 +207,7 @@ def round_open(
     return round_
 
 
-# The event each move records: one for every state a round reaches (``tables.states``).
+# The event each move records: one for every state a round reaches (``rounds.states``).
 _MOVE_EVENTS: Mapping[RoundState, AuditEventType] = {
     RoundState.OPEN: AuditEventType.ROUND_OPENED,
     RoundState.BETTING_CLOSED: AuditEventType.ROUND_BETTING_CLOSED,
@@ -231,7 +231,7 @@ def round_transition(
 ) -> Round:
     """The one service that changes a round: lock its row, check the move, save, audit, in one transaction.
 
-    ``target`` is the next state (checked against ``tables.states``) or ``None`` to change
+    ``target`` is the next state (checked against ``rounds.states``) or ``None`` to change
     ``changes`` (the hands, the placements) without moving. The step services call it with
     what their step records: ``settlement.services`` deals (``dealt``), takes the hands
     (``revealed``) and settles (``settled``); the audit event is the move's (``_MOVE_EVENTS``) or ``event``.
@@ -275,7 +275,7 @@ def round_transition(
 
 
 def round_check(locked: Round, *, hold: str | None = "nothing more is played") -> None:
-    """Refuse a write to a round that can no longer take it, in one read (``settlement.sql.round_standing``):
+    """Refuse a write to a round that can no longer take it, in one read (``rounds.sql.round_standing``):
 
     * its shift is closed: the shift's reports are built and final, so a wager, a move, new hands, a void or a
       correction of the round would be in no report (issue 15). A close refuses while a round of its shift is
@@ -377,10 +377,11 @@ def shift_requests_waiting(*, shift: Shift) -> list[Adjustment]:
     )
 
 
-def shift_close_refuse(sender: Any, *, shift: Shift, **kwargs: Any) -> None:
+def shift_close_refuse(shift: Shift) -> None:
     """Refuse to close ``shift`` while one of its rounds is still being played, or a request on one waits for a
-    supervisor: settled after the close, it would fall outside every report (``casino.signals.shift_closing``,
-    connected by ``settlement.apps``; run under the shift's lock, which ``round_open`` takes too)."""
+    supervisor: settled after the close, it would fall outside every report (registered with
+    ``casino.services.shift_close_vetoes`` by ``rounds.apps``; run under the shift's lock, which ``round_open`` takes
+    too)."""
     unfinished = shift_rounds_unfinished(shift=shift)
     if unfinished:
         more = f" ({len(unfinished) - 1} more round(s) too)" if len(unfinished) > 1 else ""
@@ -399,6 +400,17 @@ def shift_close_refuse(sender: Any, *, shift: Shift, **kwargs: Any) -> None:
                     {"id": a.pk, "kind": a.kind, "table": a.round.table.name, "round": a.round.number} for a in waiting
                 ]
             },
+        )
+
+
+def table_close_refuse(table: Table) -> None:
+    """Refuse to close ``table`` while a round is still in play there (settle or void it first); registered with
+    ``tables.services.table_close_vetoes`` by ``rounds.apps``, asked under the table's lock."""
+    unfinished = Round.objects.filter(table=table, state__in=UNFINISHED_STATES).first()
+    if unfinished is not None:
+        raise WrongState(
+            f"Round {unfinished.number} at table {table.name} is still {unfinished.state}: "
+            "settle or void it before closing the table."
         )
 
 

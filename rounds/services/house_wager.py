@@ -35,14 +35,14 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError
 from casino.events import AuditEventType
 from casino.money import money_text as _money
-from ledger.models import Posting
+from ledger.lines import Line
+from ledger.models import Account, Kind, Posting
 from ledger.services import post, posting_record
+from rounds.models import HouseWager, Round, Wager
+from rounds.states import RoundState
 from rules import options as rule_options
 from rules.games import banking
-from settlement import compute
-from settlement.models import HouseWager, Wager
-from tables.models import Round, Seat, Table
-from tables.states import RoundState
+from tables.models import Seat, Table
 
 OPTION = "house_wager"
 
@@ -118,8 +118,8 @@ def house_wager_take(*, actor: AbstractBaseUser | None, round: Round, plan: Hous
         round_id=round.pk,
         kind=Posting.Kind.WAGER,
         lines=[
-            compute.Line(compute.HOUSE, None, -plan.amount_cents, "wager"),
-            compute.Line(compute.WAGERS, None, plan.amount_cents, "wager"),
+            Line(Account.HOUSE.value, None, -plan.amount_cents, Kind.WAGER.value),
+            Line(Account.WAGERS.value, None, plan.amount_cents, Kind.WAGER.value),
         ],
         actor=actor,
     )

@@ -1,11 +1,11 @@
-"""A round as its audit events record it, before and after each change (``settlement.services.round_transition``):
+"""A round as its audit events record it, before and after each change (``rounds.services.round_transition``):
 ``verify_ledger`` holds every round to the chain of its events (``settlement.verify.round_audit_check``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tables.models import Round
+from rounds.models import Round
 
 
 def round_snapshot(round_: Round) -> dict[str, Any]:

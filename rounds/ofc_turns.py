@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rounds.models import Round
+from rounds.states import RoundState
 from rules.games import ofc, ofc_table, registry
 from rules.games.cards import parse_cards
-from tables.models import Round
-from tables.states import RoundState
 
-DEALER = 0  # the dealer's own position in a dice order (``settlement.hands.DEALER``)
+DEALER = 0  # the dealer's own position in a dice order (``rules.hands.DEALER``)
 
 
 def turn_order(round_: Round) -> tuple[int, ...] | None:

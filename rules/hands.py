@@ -48,7 +48,7 @@ class RoundHands:
     ``bank`` is the banker's setting (None when nobody banks); ``seats`` maps seat
     numbers to a ``Setting`` (banked games, peer tiles), an ``Arrangement`` (Chinese
     Poker) or a ``Board`` (OFC); ``fouled`` names the seats whose hand is mis-set.
-    Chinese Poker's ``surrendered`` and ``swapped`` seats (``settlement.surrender_swap``).
+    Chinese Poker's ``surrendered`` and ``swapped`` seats (``rules.surrender_swap``).
     """
 
     stored: dict[str, Any]

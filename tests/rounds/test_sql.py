@@ -1,4 +1,4 @@
-"""The hand-written statements of the settle path read and write exactly what the ORM would (casino.rows).
+"""The round's hand-written lock and standing read and write exactly what the ORM would (``rounds.sql``).
 
 Run on SQLite here and on PostgreSQL in .ci/run's second pass, where the statements differ
 (several in one round trip, the posting and its entries in one ``WITH``).
@@ -13,10 +13,10 @@ from casino.audit import audit_chain_verify, audit_event_record
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.rows import update_statement
+from rounds.models import Round
+from rounds.services import round_open
+from rounds.sql import round_lock, round_lock_reading
 from rules.services import rule_set_create
-from settlement.services import round_open
-from settlement.sql import round_lock, round_lock_reading
-from tables.models import Round
 from tests.settlement.conftest import BANK, LOSES, WINS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shift")]
@@ -108,9 +108,9 @@ def test_a_change_that_finds_no_row_records_no_event(play_to_hands, pgp_table, d
 def test_where_a_round_stands_is_what_the_orm_reads(shift, pit_boss, play_to_hands, pgp_table, dealer) -> None:  # type: ignore[no-untyped-def]
     from casino.models import Shift
     from casino.services import shift_close
-    from settlement.models import Adjustment
+    from rounds.models import Adjustment
+    from rounds.sql import round_standing
     from settlement.services import adjustment_request, settle_round
-    from settlement.sql import round_standing
 
     def orm(round_: Round) -> tuple[object, ...]:
         name, closed_at = Shift.objects.values_list("name", "closed_at").get(pk=round_.shift_id)

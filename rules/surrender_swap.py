@@ -32,7 +32,7 @@ from casino.errors import ApplicationError
 from rules.games import chinese_poker
 from rules.games.cards import Card, cards_text, deck, parse_cards
 from rules.games.errors import InvalidHand
-from settlement.hands import RoundHands, position_name
+from rules.hands import RoundHands, position_name
 
 SURRENDERED = "surrendered"
 SWAPS = "swaps"

@@ -1,5 +1,5 @@
 """Chinese Poker's swap at a three-player table (GAME_RULES.md §3, "Swap"): one seat's swap, recorded on the dealt
-round in the order the seats announce it (``settlement.surrender_swap`` checks and stores it)."""
+round in the order the seats announce it (``rules.surrender_swap`` checks and stores it)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from django.db import transaction
 from casino.errors import WrongState
 from casino.events import AuditEventType
 from casino.roles import require_role
-from settlement import surrender_swap
-from settlement.services.play import round_wagers
-from settlement.services.rounds import round_check, round_transition
-from settlement.sql import round_lock
-from tables.models import Round
+from rounds.models import Round
+from rounds.services.play import round_wagers
+from rounds.services.transitions import round_check, round_transition
+from rounds.sql import round_lock
+from rounds.states import RoundState
+from rules import surrender_swap
 from tables.permissions import TABLE_STAFF, require_act_at_table
-from tables.states import RoundState
 
 
 def round_swap_record(*, actor: AbstractBaseUser | None, round: Round, seat: Any, gave: Any, took: Any) -> Round:

@@ -15,19 +15,10 @@ import pytest
 from casino.errors import WrongState
 from casino.models import AuditEvent
 from ledger.models import Posting
-from settlement.models import Adjustment, Wager
-from settlement.services import (
-    adjustment_approve,
-    adjustment_reject,
-    adjustment_request,
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
-from tables.models import Round, Table
+from rounds.models import Adjustment, Round, Wager
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+from settlement.services import adjustment_approve, adjustment_reject, adjustment_request, settle_round
+from tables.models import Table
 from tests.settlement.conftest import BANK, LOSES, WINS
 
 HANDS = {"banker": BANK, "seats": {"1": WINS, "3": LOSES}}

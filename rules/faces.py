@@ -1,6 +1,6 @@
 """A round's hands as the pages draw them: cards and tiles as faces, each position's rows labelled.
 
-Presentation values only, read from what a round stores (``settlement.hands`` writes it): the dealer's
+Presentation values only, read from what a round stores (``rules.hands`` writes it): the dealer's
 tablet draws its result from them and the pit draws a round's hands in the table's history and on a
 correction request, so both pages show one hand the same way. Nothing here touches the database.
 """

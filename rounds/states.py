@@ -5,7 +5,7 @@ A round goes ``open → betting_closed → dealt → revealed → settled``; it 
 ``settled`` and ``voided`` are final: a settled round is corrected by reversing
 its ledger entries, never by moving it again.
 
-Nothing here touches the database; ``settlement.services.round_transition`` is the one
+Nothing here touches the database; ``rounds.services.round_transition`` is the one
 service that applies a move, under a row lock, with its audit event.
 """
 

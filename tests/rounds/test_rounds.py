@@ -7,18 +7,13 @@ import pytest
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import AuditEvent
 from casino.services import shift_close
+from rounds.models import BankTurn, Round
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+from rounds.services import void_round as round_void
+from rounds.states import TRANSITIONS, RoundState, can_move, check_move
 from rules.services import rule_set_create, rule_set_update
-from settlement.services import (
-    round_close_betting,
-    round_deal,
-    round_hands_record,
-    round_open,
-    settle_round,
-    wager_place,
-)
-from settlement.services import void_round as round_void
-from tables.models import BankTurn, Round, Table
-from tables.states import TRANSITIONS, RoundState, can_move, check_move
+from settlement.services import settle_round
+from tables.models import Table
 
 S = RoundState
 

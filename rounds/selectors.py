@@ -1,0 +1,141 @@
+"""Reads of rounds: one round or a table's, with their wagers and their postings in the ledger, what a round's
+state lets the dealer do next, and the requests waiting on rounds.
+
+The ledger holds a posting's round by its id only: ``rounds_postings_read`` reads the postings of some rounds at
+once; ``shift_round_ids``, ``round_value`` and ``seat_value`` let a ledger query filter on and annotate what it
+cannot join.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.shortcuts import get_object_or_404
+
+from casino.models import Shift
+from ledger.models import LedgerEntry, Posting
+from rounds.models import Adjustment, Round, Wager
+from rounds.states import TRANSITIONS, RoundState
+from rules.games import registry
+from tables.models import Seat
+from tables.permissions import User, can_view_every_table, require_view_table, tables_visible_to
+
+
+def round_queryset() -> QuerySet[Round]:
+    """Rounds with their table, bank seat and wagers in a fixed number of queries (their postings:
+    ``rounds_postings_read``)."""
+    return Round.objects.select_related(
+        "table", "table__pit", "bank_seat", "opened_by", "house_wager__last_wager__round"
+    ).prefetch_related(
+        Prefetch("wagers", queryset=Wager.objects.select_related("seat").order_by("seat__number")),
+    )
+
+
+def rounds_postings_read(rounds: Iterable[Round]) -> None:
+    """Read the postings of these rounds, oldest first, with their entries (each entry with its seat's number,
+    ``seat_number``), in two queries, and keep each round's on it for ``round_postings``."""
+    rounds = list(rounds)
+    by_round: dict[int, list[Posting]] = {round_.pk: [] for round_ in rounds}
+    if not by_round:
+        return
+    postings = list(Posting.objects.filter(round_id__in=list(by_round)).select_related("actor").order_by("pk"))
+    entries: dict[int, list[LedgerEntry]] = defaultdict(list)
+    if postings:
+        for entry in (
+            LedgerEntry.objects.filter(posting_id__in=[p.pk for p in postings])
+            .annotate(seat_number=seat_value())
+            .order_by("pk")
+        ):
+            entries[entry.posting_id].append(entry)
+    for posting in postings:
+        posting.entries_read = entries[posting.pk]  # type: ignore[attr-defined]
+        by_round[posting.round_id].append(posting)  # type: ignore[index]
+    for round_ in rounds:
+        round_.__dict__[_POSTINGS] = by_round[round_.pk]
+
+
+_POSTINGS = "ledger_postings"
+
+
+def round_postings(round_: Round) -> list[Posting]:
+    """The round's postings, oldest first, each with its entries (``entries_read``): as ``rounds_postings_read``
+    kept them on the round, or read now."""
+    if _POSTINGS not in round_.__dict__:
+        rounds_postings_read([round_])
+    postings: list[Posting] = round_.__dict__[_POSTINGS]
+    return postings
+
+
+def shift_round_ids(shift: Shift | int) -> QuerySet[Round]:
+    """The ids of a shift's rounds, as a subquery: what a ledger query filters on (``round_id__in=``), the ledger
+    holding a posting's round by its id only."""
+    return Round.objects.filter(shift=shift).values("pk")
+
+
+def round_value(column: str) -> Subquery:
+    """A column of the round a ledger row (a posting, an entry) is on, for ``annotate``: the ledger holds the
+    round's id only (``round_value("table_id")``)."""
+    return Subquery(Round.objects.filter(pk=OuterRef("round_id")).values(column)[:1])
+
+
+def seat_value(column: str = "number") -> Subquery:
+    """A column of the seat a ledger entry names, for ``annotate`` (the entry holds the seat's id only)."""
+    return Subquery(Seat.objects.filter(pk=OuterRef("seat_id")).values(column)[:1])
+
+
+def round_get_for_action(*, round_id: int) -> Round:
+    """One round with its table only, or 404: what a service needs before it locks and re-reads the round."""
+    return get_object_or_404(Round.objects.select_related("table"), pk=round_id)
+
+
+def round_get(*, round_id: int) -> Round:
+    """One round with its postings (``rounds_postings_read``), or 404."""
+    round_ = get_object_or_404(round_queryset(), pk=round_id)
+    rounds_postings_read([round_])
+    return round_
+
+
+def round_get_for_reader(*, round_id: int, user: User) -> Round:
+    """One round for ``user`` to read: 404 when there is none, 403 when it is at a table the user may not see
+    (``tables.permissions.can_view_table``, the tablet's rule: a dealer reads the rounds of their own table)."""
+    round_ = round_get(round_id=round_id)
+    require_view_table(user, round_.table)
+    return round_
+
+
+# What the dealer may do next in each state (the tablet shows only these).
+_NEXT_ACTIONS: dict[RoundState, tuple[str, ...]] = {
+    RoundState.OPEN: ("wager", "close_betting"),
+    RoundState.BETTING_CLOSED: ("deal",),
+    RoundState.DEALT: ("hands",),
+    RoundState.REVEALED: ("hands", "settle"),
+    RoundState.SETTLED: ("correct",),
+    RoundState.VOIDED: (),
+}
+
+
+def round_next_actions(round_: Round) -> list[str]:
+    """The actions the round's state allows next; ``void`` while it is not yet settled."""
+    state = RoundState(round_.state)
+    actions = list(_NEXT_ACTIONS[state])
+    if state == RoundState.DEALT and registry.game(round_.table.game).placed_by_street:
+        actions = ["placements"]
+    if RoundState.VOIDED in TRANSITIONS[state]:
+        actions.append("void")
+    return actions
+
+
+def adjustment_list(*, status: str | None = None, user: User = None) -> QuerySet[Adjustment]:
+    """Void and correction requests (optionally of one status), newest first, with their round and people: those
+    at the tables ``user`` may see (``tables.permissions.tables_visible_to``; ``None``, the system, sees all)."""
+    rows = Adjustment.objects.select_related("round__table", "requested_by", "decided_by").order_by("-requested_at")
+    if not can_view_every_table(user):
+        rows = rows.filter(round__table__in=tables_visible_to(user))
+    return rows.filter(status=status) if status else rows
+
+
+def adjustment_get(*, adjustment_id: int) -> Adjustment:
+    """One request, or 404."""
+    return get_object_or_404(adjustment_list(), pk=adjustment_id)

@@ -274,3 +274,29 @@ def test_settling_with_the_key_of_a_correction_is_refused(dealer, pit_boss, sett
         pytest.raises(WrongState, match=rf"already used for a correction \(posting {corrected}, round 1"),
     ):
         settle_round(round=settled, actor=dealer, idempotency_key="correct-1")
+
+
+@pytest.mark.django_db
+def test_a_settle_reads_each_hand_once_and_the_deal_only_to_say_what_differs(
+    dealer, shift, pgp_table, monkeypatch
+) -> None:
+    """Seven positions dealt by the system: the settle parses each hand's high and low once (14 readings) and checks
+    them against the deal without reading the deal again."""
+    import random
+
+    from rounds.services import round_close_betting, round_deal, round_hands_record
+    from rules.games import registry
+
+    round_ = round_open(actor=dealer, table=pgp_table)
+    for seat in range(1, 7):
+        wager_place(actor=dealer, round=round_, seat=seat, amount_cents=1000)
+    round_close_betting(actor=dealer, round=round_)
+    round_deal(actor=dealer, round=round_, auto=True, rng=random.Random(5))
+    round_hands_record(actor=dealer, round=round_, hands={})  # the house way sets every hand dealt
+    read: list[str] = []
+    parse = registry.parse_cards
+    monkeypatch.setattr(registry, "parse_cards", lambda text: read.append(text) or parse(text))
+    settle_round(round=round_, actor=dealer, idempotency_key="read-once")
+    stored = Round.objects.get(pk=round_.pk).hands
+    hands = [stored["banker"], *stored["seats"].values()]
+    assert sorted(read) == sorted(hand[part] for hand in hands for part in ("high", "low"))

@@ -1,0 +1,112 @@
+"""What every game's hands share as they are read: a round's hands once checked (``RoundHands``), the refusals
+that name the position a problem is in, and the checks of a part's notation and size, a seat's number, a card or tile
+used too often and a hand against the deal. Nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from casino.errors import ApplicationError
+from rules.games import registry
+from rules.games.errors import InvalidHand
+
+DEALER = 0  # the dealer's own position in the action order
+
+
+BANK = "bank"
+
+
+def position_name(position: int | str) -> str:
+    """ "Seat 3", or "The bank"."""
+    return "The bank" if position in (BANK, DEALER) else f"Seat {position}"
+
+
+@dataclass(frozen=True)
+class RoundHands:
+    """A round's checked hands: ``stored`` (canonical JSON), and the engine objects settlement reads.
+
+    ``bank`` is the banker's setting (None when nobody banks); ``seats`` maps seat
+    numbers to a ``Setting`` (banked games, peer tiles), an ``Arrangement`` (Chinese
+    Poker) or a ``Board`` (OFC); ``fouled`` names the seats whose hand is mis-set.
+    Chinese Poker's ``surrendered`` and ``swapped`` seats (``rules.surrender_swap``).
+    """
+
+    stored: dict[str, Any]
+    bank: Any
+    seats: dict[int, Any]
+    fouled: frozenset[int]
+    house: Any = None  # the house's setting when it wagers against a player bank (position 0)
+    surrendered: frozenset[int] = frozenset()
+    swapped: frozenset[int] = frozenset()
+
+
+def refuse(where: str, message: str, field: str) -> ApplicationError:
+    return ApplicationError(f"{where}: {message}", extra={"field": field})
+
+
+def hand_text(value: object, where: str, field: str) -> str:
+    if not isinstance(value, str):
+        raise refuse(where, f"write the {'tiles' if 'tiles' in field else 'cards'} as text, not {value!r}", field)
+    return value
+
+
+def parse_part(parse: Callable[[str], tuple[Any, ...]], value: object, where: str, field: str) -> tuple[Any, ...]:
+    try:
+        return parse(hand_text(value, where, field))
+    except InvalidHand as exc:
+        raise refuse(where, str(exc), field) from None
+
+
+def check_size(items: Sequence[Any], size: int, noun: str, where: str, field: str) -> None:
+    if len(items) != size:
+        raise refuse(where, f"{size} {noun} expected, got {len(items)}", field)
+
+
+def seat_number_read(key: object, seats_in_play: Sequence[int], field: str) -> int:
+    text = str(key).strip()
+    if not (text.isascii() and text.isdigit()):  # int() would also read "１" or "+1"
+        raise ApplicationError(f"{key!r} is not a seat number.", extra={"field": field})
+    number = int(text)
+    if number not in seats_in_play:
+        in_play = ", ".join(map(str, seats_in_play)) or "none"
+        raise ApplicationError(
+            f"Seat {number} has no wager in this round (seats in play: {in_play}).", extra={"field": field}
+        )
+    return number
+
+
+def check_once(used: Mapping[str, Sequence[Any]], *, tiles: bool) -> None:
+    """Refuse a card used twice, or a tile more often than the set holds it, naming where each is."""
+    where: dict[Any, list[str]] = {}
+    for name, items in used.items():
+        for item in items:
+            where.setdefault(item, []).append(name)
+    for item, names in where.items():
+        allowed = item.copies if tiles else 1
+        if len(names) > allowed:
+            places = ", ".join(f"{n} ({c})" if c > 1 else n for n, c in Counter(names).items())
+            label = item.label if tiles else item.symbol
+            holds = f"the set has {allowed}" if tiles else "the deck has one"
+            raise ApplicationError(
+                f"{label} is used {len(names)} times ({places}); {holds}.",
+                extra={"field": "hands", "item": str(item)},
+            )
+
+
+def check_dealt(name: str, field: str, items: Sequence[Any], dealt: str | None, *, spec: registry.Game) -> None:
+    if dealt is None:
+        return
+    # The deal is stored as the system wrote it, in notation: the hand's items, written out, are its words when they
+    # are the cards or tiles dealt (a settle reads the hands once; the deal is parsed only to say what differs).
+    if sorted(map(str, items)) == sorted(dealt.split()):
+        return
+    expected = spec.parse(dealt)
+    if Counter(items) != Counter(expected):
+        raise ApplicationError(
+            f"{name} was dealt {dealt}; the hand entered holds {spec.text(items)}.",
+            extra={"field": field},
+        )

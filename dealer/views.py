@@ -31,7 +31,7 @@ from django_htmx.http import reswap, retarget
 from casino import once
 from casino.errors import ApplicationError
 from casino.templatetags.money import cents as _money
-from dealer import tablet, tablet_swap, tablet_values
+from dealer import tablet, tablet_swap, tablet_values, tablet_version
 from poker_room.tournaments.table_selectors import dealer_tournament_tables
 from rounds import ofc_turns
 from rounds.models import Adjustment, Round
@@ -133,7 +133,7 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
         "void_reasons": tablet.VOID_REASONS,
         "pending": None,
         "decided": tablet.last_decided_adjustment(round_),
-        "version": tablet.tablet_version(table),
+        "version": tablet_version.tablet_version(table),
         **_game_flags(table),
     }
     if round_ is not None and round_.state != RoundState.VOIDED:
@@ -547,10 +547,10 @@ def advice_view(request: HttpRequest, round_id: int) -> HttpResponse:
 @require_GET
 @never_cache
 def tablet_version_view(request: HttpRequest, table_id: int) -> HttpResponse:
-    """What the tablet polls every few seconds: its table's marker (``dealer.tablet.tablet_version``)."""
+    """What the tablet polls every few seconds: its table's marker (``dealer.tablet_version.tablet_version``)."""
     table = _table(table_id)
     try:
         require_view_table(request.user, table)
     except ApplicationError as exc:
         return JsonResponse({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
-    return JsonResponse({"version": tablet.tablet_version(table)})
+    return JsonResponse({"version": tablet_version.tablet_version(table)})

@@ -271,7 +271,7 @@ def master_game_sections(shift: Shift) -> dict[str, Any]:
     }
 
 
-# --- rendering helpers (``pit.reports.render_csv`` / ``render_html``, ``pit.report_pdf``) ------------------------
+# --- rendering helpers (``pit.report_files.render_csv`` / ``render_html``, ``pit.report_pdf``) ------------------------
 
 
 def cell_text(row: Mapping[str, Any], name: str, money: Callable[[int], str] = money_text) -> str:
@@ -319,7 +319,7 @@ def _period_name(row: Mapping[str, Any]) -> str:
 
 
 def write_csv(writer: Any, data: Mapping[str, Any]) -> None:
-    """The report's sections as CSV rows (after ``pit.reports.render_csv``'s head row); money as ``-12.05``, hold
+    """The report's sections as CSV rows (after ``pit.report_files.render_csv``'s head row); money as ``-12.05``, hold
     as a percentage (``4.43``)."""
     table_heads = [name.replace("hold_bp", "hold_pct") for name in TABLE_FIGURES]
     writer.writerow([])

@@ -25,7 +25,8 @@ from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Sp
 
 from casino.money import money_text
 from pit import master_game, rating_report
-from pit.reports import FIGURES, controls_lines
+from pit.report_controls import controls_lines
+from pit.reports import FIGURES
 from settlement.models import ShiftReport
 
 TITLES = {
@@ -210,7 +211,7 @@ def _audit_story(data: Mapping[str, Any]) -> list[Flowable]:
 
 
 def _controls_story(data: Mapping[str, Any]) -> list[Flowable]:
-    """The floor's controls the report states (``pit.reports.controls_lines``), a line each, under its head."""
+    """The floor's controls the report states (``pit.report_controls.controls_lines``), a line each, under its head."""
     return [
         # The checkpoint is one long word (hex and a time): CJK wrapping breaks it anywhere, inside the page.
         Paragraph(escape(f"{control}: {state}"), _WRAP_ANYWHERE if len(state) > 80 else _STYLES["BodyText"])

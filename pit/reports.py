@@ -7,15 +7,12 @@ with the ledger that ``ledger.verify.ledger_verify`` checks.
 
 The builders return plain JSON-ready figures (integer cents, strings, lists) with nothing of the build
 itself in them (no "generated at"), so the same shift always gives the same figures and the same
-``content_hash``; ``render_csv`` and ``render_html`` turn the figures into the two files.
+``content_hash``; ``pit.report_files`` turns the figures into the CSV and HTML files.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -24,18 +21,15 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncHour
-from django.template.loader import render_to_string
 from django.utils import timezone
 
-from casino.audit import audit_chain_verify, canonical_json, checkpoint_record, checkpoint_text, subject_type
-from casino.models import AuditCheckpoint, AuditEvent, Shift
-from casino.money import money_text
-from casino.templatetags.money import cents
+from casino.audit import audit_chain_verify, canonical_json, subject_type
+from casino.models import AuditEvent, Shift
 from ledger.models import LedgerEntry, Posting
 from pit import master_game, rating_report
+from pit.report_controls import report_controls
 from rounds.models import Adjustment, Round, Wager
 from rounds.selectors import round_value, seat_value, shift_round_ids
-from rounds.services import four_eyes_required
 from rounds.states import RoundState
 from settlement.models import ShiftReport
 from tables.models import Table
@@ -482,153 +476,3 @@ BUILDERS = {
     ShiftReport.Kind.MASTER_GAME: master_game_figures,
     ShiftReport.Kind.RATINGS: rating_figures,
 }
-
-
-def _money_cells(row: Mapping[str, Any], names: Iterable[str]) -> list[str]:
-    return [money_text(row[name]) if name.endswith("_cents") else str(row[name]) for name in names]
-
-
-_NUMBER = re.compile(r"[-+]?\d[\d.,:\u2009]*%?")
-
-
-def csv_cell(value: Any) -> Any:
-    """A cell a spreadsheet will not run: text starting with ``=``, ``+``, ``-``, ``@`` (a name typed as
-    ``=HYPERLINK(...)``) gets a leading apostrophe; numbers (``-12.05``) stay as they are."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") and not _NUMBER.fullmatch(value):
-        return "'" + value
-    return value
-
-
-class _SafeWriter:
-    """``csv.writer`` with every cell through ``csv_cell``."""
-
-    def __init__(self, writer: Any) -> None:
-        self._writer = writer
-
-    def writerow(self, row: Iterable[Any]) -> Any:
-        return self._writer.writerow([csv_cell(cell) for cell in row])
-
-
-def render_csv(data: Mapping[str, Any]) -> str:
-    """The report as CSV: one section per table of figures, each with a header row; money as ``-12.05``; no cell a
-    spreadsheet would run as a formula (``csv_cell``)."""
-    out = io.StringIO()
-    writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
-    head = data["shift"]
-    writer.writerow(["report", data["kind"], "gaming_day", head["gaming_day"], "shift", head["name"]])
-    kind = data["kind"]
-    if kind == ShiftReport.Kind.SHIFT:
-        writer.writerow(["level", "pit", "table", *FIGURES])
-        for row in data["tables"]:
-            writer.writerow(["table", row["pit"], row["table"], *_money_cells(row, FIGURES)])
-        for row in data["pits"]:
-            writer.writerow(["pit", row["pit"], "", *_money_cells(row, FIGURES)])
-        writer.writerow(["floor", "", "", *_money_cells(data["floor"], FIGURES)])
-        writer.writerow([])
-        columns = ("kind", "table", "round", "asked_by", "approved_by", "reason")
-        writer.writerow(columns)
-        for row in data["adjustments"]:
-            writer.writerow([row[c] for c in columns])
-    elif kind == ShiftReport.Kind.COMMISSION:
-        for section, columns in (
-            ("by_table", ("pit", "table")),
-            ("by_dealer", ("dealer",)),
-            ("by_banking_seat", ("table", "bank", "seat")),
-        ):
-            writer.writerow([])
-            writer.writerow([section, *columns, "commission_cents"])
-            for row in data[section]:
-                writer.writerow(
-                    ["", *("" if row[c] is None else row[c] for c in columns), money_text(row["commission_cents"])]
-                )
-        writer.writerow([])
-        writer.writerow(["floor", money_text(data["floor"]["commission_cents"])])
-    elif kind == ShiftReport.Kind.MASTER_GAME:
-        master_game.write_csv(writer, data)
-    elif kind == ShiftReport.Kind.RATINGS:
-        rating_report.write_csv(writer, data)
-    else:
-        columns = ("seq", "occurred_at", "actor", "event_type", "subject", "reason", "hash")
-        writer.writerow(columns)
-        for row in data["events"]:
-            writer.writerow([row[c] for c in columns])
-        writer.writerow([])
-        chain = data["chain"]
-        writer.writerow(["chain_ok", chain["ok"], "broken_seq", chain["broken_seq"] or "", "problem", chain["problem"]])
-    _write_controls(writer, data)
-    return out.getvalue()
-
-
-def render_html(data: Mapping[str, Any]) -> str:
-    """The report as a standalone HTML page (``templates/pit/shift_report.html``; the Master Game Report's
-    ``templates/pit/master_game_report.html``, the rating report's ``templates/pit/rating_report.html``), money as
-    ``12.05``."""
-    context: dict[str, Any] = {"data": data, "kind": data["kind"], "shift": data["shift"]}
-    if data.get("checkpoint"):
-        context["checkpoint"] = checkpoint_text(data["checkpoint"])
-    if data["kind"] == ShiftReport.Kind.MASTER_GAME:
-        return render_to_string("pit/master_game_report.html", {**context, **master_game.html_context(data)})
-    if data["kind"] == ShiftReport.Kind.RATINGS:
-        return render_to_string("pit/rating_report.html", {**context, **rating_report.html_context(data, cents)})
-    if data["kind"] == ShiftReport.Kind.SHIFT:
-        levels = [("table", row["pit"], row["table"], row) for row in data["tables"]]
-        levels += [("pit", row["pit"], "", row) for row in data["pits"]]
-        levels.append(("floor", "", "", data["floor"]))
-        context["lines"] = [
-            {"level": level, "pit": pit, "table": table, "cells": [_cell(row, name) for name in FIGURES]}
-            for level, pit, table, row in levels
-        ]
-    return render_to_string("pit/shift_report.html", context)
-
-
-def _cell(row: Mapping[str, Any], name: str) -> str:
-    return cents(row[name]) if name.endswith("_cents") else str(row[name])
-
-
-def report_render(*, shift: Shift, kind: str) -> tuple[dict[str, Any], str, str, str]:
-    """Build one report in memory: its figures, CSV, HTML and content hash (nothing is written)."""
-    data = BUILDERS[ShiftReport.Kind(kind)](shift)
-    data["checkpoint"] = shift_checkpoint(shift)
-    return data, render_csv(data), render_html(data), content_hash(data)
-
-
-# --- controls: how the floor was set up, stated by the shift and audit reports (DESIGN.md, "Trust") ----------
-
-
-def report_controls() -> dict[str, bool]:
-    """The floor's controls a report states, as set when it is built. ``four_eyes`` (``TABLESIDE_FOUR_EYES``):
-    whether a void or a correction needed a second person; false only in a one-supervisor room. Part of the
-    figures, so of the content hash: the same shift under the same settings gives the same hash."""
-    return {"four_eyes": four_eyes_required()}
-
-
-def shift_checkpoint(shift: Shift) -> dict[str, Any] | None:
-    """The audit chain's head as the shift closed, signed (``casino.audit.audit_checkpoint_make``): printed in
-    every report of the shift, which leave the building, so ``verify_audit --checkpoint`` can hold the chain
-    to it later. None for a shift closed before checkpoints were made."""
-    checkpoint = AuditCheckpoint.objects.filter(shift=shift).order_by("seq", "pk").first()
-    return checkpoint_record(checkpoint) if checkpoint is not None else None
-
-
-CHECKPOINT_LABEL = "Audit checkpoint at the shift's close (manage.py verify_audit --checkpoint)"
-
-
-def controls_lines(data: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The report's controls as (control, state) lines: the words of the CSV and the PDF (the HTML translates
-    them): four eyes, and the audit checkpoint. None of either for a report built before it stated them."""
-    lines = []
-    controls = data.get("controls")
-    if controls is not None:
-        four_eyes = "required" if controls["four_eyes"] else "RELAXED (one-supervisor room, TABLESIDE_FOUR_EYES=0)"
-        lines.append(("Four eyes on voids and corrections", four_eyes))
-    if data.get("checkpoint"):
-        lines.append((CHECKPOINT_LABEL, checkpoint_text(data["checkpoint"])))
-    return lines
-
-
-def _write_controls(writer: Any, data: Mapping[str, Any]) -> None:
-    lines = controls_lines(data)
-    if lines:
-        writer.writerow([])
-        for control, state in lines:
-            writer.writerow(["control", control, state])

@@ -11,7 +11,7 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.models import Shift
 from casino.roles import SUPERVISORS, require_role
-from pit import report_pdf, reports
+from pit import report_files, report_pdf
 from pit.report_selectors import shift_boxes_awaited
 from settlement.models import ShiftReport
 
@@ -67,7 +67,7 @@ def shift_report_build(
                 ShiftReport.objects.create(shift=shift, kind=kind)
         except IntegrityError:  # another worker started the same report: its row is reused below
             pass
-    data, csv_text, html, digest = reports.report_render(shift=shift, kind=kind)
+    data, csv_text, html, digest = report_files.report_render(shift=shift, kind=kind)
     pdf = report_pdf.render_pdf(data, digest)
     with transaction.atomic():
         report = ShiftReport.objects.select_for_update().get(shift=shift, kind=kind)

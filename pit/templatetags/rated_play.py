@@ -20,7 +20,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from casino.templatetags.money import cents, signed
-from pit.selectors import TableLine
+from pit.dashboard_rows import TableLine
 
 register = template.Library()
 

@@ -23,8 +23,9 @@ from django.utils import timezone
 
 from casino.models import Shift
 from casino.roles import Role
-from pit import selectors
-from pit.selectors import PitDashboard, pit_dashboard
+from pit import shift_figures
+from pit.dashboard_rows import PitDashboard
+from pit.selectors import pit_dashboard
 from settlement.services import settle_round
 from tables.drop import buy_in_record
 from tables.models import BuyIn, Slip, Table, TrayCount
@@ -158,7 +159,7 @@ def test_an_opener_as_expected_is_no_discrepancy_and_one_waiting_for_its_confirm
 def test_a_buy_in_after_a_refresh_counts_at_the_next_one(
     shift_played: dict[str, Any], dealer: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(selectors, "SEAL_MARGIN", -dt.timedelta(hours=1))  # everything sealed at once
+    monkeypatch.setattr(shift_figures, "SEAL_MARGIN", -dt.timedelta(hours=1))  # everything sealed at once
     assert line_of(pit_dashboard(), "PGP-1").drop_cents == 70_000
     buy_in_record(actor=dealer, table=shift_played["pgp"], seat=3, medium="cash", amount_cents=30_000)
     pgp = line_of(pit_dashboard(), "PGP-1")
@@ -267,7 +268,7 @@ def test_the_money_keeps_the_dashboards_fixed_number_of_queries_as_tables_grow(
     pit: Any, shift: Shift, dealer: User, pit_boss: User, monkeypatch: pytest.MonkeyPatch, sealed: bool
 ) -> None:
     if sealed:
-        monkeypatch.setattr(selectors, "SEAL_MARGIN", -dt.timedelta(hours=1))
+        monkeypatch.setattr(shift_figures, "SEAL_MARGIN", -dt.timedelta(hours=1))
     fill_floor(tables=4, pit=pit, shift=shift, dealer=dealer)
     money_for_every_table(shift=shift, dealer=dealer, pit_boss=pit_boss)
 

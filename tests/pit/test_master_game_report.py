@@ -21,9 +21,9 @@ from django.test import Client
 from casino.errors import NotAllowed
 from casino.models import AuditEvent, Shift, TaskOutbox
 from casino.services import gaming_day_close, gaming_day_open, shift_close, shift_open
+from pit.report_files import report_render
 from pit.report_pdf import render_pdf, win_hold_chart_png
 from pit.report_selectors import shift_awaits_count, shift_boxes_awaited, shifts_needing_reports
-from pit.reports import report_render
 from pit.services import CountPending, shift_report_build
 from pit.tasks import shift_boundaries, shift_reports_build
 from settlement.models import ShiftReport

@@ -23,8 +23,9 @@ from django.utils import timezone
 
 from casino.models import AuditEvent, Shift
 from ledger.models import LedgerEntry, Posting
-from pit import selectors
-from pit.selectors import BankMustPass, pit_dashboard
+from pit import shift_figures
+from pit.dashboard_rows import BankMustPass
+from pit.selectors import pit_dashboard
 from rounds.models import Adjustment, BankTurn, Round, Wager
 from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from rounds.states import RoundState
@@ -444,7 +445,7 @@ def test_figures_kept_between_refreshes_match_a_whole_read_after_more_play_a_voi
     third = play(pgp_table, dealer, wagers={2: 3000}, hands={**PGP_HANDS, "seats": {"2": WINS}})
     kept = figures()  # read five minutes ahead: everything so far is sealed, round 3 is kept open
     assert kept[0][1:5] == (3, "revealed", 2, 2 * 8500 + 3000)
-    sealed = cache.get(selectors.FIGURES_CACHE_KEY)
+    sealed = cache.get(shift_figures.FIGURES_CACHE_KEY)
     assert sealed.unfinished == {third.pk} and sealed.rounds_mark >= third.pk and sealed.big_ids
 
     # Round 3 is voided, round 1 corrected (seats 3 and 5 swap hands), round 4 settled; a refresh
@@ -567,7 +568,7 @@ def test_with_200_open_tables_the_dashboard_runs_a_fixed_number_of_queries(
     pit: Any, shift: Shift, dealer: User, pit_boss: User, monkeypatch: pytest.MonkeyPatch, sealed: bool
 ) -> None:
     if sealed:  # everything is sealed at once: later reads take the path that reads only what is newer
-        monkeypatch.setattr(selectors, "SEAL_MARGIN", -dt.timedelta(hours=1))
+        monkeypatch.setattr(shift_figures, "SEAL_MARGIN", -dt.timedelta(hours=1))
     fill_floor(tables=4, pit=pit, shift=shift, dealer=dealer)
 
     def count(url: str) -> tuple[int, str]:

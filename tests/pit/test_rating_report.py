@@ -25,7 +25,7 @@ from django.db.models import Sum
 from rest_framework.test import APIClient
 
 from casino.services import gaming_day_open, shift_close, shift_open
-from pit import reports
+from pit import report_files, reports
 from pit.rating_report import rating_sections
 from pit.services import shift_report_build
 from players.models import RatedRound, RatingSession
@@ -243,7 +243,7 @@ def test_closing_the_shift_builds_the_rating_report_with_the_others_in_every_for
     assert bytes(report.pdf).startswith(b"%PDF")
     # Building again changes nothing; building from scratch gives the same figures and hash.
     assert shift_report_build(shift=shift, kind="ratings").content_hash == report.content_hash
-    _, _, _, digest = reports.report_render(shift=shift, kind="ratings")
+    _, _, _, digest = report_files.report_render(shift=shift, kind="ratings")
     assert digest == report.content_hash
 
 
@@ -339,7 +339,7 @@ def test_a_session_across_the_close_is_split_between_the_two_shifts_and_its_run_
 
 
 def test_a_name_typed_as_a_formula_is_never_run_by_the_spreadsheet_that_opens_the_csv() -> None:
-    from pit.reports import csv_cell
+    from pit.report_files import csv_cell
 
     assert csv_cell('=HYPERLINK("http://x","Mr Lee")') == '\'=HYPERLINK("http://x","Mr Lee")'
     assert [csv_cell(text) for text in ("@SUM(A1)", "+cmd", "-x")] == ["'@SUM(A1)", "'+cmd", "'-x"]

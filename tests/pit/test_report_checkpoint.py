@@ -16,8 +16,8 @@ from reportlab import rl_config
 from casino.audit import checkpoint_text
 from casino.models import AuditCheckpoint, AuditEvent
 from casino.services import shift_close
+from pit.report_controls import CHECKPOINT_LABEL
 from pit.report_pdf import render_pdf
-from pit.reports import CHECKPOINT_LABEL
 from settlement.models import ShiftReport
 from tests.guards import tamper
 

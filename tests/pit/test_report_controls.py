@@ -13,8 +13,8 @@ from reportlab import rl_config
 
 from casino.models import Shift
 from casino.services import shift_close
+from pit.report_files import report_render
 from pit.report_pdf import render_pdf
-from pit.reports import report_render
 from settlement.models import ShiftReport
 
 pytestmark = pytest.mark.usefixtures("eager_celery")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from pit.report_files import report_render
 from pit.report_pdf import hourly_chart_png, render_pdf
-from pit.reports import HOUR_FIGURES, report_render
+from pit.reports import HOUR_FIGURES
 from settlement.models import ShiftReport
 from tests.pit.test_shift_reports import closed_shift  # noqa: F401  (a fixture)
 

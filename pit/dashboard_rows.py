@@ -1,0 +1,279 @@
+"""The pit-boss dashboard's rows and alerts as the page draws them: each table's line, the slips pending, the tray
+discrepancies, the big wins, the banks that must pass, the shift's totals and the dashboard as a whole."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from django.db.models import (
+    Prefetch,
+    QuerySet,
+)
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from casino.models import Pit, Shift
+from players.figures import HoldDrift
+from players.page_selectors import RatedSeatNow
+from rounds.models import Adjustment
+from rounds.states import RoundState
+from rules.games.banking import MAX_BANK_IN_A_ROW
+from rules.models import SEAT_LIMITS
+from tables.models import Table
+from tables.win import hold_bp
+
+
+def pits_with_tables() -> QuerySet[Pit]:
+    """Every pit with its tables, in two queries (the floor page)."""
+    return Pit.objects.prefetch_related(Prefetch("tables", queryset=Table.objects.order_by("name")))
+
+
+# --- the pit-boss dashboard -----------------------------------------------------------------------
+
+# Rounds per hour are counted over at least this long, so a table's first minutes do not read 300 an hour.
+RATE_WINDOW_MIN = dt.timedelta(minutes=15)
+# The most seats a settlement lists (Pai Gow tiles: seven players).
+MAX_SEATS = max(high for _, high in SEAT_LIMITS.values())
+# Big wins shown at most (the newest); the page says when there were more.
+BIG_WINS_SHOWN = 20
+
+
+# A round's state as the dashboard names it.
+ROUND_STATE_LABELS = {
+    RoundState.OPEN: pgettext_lazy("round state", "open"),
+    RoundState.BETTING_CLOSED: _("betting closed"),
+    RoundState.DEALT: _("dealt"),
+    RoundState.REVEALED: _("revealed"),
+    RoundState.SETTLED: _("settled"),
+    RoundState.VOIDED: _("voided"),
+}
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One table's line on the dashboard: what it is playing now and its figures for the shift.
+
+    ``players_cents`` is what the players (a player banker included) won (+) or lost (−) in
+    the shift's settled rounds: the sum of their ledger entries, which is the opposite of
+    what the house took (its bank result, commission and rake), since every posting
+    balances and a settled round's stakes are back off the layout.
+
+    The table's money while the shift is open (issue 16): the drop box is counted only after
+    the shift closes, so ``drop_cents`` is the drop as recorded (the buy-ins, cash and
+    markers), ``win_cents`` the house's win from the settlements (its bank result,
+    commission and rake: ``settlement.table_money``'s computed win) and ``hold_bp`` the one
+    over the other. ``fills_cents`` and ``credits_cents`` are the slips received;
+    ``slips_pending`` those requested or issued and not received yet.
+    """
+
+    table: Table
+    round_id: int | None
+    round_number: int | None
+    round_state: str | None
+    banking: bool  # the table's rules have a bank (not a points game or the peer variant)
+    bank_seat: int | None  # the seat holding the bank; None: the house (when ``bank_in_a_row`` is set)
+    bank_in_a_row: int | None  # rounds in a row of the latest bank turn; None: no bank turn yet
+    dealer_name: str = ""
+    # The game's, the table's status and the round state's names, translated once a page, not once a line.
+    game_label: str = ""
+    status_label: str = ""
+    round_state_label: str = ""
+    rounds_settled: int = 0
+    rounds_per_hour: float | None = None
+    handle_cents: int = 0
+    players_cents: int = 0
+    commission_cents: int = 0
+    rake_cents: int = 0
+    drop_cents: int = 0
+    fills_cents: int = 0
+    credits_cents: int = 0
+    slips_pending: int = 0
+    # Rated play (issue 17): the rated players seated now, by seat, and the hold over the table's last rounds.
+    rated: tuple[RatedSeatNow, ...] = ()
+    hold: HoldDrift | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.table.status == Table.Status.OPEN
+
+    @property
+    def house_banks(self) -> bool:
+        return self.banking and self.bank_in_a_row is not None and self.bank_seat is None
+
+    @property
+    def must_pass(self) -> bool:
+        return self.bank_seat is not None and (self.bank_in_a_row or 0) >= MAX_BANK_IN_A_ROW
+
+    @property
+    def house_take_cents(self) -> int:
+        return self.commission_cents + self.rake_cents
+
+    @property
+    def win_cents(self) -> int:
+        return -self.players_cents
+
+    @cached_property
+    def hold_bp(self) -> int | None:
+        return hold_bp(win_cents=self.win_cents, drop_cents=self.drop_cents)
+
+
+@dataclass(frozen=True)
+class PendingSlip:
+    """A fill or credit slip of the shift requested or issued, not received yet: the cage or the table owes a move."""
+
+    table_id: int
+    table_name: str
+    kind: str
+    kind_label: str
+    number: int
+    total_cents: int
+    status: str
+    status_label: str
+    requested_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class TrayDiscrepancy:
+    """An opener of the shift that differs from the table's last confirmed closer (``tables.tray.tray_variance``):
+    ``difference_cents`` is counted − expected; ``level`` is ``none``, ``report`` or ``escalate``; ``confirmed`` is
+    False while the count waits for a supervisor's confirmation."""
+
+    table_id: int
+    table_name: str
+    counted_cents: int
+    expected_cents: int
+    difference_cents: int
+    level: str
+    confirmed: bool
+    counted_at: dt.datetime
+
+    @property
+    def over(self) -> bool:
+        return self.difference_cents > 0
+
+    @property
+    def amount_cents(self) -> int:
+        return abs(self.difference_cents)
+
+
+@dataclass(frozen=True)
+class BigWin:
+    """A single seat's win above its table's threshold, in a settlement of this shift still in force."""
+
+    table_id: int
+    table_name: str
+    round_id: int
+    round_number: int
+    seat: int
+    won_cents: int
+    threshold_cents: int
+    settled_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class BankMustPass:
+    """A seat that has banked the most rounds in a row it may: the bank passes to the seat on its right."""
+
+    table_id: int
+    table_name: str
+    seat: int
+    in_a_row: int
+    next_seat: int
+
+
+@dataclass(frozen=True)
+class ShiftTotals:
+    tables_open: int
+    tables: int
+    rounds_settled: int
+    handle_cents: int
+    players_cents: int
+    commission_cents: int
+    rake_cents: int
+    drop_cents: int = 0
+    fills_cents: int = 0
+    credits_cents: int = 0
+    slips_pending: int = 0
+
+    @property
+    def win_cents(self) -> int:
+        return -self.players_cents
+
+    @property
+    def hold_bp(self) -> int | None:
+        return hold_bp(win_cents=self.win_cents, drop_cents=self.drop_cents)
+
+
+@dataclass(frozen=True)
+class PitSection:
+    pit: Pit
+    lines: list[TableLine]
+
+
+@dataclass(frozen=True)
+class PitDashboard:
+    shift: Shift | None
+    now: dt.datetime
+    lines: list[TableLine]
+    pending: list[Adjustment]
+    big_wins: list[BigWin]
+    big_wins_more: bool  # more big wins this shift than ``big_wins`` shows
+    bank_must_pass: list[BankMustPass]
+    slips: list[PendingSlip] = field(default_factory=list)  # oldest first
+    discrepancies: list[TrayDiscrepancy] = field(default_factory=list)  # escalations first
+    totals: ShiftTotals = field(init=False)
+    # Rated play's alerts (issue 17): a session seated now won beyond its expectation (``SessionFigures.alert``),
+    # with its table's line; a table's hold over its last rounds off its expectation (``HoldDrift.alert``).
+    rated_alerts: list[tuple[TableLine, RatedSeatNow]] = field(init=False)
+    hold_alerts: list[TableLine] = field(init=False)
+
+    def __post_init__(self) -> None:
+        lines = self.lines
+        totals = ShiftTotals(
+            tables_open=sum(1 for line in lines if line.is_open),
+            tables=len(lines),
+            rounds_settled=sum(line.rounds_settled for line in lines),
+            handle_cents=sum(line.handle_cents for line in lines),
+            players_cents=sum(line.players_cents for line in lines),
+            commission_cents=sum(line.commission_cents for line in lines),
+            rake_cents=sum(line.rake_cents for line in lines),
+            drop_cents=sum(line.drop_cents for line in lines),
+            fills_cents=sum(line.fills_cents for line in lines),
+            credits_cents=sum(line.credits_cents for line in lines),
+            slips_pending=sum(line.slips_pending for line in lines),
+        )
+        object.__setattr__(self, "totals", totals)
+        rated = [(line, seat) for line in lines for seat in line.rated if seat.figures.alert]
+        object.__setattr__(self, "rated_alerts", rated)
+        object.__setattr__(self, "hold_alerts", [line for line in lines if line.hold is not None and line.hold.alert])
+
+    @property
+    def rated_shown(self) -> bool:
+        """Whether a line is drawn under a table: rated players seated there, or a hold window."""
+        return any(line.rated or line.hold is not None for line in self.lines)
+
+    @property
+    def alerts(self) -> int:
+        return (
+            len(self.pending)
+            + len(self.big_wins)
+            + len(self.bank_must_pass)
+            + len(self.discrepancies)
+            + len(self.rated_alerts)
+            + len(self.hold_alerts)
+        )
+
+    def pits(self) -> Iterator[PitSection]:
+        """The lines grouped by pit, in the tables' order (pit name, then table name)."""
+        section: PitSection | None = None
+        for line in self.lines:
+            if section is None or section.pit.pk != line.table.pit_id:
+                if section is not None:
+                    yield section
+                section = PitSection(pit=line.table.pit, lines=[])
+            section.lines.append(line)
+        if section is not None:
+            yield section

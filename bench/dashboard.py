@@ -1,4 +1,4 @@
-"""Pit-boss dashboard speed: ``GET /pit/`` and its live part ``GET /pit/live/`` with 200 open tables (issue 7).
+"""Pit-boss dashboard speed: ``GET /pit/`` and its live part ``GET /pit/live/`` with 200 open tables.
 
 The floor: ``--tables`` open tables (200 by default) of the four games in turn, each
 with a shift's worth of rounds: ``--hours`` hours (8) at ``--per-hour`` rounds an hour
@@ -12,7 +12,7 @@ that pays a win even money less 5% commission, returns a push and takes a loss; 
 the points games (Chinese Poker, OFC) four (three) wagers that move no money and a
 settlement that pays what the losers lose, less a 5% rake. A void posting returns a
 voided round's stakes. Each table has a big-win alert threshold, a few seats win
-above it, and ten rounds wait with a void request. The table's money (issue 16): at each
+above it, and ten rounds wait with a void request. The table's money: at each
 table ``BUY_INS_PER_HOUR`` buy-ins an hour (cash, one in five a marker), three fills and a
 credit received, and at one table in four a slip still pending (requested or issued); a
 confirmed closer left by the last shift and this shift's confirmed opener, 30.00 over it at

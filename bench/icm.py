@@ -1,4 +1,4 @@
-"""The deal page's ICM (issue 19): how long the exact Malmuth-Harville equities take for a final table, against the
+"""The deal page's ICM: how long the exact Malmuth-Harville equities take for a final table, against the
 textbook way of working them out in the same process.
 
 ``poker_room.pure.icm.icm_equities`` is exact (``fractions.Fraction``) and memoised over the sets of players already

@@ -1,5 +1,5 @@
 """Rated play's pages: a player's page with 1,000 sessions, and the pit-boss dashboard with rated players seated at
-200 open tables (issue 17; goal <= 100 ms server time each, in a fixed number of queries).
+200 open tables (goal <= 100 ms server time each, in a fixed number of queries).
 
 The floor: the dashboard bench's (``bench.dashboard.floor_build``): ``--tables`` open tables (200) of the four games
 in turn, each with ``--hours`` hours (8) of rounds at ``--per-hour`` (30) rounds an hour, bulk-created in the shape the

@@ -1,4 +1,4 @@
-"""The room display's speed (issue 18): its server time with 20 tournaments running (goal <= 50 ms), and how many open
+"""The room display's speed: its server time with 20 tournaments running (goal <= 50 ms), and how many open
 displays one server process keeps live.
 
 The room: ``--tournaments`` (20) running tournaments of ``--entries`` (30) entries each, with a generated structure
@@ -75,7 +75,7 @@ from bench.dashboard import SEED, percentile_ms  # noqa: E402
 from bench.harness import machine, setup_django, throwaway_database  # noqa: E402
 
 BENCH_DATABASE = "tableside_bench_poker_room"
-TARGET_MS = 50  # issue 18: the room display's server time with 20 tournaments running
+TARGET_MS = 50  # the room display's server time with 20 tournaments running
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -1,5 +1,5 @@
-"""End-of-shift reports: ``shift_report_build`` on a shift of 1,000,000 wagers (issue 8; goal <= 10 s on PostgreSQL
-for the three reports, and <= 5 s for the Master Game Report of its 200 tables, issue 16).
+"""End-of-shift reports: ``shift_report_build`` on a shift of 1,000,000 wagers (goal <= 10 s on PostgreSQL
+for the three reports, and <= 5 s for the Master Game Report of its 200 tables).
 
 The floor: ``--tables`` tables (200 by default) of the four games in turn, and one shift
 whose rounds hold ``--wagers`` wagers (1,000,000 by default: 1,000 rounds a table over
@@ -40,8 +40,8 @@ database ``tableside_bench_reports`` already exists (with SQLite: the file
 ``<temporary directory>/tableside_bench_reports/bench.sqlite3``) and holds a closed
 shift, the floor is not built and no shift is closed: the timed passes run on the
 latest closed shift there, as it is (``--wagers``, ``--tables`` and ``--seed`` are then
-ignored; the floor's counts are printed instead; a floor kept before issue 16 gets its
-tables' money added, once). Without one, the floor is built and the shift closed as
+ignored; the floor's counts are printed instead; a floor kept from before the table's money
+was recorded gets it added, once). Without one, the floor is built and the shift closed as
 usual. Either way the database is kept for the next run. A database
 that holds shifts but no closed one (a build cut short) is refused: run once without
 ``--reuse`` to build it afresh. Only ``ShiftReport`` rows are deleted between passes
@@ -79,7 +79,7 @@ from bench.harness import machine, setup_django, throwaway_database  # noqa: E40
 
 BENCH_DATABASE = "tableside_bench_reports"
 TARGET_S = 10.0  # the three reports of a shift of 1,000,000 wagers, on PostgreSQL
-MASTER_GAME_TARGET_S = 5.0  # the Master Game Report of its 200 tables (issue 16), with the others
+MASTER_GAME_TARGET_S = 5.0  # the Master Game Report of its 200 tables, with the others
 HOURS = 8.0
 KINDS = ("shift", "commission", "audit", "master_game")
 ISSUE_8_KINDS = KINDS[:3]
@@ -132,7 +132,7 @@ def code_state() -> str:
 def shift_close_quietly(shift: Any, actor: Any) -> Any:
     """Close the shift with ``shift_close``, the report task it queues in the outbox left unpublished (the bench
     builds the reports). Every table's last round is still open, as the floor was measured before a close refused
-    that (issue 15): the refusal (``casino.signals.shift_closing``) is patched out, so the figures stay comparable."""
+    that: the refusal (``casino.signals.shift_closing``) is patched out, so the figures stay comparable."""
     from casino.services import shift_close
     from casino.signals import shift_closing
 
@@ -159,7 +159,7 @@ def _tray(cents: int) -> dict[str, int]:
 
 
 def table_money_add(shift: Any, rng: random.Random) -> dict[str, int] | None:
-    """The table's money of every table that played in ``shift`` (issue 16), unless the shift has some already
+    """The table's money of every table that played in ``shift``, unless the shift has some already
     (a floor built after it, or reused): None then.
 
     Per table: a confirmed opener and closer (the dealer counts, the pit boss confirms), three buy-ins (two in
@@ -512,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         money = table_money_add(shift, random.Random(args.seed))
         if money is None:
-            print("money:    the table's money already there (issue 16)")
+            print("money:    the table's money already there")
         else:
             made = ", ".join(f"{count:,} {name}" for name, count in money.items())
             print(f"money:    {made}; added in {time.perf_counter() - started:.1f} s (not timed)")

@@ -1,5 +1,5 @@
 """How long the auditor's checks take: ``verify_audit``, ``verify_ledger`` and ``verify_ledger --replay``, over a
-floor of seven-position Pai Gow Poker rounds played through the services (issue 14).
+floor of seven-position Pai Gow Poker rounds played through the services.
 
 The floor is built once (``--rounds`` rounds at ``--tables`` tables: open, six wagers, close, the system's deal,
 the house way's hands, settle; every wager and settlement writes its audit event) in a throwaway database. Then

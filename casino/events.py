@@ -21,7 +21,7 @@ class AuditEventType(StrEnum):
     # Rule sets
     RULE_SET_CREATED = "rule_set.created"
     RULE_SET_UPDATED = "rule_set.updated"
-    # The game-math lab (issue 20): a simulation or exact enumeration of a rule set, started, finished or failed
+    # The game-math lab: a simulation or exact enumeration of a rule set, started, finished or failed
     LAB_RUN_STARTED = "lab_run.started"
     LAB_RUN_FINISHED = "lab_run.finished"
     LAB_RUN_FAILED = "lab_run.failed"
@@ -45,7 +45,7 @@ class AuditEventType(StrEnum):
     BUY_IN_RECORDED = "buy_in.recorded"
     BUY_IN_VOIDED = "buy_in.voided"
     DROP_COUNTED = "drop.counted"
-    # Players and rated play (issue 17): recorded by id and tier, never by name (a player may be anonymised)
+    # Players and rated play: recorded by id and tier, never by name (a player may be anonymised)
     PLAYER_CREATED = "player.created"
     PLAYER_ANONYMISED = "player.anonymised"
     RATING_STARTED = "rating.started"
@@ -53,7 +53,7 @@ class AuditEventType(StrEnum):
     RATING_RESUMED = "rating.resumed"
     RATING_MOVED = "rating.moved"
     RATING_ENDED = "rating.ended"
-    # The poker room (issue 18): a tournament set up and changed (its settings, structure, payout table, tables), its
+    # The poker room: a tournament set up and changed (its settings, structure, payout table, tables), its
     # clock (every start, pause, resume, skip, change of time, hand counted), seats drawn and moved, and its money
     # (a payment, a player out with their prize and bounty, a bust undone, the prize pool made final)
     TOURNAMENT_CREATED = "tournament.created"
@@ -66,7 +66,7 @@ class AuditEventType(StrEnum):
     TOURNAMENT_ELIMINATION = "tournament.elimination"
     TOURNAMENT_ELIMINATION_UNDONE = "tournament.elimination_undone"
     TOURNAMENT_POOL_LOCKED = "tournament.pool_locked"
-    # Issue 19: a deal at the final table; heads-up brackets (a stage drawn, a match decided or undone, its hands
+    # a deal at the final table; heads-up brackets (a stage drawn, a match decided or undone, its hands
     # counted); Open-Face points hands (scored, voided) and rounds (tables redrawn); leagues and the Master Class
     TOURNAMENT_DEAL = "tournament.deal"
     TOURNAMENT_BRACKET = "tournament.bracket"
@@ -95,7 +95,7 @@ class AuditEventType(StrEnum):
     # Money: a wager taken (the settlement, the void and the correction are the round's events above and
     # below); each money event names the postings it wrote and their lines (``ledger.services.posting_record``)
     WAGER_PLACED = "wager.placed"
-    # The house's wager against a player bank in Pai Gow Poker (issue 20), taken as the round opens
+    # The house's wager against a player bank in Pai Gow Poker, taken as the round opens
     HOUSE_WAGER_PLACED = "house_wager.placed"
     # Written once, by the migration that began auditing money on a floor that already had postings: the last
     # posting and wager ids written before (``settlement.verify.ledger_audit_began``)

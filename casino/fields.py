@@ -1,4 +1,4 @@
-"""API input fields that take only what a person means (issue 15, "Faults and bad input"): DRF's own accept
+"""API input fields that take only what a person means ("Faults and bad input"): DRF's own accept
 ``5`` for a text and Python's ``int()`` reads a full-width ``"３"`` as 3."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Sign-in lockout (issue 15): django-axes counts failed sign-ins per username and address, and this module is
+"""Sign-in lockout: django-axes counts failed sign-ins per username and address, and this module is
 how Tableside asks it and answers a locked-out person.
 
 The numbers are settings (``TABLESIDE_LOGIN_FAILURES``, ``TABLESIDE_LOGIN_COOLOFF_MINUTES``); the sign-in page, the

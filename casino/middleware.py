@@ -1,4 +1,4 @@
-"""Request checks that come before any view (issue 15, "Faults and bad input")."""
+"""Request checks that come before any view ("Faults and bad input")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The API description's refusals, in one place (issue 15): every operation documents the ``{"message", "extra"}``
+"""The API description's refusals, in one place: every operation documents the ``{"message", "extra"}``
 answers it can give besides its success, so no view repeats them.
 
 A drf-spectacular postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``) adds, to every operation

@@ -1,4 +1,4 @@
-"""The task outbox: a Celery task asked for is never lost, and asking never holds a request for long (issue 15).
+"""The task outbox: a Celery task asked for is never lost, and asking never holds a request for long.
 
 ``outbox_enqueue`` writes a ``TaskOutbox`` row in the caller's transaction and, once it commits, publishes the
 task (``outbox_publish``). A broker that refuses, or does not answer within the Redis timeouts

@@ -15,11 +15,11 @@ class Role(StrEnum):
     FLOOR_SUPERVISOR = "Floor supervisor"
     PIT_BOSS = "Pit boss"
     AUDITOR = "Auditor"
-    # Issues fills and credits at the cage (issue 16); never signs a slip at a table.
+    # Issues fills and credits at the cage; never signs a slip at a table.
     CAGE_CASHIER = "Cage cashier"
-    # Counts the drop boxes (issue 16): two members count each box, independently.
+    # Counts the drop boxes: two members count each box, independently.
     COUNT_TEAM = "Count team"
-    # Runs the poker room's tournaments (issue 18): structures, the clock, entries, seating, payouts.
+    # Runs the poker room's tournaments: structures, the clock, entries, seating, payouts.
     TOURNAMENT_DIRECTOR = "Tournament director"
 
 

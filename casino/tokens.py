@@ -1,4 +1,4 @@
-"""API tokens that end (issue 15): each sign-in at ``POST /api/auth/token/`` makes a new token, which lasts
+"""API tokens that end: each sign-in at ``POST /api/auth/token/`` makes a new token, which lasts
 ``TABLESIDE_TOKEN_HOURS`` (a shift and a margin) from that sign-in and ends earlier at a password change or at
 ``POST /api/auth/token/revoke/``.
 

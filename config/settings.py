@@ -99,7 +99,7 @@ def _audit_keys(raw: str) -> dict[str, str]:
 # The audit chain's keys (HMAC-SHA256): outside the database, so whoever holds only the database cannot
 # recompute the chain. The first signs new events and checkpoints; the others verify older ones.
 TABLESIDE_AUDIT_KEYS = _audit_keys(os.environ.get("TABLESIDE_AUDIT_KEYS", "")) or {"dev": DEVELOPMENT_AUDIT_KEY}
-# Events written before the chain was keyed (plain SHA-256, an installation older than issue 14) end at this
+# Events written before the chain was keyed (plain SHA-256, an installation from before the keys) end at this
 # sequence number; any later event without a key is a forgery. 0: keyed from the first event.
 TABLESIDE_AUDIT_UNKEYED_UNTIL = env.int("TABLESIDE_AUDIT_UNKEYED_UNTIL", default=0)
 # Where every signed checkpoint of the chain's head is also appended (one JSON line each), outside the
@@ -433,7 +433,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
-# --- The table's chip tray (issue 16) ----------------------------------------------------------------------------
+# --- The table's chip tray ----------------------------------------------------------------------------
 # An opener that differs from the table's last closer by more than TABLESIDE_TRAY_REPORT_ABOVE_CENTS needs a written
 # report; by TABLESIDE_TRAY_ESCALATE_FROM_CENTS or more it is escalated (the New Jersey rule: 25.00 and 100.00).
 TABLESIDE_TRAY_REPORT_ABOVE_CENTS = int(_positive_number("TABLESIDE_TRAY_REPORT_ABOVE_CENTS", 2500, whole=True))
@@ -444,7 +444,7 @@ if TABLESIDE_TRAY_ESCALATE_FROM_CENTS <= TABLESIDE_TRAY_REPORT_ABOVE_CENTS:
         f"{TABLESIDE_TRAY_ESCALATE_FROM_CENTS} and {TABLESIDE_TRAY_REPORT_ABOVE_CENTS}"
     )
 
-# --- Players (issue 17) ----------------------------------------------------------------------------------------
+# --- Players ----------------------------------------------------------------------------------------
 # The house's player tiers, lowest first, and what each gets back of its theoretical win as comps (reinvestment,
 # basis points). A tier is data a casino sets, not code.
 TABLESIDE_PLAYER_TIERS: dict[str, int] = {"Bronze": 2000, "Silver": 2500, "Gold": 3000, "Platinum": 3500}

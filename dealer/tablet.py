@@ -39,7 +39,7 @@ from rules.hands import dealt_bank_position, dealt_hands_set, entry_fields, roun
 from tables.models import Table
 
 BANK = "bank"
-HOUSE = "house"  # the house's own hand when it wagers against a player bank (Pai Gow Poker, issue 20)
+HOUSE = "house"  # the house's own hand when it wagers against a player bank (Pai Gow Poker)
 DEALER = 0
 # Chip denominations on the pads, in units (the pads work in cents).
 CHIP_UNITS = (1, 5, 25, 100, 500)
@@ -535,7 +535,7 @@ def last_decided_adjustment(round_: Round | None) -> Adjustment | None:
 
 @dataclass(frozen=True)
 class HouseWagerLine:
-    """What the tablet says of the house's wager against a player bank (issue 20): its amount and whose last bet
+    """What the tablet says of the house's wager against a player bank: its amount and whose last bet
     it copies, or why the house does not wager this round."""
 
     cents: int | None

@@ -203,7 +203,7 @@ class ShiftReportFileApi(APIView):
         return report_http_response(report_file(report=shift_report_get(report_id=report_id), fmt=file_format))
 
 
-# --- gaming days (issue 15) -----------------------------------------------------------------------
+# --- gaming days -----------------------------------------------------------------------
 
 
 class GamingDayShiftOutputSerializer(serializers.Serializer):

@@ -1,4 +1,4 @@
-"""The cage's queue and the slip PDF (issue 16, DESIGN.md "The table's money").
+"""The cage's queue and the slip PDF (DESIGN.md "The table's money").
 
 The cage queue (``/cage/``): the fills and credits the tables asked for, oldest first, each with an Issue button for a
 Cage cashier (``tables.slips.slip_issue``: never whoever asked for it); below, the slips issued and waiting for the

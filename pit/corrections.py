@@ -97,7 +97,7 @@ def correction_review(*, adjustment: Adjustment) -> CorrectionReview:
     as_entered = entered_hands(settled_stored or {"seats": {}})
     before = {hand.key: hand.text for hand in positions_faces(as_entered, tiles=tiles)}
     # The house's hand against a player bank is entered unset (its cards) and stored set by the house way: compared
-    # as stored, the way the request stores it (issue 20).
+    # as stored, the way the request stores it.
     before |= {hand.key: hand.text for hand in settled if hand.key == "house"}
     changed = frozenset(hand.key for hand in asked if before.get(hand.key) != hand.text)
     now = _nets(current.result or {}) if current is not None else {}

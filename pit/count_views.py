@@ -1,4 +1,4 @@
-"""The count room (issue 16, DESIGN.md "The table's money"): the closed shifts' drop boxes and their counts.
+"""The count room (DESIGN.md "The table's money"): the closed shifts' drop boxes and their counts.
 
 ``/count/`` lists the drop boxes of the last closed shifts (``pit.count_selectors.drop_boxes_to_count``), each with
 where it stands: not counted, counted once, counts that disagree, final (with its drop). A member of the Count team

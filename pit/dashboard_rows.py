@@ -61,7 +61,7 @@ class TableLine:
     what the house took (its bank result, commission and rake), since every posting
     balances and a settled round's stakes are back off the layout.
 
-    The table's money while the shift is open (issue 16): the drop box is counted only after
+    The table's money while the shift is open: the drop box is counted only after
     the shift closes, so ``drop_cents`` is the drop as recorded (the buy-ins, cash and
     markers), ``win_cents`` the house's win from the settlements (its bank result,
     commission and rake: ``settlement.table_money``'s computed win) and ``hold_bp`` the one
@@ -91,7 +91,7 @@ class TableLine:
     fills_cents: int = 0
     credits_cents: int = 0
     slips_pending: int = 0
-    # Rated play (issue 17): the rated players seated now, by seat, and the hold over the table's last rounds.
+    # Rated play: the rated players seated now, by seat, and the hold over the table's last rounds.
     rated: tuple[RatedSeatNow, ...] = ()
     hold: HoldDrift | None = None
 
@@ -225,7 +225,7 @@ class PitDashboard:
     slips: list[PendingSlip] = field(default_factory=list)  # oldest first
     discrepancies: list[TrayDiscrepancy] = field(default_factory=list)  # escalations first
     totals: ShiftTotals = field(init=False)
-    # Rated play's alerts (issue 17): a session seated now won beyond its expectation (``SessionFigures.alert``),
+    # Rated play's alerts: a session seated now won beyond its expectation (``SessionFigures.alert``),
     # with its table's line; a table's hold over its last rounds off its expectation (``HoldDrift.alert``).
     rated_alerts: list[tuple[TableLine, RatedSeatNow]] = field(init=False)
     hold_alerts: list[TableLine] = field(init=False)

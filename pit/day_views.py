@@ -1,4 +1,4 @@
-"""The gaming-day page (issue 15): a supervisor opens the gaming day and its shifts and closes them; an Auditor reads.
+"""The gaming-day page: a supervisor opens the gaming day and its shifts and closes them; an Auditor reads.
 
 Thin: each write is one service (``casino.services``); a refusal is shown on the page with what was typed kept, in
 the status the API would answer (400, 403, 409); a write that went through redirects back to the page.

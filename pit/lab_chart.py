@@ -1,4 +1,4 @@
-"""The game-math lab's convergence chart (issue 20): each side's edge estimate with its 95% interval against the hands
+"""The game-math lab's convergence chart: each side's edge estimate with its 95% interval against the hands
 played, and the shipped figure beside it when there is one. Drawn by matplotlib's Agg canvas (no display) into a PNG
 without metadata: the same run always gives the same bytes."""
 

@@ -1,4 +1,4 @@
-"""The game-math lab (issue 20): a supervisor picks a rule set, or edits a copy of its options, and starts a run; a
+"""The game-math lab: a supervisor picks a rule set, or edits a copy of its options, and starts a run; a
 Celery task plays it while the page's bar polls its progress; then each side's edge with its 95% interval, the push
 rate and the convergence chart. Thin: the writes are ``rules.lab_services``, the reads ``rules.lab_selectors``."""
 

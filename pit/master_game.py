@@ -1,4 +1,4 @@
-"""The Master Game Report of a closed shift (issue 16, DESIGN.md "The table's money"): per table its opener,
+"""The Master Game Report of a closed shift (DESIGN.md "The table's money"): per table its opener,
 closer, fills, credits, drop, win and hold beside the win its settlements computed, the variance between the two,
 the slips with their numbers and signatures, and win and hold by pit, game, floor, gaming day, month and year.
 

@@ -1,4 +1,4 @@
-"""The pit's pages on players (issue 17): the players' list with its search and enrolment, and a player's page with
+"""The pit's pages on players: the players' list with its search and enrolment, and a player's page with
 their totals, their sessions and, for a supervisor, the anonymisation asked for by the player.
 
 Who sees what (``casino.roles``; there is no host role):

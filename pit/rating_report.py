@@ -1,4 +1,4 @@
-"""The rating report of a closed shift (issue 17, DESIGN.md "Players and ratings"): each rated session's play in the
+"""The rating report of a closed shift (DESIGN.md "Players and ratings"): each rated session's play in the
 shift, with the floor's totals.
 
 A session played in the shift when it has ``RatedRound`` rows on the shift's rounds (a round belongs to the shift it

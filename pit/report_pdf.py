@@ -1,5 +1,5 @@
-"""The PDF of a shift report (issue 8): reportlab for the pages, matplotlib for the chart of the shift by hour (and
-of win and hold by table in the Master Game Report, issue 16).
+"""The PDF of a shift report: reportlab for the pages, matplotlib for the chart of the shift by hour (and
+of win and hold by table in the Master Game Report).
 
 ``render_pdf(data, digest)`` turns a report's figures (``pit.reports``) into PDF bytes. The same figures
 always give the same bytes: reportlab runs in its invariant mode (a fixed creation date and document id), the

@@ -1,4 +1,4 @@
-"""Reads on shifts and their reports (issue 8): the lists, one report, and a report as a downloadable file.
+"""Reads on shifts and their reports: the lists, one report, and a report as a downloadable file.
 
 The lists never load a report's figures or files (only whether it has a PDF), so a page of shifts stays a
 fixed number of small queries however big the reports are.
@@ -53,7 +53,7 @@ def shift_report_get(*, report_id: int) -> ShiftReport:
     return get_object_or_404(ShiftReport.objects.select_related("shift__gaming_day"), pk=report_id)
 
 
-# --- the count the Master Game Report waits for (issue 16) -------------------------------------------------
+# --- the count the Master Game Report waits for -------------------------------------------------
 #
 # A table expects a drop box in a shift when it recorded anything there: a round, a confirmed tray count, a buy-in
 # or a slip. Its box is final when two counts agree, which is when the drop is posted (``tables.drop``, in the

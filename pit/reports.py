@@ -1,5 +1,5 @@
-"""The end-of-shift, commission and audit reports of a closed shift (issue 8), the Master Game Report (issue 16,
-its sections in ``pit.master_game``), and their CSV and HTML.
+"""The end-of-shift, commission and audit reports of a closed shift, the Master Game Report (its sections in
+``pit.master_game``), and their CSV and HTML.
 
 Rule: a report reads the ledger (``LedgerEntry`` / ``Posting``, and ``Wager`` for the handle) and the
 audit log only; it never recomputes money from the hands. Its totals therefore reconcile, to the cent,
@@ -264,7 +264,7 @@ def _money_by_table_and_hour(shift: Shift) -> list[dict[str, Any]]:
 
 
 def shift_figures(shift: Shift) -> dict[str, Any]:
-    """The end-of-shift report: per table, per pit and for the floor (issue 8, "The reports").
+    """The end-of-shift report: per table, per pit and for the floor ("The reports").
 
     * rounds settled / voided: the shift's rounds by their final state;
     * wagers and handle: the count and sum of the wagers on rounds not voided;
@@ -347,7 +347,7 @@ _PAID = Q(account__in=[LedgerEntry.Account.BANKER, LedgerEntry.Account.PLAYER], 
 
 
 def commission_figures(shift: Shift) -> dict[str, Any]:
-    """The commission report: the house's commission by table, by dealer and by banking seat (issue 8).
+    """The commission report: the house's commission by table, by dealer and by banking seat.
 
     By table and by dealer (the table's dealer): the ``commission`` account's entries. By banking seat:
     who paid the commission in the settlements in force: a player bank pays it on its net win (entries on
@@ -448,7 +448,7 @@ def audit_figures(shift: Shift) -> dict[str, Any]:
 
 
 def master_game_figures(shift: Shift) -> dict[str, Any]:
-    """The Master Game Report (issue 16): per table the opener, closer, fills, credits, drop, win and hold beside
+    """The Master Game Report: per table the opener, closer, fills, credits, drop, win and hold beside
     the win the settlements computed and the variance, the slips and their numbers, and win and hold by pit, game,
     floor, gaming day, month and year to date (``pit.master_game``). Built once the shift's drop boxes are final
     (``pit.services.shift_report_build``)."""
@@ -460,7 +460,7 @@ def master_game_figures(shift: Shift) -> dict[str, Any]:
 
 
 def rating_figures(shift: Shift) -> dict[str, Any]:
-    """The rating report (issue 17): each rated session's play in the shift, from its ``RatedRound`` rows on the
+    """The rating report: each rated session's play in the shift, from its ``RatedRound`` rows on the
     shift's rounds, with the floor's totals (``pit.rating_report``)."""
     return {
         "kind": ShiftReport.Kind.RATINGS.value,

@@ -4,12 +4,12 @@ The dashboard reads every table's shift figures in a fixed number of queries,
 however many tables there are: one for the shift, one for the tables (their
 latest round and bank turn as correlated subqueries), one for each source of the
 figures (rounds and wagers, the ledger, the settlements above a table's big-win
-threshold), one for the table's money recorded in the shift (issue 16: buy-ins,
+threshold), one for the table's money recorded in the shift (buy-ins,
 fills and credits, tray counts), one for the requests waiting for a
-supervisor, and one for the rated players seated now with their sessions (issue
-17; each table's hold window comes with the tables, joined). The figures of
-what can no longer change are kept in the cache, so a refresh reads only what
-is new since the last (``pit.shift_figures``).
+supervisor, and one for the rated players seated now with their sessions (each
+table's hold window comes with the tables, joined). The figures of what can no
+longer change are kept in the cache, so a refresh reads only what is new since
+the last (``pit.shift_figures``).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def _tables_with_latest_round() -> QuerySet[Table]:
     )
 
 
-# --- the table's money in the shift (issue 16) ------------------------------------------------------
+# --- the table's money in the shift ------------------------------------------------------
 #
 # Read whole on every refresh, in one query: a shift's buy-ins summed by table, its received fills and credits
 # summed by table, its pending slips and its openers that differ from what was expected, one row each. These are a

@@ -1,4 +1,4 @@
-"""Writes of the pit: building a closed shift's reports (issue 8, and the Master Game Report of issue 16)."""
+"""Writes of the pit: building a closed shift's reports (and its Master Game Report)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def shift_report_build(
     force: bool = False,
     actor: AbstractBaseUser | AnonymousUser | None = None,
 ) -> ShiftReport:
-    """Build a closed shift's report of one kind (issue 8): idempotent, and never half written.
+    """Build a closed shift's report of one kind: idempotent, and never half written.
 
     * Only a closed shift is reported on (``WrongState`` otherwise): its rounds can no longer change.
     * A ``ready`` report is returned as it is: building again changes nothing.

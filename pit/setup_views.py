@@ -1,4 +1,4 @@
-"""A table's set-up from the pit (issue 15): its limits, rule set, dealer and big-win alert, for a Floor supervisor or
+"""A table's set-up from the pit: its limits, rule set, dealer and big-win alert, for a Floor supervisor or
 Pit boss (the admin is read-only for them); an Auditor sees the settings and changes none.
 
 One form with every setting; ``tables.services.table_configure`` writes what changed, each setting audited. A refusal

@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
 
 @shared_task(name="settlement.shift_reports_build")
 def shift_reports_build(shift_id: int) -> dict[str, str]:
-    """Build a closed shift's reports (issue 8, and the Master Game Report of issue 16); answer each kind's content
+    """Build a closed shift's reports (and its Master Game Report); answer each kind's content
     hash, or for the Master Game Report while the count is not done ``waiting: `` and why (not an error: it is
     queued again when the count's last box is final, ``pit.signals``).
 

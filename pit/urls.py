@@ -30,19 +30,19 @@ page_urlpatterns = [
     path("reports/<int:report_id>/<str:fmt>/", report_views.report_download, name="report-download"),
     path("reports/shifts/<int:shift_id>/master-game/", report_views.master_game_build, name="report-master-game-build"),
     path("reports/shifts/<int:shift_id>/ratings/", report_views.rating_report_build, name="report-ratings-build"),
-    # The table's money (issue 16): the cage's queue, the slip PDF, the count room.
+    # The table's money: the cage's queue, the slip PDF, the count room.
     path("cage/", cage_views.cage, name="cage"),
     path("cage/slips/<int:slip_id>/issue/", cage_views.cage_slip_issue, name="cage-slip-issue"),
     path("cage/slips/<int:slip_id>/void/", cage_views.cage_slip_void, name="cage-slip-void"),
     path("slips/<int:slip_id>/pdf/", cage_views.slip_pdf_download, name="slip-pdf"),
     path("count/", count_views.count, name="count"),
     path("count/<int:shift_id>/<int:table_id>/", count_views.count_record, name="count-record"),
-    # Players and rated play (issue 17): the list with its search and enrolment, a player's page.
+    # Players and rated play: the list with its search and enrolment, a player's page.
     path("players/", player_views.players, name="players"),
     path("players/enrol/", player_views.player_enrol, name="player-enrol"),
     path("players/<int:player_id>/", player_views.player, name="player"),
     path("players/<int:player_id>/anonymise/", player_views.player_anonymise_view, name="player-anonymise"),
-    # The game-math lab (issue 20): a rule set's house edges, simulated or counted exactly by a task.
+    # The game-math lab: a rule set's house edges, simulated or counted exactly by a task.
     path("pit/lab/", lab_views.lab, name="pit-lab"),
     path("pit/lab/start/", lab_views.lab_start, name="pit-lab-start"),
     path("pit/lab/runs/<int:run_id>/", lab_views.lab_run, name="pit-lab-run"),

@@ -71,7 +71,7 @@ def floor(request: HttpRequest) -> HttpResponse:
 
 def _live_context(request: HttpRequest) -> dict[str, object]:
     # ``four_eyes``: a supervisor's own requests wait for another supervisor (shown without an Approve button).
-    # ``tournaments``: the poker room's running tournaments (issue 18), one panel above the tables.
+    # ``tournaments``: the poker room's running tournaments, one panel above the tables.
     return {
         "board": pit_dashboard(),
         "can_decide": _may(request, PIT_DECIDERS),

@@ -1,4 +1,4 @@
-"""REST endpoints of rated play (issue 17, DESIGN.md "Players and ratings"): players (find, enrol, read, anonymise),
+"""REST endpoints of rated play (DESIGN.md "Players and ratings"): players (find, enrol, read, anonymise),
 their rating sessions (seat, break, back, move, end, read; the sessions open at a table) and the floor's alerts.
 
 Thin, one class per operation: the services of ``players.services`` decide every write (who may, and whether the

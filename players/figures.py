@@ -1,4 +1,4 @@
-"""A rating session's figures as the floor reads them (issue 17), from the figures it keeps (``players.rating``):
+"""A rating session's figures as the floor reads them, from the figures it keeps (``players.rating``):
 nothing here reads a wager.
 
 * time played: breaks excluded; a session playing now counts up to ``now``;

@@ -1,4 +1,4 @@
-"""Players and their rating sessions (issue 17, DESIGN.md "Players and ratings").
+"""Players and their rating sessions (DESIGN.md "Players and ratings").
 
 A ``Player`` is found by card number or name; an anonymous player has neither. A ``RatingSession`` follows one player
 from seat to seat (``RatingSeat``: a table and a seat, from when to when) with its breaks (``RatingPause``), from the
@@ -71,7 +71,7 @@ class RatingSession(models.Model):
     chips_in_cents = models.BigIntegerField(_("chips brought (cents)"), default=0)
     cash_in_cents = models.BigIntegerField(_("cash bought in (cents)"), default=0)
     markers_in_cents = models.BigIntegerField(_("markers bought in (cents)"), default=0)
-    # Kept as the session goes (issue 17: "never recomputed from every wager on each page"): the sums of the
+    # Kept as the session goes, never recomputed from every wager on each page: the sums of the
     # session's ``RatedRound`` rows, added in each settle's transaction (``players.rating``).
     rounds = models.IntegerField(_("rounds played"), default=0)
     banker_rounds = models.IntegerField(_("rounds as the banker"), default=0)

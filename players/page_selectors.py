@@ -1,4 +1,4 @@
-"""Reads for the pages on players (issue 17): the players' list, a player's page, and the rated players seated now
+"""Reads for the pages on players: the players' list, a player's page, and the rated players seated now
 for the pit-boss dashboard. Selectors only: nothing here writes.
 
 Every figure shown comes from ``players.figures`` over the kept figures of the sessions (``session_figures``); a

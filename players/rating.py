@@ -1,4 +1,4 @@
-"""Rated play kept as it goes (issue 17): what each settlement adds to the rating sessions seated at its table, and
+"""Rated play kept as it goes: what each settlement adds to the rating sessions seated at its table, and
 the table's hold window. ``round_settled_rate`` is called by the settle and the correction
 (``settlement.services``), ``buy_in_rate`` receives ``tables.signals.buy_in_recorded``, both inside the settle's (or
 the buy-in's) own transaction: a round and what it added to a rating are written together or not at all.

@@ -1,4 +1,4 @@
-"""Reads on players (issue 17): finding one from the tablet by card number or name."""
+"""Reads on players: finding one from the tablet by card number or name."""
 
 from __future__ import annotations
 

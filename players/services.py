@@ -1,4 +1,4 @@
-"""Writes on players and their rating sessions (issue 17). Each in one transaction with its audit event, which names
+"""Writes on players and their rating sessions. Each in one transaction with its audit event, which names
 the player by id and tier only (a player may be anonymised later: the trail must not hold their name).
 
 * ``player_create``: the table's staff enrol a player (card number, name, tier) or an anonymous one (a tier only).

@@ -1,4 +1,4 @@
-"""URLs of rated play under ``/api/`` (issue 17): players, their rating sessions and the floor's alerts."""
+"""URLs of rated play under ``/api/``: players, their rating sessions and the floor's alerts."""
 
 from __future__ import annotations
 

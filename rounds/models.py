@@ -170,7 +170,7 @@ class Wager(AppendOnlyModel):
 
 
 class HouseWager(AppendOnlyModel):
-    """The house's wager against a player bank in Pai Gow Poker (GAME_RULES.md §2, issue 20): the dealer's own
+    """The house's wager against a player bank in Pai Gow Poker (GAME_RULES.md §2): the dealer's own
     position (0) plays a hand set by the house way, wagering the banking player's last bet as a player.
 
     Taken when the round opens (``rounds.services.house_wager``) from ``last_wager``, the banker's most

@@ -1,4 +1,4 @@
-"""The house edge of a rule set, for rating players: each side's average loss per unit of action (issue 17).
+"""The house edge of a rule set, for rating players: each side's average loss per unit of action.
 
 A rating's theoretical loss (theo) is the action times the edge of the side the
 player took. The edges here are those of a house-way player against a house-way
@@ -10,7 +10,7 @@ and losses (L) over N coups, from the player's side, shipped in
 * Pai Gow tiles, banked: exact counts, every deal of the 32 tiles enumerated
   (736,281,000 deals) through ``paigow_tiles_advice.advise``.
 * Pai Gow Poker: simulated counts, 1,000,000 hands a house way and option set, seeded.
-* Any option set the file does not hold: the first finished run of the game-math lab (issue 20, ``lab_counts``),
+* Any option set the file does not hold: the first finished run of the game-math lab (``lab_counts``),
   exact for tiles, simulated for Pai Gow Poker. The file wins where it holds the options.
 * Chinese Poker, OFC and the tiles' peer variant have no bank and so no edge:
   the house takes a rake (method ``"rake"``), and theo is the rake the player paid.
@@ -245,7 +245,7 @@ def _as_audited(run: LabRun) -> bool:
 
 
 def lab_counts(game: str, key: OptionsKey) -> Counts | None:
-    """The counts of the first finished lab run (issue 20) of these outcome options, or None.
+    """The counts of the first finished lab run of these outcome options, or None.
 
     The first, not the largest: a rating's theo is re-derived later from the edge (``players.verify``), so the edge
     of an option set must never change once ratings used it; a larger run is shown by the lab, and is published by

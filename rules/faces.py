@@ -85,7 +85,7 @@ def hand_faces(hand: Mapping[str, Any], tiles: bool) -> list[dict[str, Any]]:
 @dataclass(frozen=True)
 class PositionHand:
     """One position's stored hand, drawn: ``seat`` is None for the bank (a player banker or the house), 0 for the
-    house's own hand when it wagers against a player bank (issue 20)."""
+    house's own hand when it wagers against a player bank."""
 
     seat: int | None
     rows: list[dict[str, Any]]

@@ -1,4 +1,4 @@
-"""Reads of the game-math lab (issue 20): a run's figures (each side's edge with its 95% interval, the push rate),
+"""Reads of the game-math lab: a run's figures (each side's edge with its 95% interval, the push rate),
 its progress for the page's bar, the convergence series for the chart, and the rule sets the lab offers."""
 
 from __future__ import annotations

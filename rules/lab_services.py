@@ -1,4 +1,4 @@
-"""Writes of the game-math lab (issue 20): start a run of a rule set (or of an edited copy of it), play it in a task,
+"""Writes of the game-math lab: start a run of a rule set (or of an edited copy of it), play it in a task,
 and fail the runs whose worker stopped. Each write records its audit event in the same transaction.
 
 What a run plays, by game (``rules.games.lab``):

@@ -102,7 +102,7 @@ class RuleSet(models.Model):
 
 
 class LabRun(models.Model):
-    """One run of the game-math lab (issue 20): a rule set's house edges, simulated or counted exactly by a task.
+    """One run of the game-math lab: a rule set's house edges, simulated or counted exactly by a task.
 
     ``snapshot`` is the frozen rules the run played (``rules.options.snapshot_build``): the rule set's own, or an
     edited copy of them (``edited``); ``outcome_key`` the options that change a coup's outcome

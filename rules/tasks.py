@@ -1,4 +1,4 @@
-"""Celery tasks of the rules: the game-math lab's runs (issue 20). Each takes plain arguments and calls a service."""
+"""Celery tasks of the rules: the game-math lab's runs. Each takes plain arguments and calls a service."""
 
 from __future__ import annotations
 

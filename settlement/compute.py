@@ -18,7 +18,7 @@ The banked games (GAME_RULES.md §1 "Settling against the banker", §2):
   and goes back to its player.
 * Commission: 5% (the rule set's rate and rounding) of each player win when the rule
   set charges player wins; a player banker pays it on the bank's net win of the round.
-* The house's wager against a player bank (Pai Gow Poker, issue 20): the dealer's position
+* The house's wager against a player bank (Pai Gow Poker): the dealer's position
   (0) wagers the banker's last bet with a hand set by the house way and is settled like a
   seat, in its place in the action order, from and to the ``house`` account: a win is paid
   by the bank (less the commission a player pays on a win, to ``commission``), a loss or a

@@ -9,7 +9,7 @@ from casino.models import Shift
 
 
 class ShiftReport(models.Model):
-    """A closed shift's report as accounting and audit sign it (issue 8): the figures, their CSV, HTML and PDF.
+    """A closed shift's report as accounting and audit sign it: the figures, their CSV, HTML and PDF.
 
     One per shift and kind. Built by ``pit.services.shift_report_build`` from the ledger and the audit
     log only; ``building`` while a build is under way (a crash leaves it so, and the next run finishes it),
@@ -22,7 +22,7 @@ class ShiftReport(models.Model):
         COMMISSION = "commission", _("commission report")
         AUDIT = "audit", _("audit report")
         MASTER_GAME = "master_game", _("Master Game Report")
-        # Rated play (issue 17): each rated session's play in the shift (``pit.rating_report``).
+        # Rated play: each rated session's play in the shift (``pit.rating_report``).
         RATINGS = "ratings", _("rating report")
 
     class Status(models.TextChoices):

@@ -14,7 +14,7 @@ reversal undoes its original. It cannot see an edit that keeps a posting balance
 * every ``wager`` posting is ``player -amount, wagers +amount`` for a seat whose ``Wager``
   row holds that amount, and every wager of a banked round has exactly one; the points
   games (banking mode ``none``) post none; the house's wager against a player bank
-  (``HouseWager``, issue 20) is one ``house -amount, wagers +amount`` posting and settles with the seats;
+  (``HouseWager``) is one ``house -amount, wagers +amount`` posting and settles with the seats;
 * a settled round's hands are the hands its settlement in force was settled with, and every entry of
   its postings is filed under the round.
 
@@ -235,7 +235,7 @@ def _wagers_check(
         found: Counter[LineKey] = Counter(line(entry) for entry in chunk.entries.get(posting["pk"], []))
         players = {seat for account, seat, _, _ in found if account == compute.PLAYER}
         if not players and any(account == compute.HOUSE for account, _, _, _ in found):
-            # The house's wager against a player bank (issue 20): from the house to the layout, as its row says.
+            # The house's wager against a player bank: from the house to the layout, as its row says.
             taken[compute.HOUSE] += 1
             expected_house = Counter(
                 {(compute.HOUSE, None, -(house or 0), "wager"): 1, (compute.WAGERS, None, house or 0, "wager"): 1}

@@ -127,12 +127,12 @@ MONEY_EVENTS = (
     AuditEventType.ROUND_SETTLED,
     AuditEventType.ROUND_VOIDED,
     AuditEventType.SETTLEMENT_CORRECTED,
-    # The table's money (issue 16): a slip's second signature (received), a buy-in, the count that makes a box final.
+    # The table's money: a slip's second signature (received), a buy-in, the count that makes a box final.
     AuditEventType.SLIP_SIGNED,
     AuditEventType.BUY_IN_RECORDED,
     AuditEventType.BUY_IN_VOIDED,
     AuditEventType.DROP_COUNTED,
-    # The poker room (issue 18): a payment, a player out (a prize, a bounty), a bust undone, the pool made final.
+    # The poker room: a payment, a player out (a prize, a bounty), a bust undone, the pool made final.
     AuditEventType.TOURNAMENT_PURCHASE,
     AuditEventType.TOURNAMENT_ELIMINATION,
     AuditEventType.TOURNAMENT_ELIMINATION_UNDONE,
@@ -222,7 +222,7 @@ def _gone(
 
 
 def ledger_audit_began() -> tuple[int, int]:
-    """The last posting id and wager id written before money movements were audited (issue 14), as the
+    """The last posting id and wager id written before money movements were audited, as the
     chain recorded them when the upgrade ran (``AuditEventType.LEDGER_AUDIT_BEGAN``): (0, 0) on a floor that
     was audited from its first posting. Only rows with ids from 1 up to these may lack an event."""
     after = (

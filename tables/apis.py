@@ -47,7 +47,7 @@ class TableDetailApi(APIView):
         return Response(TableOutputSerializer(table).data)
 
 
-# --- a table's set-up (issue 15) ------------------------------------------------------------------
+# --- a table's set-up ------------------------------------------------------------------
 
 
 class TableSetupInputSerializer(serializers.Serializer):

@@ -1,4 +1,4 @@
-"""Buy-ins and the drop box (issue 16, DESIGN.md "The table's money"): cash or a marker exchanged for chips at a
+"""Buy-ins and the drop box (DESIGN.md "The table's money"): cash or a marker exchanged for chips at a
 seat goes into the table's drop box for the shift; once the shift is closed the count team counts each box twice,
 independently, and the box is final when two counts by two different people agree.
 

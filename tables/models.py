@@ -83,7 +83,7 @@ class Seat(models.Model):
         return f"{self.table.name} seat {self.number}"
 
 
-# --- the table's money: the chips and the tray (issue 16) -----------------------------------------------------
+# --- the table's money: the chips and the tray -----------------------------------------------------
 
 
 class ChipDenomination(models.Model):

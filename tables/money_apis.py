@@ -1,4 +1,4 @@
-"""REST endpoints of the table's money (issue 16, DESIGN.md "The table's money"): the house's chips, the tray
+"""REST endpoints of the table's money (DESIGN.md "The table's money"): the house's chips, the tray
 counts, fills and credits, buy-ins and the drop box. Thin, one class per operation; the services of
 ``tables.tray``, ``tables.slips`` and ``tables.drop`` decide every write (who may, and whether the state allows it)
 and refuse with ``{"message", "extra"}``: 400, 403, 404 or 409. Money is integer cents; chips and notes are counted

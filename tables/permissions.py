@@ -5,7 +5,7 @@ A table's rounds are played by the Dealer assigned to it (``tables.services.tabl
 a Floor supervisor or Pit boss may do whatever a Dealer may, at any table; an Auditor sees every
 table and acts at none. ``None`` is the system itself (scheduled tasks, the demo), which may act.
 
-The table's money (issue 16) is read by whoever may see the table; besides them a Cage cashier reads every table's
+The table's money is read by whoever may see the table; besides them a Cage cashier reads every table's
 slips (the cage's queue), and the Count team reads a closed shift's drop boxes, blind to the other counts' figures
 until it has counted the box itself. Who may *write* it is each service's own check (``tables.tray``,
 ``tables.slips``, ``tables.drop``).
@@ -84,7 +84,7 @@ def require_view_table(user: User, table: Table) -> None:
         )
 
 
-# --- who reads the table's money (issue 16) ------------------------------------------------------
+# --- who reads the table's money ------------------------------------------------------
 
 
 def can_read_slips(user: User, table: Table) -> bool:

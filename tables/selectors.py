@@ -19,7 +19,7 @@ def table_get(*, table_id: int) -> Table:
     return get_object_or_404(table_list(), pk=table_id)
 
 
-# --- the table's money (issue 16) ----------------------------------------------------------------
+# --- the table's money ----------------------------------------------------------------
 
 
 def chip_list() -> QuerySet[ChipDenomination]:

@@ -299,7 +299,7 @@ def table_configure(
     dealer: AbstractBaseUser | None = UNCHANGED,
     big_win_cents: int | None = UNCHANGED,
 ) -> Table:
-    """A table's set-up from the pit (issue 15): its limits (both, or neither), rule set, dealer and big-win alert,
+    """A table's set-up from the pit: its limits (both, or neither), rule set, dealer and big-win alert,
     in one transaction. Each setting given that differs from the table's goes through its own service and records its
     own audit event; one refused refuses them all, and nothing is written.
     """

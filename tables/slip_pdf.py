@@ -1,4 +1,4 @@
-"""A fill or credit slip as a PDF (issue 16, DESIGN.md "The table's money"): what the cage and the table sign, and
+"""A fill or credit slip as a PDF (DESIGN.md "The table's money"): what the cage and the table sign, and
 what the count room and the auditors file.
 
 ``slip_pdf(slip)`` gives the slip's one page: its kind and number ("Fill slip No. 000017"), the table, its pit, the

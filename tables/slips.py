@@ -1,4 +1,4 @@
-"""Fills and credits (issue 16, DESIGN.md "The table's money"): chips between the cage and a table, on slips
+"""Fills and credits (DESIGN.md "The table's money"): chips between the cage and a table, on slips
 serially numbered without gaps per kind.
 
 * ``slip_request``: the table's dealer or a supervisor asks for a fill (chips to the table) or a credit (chips back

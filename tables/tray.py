@@ -1,4 +1,4 @@
-"""The table's chip tray (issue 16, DESIGN.md "The table's money"): the opener and the closer, counted by
+"""The table's chip tray (DESIGN.md "The table's money"): the opener and the closer, counted by
 denomination and confirmed by two people, and the discrepancy of an opener against the last closer.
 
 * ``tray_count_record``: the table's dealer (or a supervisor) counts the tray, chips by denomination, in the open

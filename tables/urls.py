@@ -11,7 +11,7 @@ api_urlpatterns = [
     path("tables/", TableListApi.as_view(), name="api-table-list"),
     path("tables/<int:table_id>/", TableDetailApi.as_view(), name="api-table-detail"),
     path("tables/<int:table_id>/setup/", TableSetupApi.as_view(), name="api-table-setup"),
-    # the table's money (issue 16)
+    # the table's money
     path("chips/", money_apis.ChipListApi.as_view(), name="api-chip-list"),
     path("tables/<int:table_id>/tray-counts/", money_apis.TableTrayCountsApi.as_view(), name="api-table-tray-counts"),
     path(

@@ -1,4 +1,4 @@
-"""A table's win and hold (issue 16, DESIGN.md "The table's money"), as the regulators define them.
+"""A table's win and hold (DESIGN.md "The table's money"), as the regulators define them.
 
 Table win = drop + closer + credits − opener − fills (New York, 9 NYCRR 5315.1(c), the definition the issue
 names); hold = win ÷ drop. Money in integer cents; hold in basis points (hundredths of a percent), rounded half

@@ -1,4 +1,4 @@
-"""The tablet's strip of rated seats (issue 17): who is rated at which seat of the table, read where it is drawn so
+"""The tablet's strip of rated seats: who is rated at which seat of the table, read where it is drawn so
 the tablet's own view stays as it is (``dealer.rating_views.rated_seats``: one query)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Figures of the game-math lab (issue 20) as the page shows them: edges in per cent to three places, counts with
+"""Figures of the game-math lab as the page shows them: edges in per cent to three places, counts with
 thousands separators."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The line under each table of the pit-boss dashboard (issue 17): its rated players seated now with their live
+"""The line under each table of the pit-boss dashboard: its rated players seated now with their live
 figures, and its hold over its last rounds beside its expectation (``pit.selectors.TableLine.rated`` and ``.hold``).
 
 Drawn here with ``format_html`` rather than in a template, for the dashboard's budget (100 ms with 200 open tables,

@@ -1,4 +1,4 @@
-"""The house's wager against a player bank in Pai Gow Poker (GAME_RULES.md §2, issue 20).
+"""The house's wager against a player bank in Pai Gow Poker (GAME_RULES.md §2).
 
 "The house (dealer) wagers the player's last bet against a player bank": when a player banks a
 round, the dealer's own position (0) plays a hand set by the house way against the bank, as a

@@ -278,7 +278,7 @@ def round_check(locked: Round, *, hold: str | None = "nothing more is played") -
     """Refuse a write to a round that can no longer take it, in one read (``rounds.sql.round_standing``):
 
     * its shift is closed: the shift's reports are built and final, so a wager, a move, new hands, a void or a
-      correction of the round would be in no report (issue 15). A close refuses while a round of its shift is
+      correction of the round would be in no report. A close refuses while a round of its shift is
       unfinished (``shift_close_refuse``), so this refuses rounds left open by a close made before that rule, and
       corrections of a closed shift's settled rounds; the shift's row is share-locked, so a close waits for the
       write and a write during a close finds the shift closed.

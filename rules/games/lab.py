@@ -1,4 +1,4 @@
-"""The game-math lab's engines: a fast Pai Gow Poker simulation and the exact Pai Gow tiles enumeration (issue 20).
+"""The game-math lab's engines: a fast Pai Gow Poker simulation and the exact Pai Gow tiles enumeration.
 
 Both play a house-way player against a house-way bank, as ``rules.games.simulate``
 and ``bench/house_edges.py`` do, and report running counts of the player's wins,

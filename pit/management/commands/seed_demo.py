@@ -2,7 +2,7 @@
 
 Two pits, at least one table of each game (each playing by its game's default
 rule set, the house rules at GAME_RULES.md's defaults), an open gaming day and shift, and
-the users dealer, floor, pitboss and auditor (plus the superuser admin), and in the poker room (issue 18) a
+the users dealer, floor, pitboss and auditor (plus the superuser admin), and in the poker room a
 tournament from the seed's templates (Mainzer Poker Masters) with twelve players registered, waiting for its director
 to start it. The
 passwords are random unless ``--password`` is given; they are printed and kept

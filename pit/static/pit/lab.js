@@ -1,4 +1,4 @@
-/* The game-math lab (issue 20): the rule-set picker shows the picked rule set at once, and a run's page polls its
+/* The game-math lab: the rule-set picker shows the picked rule set at once, and a run's page polls its
    progress (a small JSON answer) until the run is done, then loads again to show the figures and the chart. */
 (function () {
   "use strict";

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
@@ -115,7 +115,7 @@ def _subject_key(subject: models.Model | tuple[str, object]) -> tuple[str, str]:
 
 def audit_event_record(
     *,
-    actor: AbstractBaseUser | AnonymousUser | None,
+    actor: User | AnonymousUser | None,
     event_type: AuditEventType,
     subject: models.Model | tuple[str, object],
     before: Any = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from casino.errors import NotAllowed
 from casino.rows import user_group_names
@@ -39,7 +39,7 @@ TOURNAMENT_VIEWERS: tuple[Role, ...] = (*TOURNAMENT_RUNNERS, Role.AUDITOR)
 _CACHE = "_tableside_roles"
 
 
-def user_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[Role]:
+def user_roles(user: User | AnonymousUser) -> frozenset[Role]:
     """The roles a user holds (none for an anonymous user).
 
     Read once per user object (one request, one task) and kept on it, as Django keeps
@@ -55,12 +55,12 @@ def user_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[Role]:
     return cached
 
 
-def user_has_role(user: AbstractBaseUser | AnonymousUser, *roles: Role) -> bool:
+def user_has_role(user: User | AnonymousUser, *roles: Role) -> bool:
     """Whether the user holds at least one of ``roles``."""
     return bool(user_roles(user) & set(roles))
 
 
-def require_role(user: AbstractBaseUser | AnonymousUser | None, *roles: Role, action: str) -> None:
+def require_role(user: User | AnonymousUser | None, *roles: Role, action: str) -> None:
     """Refuse ``action`` unless the user holds one of ``roles``.
 
     ``None`` is the system itself (scheduled tasks) and may act; a superuser may too.

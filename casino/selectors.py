@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -73,7 +73,7 @@ def shift_name_next(*, gaming_day: GamingDay | None) -> str:
     return SHIFT_NAMES[count % len(SHIFT_NAMES)]
 
 
-def users_with_role(*, role: Role) -> QuerySet[AbstractBaseUser]:
+def users_with_role(*, role: Role) -> QuerySet[User]:
     """The active users holding ``role``, by username (a table's set-up chooses its dealer among the Dealers)."""
     return (
         get_user_model()

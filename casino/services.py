@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -16,7 +16,7 @@ from casino.roles import SUPERVISORS, require_role
 from casino.signals import shift_closed
 from casino.vetoes import Vetoes
 
-Actor = AbstractBaseUser | None
+Actor = User | None
 
 
 def _shift_snapshot(shift: Shift) -> dict[str, object]:

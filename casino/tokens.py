@@ -12,7 +12,7 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
@@ -34,14 +34,14 @@ def token_expires_at(*, token: Token) -> dt.datetime:
     return token.created + token_lifetime()
 
 
-def token_issue(*, user: AbstractBaseUser) -> Token:
+def token_issue(*, user: User) -> Token:
     """A new token for ``user``, replacing the one they had: a sign-in never hands back an old token."""
     with transaction.atomic():
         Token.objects.filter(user=user).delete()
         return Token.objects.create(user=user)
 
 
-def token_revoke(*, user: AbstractBaseUser) -> int:
+def token_revoke(*, user: User) -> int:
     """End ``user``'s token; how many were ended (0 or 1)."""
     deleted, _ = Token.objects.filter(user=user).delete()
     return deleted
@@ -74,7 +74,7 @@ class ExpiringTokenScheme(OpenApiAuthenticationExtension):
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="casino.tokens.revoked_on_password_change")
-def _token_revoked_on_password_change(sender: type, instance: AbstractBaseUser, created: bool, **kwargs: Any) -> None:
+def _token_revoked_on_password_change(sender: type, instance: User, created: bool, **kwargs: Any) -> None:
     """A password change ends the user's token, as it ends their other sessions. ``_password`` is what Django sets
     for a changed password (``set_password``) and leaves unset for a hash upgraded at sign-in."""
     if not created and getattr(instance, "_password", None) is not None:

@@ -1,4 +1,4 @@
-"""The table's money on the dealer tablet (issue 16, DESIGN.md "The table's money"): the opener and the closer counted
+"""The table's money on the dealer tablet (DESIGN.md "The table's money"): the opener and the closer counted
 on a chip tray, their confirmation, fill and credit requests and their signatures, and the buy-ins at the seats.
 
 Thin, as the tablet is (``dealer.views``): each view checks that the user may act at the table (anyone else gets the

@@ -1,4 +1,4 @@
-"""Rated players on the dealer tablet (issue 17, DESIGN.md "Players and ratings"): who is rated at which seat of the
+"""Rated players on the dealer tablet (DESIGN.md "Players and ratings"): who is rated at which seat of the
 table, a break, back from it, a move to another table and seat, the end (with what the player walked with); and a
 player seated, found by card number or name, or enrolled on the spot.
 

@@ -25,7 +25,7 @@ page_urlpatterns = [
     path(f"{_round}/settle/", views.settle_view, name="dealer-settle"),
     path(f"{_round}/void-request/", views.void_request_view, name="dealer-void-request"),
     path(f"{_round}/correction-request/", views.correction_request_view, name="dealer-correction-request"),
-    # The table's money (issue 16): dealer/money_views.py.
+    # The table's money: dealer/money_views.py.
     path(f"{_money}/", money_views.money_view, name="dealer-money"),
     path(f"{_money}/tray/", money_views.tray_count_view, name="dealer-money-tray"),
     path(f"{_money}/counts/<int:count_id>/confirm/", money_views.count_confirm_view, name="dealer-money-confirm"),
@@ -34,7 +34,7 @@ page_urlpatterns = [
     path(f"{_money}/slips/<int:slip_id>/void/", money_views.slip_void_view, name="dealer-money-void"),
     path(f"{_money}/buy-in/", money_views.buy_in_view, name="dealer-money-buy-in"),
     path(f"{_money}/buy-ins/<int:buy_in_id>/void/", money_views.buy_in_void_view, name="dealer-money-buy-in-void"),
-    # Rated players at the table (issue 17): dealer/rating_views.py.
+    # Rated players at the table: dealer/rating_views.py.
     path(f"{_players}/", rating_views.players_view, name="dealer-players"),
     path(f"{_players}/seat/", rating_views.seat_view, name="dealer-players-seat"),
     path(f"{_players}/enrol/", rating_views.enrol_view, name="dealer-players-enrol"),

@@ -1,4 +1,4 @@
-"""The dealer tablet (issue 7): a page per table; every action a form that htmx posts, the tablet drawn again.
+"""The dealer tablet: a page per table; every action a form that htmx posts, the tablet drawn again.
 
 Thin: each view checks who may see the table, reads the form, calls one service (or
 selector) and renders. A refusal shows the service's message, in the dealer's words,

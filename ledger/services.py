@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypedDict
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from casino.models import Shift
 from ledger.lines import Line
@@ -31,7 +31,7 @@ def post(
     *,
     kind: str,
     lines: Iterable[Line],
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     round_id: int | None = None,
     table_id: int | None = None,
     shift: Shift | None = None,

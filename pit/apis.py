@@ -1,4 +1,4 @@
-"""REST endpoints of issues 8 and 15: the gaming days and their shifts (opening and closing them), and the closed
+"""REST endpoints of the gaming days and their shifts (opening and closing them), and the closed
 shifts' reports to download.
 
 Supervisors (Floor supervisor, Pit boss) and Auditors read; only supervisors open and close a gaming day or a shift

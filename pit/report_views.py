@@ -1,6 +1,6 @@
-"""Pages of issue 8: closing the shift from the pit-boss dashboard, and the closed shifts' reports to download; and
+"""Closing the shift from the pit-boss dashboard, and the closed shifts' reports to download; and
 a supervisor's "Build now" of a Master Game Report still waiting for the count, or of a rating report
-not built yet (issue 17: a shift closed before rated play was reported, or whose build failed)."""
+not built yet (a shift closed before rated play was reported, or whose build failed)."""
 
 from __future__ import annotations
 

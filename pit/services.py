@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -25,7 +25,7 @@ def shift_report_build(
     shift: Shift,
     kind: str,
     force: bool = False,
-    actor: AbstractBaseUser | AnonymousUser | None = None,
+    actor: User | AnonymousUser | None = None,
 ) -> ShiftReport:
     """Build a closed shift's report of one kind: idempotent, and never half written.
 

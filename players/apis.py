@@ -22,9 +22,8 @@ state (409), and a card number belongs to one player.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -37,6 +36,7 @@ from rest_framework.views import APIView
 from casino.errors import ApplicationError, NotAllowed
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import OVERSEERS, Role, require_role, user_has_role
+from casino.users import Viewer
 from players.figures import HoldDrift, SessionFigures, hold_drift, session_figures
 from players.models import Player, RatingSeat, RatingSession, TableHold
 from players.selectors import player_find
@@ -56,7 +56,6 @@ from tables.models import Table
 from tables.permissions import require_view_table
 from tables.selectors import table_get
 
-User: TypeAlias = AbstractBaseUser | AnonymousUser
 # Who finds and reads players: the staff who seat them, and those who oversee the floor.
 PLAYER_READERS: tuple[Role, ...] = (Role.DEALER, *OVERSEERS)
 # The sessions a player's page lists, newest first: a regular's year fits.
@@ -70,12 +69,12 @@ def _valid(serializer_class: type[serializers.Serializer], request: Request) -> 
     return dict(serializer.validated_data)
 
 
-def _sees_figures(user: User) -> bool:
+def _sees_figures(user: Viewer) -> bool:
     """Whether ``user`` sees players' sessions and figures: a Floor supervisor, Pit boss or Auditor."""
     return bool(getattr(user, "is_superuser", False)) or user_has_role(user, *OVERSEERS)
 
 
-def _require_overseer(user: User, *, what: str) -> None:
+def _require_overseer(user: Viewer, *, what: str) -> None:
     if not _sees_figures(user):
         needed = " or ".join(role.value for role in OVERSEERS)
         raise NotAllowed(f"Only a {needed} may read {what}.", extra={"required_roles": [r.value for r in OVERSEERS]})
@@ -109,7 +108,7 @@ def _sessions() -> Any:
     return RatingSession.objects.select_related("player").prefetch_related(seats)
 
 
-def _session_view(user: User, session_id: int, *, reading: bool = False) -> SessionView:
+def _session_view(user: Viewer, session_id: int, *, reading: bool = False) -> SessionView:
     """One session as ``user`` may read it (403 unless they may see its table), or 404. ``reading``: a read, not the
     answer to an act: the table staff read only a session seated now (an ended one is the player's history)."""
     session = get_object_or_404(_sessions(), pk=session_id)
@@ -259,7 +258,7 @@ class AlertsOutputSerializer(serializers.Serializer):
     tables = TableDriftOutputSerializer(many=True, help_text="Tables whose hold left its interval, largest |z| first.")
 
 
-def _player_body(user: User, player: Player) -> dict[str, Any]:
+def _player_body(user: Viewer, player: Player) -> dict[str, Any]:
     """The player as ``user`` may see them (see the module's docstring)."""
     body: dict[str, Any] = {
         "pk": player.pk,

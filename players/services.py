@@ -15,7 +15,7 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -34,7 +34,7 @@ MOST_NAME = 120
 MOST_CARD = 32
 
 
-def _person(actor: AbstractBaseUser | None, what: str) -> AbstractBaseUser:
+def _person(actor: User | None, what: str) -> User:
     if actor is None:
         raise NotAllowed(_("%(what)s is done by a person.") % {"what": what})
     return actor
@@ -84,7 +84,7 @@ def _player_record(player: Player) -> dict[str, Any]:
 
 
 def player_create(
-    *, actor: AbstractBaseUser | None, tier: str, name: str = "", card_number: str = "", anonymous: bool = False
+    *, actor: User | None, tier: str, name: str = "", card_number: str = "", anonymous: bool = False
 ) -> Player:
     """Enrol a player: a name and a card number (optional), or anonymous (a tier only)."""
     person = _person(actor, _("Enrolling a player"))
@@ -111,7 +111,7 @@ def player_create(
     return player
 
 
-def player_anonymise(*, actor: AbstractBaseUser | None, player: Player) -> Player:
+def player_anonymise(*, actor: User | None, player: Player) -> Player:
     """A supervisor anonymises a player on their request: the name and card number are blanked; the sessions, the
     ledger and the audit trail (which never held them) stay as they are."""
     person = _person(actor, _("Anonymising a player"))
@@ -186,7 +186,7 @@ def _run_clock(session: RatingSession, now: dt.datetime) -> None:
 
 
 def session_start(
-    *, actor: AbstractBaseUser | None, player: Player, table: Table, seat: int, chips_cents: int = 0
+    *, actor: User | None, player: Player, table: Table, seat: int, chips_cents: int = 0
 ) -> RatingSession:
     """Seat ``player`` at ``seat`` of ``table`` for a rating session: the clock starts. ``chips_cents``: chips they
     brought from elsewhere (cash and markers they buy in with at the seat are counted as they are recorded)."""
@@ -217,7 +217,7 @@ def session_start(
     return session
 
 
-def session_pause(*, actor: AbstractBaseUser | None, session: RatingSession) -> RatingSession:
+def session_pause(*, actor: User | None, session: RatingSession) -> RatingSession:
     """The player takes a break: the clock stops; the seat stays theirs."""
     person = _person(actor, _("A break"))
     with transaction.atomic():
@@ -243,7 +243,7 @@ def session_pause(*, actor: AbstractBaseUser | None, session: RatingSession) -> 
     return locked
 
 
-def session_resume(*, actor: AbstractBaseUser | None, session: RatingSession) -> RatingSession:
+def session_resume(*, actor: User | None, session: RatingSession) -> RatingSession:
     """Back from the break: the clock runs again."""
     person = _person(actor, _("A return from a break"))
     with transaction.atomic():
@@ -266,7 +266,7 @@ def session_resume(*, actor: AbstractBaseUser | None, session: RatingSession) ->
     return locked
 
 
-def session_move(*, actor: AbstractBaseUser | None, session: RatingSession, table: Table, seat: int) -> RatingSession:
+def session_move(*, actor: User | None, session: RatingSession, table: Table, seat: int) -> RatingSession:
     """The player moves to ``seat`` of ``table``: the same session continues there (its clock keeps running)."""
     person = _person(actor, _("Moving a player"))
     require_act_at_table(person, table, action="seat a rated player")
@@ -306,9 +306,7 @@ def session_move(*, actor: AbstractBaseUser | None, session: RatingSession, tabl
     return locked
 
 
-def session_end(
-    *, actor: AbstractBaseUser | None, session: RatingSession, walk_with_cents: int | None = None
-) -> RatingSession:
+def session_end(*, actor: User | None, session: RatingSession, walk_with_cents: int | None = None) -> RatingSession:
     """The player leaves: the clock stops for good and the seat is free; what they walked with is recorded."""
     person = _person(actor, _("Ending a session"))
     if walk_with_cents is not None:

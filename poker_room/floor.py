@@ -15,16 +15,17 @@ The seat moves the seating engine decides are carried out by ``poker_room.tourna
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypeAlias
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils.translation import gettext as _
 
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.roles import TOURNAMENT_RUNNERS, TOURNAMENT_VIEWERS, Role, require_role, user_has_role
 from poker_room.tournaments.models import Entry, Tournament, TournamentTable
 
-User = AbstractBaseUser | AnonymousUser | None
+# Whoever a request or a task acts as: a signed-in user, the anonymous visitor, or the system itself (None).
+Requester: TypeAlias = User | AnonymousUser | None
 
 MOST_CENTS = 10**12  # ten billion in money: beyond it, a key was held down
 MOST_CHIPS = 10**9  # a billion chips: the stack and chip columns hold up to 2**31 - 1
@@ -39,16 +40,16 @@ def system_rng() -> random.Random:
 # --- who may act ------------------------------------------------------------------------------------------------
 
 
-def require_runner(actor: User, *, action: str) -> None:
+def require_runner(actor: Requester, *, action: str) -> None:
     """Refuse ``action`` (``NotAllowed``) unless the actor runs tournaments: the director or a supervisor."""
     require_role(actor, *TOURNAMENT_RUNNERS, action=action)
 
 
-def is_runner(actor: User) -> bool:
+def is_runner(actor: Requester) -> bool:
     return actor is None or bool(getattr(actor, "is_superuser", False)) or user_has_role(actor, *TOURNAMENT_RUNNERS)
 
 
-def can_act_at_tournament_table(actor: User, table: TournamentTable | None) -> bool:
+def can_act_at_tournament_table(actor: Requester, table: TournamentTable | None) -> bool:
     """Whether ``actor`` may record what happens at ``table``: whoever runs the tournament, or the table's dealer."""
     if is_runner(actor):
         return True
@@ -61,7 +62,7 @@ def can_act_at_tournament_table(actor: User, table: TournamentTable | None) -> b
     )
 
 
-def require_runner_or_table_dealer(actor: User, table: TournamentTable | None, *, action: str) -> None:
+def require_runner_or_table_dealer(actor: Requester, table: TournamentTable | None, *, action: str) -> None:
     """Refuse ``action`` at ``table`` unless ``can_act_at_tournament_table``: a dealer at another table (or at none)
     is told whose table it is, anyone else which roles may."""
     if can_act_at_tournament_table(actor, table):
@@ -179,18 +180,18 @@ def undo_reason(value: object, *, missing: str) -> str:
 # --- who acts, who reads -----------------------------------------------------------------------------------------
 
 
-def person(actor: User, *, what: str) -> AbstractBaseUser:
+def person(actor: Requester, *, what: str) -> User:
     """The person acting: the rows of a tournament name who wrote them, so the system (``None``) cannot."""
     if actor is None or not actor.is_authenticated:
         raise NotAllowed(_("%(what)s is done by a person.") % {"what": what})
     return actor  # type: ignore[return-value]
 
 
-def is_viewer(user: AbstractBaseUser | AnonymousUser) -> bool:
+def is_viewer(user: User | AnonymousUser) -> bool:
     return bool(getattr(user, "is_superuser", False)) or user_has_role(user, *TOURNAMENT_VIEWERS)
 
 
-def _dealt_tables(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> set[int]:
+def _dealt_tables(user: User | AnonymousUser, tournament: Tournament) -> set[int]:
     """The numbers of the tournament's tables (not broken) that ``user`` deals."""
     if not user.is_authenticated or not user_has_role(user, Role.DEALER):
         return set()
@@ -201,7 +202,7 @@ def _dealt_tables(user: AbstractBaseUser | AnonymousUser, tournament: Tournament
     )
 
 
-def reader_tables(user: AbstractBaseUser | AnonymousUser, tournament: Tournament, *, what: str) -> set[int] | None:
+def reader_tables(user: User | AnonymousUser, tournament: Tournament, *, what: str) -> set[int] | None:
     """What ``user`` may read of ``tournament``: everything (None) for a viewer, the tables they deal for one of its
     dealers; anyone else is refused (403)."""
     if is_viewer(user):
@@ -213,5 +214,5 @@ def reader_tables(user: AbstractBaseUser | AnonymousUser, tournament: Tournament
     return None  # pragma: no cover - require_role refuses whoever gets here
 
 
-def require_viewer(user: AbstractBaseUser | AnonymousUser, *, what: str) -> None:
+def require_viewer(user: User | AnonymousUser, *, what: str) -> None:
     require_role(user, *TOURNAMENT_VIEWERS, action=what)

@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -113,7 +113,7 @@ def _in_flight() -> LabRun | None:
 
 def lab_run_start(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     rule_set: RuleSet,
     hands: object,
     request_key: str,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from casino.audit import audit_event_record
@@ -50,7 +50,7 @@ def _apply(rule_set: RuleSet, settings: dict[str, Any]) -> None:
     rule_set.options = settings["options"]
 
 
-def rule_set_create(*, actor: AbstractBaseUser | None, name: str, game: str, **options: Any) -> RuleSet:
+def rule_set_create(*, actor: User | None, name: str, game: str, **options: Any) -> RuleSet:
     """Create a rule set for ``game``; every setting not given takes GAME_RULES.md's default.
 
     ``options`` are the common settings (``commission_rate_bp``, ``commission_rounding``,
@@ -72,7 +72,7 @@ def rule_set_create(*, actor: AbstractBaseUser | None, name: str, game: str, **o
     return rule_set
 
 
-def rule_set_update(*, actor: AbstractBaseUser | None, rule_set: RuleSet, **changes: Any) -> RuleSet:
+def rule_set_update(*, actor: User | None, rule_set: RuleSet, **changes: Any) -> RuleSet:
     """Change a rule set's name or settings. Its game never changes: make a new rule set instead.
 
     Past rounds keep the snapshot they took, so they settle as before.
@@ -141,7 +141,7 @@ def has_peer_variant(game: str) -> bool:
     return any(option.key == "mode" and "peer" in option.choices for option in rule_options.GAME_OPTIONS[game])
 
 
-def rule_set_peer(*, actor: AbstractBaseUser | None, game: str) -> RuleSet:
+def rule_set_peer(*, actor: User | None, game: str) -> RuleSet:
     """The game's peer-variant rule set at its defaults (no bank, no commission), made (and audited) if missing.
 
     A pit boss turns a table to the peer variant with it (``tables.services.table_play_peer``): the admin,

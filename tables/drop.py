@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import number_format
@@ -53,7 +53,7 @@ def _cents(value: object, *, refusal: str, field: str, positive: bool) -> int:
     return value
 
 
-def buy_in_record(*, actor: AbstractBaseUser | None, table: Table, seat: int, medium: str, amount_cents: int) -> BuyIn:
+def buy_in_record(*, actor: User | None, table: Table, seat: int, medium: str, amount_cents: int) -> BuyIn:
     """The dealer records cash (or a marker) exchanged for chips at ``seat``: it goes into the drop box."""
     if actor is None:
         raise NotAllowed(_("A buy-in is recorded by a person."))
@@ -112,7 +112,7 @@ def buy_in_record(*, actor: AbstractBaseUser | None, table: Table, seat: int, me
     return buy_in
 
 
-def buy_in_void(*, actor: AbstractBaseUser | None, buy_in: BuyIn, reason: str) -> BuyIn:
+def buy_in_void(*, actor: User | None, buy_in: BuyIn, reason: str) -> BuyIn:
     """A Floor supervisor or Pit boss voids a buy-in keyed wrong, in its own shift, saying why: a correcting row of
     the opposite amount (the buy-in itself never changes), posted back from the drop box to the tray. The dealer then
     records the right one."""
@@ -246,7 +246,7 @@ def drop_final(counts: Sequence[DropCount]) -> DropCount | None:
 
 def drop_count_record(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     table: Table,
     shift: Shift,
     cash: Mapping[object, object],

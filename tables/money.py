@@ -3,7 +3,7 @@ the tables' services in their own transactions (DESIGN.md, "The table's money").
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from casino.models import Shift
 from ledger.lines import Line
@@ -19,9 +19,7 @@ MOVES: dict[str, tuple[str, str]] = {
 }
 
 
-def chips_post(
-    *, table: Table, shift: Shift, kind: str, cents: int, actor: AbstractBaseUser, key: str
-) -> PostingRecord:
+def chips_post(*, table: Table, shift: Shift, kind: str, cents: int, actor: User, key: str) -> PostingRecord:
     """Post ``cents`` moved by ``kind`` (``MOVES``) at ``table`` in ``shift``, keyed by ``key`` so it posts once;
     return the posting's record for the audit event of the service that moved them. Call it inside that service's
     transaction."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
@@ -23,7 +23,7 @@ from casino.errors import NotAllowed
 from casino.roles import OVERSEERS, SUPERVISORS, TABLE_STAFF, Role, require_role, user_has_role
 from tables.models import Table
 
-User = AbstractBaseUser | AnonymousUser | None
+User = User | AnonymousUser | None
 
 
 def _anywhere(user: User, *roles: Role) -> bool:

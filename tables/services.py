@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from casino.audit import audit_event_record
@@ -49,7 +49,7 @@ def _check_rule_set_game(*, table_name: str, game: str, rule_set: RuleSet) -> No
 
 def table_create(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     pit: Pit,
     name: str,
     game: str,
@@ -107,7 +107,7 @@ _STATUS_EVENTS = {
 
 def _table_set_status(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     table: Table,
     status: str,
     verb: str,
@@ -129,7 +129,7 @@ def _table_set_status(
     return locked
 
 
-def table_open(*, actor: AbstractBaseUser | None, table: Table) -> Table:
+def table_open(*, actor: User | None, table: Table) -> Table:
     """Open a closed table for play."""
     return _table_set_status(actor=actor, table=table, status=Table.Status.OPEN, verb="open")
 
@@ -139,7 +139,7 @@ def table_open(*, actor: AbstractBaseUser | None, table: Table) -> Table:
 table_close_vetoes: Vetoes[Table] = Vetoes("close a table")
 
 
-def table_close(*, actor: AbstractBaseUser | None, table: Table) -> Table:
+def table_close(*, actor: User | None, table: Table) -> Table:
     """Close an open table, under its lock; refused while a round is still in play there, a rated player is still
     seated there (``table_close_vetoes``), or a fill or credit is not yet received or voided (settle or void the
     round; end the session; receive or void the slip)."""
@@ -157,7 +157,7 @@ def table_close(*, actor: AbstractBaseUser | None, table: Table) -> Table:
     )
 
 
-def table_assign_dealer(*, actor: AbstractBaseUser | None, table: Table, dealer: AbstractBaseUser | None) -> Table:
+def table_assign_dealer(*, actor: User | None, table: Table, dealer: User | None) -> Table:
     """Put ``dealer`` (a user with the Dealer role) on ``table``, or take the dealer off with ``None``.
 
     Only the table's dealer (and any supervisor) may play its rounds.
@@ -180,7 +180,7 @@ def table_assign_dealer(*, actor: AbstractBaseUser | None, table: Table, dealer:
     return locked
 
 
-def table_set_big_win(*, actor: AbstractBaseUser | None, table: Table, big_win_cents: int | None) -> Table:
+def table_set_big_win(*, actor: User | None, table: Table, big_win_cents: int | None) -> Table:
     """Set the win above which the pit-boss dashboard raises an alert at ``table`` (``None``: no alert)."""
     require_role(actor, *SUPERVISORS, action="set a table's big-win alert")
     if big_win_cents is not None and (
@@ -219,9 +219,7 @@ def _check_cents(value: object, *, field: str, what: str) -> int:
     return value
 
 
-def table_set_limits(
-    *, actor: AbstractBaseUser | None, table: Table, min_wager_cents: int, max_wager_cents: int
-) -> Table:
+def table_set_limits(*, actor: User | None, table: Table, min_wager_cents: int, max_wager_cents: int) -> Table:
     """Set the table's wager limits: each above zero, the minimum not above the maximum.
 
     A wager is checked against the limits when it is taken (``rounds.services.wager_place``): wagers already on
@@ -252,7 +250,7 @@ def table_set_limits(
     return locked
 
 
-def table_assign_rule_set(*, actor: AbstractBaseUser | None, table: Table, rule_set: RuleSet) -> Table:
+def table_assign_rule_set(*, actor: User | None, table: Table, rule_set: RuleSet) -> Table:
     """Make ``table`` play by ``rule_set``, which must be a rule set of the table's game.
 
     Rounds already opened keep the snapshot they took; the new rules apply from the next round.
@@ -276,7 +274,7 @@ def table_assign_rule_set(*, actor: AbstractBaseUser | None, table: Table, rule_
     return locked
 
 
-def table_play_peer(*, actor: AbstractBaseUser | None, table: Table) -> Table:
+def table_play_peer(*, actor: User | None, table: Table) -> Table:
     """Turn a Pai Gow tiles table to the peer variant (GAME_RULES.md §1): its peer rule set (``rules.services.
     rule_set_peer``, made if missing), from the next round; rounds already opened keep their rules."""
     require_role(actor, *SUPERVISORS, action="change a table's rule set")
@@ -291,12 +289,12 @@ UNCHANGED: Any = object()
 
 def table_configure(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     table: Table,
     min_wager_cents: int | None = None,
     max_wager_cents: int | None = None,
     rule_set: RuleSet | None = None,
-    dealer: AbstractBaseUser | None = UNCHANGED,
+    dealer: User | None = UNCHANGED,
     big_win_cents: int | None = UNCHANGED,
 ) -> Table:
     """A table's set-up from the pit: its limits (both, or neither), rule set, dealer and big-win alert,

@@ -14,7 +14,7 @@ import io
 from typing import Any
 from xml.sax.saxutils import escape
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
@@ -53,7 +53,7 @@ def _when(moment: dt.datetime | None) -> str:
     return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment is not None else "—"
 
 
-def _who(user: AbstractBaseUser | None) -> str:
+def _who(user: User | None) -> str:
     return user.get_username() if user is not None else ""
 
 

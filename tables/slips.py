@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import capfirst
@@ -36,7 +36,7 @@ from tables.tray import tray_counts_read
 
 
 def _snapshot(slip: Slip) -> dict[str, object]:
-    def name(user: AbstractBaseUser | None) -> str | None:
+    def name(user: User | None) -> str | None:
         return user.get_username() if user is not None else None
 
     return {
@@ -55,7 +55,7 @@ def _snapshot(slip: Slip) -> dict[str, object]:
     }
 
 
-def _person(actor: AbstractBaseUser | None, action: str) -> AbstractBaseUser:
+def _person(actor: User | None, action: str) -> User:
     if actor is None:
         refusals = {
             "requested": _("A slip is requested by a person, who signs it."),
@@ -74,7 +74,7 @@ def _slip_name(slip: Slip) -> str:
     return _("credit slip %(number)s") % {"number": slip.number}
 
 
-def slip_request(*, actor: AbstractBaseUser | None, table: Table, kind: str, chips: Mapping[object, object]) -> Slip:
+def slip_request(*, actor: User | None, table: Table, kind: str, chips: Mapping[object, object]) -> Slip:
     """Ask for a fill or a credit at ``table``, chips by denomination (as a tray is counted, none of them zero)."""
     if kind not in Slip.Kind.values:
         raise ApplicationError(
@@ -141,7 +141,7 @@ def _check_open(locked: Slip, action: str) -> None:
         )
 
 
-def slip_issue(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
+def slip_issue(*, actor: User | None, slip: Slip) -> Slip:
     """A Cage cashier issues a requested slip (the chips leave or reach the cage); never whoever requested it."""
     person = _person(actor, "issued")
     require_role(person, Role.CAGE_CASHIER, action="issue a fill or a credit")
@@ -164,7 +164,7 @@ def slip_issue(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
     return locked
 
 
-def slip_sign(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
+def slip_sign(*, actor: User | None, slip: Slip) -> Slip:
     """Sign an issued slip at its table: first the dealer's signature (the table's dealer, or a supervisor standing
     in), then a supervisor's, two different people, never a Cage cashier. With both, the slip is received."""
     person = _person(actor, "signed")
@@ -223,7 +223,7 @@ def slip_sign(*, actor: AbstractBaseUser | None, slip: Slip) -> Slip:
     return locked
 
 
-def slip_void(*, actor: AbstractBaseUser | None, slip: Slip, reason: str) -> Slip:
+def slip_void(*, actor: User | None, slip: Slip, reason: str) -> Slip:
     """Void a slip not yet received, saying why; it keeps its number. A requested slip is voided by a Floor
     supervisor or Pit boss; an issued one by a Cage cashier, once its chips are back at the cage (the chips left the
     cage with it: a void the cage did not see would leave them unaccounted for)."""

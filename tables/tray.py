@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import number_format
@@ -137,9 +137,7 @@ def _snapshot(count: TrayCount) -> dict[str, object]:
     }
 
 
-def tray_count_record(
-    *, actor: AbstractBaseUser | None, table: Table, kind: str, counts: Mapping[object, object]
-) -> TrayCount:
+def tray_count_record(*, actor: User | None, table: Table, kind: str, counts: Mapping[object, object]) -> TrayCount:
     """The table's dealer (or a supervisor) counts its tray, in the open shift: an opener or a closer.
 
     The count waits for a second person's confirmation (``tray_count_confirm``); one count waits at a table at a
@@ -184,7 +182,7 @@ def tray_count_record(
     return count
 
 
-def tray_count_confirm(*, actor: AbstractBaseUser | None, count: TrayCount) -> TrayCount:
+def tray_count_confirm(*, actor: User | None, count: TrayCount) -> TrayCount:
     """A Floor supervisor or Pit boss confirms a tray count: a second person, never who counted it."""
     if actor is None:
         raise NotAllowed(_("A tray count is confirmed by a person, who signs it."))

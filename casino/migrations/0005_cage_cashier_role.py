@@ -1,4 +1,4 @@
-"""The Cage cashier role (issue 16): issues fills and credits at the cage, and never signs at a table."""
+"""The Cage cashier role: issues fills and credits at the cage, and never signs at a table."""
 
 from __future__ import annotations
 

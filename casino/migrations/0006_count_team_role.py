@@ -1,4 +1,4 @@
-"""The Count team role (issue 16): counts the drop boxes, two members each box, independently."""
+"""The Count team role: counts the drop boxes, two members each box, independently."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Tournament director role (issue 18): runs the poker room's tournaments."""
+"""The Tournament director role: runs the poker room's tournaments."""
 
 from __future__ import annotations
 

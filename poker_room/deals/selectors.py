@@ -8,7 +8,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from poker_room.deals.models import Deal
 from poker_room.deals.services import deal_refusal
@@ -101,7 +101,7 @@ def deal_state(tournament: Tournament) -> DealState:
     )
 
 
-def console_context(tournament: Tournament, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+def console_context(tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
     """The console's Deal panel: a way to the Deal page while 2 to 10 players are in with no deal; the deal's
     amounts once there is one."""
     return {"deal_state": deal_state(tournament)}

@@ -39,7 +39,7 @@ from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     MOST_CENTS,
     MOST_CHIPS,
-    User,
+    Requester,
     entry_name,
     locked_tournament,
     person,
@@ -255,7 +255,7 @@ def deal_propose(
 
 def deal_record(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     method: object,
     stacks: object,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils.translation import gettext as _
 
 from poker_room.floor import can_act_at_tournament_table
@@ -187,7 +187,7 @@ def match_page(tournament: Tournament, match_id: int) -> MatchPage | None:
     return MatchPage(tournament=tournament, line=found, table=table, title=title)
 
 
-def dealer_matches(tournament: Tournament, user: AbstractBaseUser | AnonymousUser) -> list[Match]:
+def dealer_matches(tournament: Tournament, user: User | AnonymousUser) -> list[Match]:
     """The matches being played at tables ``user`` may act at (the dealer's own tables; every table for the
     director)."""
     playing = Match.objects.filter(
@@ -197,7 +197,7 @@ def dealer_matches(tournament: Tournament, user: AbstractBaseUser | AnonymousUse
     return [match for match in playing if can_act_at_tournament_table(user, tables.get(match.table_number))]
 
 
-def console_context(tournament: Tournament, user: AbstractBaseUser) -> dict[str, object]:
+def console_context(tournament: Tournament, user: User) -> dict[str, object]:
     """The console's heads-up part: the bracket (drawn or not)."""
     if tournament.format != Tournament.Format.HEADS_UP:
         return {}

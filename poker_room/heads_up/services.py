@@ -29,7 +29,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -39,7 +39,7 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from poker_room.display.live import tournament_changed
 from poker_room.floor import (
-    User,
+    Requester,
     entry_name,
     locked_tournament,
     person,
@@ -233,7 +233,7 @@ def _refuse_timed_levels(tournament: Tournament) -> None:
         raise WrongState(said(error), extra={"field": "levels"}) from None
 
 
-def bracket_draw(*, actor: User, tournament: Tournament, rng: random.Random | None = None) -> list[Match]:
+def bracket_draw(*, actor: Requester, tournament: Tournament, rng: random.Random | None = None) -> list[Match]:
     """Draw the bracket of a heads-up event once it has started: the knock-out, or the groups (then the knock-out of
     their winners follows by itself). Tables go to the first matches; the prize tiers are set. Returns the matches."""
     require_runner(actor, action=_("draw the bracket"))
@@ -285,7 +285,7 @@ def bracket_draw(*, actor: User, tournament: Tournament, rng: random.Random | No
     return list(Match.objects.filter(tournament=tournament).order_by("stage", "round", "number"))
 
 
-def _winners_knockout(tournament: Tournament, who: AbstractBaseUser, rng: random.Random) -> dict[str, Any] | None:
+def _winners_knockout(tournament: Tournament, who: User, rng: random.Random) -> dict[str, Any] | None:
     """Once every group match is decided: the group winners' knock-out drawn (seeded by group number, or drawn)."""
     matches = list(
         Match.objects.filter(tournament=tournament, stage=Match.Stage.GROUP).select_related(
@@ -316,7 +316,7 @@ def _winners_knockout(tournament: Tournament, who: AbstractBaseUser, rng: random
     return record
 
 
-def _group_complete(tournament: Tournament, group: int, who: AbstractBaseUser, now: dt.datetime) -> list[int]:
+def _group_complete(tournament: Tournament, group: int, who: User, now: dt.datetime) -> list[int]:
     """A group whose matches are all decided: its non-winners out, the last of the standing first. Their numbers."""
     matches = list(
         Match.objects.filter(tournament=tournament, stage=Match.Stage.GROUP, group=group).select_related(
@@ -337,7 +337,7 @@ def _group_complete(tournament: Tournament, group: int, who: AbstractBaseUser, n
 # --- a match ------------------------------------------------------------------------------------------------------
 
 
-def _hand_change(actor: User, tournament: Tournament, match: Match | int, by: int) -> Match:
+def _hand_change(actor: Requester, tournament: Tournament, match: Match | int, by: int) -> Match:
     with transaction.atomic():
         locked = locked_tournament(tournament)
         _heads_up(locked)
@@ -366,13 +366,13 @@ def _hand_change(actor: User, tournament: Tournament, match: Match | int, by: in
     return found
 
 
-def match_hand(*, actor: User, tournament: Tournament, match: Match | int) -> Match:
+def match_hand(*, actor: Requester, tournament: Tournament, match: Match | int) -> Match:
     """A hand of the match played: its count up by one (the blinds rise with it, ``brackets.blinds_at``). The table's
     dealer or whoever runs the tournament; refused once the match is decided."""
     return _hand_change(actor, tournament, match, +1)
 
 
-def match_hand_undo(*, actor: User, tournament: Tournament, match: Match | int) -> Match:
+def match_hand_undo(*, actor: Requester, tournament: Tournament, match: Match | int) -> Match:
     """A hand counted by mistake taken back (not below none)."""
     return _hand_change(actor, tournament, match, -1)
 
@@ -393,7 +393,7 @@ def _winner_of(match: Match, winner: Entry | int | None) -> tuple[Entry, Entry]:
 
 def match_decide(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     match: Match | int,
     winner: Entry | int,
@@ -441,7 +441,7 @@ def match_decide(
 
 def match_undo(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     match: Match | int,
     reason: str,

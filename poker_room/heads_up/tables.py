@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from poker_room.heads_up.models import Match
 from poker_room.tournaments.models import Entry, SeatMove, Tournament
 from poker_room.tournaments.seats import tables_in_play
 
 
-def tables_assign(tournament: Tournament, actor: AbstractBaseUser) -> list[dict[str, Any]]:
+def tables_assign(tournament: Tournament, actor: User) -> list[dict[str, Any]]:
     """Give free tables to the matches that can start, in order, and seat each player at their match's table.
 
     Startable: both players known, not decided, and (knock-out) every earlier round of the stage decided; (groups) no
@@ -49,7 +49,7 @@ def tables_assign(tournament: Tournament, actor: AbstractBaseUser) -> list[dict[
     return given
 
 
-def _seats_sync(tournament: Tournament, actor: AbstractBaseUser) -> None:
+def _seats_sync(tournament: Tournament, actor: User) -> None:
     """Each player of a match holding a table in its seat (side a seat 1, side b seat 2), every other player still
     in at no table; each new seat recorded as a ``SeatMove`` (everyone moving stands up before anyone sits down)."""
     wanted: dict[int, tuple[int, int]] = {}

@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
-from poker_room.floor import MOST_CENTS, MOST_CHIPS, User, person, require_runner, said, text, whole
+from poker_room.floor import MOST_CENTS, MOST_CHIPS, Requester, person, require_runner, said, text, whole
 from poker_room.leagues.models import League, LeagueEvent
 from poker_room.leagues.selectors import league_standings, smallest_chip
 from poker_room.pure.league_points import (
@@ -155,7 +155,7 @@ def _record(league: League) -> dict[str, Any]:
     return {name: getattr(league, name) for name in SETTINGS}
 
 
-def _audit(actor: User, league: League, event_type: AuditEventType, **changes: Any) -> None:
+def _audit(actor: Requester, league: League, event_type: AuditEventType, **changes: Any) -> None:
     audit_event_record(actor=actor, event_type=event_type, subject=league, after={"league": league.pk, **changes})
 
 
@@ -165,7 +165,7 @@ def _locked(league: League) -> League:
 
 def league_create(
     *,
-    actor: User,
+    actor: Requester,
     name: object,
     season: object,
     formula: object = League.Formula.SQRT_PLACE,
@@ -200,7 +200,7 @@ def league_create(
     return league
 
 
-def league_update(*, actor: User, league: League, **fields: object) -> League:
+def league_update(*, actor: Requester, league: League, **fields: object) -> League:
     """Change some of the league's settings (``SETTINGS``); those that decide the standings are final once the
     Master Class is invited."""
     require_runner(actor, action="change a league")
@@ -248,7 +248,7 @@ def _tournament(tournament_id: object) -> Tournament:
     return found
 
 
-def league_event_add(*, actor: User, league: League, tournament_id: object) -> LeagueEvent:
+def league_event_add(*, actor: Requester, league: League, tournament_id: object) -> LeagueEvent:
     """Count a tournament of the poker room in the league (finished or not: only finished events score)."""
     require_runner(actor, action="add an event to a league")
     who = person(actor, what=_("Adding an event to a league"))
@@ -272,7 +272,7 @@ def league_event_add(*, actor: User, league: League, tournament_id: object) -> L
 
 
 def league_event_remove(
-    *, actor: User, league: League, tournament_id: object, now: dt.datetime | None = None
+    *, actor: Requester, league: League, tournament_id: object, now: dt.datetime | None = None
 ) -> LeagueEvent:
     """Take an event out of the league (marked, not deleted); refused once the Master Class is invited."""
     require_runner(actor, action="take an event out of a league")
@@ -301,7 +301,7 @@ def league_event_remove(
 
 def master_class_invite(
     *,
-    actor: User,
+    actor: Requester,
     league: League,
     name: object = None,
     buy_in_cents: object = 0,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count
 
 from poker_room.floor import can_act_at_tournament_table, is_runner
@@ -14,7 +14,7 @@ from poker_room.ofc_events.models import OfcHand
 from poker_room.pure.ofc_standings import ROWS, HandResult, Standing, hand_result, standings
 from poker_room.tournaments.models import Entry, Tournament, TournamentTable
 
-User = AbstractBaseUser | AnonymousUser | None
+User = User | AnonymousUser | None
 
 
 def is_ofc(tournament: Tournament) -> bool:

@@ -27,7 +27,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -37,7 +37,7 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from poker_room.display.live import tournament_changed
 from poker_room.floor import (
-    User,
+    Requester,
     entry_name,
     locked_tournament,
     person,
@@ -134,7 +134,7 @@ def _refuse_undrawable(players: int, most: int) -> None:
         )
 
 
-def ofc_round_begin(*, actor: User, tournament: Tournament, rng: random.Random | None = None) -> Tournament:
+def ofc_round_begin(*, actor: Requester, tournament: Tournament, rng: random.Random | None = None) -> Tournament:
     """Begin the next round: its tables drawn at random (round 1 keeps the start's draw if it already seats tables of
     the Open-Face sizes), audited, every screen told. The director or a supervisor."""
     require_runner(actor, action=_("begin an Open-Face round"))
@@ -294,7 +294,7 @@ def _boards_checked(players: list[Entry], table_number: int, boards: object) -> 
 
 def ofc_hand_record(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     table_number: int,
     boards: Boards,
@@ -393,7 +393,7 @@ def ofc_hand_record(
     return hand
 
 
-def ofc_hand_void(*, actor: User, tournament: Tournament, hand: OfcHand, reason: str) -> OfcHand:
+def ofc_hand_void(*, actor: Requester, tournament: Tournament, hand: OfcHand, reason: str) -> OfcHand:
     """Void a hand entered wrongly, saying why: only the latest hand in force of the round being played at its
     table (it is entered again). The director or a supervisor."""
     require_runner(actor, action=_("void an Open-Face hand"))
@@ -442,13 +442,13 @@ def _hand_names(hand: OfcHand) -> dict[str, int]:
 
 
 def ofc_finish(
-    *, actor: User, tournament: Tournament, now: dt.datetime | None = None, rng: random.Random | None = None
+    *, actor: Requester, tournament: Tournament, now: dt.datetime | None = None, rng: random.Random | None = None
 ) -> Tournament:
     """Finish after the last round's last hand: the players still in placed by the standings (a tie on every
     tie-break settled by a lot, drawn here and audited), out from the last place to 2nd, the winner last; each
     place paid by the payout table. The director or a supervisor."""
     require_runner(actor, action=_("finish an Open-Face tournament"))
-    who: AbstractBaseUser = person(actor, what=_("Finishing a tournament"))
+    who: User = person(actor, what=_("Finishing a tournament"))
     now = timezone.now() if now is None else now
     with transaction.atomic():
         locked = locked_tournament(tournament)

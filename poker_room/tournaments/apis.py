@@ -22,9 +22,8 @@ their state (409) under the tournament's row lock.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -38,6 +37,7 @@ from rest_framework.views import APIView
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, Role, require_role
+from casino.users import Viewer
 from poker_room.api_inputs import InputSerializer, cents_field, tournament_or_404, valid_input
 from poker_room.floor import MOST_CHIPS, MOST_TEXT, is_viewer, reader_tables, require_viewer
 from poker_room.pure.payouts import HOUSE_PAYOUTS, bands_as_json
@@ -47,7 +47,6 @@ from poker_room.tournaments import services
 from poker_room.tournaments.models import Tournament, TournamentTable
 from poker_room.tournaments.selectors import Board, boards, tournament_board
 
-User: TypeAlias = AbstractBaseUser | AnonymousUser
 MOST_INT = 2**31 - 1  # a column of whole numbers (chips a stack, the payout unit): the database's integer
 MOST_LISTED = 200  # the tournaments listed, newest first
 MOST_BANDS = 100
@@ -327,7 +326,7 @@ def _template_body(t: Template) -> dict[str, Any]:
 # --- tournaments --------------------------------------------------------------------------------------------------
 
 
-def _listed(user: User, wanted: str | None) -> QuerySet[Tournament]:
+def _listed(user: Viewer, wanted: str | None) -> QuerySet[Tournament]:
     found = Tournament.objects.order_by("-created_at", "-pk")
     if wanted is not None:
         found = found.filter(status=wanted)

@@ -23,7 +23,7 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -194,7 +194,7 @@ Change = Callable[[ClockState, Sequence[LevelSpan], dt.datetime], ClockState]
 
 def _clock_change(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     tournament: Tournament,
     action: str,
     change: Change,
@@ -235,9 +235,7 @@ def _clock_change(
     return locked
 
 
-def clock_start(
-    *, actor: AbstractBaseUser | None, tournament: Tournament, now: dt.datetime | None = None
-) -> Tournament:
+def clock_start(*, actor: User | None, tournament: Tournament, now: dt.datetime | None = None) -> Tournament:
     """Start the clock: the first level (or the level and time the director set before the start) begins now."""
     return _clock_change(
         actor=actor,
@@ -248,16 +246,12 @@ def clock_start(
     )
 
 
-def clock_pause(
-    *, actor: AbstractBaseUser | None, tournament: Tournament, now: dt.datetime | None = None
-) -> Tournament:
+def clock_pause(*, actor: User | None, tournament: Tournament, now: dt.datetime | None = None) -> Tournament:
     """Pause the clock: what is left of the level at ``now`` is kept."""
     return _clock_change(actor=actor, tournament=tournament, action="pause", now=now, change=clock.clock_pause)
 
 
-def clock_resume(
-    *, actor: AbstractBaseUser | None, tournament: Tournament, now: dt.datetime | None = None
-) -> Tournament:
+def clock_resume(*, actor: User | None, tournament: Tournament, now: dt.datetime | None = None) -> Tournament:
     """Resume the clock: the level ends what was left of it after ``now``."""
     return _clock_change(actor=actor, tournament=tournament, action="resume", now=now, change=clock.clock_resume)
 
@@ -271,9 +265,7 @@ def _whole(value: object, *, field: str, what: str) -> int:
     return value
 
 
-def clock_skip(
-    *, actor: AbstractBaseUser | None, tournament: Tournament, by: int, now: dt.datetime | None = None
-) -> Tournament:
+def clock_skip(*, actor: User | None, tournament: Tournament, by: int, now: dt.datetime | None = None) -> Tournament:
     """Skip ``by`` rows of the structure forward (positive) or back (negative), breaks included; the new level
     starts with its full length, and the clock keeps running or stays paused."""
     by = _whole(by, field="by", what=_("The number of levels to skip"))
@@ -288,7 +280,7 @@ def clock_skip(
 
 
 def clock_adjust(
-    *, actor: AbstractBaseUser | None, tournament: Tournament, seconds: int, now: dt.datetime | None = None
+    *, actor: User | None, tournament: Tournament, seconds: int, now: dt.datetime | None = None
 ) -> Tournament:
     """Add ``seconds`` to the level (positive) or take them away (negative); the clock keeps at least a second and
     at most the level's length plus an hour (``poker_room.pure.clock.clock_adjust``)."""
@@ -309,6 +301,6 @@ def clock_adjust(
     )
 
 
-def clock_hand(*, actor: AbstractBaseUser | None, tournament: Tournament, now: dt.datetime | None = None) -> Tournament:
+def clock_hand(*, actor: User | None, tournament: Tournament, now: dt.datetime | None = None) -> Tournament:
     """A hand finished in a hands-counted level (MSOP Heads Up: the blinds go up every 7th hand)."""
     return _clock_change(actor=actor, tournament=tournament, action="hand", now=now, change=clock.clock_hand)

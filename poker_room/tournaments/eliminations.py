@@ -26,7 +26,7 @@ import datetime as dt
 import random
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -40,7 +40,7 @@ from ledger.services import post, posting_record
 from poker_room.deals.models import Deal
 from poker_room.display.live import tournament_changed
 from poker_room.floor import (
-    User,
+    Requester,
     entry_name,
     entry_of,
     entry_record,
@@ -77,7 +77,7 @@ def _placings(entry: Entry) -> int:
 
 
 def _pay(
-    tournament: Tournament, entry: Entry, *, prize: int, bounty: int, actor: AbstractBaseUser
+    tournament: Tournament, entry: Entry, *, prize: int, bounty: int, actor: User
 ) -> tuple[Posting | None, Posting | None]:
     """Post a placing's prize and bounty (each only if any), keyed by the entry and its placing."""
     placing = _placings(entry)
@@ -131,7 +131,7 @@ def _bounty_split(tournament: Tournament, bounty: int) -> tuple[int, int]:
 
 
 def _elimination_audit(
-    actor: AbstractBaseUser,
+    actor: User,
     tournament: Tournament,
     elimination: Elimination,
     postings: list[Posting | None],
@@ -156,7 +156,7 @@ def _elimination_audit(
     )
 
 
-def _finish(tournament: Tournament, *, actor: AbstractBaseUser, now: dt.datetime, places: tuple[int, ...]) -> None:
+def _finish(tournament: Tournament, *, actor: User, now: dt.datetime, places: tuple[int, ...]) -> None:
     """One player left: placed 1st with their prize and their own bounty; the tournament finished."""
     winner = Entry.objects.select_for_update().get(tournament=tournament, status=Entry.Status.ACTIVE)
     if tournament.pool_locked_at is None:
@@ -196,7 +196,7 @@ def record_out(
     tournament: Tournament,
     entry: Entry,
     eliminated_by: Entry | None,
-    actor: AbstractBaseUser,
+    actor: User,
     now: dt.datetime,
     reseat: bool = True,
     rng: random.Random | None = None,
@@ -266,7 +266,7 @@ def record_out(
 
 def entry_eliminate(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     entry: Entry,
     eliminated_by: Entry | None = None,
@@ -300,7 +300,7 @@ def entry_eliminate(
 # --- a mistaken bust undone ---------------------------------------------------------------------------------------
 
 
-def _reverse(tournament: Tournament, original: Posting, *, actor: AbstractBaseUser) -> Posting:
+def _reverse(tournament: Tournament, original: Posting, *, actor: User) -> Posting:
     lines = [
         Line(account, None, amount, kind)
         for account, amount, kind in LedgerEntry.objects.filter(posting=original)
@@ -359,7 +359,7 @@ def _undo(
     locked: Tournament,
     undone: Elimination,
     *,
-    who: AbstractBaseUser,
+    who: User,
     why: str,
     now: dt.datetime,
     rng: random.Random | None,
@@ -418,7 +418,7 @@ def _played_out_elsewhere(tournament: Tournament, *, undoing: bool) -> None:
 
 def elimination_undo(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     elimination: Elimination,
     reason: str,
@@ -434,7 +434,7 @@ def elimination_undo(
 
 def bust_undo(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     elimination: Elimination,
     reason: str,

@@ -44,7 +44,7 @@ import datetime as dt
 import random
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -59,7 +59,7 @@ from players.models import Player
 from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     MOST_CHIPS,
-    User,
+    Requester,
     entry_name,
     entry_of,
     entry_record,
@@ -148,7 +148,7 @@ def _purchase(
     fee_cents: int,
     bounty_cents: int,
     chips: int,
-    actor: AbstractBaseUser,
+    actor: User,
 ) -> tuple[Purchase, list[Posting]]:
     """The payment's posting (none for a freeroll) and its ``Purchase`` row naming it."""
     lines = money.purchase_lines(prize_cents=prize_cents, fee_cents=fee_cents, bounty_cents=bounty_cents)
@@ -178,7 +178,7 @@ def _purchase(
 
 def _purchase_audit(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     tournament: Tournament,
     entry: Entry,
     purchase: Purchase,
@@ -212,9 +212,7 @@ def _entry_bounty(tournament: Tournament) -> int:
     return tournament.bounty_cents if tournament.bounty_kind != Tournament.BountyKind.NONE else 0
 
 
-def _seat_late(
-    tournament: Tournament, entry: Entry, actor: AbstractBaseUser, rng: random.Random
-) -> list[dict[str, Any]]:
+def _seat_late(tournament: Tournament, entry: Entry, actor: User, rng: random.Random) -> list[dict[str, Any]]:
     """A late entry (or a re-entry) drawn to a random free seat at a table with the fewest players; at a table
     opened for it (every other seat taken), the floor balanced at once."""
     if tournament.status != Tournament.Status.RUNNING:
@@ -242,7 +240,7 @@ def _places_make_room(tournament: Tournament) -> None:
 def _new_entry(
     tournament: Tournament,
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     name: str,
     player: Player | None,
     reentry_of: Entry | None,
@@ -279,7 +277,7 @@ def _new_entry(
 
 def entry_register(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     name: str = "",
     player_id: int | None = None,
@@ -338,7 +336,7 @@ def _reentries(entry: Entry) -> int:
 
 def entry_reenter(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     entry: Entry,
     now: dt.datetime | None = None,
@@ -402,7 +400,7 @@ def _active(tournament: Tournament, entry: Entry, what: str) -> Entry:
     return found
 
 
-def entry_rebuy(*, actor: User, tournament: Tournament, entry: Entry, now: dt.datetime | None = None) -> Purchase:
+def entry_rebuy(*, actor: Requester, tournament: Tournament, entry: Entry, now: dt.datetime | None = None) -> Purchase:
     """A rebuy: an active entry buys ``rebuy_chips`` more during the rebuy period, up to ``rebuys_max`` times."""
     require_runner(actor, action="sell a rebuy")
     who = person(actor, what=_("A rebuy"))
@@ -445,7 +443,7 @@ def entry_rebuy(*, actor: User, tournament: Tournament, entry: Entry, now: dt.da
     return purchase
 
 
-def entry_addon(*, actor: User, tournament: Tournament, entry: Entry, now: dt.datetime | None = None) -> Purchase:
+def entry_addon(*, actor: Requester, tournament: Tournament, entry: Entry, now: dt.datetime | None = None) -> Purchase:
     """The add-on: once an entry, ``addon_chips`` for ``addon_cents``, at the end of the rebuy period."""
     require_runner(actor, action="sell an add-on")
     who = person(actor, what=_("An add-on"))

@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser, User
+from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -173,7 +173,7 @@ class Console:
     rebuys_open: bool
     addon_open: bool
     addon_row: int | None
-    dealers: list[AbstractBaseUser] = field(default_factory=list)
+    dealers: list[User] = field(default_factory=list)
 
     @property
     def active(self) -> list[EntryLine]:
@@ -336,7 +336,7 @@ def table_lines(tournament: Tournament, active: Sequence[Entry]) -> list[TableLi
     return lines
 
 
-def dealer_choices() -> list[AbstractBaseUser]:
+def dealer_choices() -> list[User]:
     """The Dealers who may be put on a tournament table, by name (one query)."""
     return list(User.objects.filter(groups__name=Role.DEALER.value, is_active=True).distinct().order_by("username"))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Sum
 from django.utils.translation import gettext as _
 
@@ -52,7 +52,7 @@ def prize_table(tournament: Tournament) -> tuple[int, int, tuple[int, ...]]:
     return pool, overlay, places
 
 
-def pool_lock(tournament: Tournament, *, actor: AbstractBaseUser, now: dt.datetime) -> None:
+def pool_lock(tournament: Tournament, *, actor: User, now: dt.datetime) -> None:
     """Make the prize pool final (the first paid bust): the overlay posted if the guarantee is above what came in."""
     pool, overlay, places = prize_table(tournament)
     postings = []

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from casino.errors import WrongState
-from poker_room.floor import User, said
+from poker_room.floor import Requester, said
 from poker_room.pure.seating import Move, MoveReason, SeatingError, TableSeats, rebalance
 from poker_room.tournaments.models import Entry, SeatMove, Tournament, TournamentTable
 
@@ -55,7 +55,7 @@ def moves_apply(
     *,
     tournament: Tournament,
     moves: Iterable[Move[int]],
-    actor: User,
+    actor: Requester,
     reason: SeatMove.Reason | None = None,
 ) -> list[dict[str, Any]]:
     """Carry out ``moves`` (entry ids) in order: each entry's seat changed and a ``SeatMove`` row written.
@@ -113,7 +113,7 @@ def moves_apply(
 
 
 def lone_player_balanced(
-    tournament: Tournament, table_number: int, *, actor: User, rng: random.Random
+    tournament: Tournament, table_number: int, *, actor: Requester, rng: random.Random
 ) -> list[dict[str, Any]]:
     """A player who has just sat down alone at a table (one opened for a late entry or a re-entry, or for a bust
     undone) while others play elsewhere: the floor is balanced at once (``seating.rebalance``, TDA "Balancing

@@ -27,7 +27,7 @@ from casino.events import AuditEventType
 from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     MOST_CHIPS,
-    User,
+    Requester,
     locked_tournament,
     person,
     refuse_finished,
@@ -154,7 +154,7 @@ def _settings_record(tournament: Tournament) -> dict[str, Any]:
     return {field: getattr(tournament, field) for field in SETTINGS}
 
 
-def _audit(actor: User, tournament: Tournament, event: AuditEventType, **after: Any) -> None:
+def _audit(actor: Requester, tournament: Tournament, event: AuditEventType, **after: Any) -> None:
     audit_event_record(actor=actor, event_type=event, subject=tournament, after=after)
 
 
@@ -163,7 +163,7 @@ def _audit(actor: User, tournament: Tournament, event: AuditEventType, **after: 
 
 def tournament_create(
     *,
-    actor: User,
+    actor: Requester,
     template_key: str,
     name: str | None = None,
     buy_in_cents: int,
@@ -280,7 +280,7 @@ def _setting(field: str, value: object) -> object:
     return whole(value, field=field, what=what)
 
 
-def tournament_settings_set(*, actor: User, tournament: Tournament, **fields: object) -> Tournament:
+def tournament_settings_set(*, actor: Requester, tournament: Tournament, **fields: object) -> Tournament:
     """Change the tournament's settings (``SETTINGS``). What an entrant pays and gets, and the table size, only before
     the start; the payouts' rounding and minimum cash only until the prize pool is final; nothing once finished."""
     require_runner(actor, action="change a tournament's settings")
@@ -358,7 +358,7 @@ def _row_name(levels: tuple[Level, ...], row: int) -> str:
 
 def tournament_structure_set(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     levels: list[dict[str, Any]],
     chips: list[int] | None = None,
@@ -450,7 +450,7 @@ def tournament_structure_set(
     return locked
 
 
-def tournament_payouts_set(*, actor: User, tournament: Tournament, bands: list[Any] | None) -> Tournament:
+def tournament_payouts_set(*, actor: Requester, tournament: Tournament, bands: list[Any] | None) -> Tournament:
     """Set the payout table (``None``: the house's), checked by ``payouts.bands_check``; not once the pool is final."""
     require_runner(actor, action="change a tournament's payouts")
     stored = None
@@ -493,7 +493,7 @@ def _tables_for(tables: list[TournamentTable], players: int) -> list[TournamentT
 
 
 def _seats_drawn(
-    tournament: Tournament, entries: list[Entry], *, actor: User, rng: random.Random | None
+    tournament: Tournament, entries: list[Entry], *, actor: Requester, rng: random.Random | None
 ) -> tuple[list[TournamentTable], list[dict[str, Any]]]:
     """The start's seat draw: at random over as few tables as seat everyone."""
     tables = list(TournamentTable.objects.filter(tournament=tournament).order_by("number"))
@@ -517,7 +517,7 @@ def _seats_drawn(
 
 
 def tournament_start(
-    *, actor: User, tournament: Tournament, now: dt.datetime | None = None, rng: random.Random | None = None
+    *, actor: Requester, tournament: Tournament, now: dt.datetime | None = None, rng: random.Random | None = None
 ) -> Tournament:
     """Start the tournament: at least two entries, seats drawn at random over as few tables as seat everyone (the
     final table first; the others open for late entries), the clock started (a clock the director started on time,

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -77,7 +77,7 @@ class TableButtonApi(APIView):
         return _table_answer(tournament, table_number)
 
 
-def _dealer(username: str | None) -> AbstractBaseUser | None:
+def _dealer(username: str | None) -> User | None:
     if username is None:
         return None
     model = get_user_model()

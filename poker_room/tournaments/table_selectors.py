@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q
 from django.utils import timezone
 
@@ -90,7 +90,7 @@ def dealer_table(tournament: Tournament, number: int, *, now: dt.datetime | None
     )
 
 
-def dealer_tournament_tables(user: AbstractBaseUser | AnonymousUser) -> list[TournamentTable]:
+def dealer_tournament_tables(user: User | AnonymousUser) -> list[TournamentTable]:
     """The tournament tables of running or planned tournaments the user deals (the dealer's home page lists them;
     one query)."""
     if not user.is_authenticated:

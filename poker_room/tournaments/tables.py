@@ -9,7 +9,7 @@ import datetime as dt
 import random
 from collections.abc import Mapping
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -22,7 +22,7 @@ from casino.roles import Role, user_has_role
 from poker_room.display.live import tournament_changed
 from poker_room.floor import (
     MOST_CHIPS,
-    User,
+    Requester,
     entry_name,
     locked_tournament,
     refuse_finished,
@@ -45,7 +45,7 @@ def table_layout(count: int) -> dict[int, int]:
     return {number: 0 if number == 1 else count - number + 1 for number in range(1, count + 1)}
 
 
-def tournament_tables_set(*, actor: User, tournament: Tournament, count: int) -> Tournament:
+def tournament_tables_set(*, actor: Requester, tournament: Tournament, count: int) -> Tournament:
     """Set how many tables the tournament has: table 1 is the final table, the highest number breaks first. A table
     kept keeps its dealer. Once it runs, tables are only added (a late entry or a re-entry with every seat taken needs
     one; the table added breaks first and the balancing fills it), never taken away."""
@@ -96,7 +96,7 @@ def _table(tournament: Tournament, table_number: object) -> TournamentTable:
 
 
 def tournament_table_dealer_set(
-    *, actor: User, tournament: Tournament, table_number: int, dealer: AbstractBaseUser | None
+    *, actor: Requester, tournament: Tournament, table_number: int, dealer: User | None
 ) -> TournamentTable:
     """Assign a Dealer to a tournament table (``None``: nobody): they record busts and move the button there."""
     require_runner(actor, action="assign a tournament table's dealer")
@@ -122,7 +122,7 @@ def tournament_table_dealer_set(
     return table
 
 
-def table_button_set(*, actor: User, tournament: Tournament, table_number: int, seat: int) -> TournamentTable:
+def table_button_set(*, actor: Requester, tournament: Tournament, table_number: int, seat: int) -> TournamentTable:
     """Put the dealer button on a seat of a table (the next big blind, and so balancing, follow from it)."""
     with transaction.atomic():
         locked = locked_tournament(tournament)
@@ -160,7 +160,7 @@ def _race_chips(tournament: Tournament, levels: tuple[Level, ...], row: int) -> 
 
 def chip_race_record(
     *,
-    actor: User,
+    actor: Requester,
     tournament: Tournament,
     table_number: int,
     leftovers: Mapping[int, int],

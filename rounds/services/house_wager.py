@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist
 
 from casino.audit import audit_event_record
@@ -103,7 +103,7 @@ def house_wager_plan(
     return HouseWagerPlan(last.amount_cents, last)
 
 
-def house_wager_take(*, actor: AbstractBaseUser | None, round: Round, plan: HouseWagerPlan) -> HouseWager | None:
+def house_wager_take(*, actor: User | None, round: Round, plan: HouseWagerPlan) -> HouseWager | None:
     """Take the planned house wager on the round just opened (in ``round_open``'s transaction): the row, the chips
     from the house to the layout, and the audit event that records both."""
     if plan.amount_cents is None or plan.last_wager is None:

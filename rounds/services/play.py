@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from casino.audit import audit_event_record
@@ -52,7 +52,7 @@ def round_wagers(round_: Round) -> dict[int, int]:
 # --- wagers ---------------------------------------------------------------------------------------
 
 
-def wager_place(*, actor: AbstractBaseUser | None, round: Round, seat: int, amount_cents: int) -> Wager:
+def wager_place(*, actor: User | None, round: Round, seat: int, amount_cents: int) -> Wager:
     """Take a seat's wager on an open round, inside the table's limits and what a player bank can cover.
 
     In the banked games the chips go from the player to the layout (a ``wager`` posting);
@@ -153,7 +153,7 @@ def _peer_wager_check(locked: Round, amount_cents: int) -> None:
         )
 
 
-def round_close_betting(*, actor: AbstractBaseUser | None, round: Round) -> Round:
+def round_close_betting(*, actor: User | None, round: Round) -> Round:
     """Close the betting: a banked round needs a wager, a points round two players with a value a point."""
     require_role(actor, *TABLE_STAFF, action="close the betting")
     with transaction.atomic():
@@ -174,7 +174,7 @@ def round_close_betting(*, actor: AbstractBaseUser | None, round: Round) -> Roun
 
 def round_deal(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     round: Round,
     dice: Sequence[int] | None = None,
     auto: bool = False,
@@ -226,7 +226,7 @@ def round_deal(
 
 
 def _ofc_deal(
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     locked: Round,
     *,
     dice: Sequence[int] | None,
@@ -284,7 +284,7 @@ def read_hands(
     )
 
 
-def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: Mapping[str, Any]) -> Round:
+def round_hands_record(*, actor: User | None, round: Round, hands: Mapping[str, Any]) -> Round:
     """Record the revealed hands (checked by ``rules.hands``); the round becomes ``revealed``.
 
     Until it settles, the dealer may enter them again (a typo): the new hands replace
@@ -320,7 +320,7 @@ def round_hands_record(*, actor: AbstractBaseUser | None, round: Round, hands: M
         )
 
 
-def round_placements_record(*, actor: AbstractBaseUser | None, round: Round, placements: Mapping[str, Any]) -> Round:
+def round_placements_record(*, actor: User | None, round: Round, placements: Mapping[str, Any]) -> Round:
     """Place one OFC street for the seats named; when every board is complete the round is ``revealed``."""
     require_role(actor, *TABLE_STAFF, action="place cards")
     spec = registry.game(round.table.game)

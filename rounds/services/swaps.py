@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from casino.errors import WrongState
@@ -20,7 +20,7 @@ from rules import surrender_swap
 from tables.permissions import TABLE_STAFF, require_act_at_table
 
 
-def round_swap_record(*, actor: AbstractBaseUser | None, round: Round, seat: Any, gave: Any, took: Any) -> Round:
+def round_swap_record(*, actor: User | None, round: Round, seat: Any, gave: Any, took: Any) -> Round:
     """Record ``seat``'s swap: the cards it ``gave`` for as many it ``took`` from the 13 undealt cards.
 
     After the deal, before the hands are set (the round is ``dealt``); three players only, a seat once, in the

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -139,7 +139,7 @@ def _check_bank_cents(*, table: Table, banking_mode: str, seat: Seat | None, ban
 
 def round_open(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     table: Table,
     banker_seat: int | None = None,
     bank_cents: int | None = None,
@@ -220,7 +220,7 @@ _MOVE_EVENTS: Mapping[RoundState, AuditEventType] = {
 
 def round_transition(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     round: Round,
     target: str | None,
     reason: str = "",

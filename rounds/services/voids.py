@@ -10,7 +10,7 @@ this; the shift and audit reports say so.
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from casino.audit import subject_type
@@ -41,7 +41,7 @@ _SETTLING_POSTINGS = frozenset({Posting.Kind.SETTLEMENT.value, Posting.Kind.REVE
 _SETTLING_EVENTS = frozenset({AuditEventType.ROUND_SETTLED.value, AuditEventType.ROUND_CORRECTED.value})
 
 
-def round_party(*, user: AbstractBaseUser, round: Round) -> str | None:
+def round_party(*, user: User, round: Round) -> str | None:
     """What ``user`` did on ``round`` that makes them a party to it, or ``None`` (DESIGN.md, "Trust").
 
     ``"settled"``: a settlement or a correction is posted in their name, or they made the round's
@@ -63,7 +63,7 @@ def round_party(*, user: AbstractBaseUser, round: Round) -> str | None:
 
 
 def require_second_person(
-    *, actor: AbstractBaseUser | None, round: Round, kind: str, requested_by: AbstractBaseUser | None, asked: bool
+    *, actor: User | None, round: Round, kind: str, requested_by: User | None, asked: bool
 ) -> None:
     """Refuse ``actor`` carrying out a void or a correction (``kind``) of ``round`` they asked for
     (``requested_by``, when ``asked``: there is a request) or are a party to (``round_party``).
@@ -84,9 +84,7 @@ def require_second_person(
 # --- voids and corrections ------------------------------------------------------------------------
 
 
-def void_round(
-    *, actor: AbstractBaseUser | None, round: Round, reason: str, requested_by: AbstractBaseUser | None = None
-) -> Round:
+def void_round(*, actor: User | None, round: Round, reason: str, requested_by: User | None = None) -> Round:
     """Void a round not yet settled (a Floor supervisor's or Pit boss's act, with a reason); return its wagers.
 
     Every wager posting is undone line for line by one ``void`` posting. Four eyes: the supervisor is no

@@ -1,4 +1,4 @@
-"""Money movements are audited from here on (issue 14): on a floor that already has postings or wagers, the
+"""Money movements are audited from here on: on a floor that already has postings or wagers, the
 chain records, once, the last of each written before, so that ``verify_ledger`` knows which rows may lack an
 audit event (``settlement.ledger.ledger_audit_began``) and no row written later can pass for one of them."""
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -68,12 +68,12 @@ def _settlement_to_correct(locked: Round, hands: Mapping[str, Any]) -> Posting:
 
 def correct_round(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     round: Round,
     hands: Mapping[str, Any],
     reason: str,
     idempotency_key: str,
-    requested_by: AbstractBaseUser | None = None,
+    requested_by: User | None = None,
 ) -> dict[str, Any]:
     """Correct a settled round: reverse its settlement and settle again with the corrected hands.
 
@@ -171,7 +171,7 @@ class CorrectionSubmitted:
 
 def correction_submit(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     round: Round,
     hands: Mapping[str, Any],
     reason: str,
@@ -229,7 +229,7 @@ def _adjustment_snapshot(adjustment: Adjustment) -> dict[str, Any]:
 
 def adjustment_request(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     round: Round,
     kind: str,
     reason: str,
@@ -283,7 +283,7 @@ def _adjustment_decide(adjustment: Adjustment) -> Adjustment:
     return locked
 
 
-def adjustment_approve(*, actor: AbstractBaseUser | None, adjustment: Adjustment, note: str = "") -> Adjustment:
+def adjustment_approve(*, actor: User | None, adjustment: Adjustment, note: str = "") -> Adjustment:
     """A Floor supervisor or Pit boss approves a request: the round is voided, or corrected, at once.
 
     Four eyes: not by whoever asked for it, nor by a party to the round (``void_round``, ``correct_round``).
@@ -322,7 +322,7 @@ def adjustment_approve(*, actor: AbstractBaseUser | None, adjustment: Adjustment
     return locked
 
 
-def adjustment_reject(*, actor: AbstractBaseUser | None, adjustment: Adjustment, note: str) -> Adjustment:
+def adjustment_reject(*, actor: User | None, adjustment: Adjustment, note: str) -> Adjustment:
     """A Floor supervisor or Pit boss turns a request down, saying why; the round stays as it is.
 
     Four eyes: whoever asked for it may withdraw it so (it moves no money); anyone else who is a party to

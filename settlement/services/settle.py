@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from casino.errors import ApplicationError, WrongState
@@ -104,7 +104,7 @@ def settlement_compute(round_: Round, read: round_hands.RoundHands, wagers: Mapp
 def settle_into(
     locked: Round,
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     key: str,
     read: round_hands.RoundHands,
     wagers: Mapping[int, int],
@@ -141,7 +141,7 @@ def key_race() -> Iterator[None]:
         ) from exc
 
 
-def settle_round(*, round: Round, actor: AbstractBaseUser | None, idempotency_key: str) -> dict[str, Any]:
+def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> dict[str, Any]:
     """Settle a revealed round by its frozen rules and post its balanced ledger entries, once.
 
     Checks every hand again (``rules.hands``), asks the engine for each outcome or score

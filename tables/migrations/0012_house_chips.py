@@ -1,4 +1,4 @@
-"""The house's chips (issue 16): 1, 5, 25, 100, 500, 1,000 and 5,000 units, in the colours most houses use.
+"""The house's chips: 1, 5, 25, 100, 500, 1,000 and 5,000 units, in the colours most houses use.
 Data, not code: a house with other chips changes these rows (the admin), and a chip taken out of play is kept with
 ``in_use`` off."""
 

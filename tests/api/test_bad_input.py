@@ -1,4 +1,4 @@
-"""Malformed input under /api/ gets a clear JSON refusal in the user's words, never a 500 (issue 15, "Faults and
+"""Malformed input under /api/ gets a clear JSON refusal in the user's words, never a 500 ("Faults and
 bad input")."""
 
 from __future__ import annotations

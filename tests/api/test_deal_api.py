@@ -1,4 +1,4 @@
-"""The REST API of a tournament's deal (issue 19): ``GET/POST /api/tournaments/<id>/deal/``: who may read and who
+"""The REST API of a tournament's deal: ``GET/POST /api/tournaments/<id>/deal/``: who may read and who
 may write, a preview that writes nothing, a deal recorded once, and bad input refused as ``{"message", "extra"}``
 with nothing written.
 

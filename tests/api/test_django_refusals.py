@@ -1,5 +1,5 @@
 """What Django itself refuses, before or around a view (a body too big, a failed CSRF check, a fault), is JSON
-``{"message", "extra"}`` under /api/ like every other refusal there; elsewhere Django's own pages (issue 15)."""
+``{"message", "extra"}`` under /api/ like every other refusal there; elsewhere Django's own pages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The heads-up REST API (issue 19): the bracket drawn and read, a match's hands and winner, and who may.
+"""The heads-up REST API: the bracket drawn and read, a match's hands and winner, and who may.
 
 Tina directs; Dana deals the first match's table; Otto deals another; Alex audits (reads only). Entries are named by
 their number, a match by its id."""

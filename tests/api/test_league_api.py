@@ -1,4 +1,4 @@
-"""The REST API of the leagues (issue 19): create, read, change, events, standings and the Master Class; who may;
+"""The REST API of the leagues: create, read, change, events, standings and the Master Class; who may;
 bad input refused naming the field with nothing written.
 
 Tina directs; Alex audits (reads only); Dana deals (neither reads nor writes a league); signed out gets 401/403.

@@ -1,4 +1,4 @@
-"""The table's money over the REST API (issue 16): the chips, the tray counts, fills and credits, buy-ins and the
+"""The table's money over the REST API: the chips, the tray counts, fills and credits, buy-ins and the
 drop box; who reads what (``tables.money_apis``' docstring), the services' refusals as ``{"message", "extra"}``,
 and malformed bodies refused with a 400 that writes nothing, never a 500.
 

@@ -1,4 +1,4 @@
-"""The REST API of Open-Face points tournaments (issue 19): a round begun, hands entered and voided, the standings,
+"""The REST API of Open-Face points tournaments: a round begun, hands entered and voided, the standings,
 the finish; who may call each, and bad input refused in the dealer's words with nothing written.
 
 Tina directs; Dana deals table 1, Otto no table here; Alex audits (reads only). Boards come from a seeded deck

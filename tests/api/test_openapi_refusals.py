@@ -1,4 +1,4 @@
-"""The API description documents every refusal (issue 15): one ``Refusal`` component ({"message", "extra"}) on
+"""The API description documents every refusal: one ``Refusal`` component ({"message", "extra"}) on
 each operation, for the statuses it can answer (``casino.openapi``), and a round's ``settlement`` is null until
 it settles."""
 

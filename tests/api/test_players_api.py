@@ -1,4 +1,4 @@
-"""The REST API of rated play (issue 17): players, rating sessions and the floor's alerts.
+"""The REST API of rated play: players, rating sessions and the floor's alerts.
 
 Dana deals PGP-1 and PGP-2, Otto deals PGP-3; Fred is a Floor supervisor, Paula a Pit boss, Alex an Auditor, Cora a
 Cage cashier. Mr Lee (card 1001, Gold) plays. A Dealer sees a player's name and tier and where a session sits, never

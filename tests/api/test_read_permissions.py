@@ -1,4 +1,4 @@
-"""Reads through the API follow the tablet's rule (issue 15; ``tables.permissions.can_view_table``): a dealer sees
+"""Reads through the API follow the tablet's rule (``tables.permissions.can_view_table``): a dealer sees
 their own table, its rounds and its void or correction requests; supervisors and auditors see every table.
 
 A round or a table the dealer may not see answers 403 in the tablet's words, as every write at that table

@@ -1,6 +1,6 @@
 """The REST API's OpenAPI schema is what integrators build on: it changes only on purpose.
 
-``docs/api/openapi.yaml`` is the schema as generated before the code was re-laid out (issue 13) and
+``docs/api/openapi.yaml`` is the schema as generated before the code was re-laid out and
 after it (the two were identical). A change to the API must change that file in the same commit:
 ``python manage.py spectacular --file docs/api/openapi.yaml``.
 """

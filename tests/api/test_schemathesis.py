@@ -1,4 +1,4 @@
-"""Every API operation answers as the OpenAPI schema says (issue 15): schemathesis generates requests from the
+"""Every API operation answers as the OpenAPI schema says: schemathesis generates requests from the
 schema itself, sends them to the WSGI application as a signed-in Pit boss, and runs every check it has on each
 answer: no server error, a status the schema lists, the content type, the headers and the body as the schema
 describes them, auth not ignored.
@@ -103,10 +103,10 @@ def seeded_floor(make_table: Callable[..., Any], shift: Any, pit_boss: User) -> 
     round_services.round_deal(actor=pit_boss, round=ofc, dice=[3, 5, 6])
 
     idle = make_table(name="PGP C", game="paigow_poker", seat_count=6)
-    # The table's money (issue 16): a tray count waiting for its confirmation, a fill waiting for the cage.
+    # The table's money: a tray count waiting for its confirmation, a fill waiting for the cage.
     count = tray_count_record(actor=pit_boss, table=idle, kind="opener", counts={"2500": 20})
     fill = slip_request(actor=pit_boss, table=pgp, kind="fill", chips={"2500": 40})
-    # The poker room (issue 18): a tournament planned with two entries, one running with a bust.
+    # The poker room: a tournament planned with two entries, one running with a bust.
     planned = tournaments.tournament_create(actor=pit_boss, template_key="msop_turbo", buy_in_cents=2000, fee_cents=500)
     running = tournaments.tournament_create(
         actor=pit_boss, template_key="msop_main_event", buy_in_cents=9000, fee_cents=1000

@@ -1,4 +1,4 @@
-"""API tokens end (issue 15): a shift and a margin after the sign-in that made them, at the next sign-in, at a
+"""API tokens end: a shift and a margin after the sign-in that made them, at the next sign-in, at a
 password change, or when their holder revokes them; an ended token is a 401 in the API's words."""
 
 from __future__ import annotations

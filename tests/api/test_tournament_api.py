@@ -1,4 +1,4 @@
-"""The REST API of the poker room's tournaments (issue 18): every endpoint's answer, who may call it, and the issue's
+"""The REST API of the poker room's tournaments: every endpoint's answer, who may call it, and the issue's
 bad input refused in the director's words with nothing written.
 
 Tina directs the tournaments; Paula is a Pit boss (a supervisor: she may run them too); Alex audits (reads only);

@@ -1,4 +1,4 @@
-"""The cage's queue and the count room in Chromium at 1024×768 (issue 16): Cora, the Cage cashier, signs in, lands on
+"""The cage's queue and the count room in Chromium at 1024×768: Cora, the Cage cashier, signs in, lands on
 the queue and issues the fill PGP-1 asked for by tapping; Cleo of the Count team counts a closed shift's drop box
 beside Carl's count, which she never sees, and the box is final. Both pages under the site's CSP.
 

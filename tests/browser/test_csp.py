@@ -1,5 +1,5 @@
 """The Content-Security-Policy (config.settings, on with DEBUG on too) in Chromium: the floor, the pit-boss
-dashboard, the admin and the API docs run under it without one refused script or style (issue 15). The tablet's
+dashboard, the admin and the API docs run under it without one refused script or style. The tablet's
 own browser tests run under it as well."""
 
 from __future__ import annotations

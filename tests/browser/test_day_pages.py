@@ -1,4 +1,4 @@
-"""The gaming-day page and a table's set-up page in Chromium at tablet size (issue 15): a supervisor opens the gaming
+"""The gaming-day page and a table's set-up page in Chromium at tablet size: a supervisor opens the gaming
 day and its shift by tapping, sees a round still being played keep the shift open, and sets a table's limits.
 
 Takes the screenshots docs/screenshots/day.png and table_setup.png.

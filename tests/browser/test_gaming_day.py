@@ -1,4 +1,4 @@
-"""A whole gaming day from the screens (issue 15), in Chromium at 1024×768.
+"""A whole gaming day from the screens, in Chromium at 1024×768.
 
 Paula, the Pit boss, opens the gaming day and its Day shift and sets PGP-1 up (limits, dealer, big-win alert);
 Dana deals two rounds' worth of work on her tablet: a hand written past the picker (a tablet out of step) is

@@ -1,4 +1,4 @@
-"""Issue 19 in Chromium: an MSOP Heads Up night of six players, seeded, played as a knock-out.
+"""In Chromium: an MSOP Heads Up night of six players, seeded, played as a knock-out.
 
 Tessa starts the event and draws the bracket from the console (a first round of four, seeds 1 and 2 have a bye).
 Dana, the dealer of table 1, opens her home page, taps the tournament table and lands on the match's tablet: she

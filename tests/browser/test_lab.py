@@ -1,4 +1,4 @@
-"""The game-math lab in Chromium at 1024×768 (issue 20, "the lab page runs a simulation from a browser test and shows
+"""The game-math lab in Chromium at 1024×768 ("the lab page runs a simulation from a browser test and shows
 the chart"): Fred picks the Pai Gow Poker house rules, starts a simulation of a million hands, watches the progress
 bar fill as a real Celery worker plays it, and reads both edges, the push rate and the convergence chart.
 

@@ -1,4 +1,4 @@
-"""Issue 19 in Chromium: a league season of 3 events producing the Master Class with its starting stacks.
+"""In Chromium: a league season of 3 events producing the Master Class with its starting stacks.
 
 Three small events are played through the services (8, 6 and 7 entries, the regulars in each). Tessa, the tournament
 director, then creates the league in the browser (10·√n/√place, best 2 of 3, the top 4 to the Master Class at 100

@@ -1,4 +1,4 @@
-"""Open-Face at the table on the tablet, by touch (issue 20): the dealer button, placing in turn, Fantasyland.
+"""Open-Face at the table on the tablet, by touch: the dealer button, placing in turn, Fantasyland.
 
 Round 1: seats 1 and 2 play street by street in turn, the button on seat 2 (the highest seat
 in play at the table's first round), so seat 1 acts first; seat 1 sets queens in front. Round 2:

@@ -1,4 +1,4 @@
-"""Issue 19 in Chromium: an Open-Face points tournament of 8 players over 2 rounds of 3 hands, scored by the engine.
+"""In Chromium: an Open-Face points tournament of 8 players over 2 rounds of 3 hands, scored by the engine.
 
 Tessa directs from the console: an Open-Face points event of two tables of four, 2 rounds of 3 hands; 8 players
 register, the seats are drawn, round 1 begins. Dana deals table 1 and types each hand's boards on her tablet (cards

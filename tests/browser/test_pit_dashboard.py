@@ -1,6 +1,6 @@
-"""The pit-boss dashboard in Chromium (issue 7): a floor of the four games played through the services,
+"""The pit-boss dashboard in Chromium: a floor of the four games played through the services,
 the result of a settled round on the dashboard, and a void asked for by the dealer approved by a tap; the table's
-money (issue 16): the drop recorded, win and hold, fills and credits with one pending, a tray discrepancy, and the
+money: the drop recorded, win and hold, fills and credits with one pending, a tray discrepancy, and the
 live refresh bringing a new buy-in and a slip received.
 
 Takes the screenshots docs/screenshots/pit-dashboard.png and pit-table-history.png.

@@ -1,4 +1,4 @@
-"""The dashboard keeps itself when an answer is not the dashboard (issue 15, "check every form on the tablet and
+"""The dashboard keeps itself when an answer is not the dashboard ("check every form on the tablet and
 the dashboard the same way"), in Chromium at 1024×768 with DEBUG on as in ``make demo`` (django-htmx then draws
 any 400 or 403 over the whole page): Fred's Floor supervisor role is taken from him while the dashboard is open;
 his Approve is refused, the line above the live region says so, and the dashboard and his note stay."""

@@ -1,4 +1,4 @@
-"""A player-banked Pai Gow Poker round on the tablet with the house's wager (GAME_RULES.md §2, issue 20).
+"""A player-banked Pai Gow Poker round on the tablet with the house's wager (GAME_RULES.md §2).
 
 Seat 3 wagered 25.00 in the round before (the house banked it); now seat 3 banks 100.00 and the house
 wagers that last bet against the bank. The dealer taps seat 1's hand, the bank's setting and the house's

@@ -1,4 +1,4 @@
-"""Rated play's pit pages in Chromium at tablet size (issue 17): a supervisor finds a player by card number, opens
+"""Rated play's pit pages in Chromium at tablet size: a supervisor finds a player by card number, opens
 their page (totals and sessions), sees the rated players and the alerts on the dashboard; a dealer enrols a player by
 tapping and is refused a player's page; a supervisor anonymises one on request, after the confirmation. No page
 scrolls sideways at 1024 px, and none breaks a rule of the CSP.

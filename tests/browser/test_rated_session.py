@@ -1,4 +1,4 @@
-"""Issue 17's "Done when", in Chromium at 1024×768: a rated session across two tables, with a break and a move,
+"""In Chromium at 1024×768: a rated session across two tables, with a break and a move,
 checked on the player page against figures worked out here by hand from the wagers and the house edge.
 
 Dana (the dealer) seats Mr Lee (Gold, card 1001) at seat 2 of PGP-1 from the tablet. He plays two rounds there, takes

@@ -1,4 +1,4 @@
-"""The room display of a heads-up event (issue 19) on the TV: no clock, the matches being played with their blinds, a
+"""The room display of a heads-up event on the TV: no clock, the matches being played with their blinds, a
 hand counted on a match's tablet reaching the screen at its next poll."""
 
 from __future__ import annotations

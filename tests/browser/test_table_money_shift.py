@@ -1,4 +1,4 @@
-"""Issue 16, Done when: a whole shift at one table from the screens, in Chromium at 1024×768.
+"""A whole shift at one table from the screens, in Chromium at 1024×768.
 
 Dana deals PGP-1. She counts the opener on her tablet and Fred (Floor supervisor) confirms it; she records two
 buy-ins (500.00 cash at seat 1, a 200.00 marker at seat 2) and plays a round on the tablet (seat 1 wins 20.00 and

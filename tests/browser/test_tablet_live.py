@@ -1,4 +1,4 @@
-"""Issue 15 in Chromium: a tablet shows another device's change within seconds, without a reload, and never wipes
+"""In Chromium: a tablet shows another device's change within seconds, without a reload, and never wipes
 what its dealer has entered; Back and Forward never show a finished round as current.
 
 Dana has her table's tablet open on two devices; Paula approves a void on the pit dashboard.

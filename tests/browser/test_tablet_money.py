@@ -1,4 +1,4 @@
-"""Issue 16 in Chromium at 1024×768: the table's money on the tablet. Dana counts the opener by tapping the chip tray,
+"""In Chromium at 1024×768: the table's money on the tablet. Dana counts the opener by tapping the chip tray,
 Fred (a Floor supervisor) confirms it, Dana asks the cage for a fill and records a buy-in, a double tap recording it
 once. The pages run under the site's CSP without one refused script or style, and every control is at least 44×44 px
 with 14 px text.

@@ -1,4 +1,4 @@
-"""Issue 17 in Chromium at 1024×768: rated players on the tablet. Dana swipes Mr Lee's card (1001) at PGP-1, seats him
+"""In Chromium at 1024×768: rated players on the tablet. Dana swipes Mr Lee's card (1001) at PGP-1, seats him
 at seat 3 with the chips he brought (a double tap seats him once), sends him on a break and back, moves him to seat 4
 of PGP-2, then ends his session there with what he walked with. The tablet's strip says who is rated at which seat;
 the pages run under the site's CSP without one refused script or style, and every control is at least 44×44 px with

@@ -1,4 +1,4 @@
-"""Issue 15 in Chromium at 1024×768: a refusal shows in the tablet's banner and every card, tile and amount entered
+"""In Chromium at 1024×768: a refusal shows in the tablet's banner and every card, tile and amount entered
 stays on screen; Reveal waits until every hand is complete; every control is at least 44×44 px with 14 px text.
 
 The refusals are forced past the tablet's own checks (a duplicate card written into a hand, a wager above the

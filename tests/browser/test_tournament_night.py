@@ -1,4 +1,4 @@
-"""Issue 18 in Chromium: a 20-player tournament on two tables, from registration to the last payout.
+"""In Chromium: a 20-player tournament on two tables, from registration to the last payout.
 
 Tessa directs MSOP Turbo from the console: 18 players register, the seats are drawn, two more enter late, a rebuy,
 add-ons at the break where the 25 chips are coloured up, busts that force a balance and then break table 2, a

@@ -1,4 +1,4 @@
-"""Sign-in lockout (issue 15): after TABLESIDE_LOGIN_FAILURES wrong passwords for one username from one device,
+"""Sign-in lockout: after TABLESIDE_LOGIN_FAILURES wrong passwords for one username from one device,
 the sign-in page and the API's token endpoint refuse that pair, even with the right password, until the cool-off
 passes or a supervisor unlocks it."""
 
@@ -81,7 +81,7 @@ def test_wrong_passwords_at_the_token_endpoint_count_towards_the_lockout_too(dea
 
 
 def test_two_hundred_guesses_then_the_right_password_do_not_sign_in(dealer) -> None:
-    """Issue 15's report: 200 wrong passwords, then the right one, succeeded."""
+    """As once reported: 200 wrong passwords, then the right one, succeeded."""
     for _ in range(200):
         page_sign_in(dealer.username, "wrong-guess")
     assert page_sign_in(dealer.username, PASSWORD).status_code == 429

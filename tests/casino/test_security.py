@@ -1,4 +1,4 @@
-"""Security hygiene (issue 15): no server starts with DEBUG off on a development key, production is HTTPS only
+"""Security hygiene: no server starts with DEBUG off on a development key, production is HTTPS only
 with HSTS, every page carries a Content-Security-Policy that the pages themselves keep, and ``check --deploy`` on
 a production configuration is clean."""
 

@@ -1,4 +1,4 @@
-"""A round belongs to exactly one shift (issue 15): the shift does not close under a round still being played, and a
+"""A round belongs to exactly one shift: the shift does not close under a round still being played, and a
 round of a closed shift no longer changes, so no wager or settlement falls outside every shift report.
 
 Personas: Paula the pit boss closes the shift; Dana the dealer plays PGP-1; Fred the floor supervisor voids.
@@ -39,7 +39,7 @@ def _writes() -> tuple[int, int, int, int]:
 
 
 def _closed_before_the_rule(shift: Shift) -> None:
-    """A shift closed under a round still being played, as a close did before issue 15."""
+    """A shift closed under a round still being played, as a close once did."""
     Shift.objects.filter(pk=shift.pk).update(closed_at=timezone.now())
 
 

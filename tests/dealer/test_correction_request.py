@@ -1,4 +1,4 @@
-"""A correction request from the tablet (issue 15): after a round settles, its dealer enters the hands again with
+"""A correction request from the tablet: after a round settles, its dealer enters the hands again with
 the same picker, says why, and a supervisor decides it from the pit.
 
 Dana settled round 1 at PGP-1 with seat 3 losing; she finds seat 3's low hand was misread. Olly (another table's

@@ -353,7 +353,7 @@ def test_a_void_request_waits_for_the_pit_boss_and_the_tablet_reloads_once_decid
     assert adjustment.kind == "void" and adjustment.status == "pending" and adjustment.requested_by == dealer
     assert "Void requested: waiting for a supervisor" in page
     assert "Request a void" not in page  # one request at a time
-    # The tablet polls its table's marker (issue 15: every change, not only this request's decision).
+    # The tablet polls its table's marker (every change, not only this request's decision).
     version = client.get(f"/dealer/tables/{dealt_round.table_id}/version/").json()["version"]
     assert client.get(f"/dealer/tables/{dealt_round.table_id}/version/").json()["version"] == version
     adjustment_approve(actor=pit_boss, adjustment=adjustment)
@@ -368,7 +368,7 @@ def test_the_tablet_reads_in_a_fixed_number_of_queries(
 ) -> None:
     client = signed_in(dealer)
     client.get(f"/dealer/tables/{revealed_round.table_id}/")
-    with django_assert_max_num_queries(16):  # 15, and the version's read of the rated seats (issue 17)
+    with django_assert_max_num_queries(16):  # 15, and the version's read of the rated seats
         assert client.get(f"/dealer/tables/{revealed_round.table_id}/").status_code == 200
 
 

@@ -1,4 +1,4 @@
-"""Back, Forward and another device (issue 15): the tablet is never kept, and it learns of every change.
+"""Back, Forward and another device: the tablet is never kept, and it learns of every change.
 
 The tablet's pages carry ``Cache-Control: no-store`` (Back and Forward ask the server again); the tablet polls
 ``/dealer/tables/<id>/version/``, a marker that changes when anyone changes the table's round: Dana's own taps, a

@@ -1,4 +1,4 @@
-"""The house's wager against a player bank on the tablet (issue 20): what the dealer is told, and what is refused.
+"""The house's wager against a player bank on the tablet: what the dealer is told, and what is refused.
 
 The tapping itself is in tests/browser/test_player_bank_house_wager.py; here the pages' words: the open's
 notice, the panel while betting, the refusal of a bank too small for the house's wager (nothing written), and a

@@ -1,4 +1,4 @@
-"""The table's money on the tablet (issue 16) through Django's test client: the page, the tray count, its
+"""The table's money on the tablet through Django's test client: the page, the tray count, its
 confirmation, fill and credit requests and their signatures, the buy-ins; who may, the refusals, and garbage.
 
 Every form posts and redirects (POST-redirect-GET) with the service's answer as the notice; a refusal draws the page

@@ -1,4 +1,4 @@
-"""The tablet at an Open-Face table (issue 20): the button on the ring, one seat's placement at a time, Fantasyland.
+"""The tablet at an Open-Face table: the button on the ring, one seat's placement at a time, Fantasyland.
 
 Seats 1 and 3 play at OFC-1; the button starts on seat 3 (the highest seat in play), so seat 1
 acts first. A form sent twice (a double tap, or Back and send again) places once.

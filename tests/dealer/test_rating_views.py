@@ -1,4 +1,4 @@
-"""Rated players on the tablet (issue 17) through Django's test client: the table's rated seats, a player found by card
+"""Rated players on the tablet through Django's test client: the table's rated seats, a player found by card
 number or name and seated, a player enrolled and seated, a break, back, a move, the end with what they walked with;
 who may, the refusals, double taps and Back.
 

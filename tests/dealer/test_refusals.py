@@ -1,4 +1,4 @@
-"""Every refusal on the tablet lands in its banner, and nothing entered is lost (issue 15).
+"""Every refusal on the tablet lands in its banner, and nothing entered is lost.
 
 A refusal is the service's message with its status (400, 403 or 409), marked with the ``Tableside-Refusal``
 header and aimed at the banner (``HX-Retarget``): the tablet's script swaps only such answers, so no refusal

@@ -1,4 +1,4 @@
-"""The tablet holds a round whose void waits for a supervisor, and never shows an old decision as new (issue 15).
+"""The tablet holds a round whose void waits for a supervisor, and never shows an old decision as new.
 
 Dana asks for a void; her tablet says "Void requested: waiting for a supervisor", its play buttons are disabled
 and the services refuse play with a 409 in the banner. Paula, the pit boss, rejects one request with a note; a

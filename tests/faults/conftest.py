@@ -1,4 +1,4 @@
-"""Redis failing, two ways (issue 15): nothing listens at its port (the connection is refused at once), or
+"""Redis failing, two ways: nothing listens at its port (the connection is refused at once), or
 something accepts the connection and never answers (a hung server, a dead NAT entry: only a timeout ends the
 wait). The cache and the Celery broker are pointed at one for the length of a test."""
 

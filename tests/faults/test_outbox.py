@@ -1,4 +1,4 @@
-"""The task outbox (casino.outbox, issue 15): a task asked for is kept with the change that asked for it, published
+"""The task outbox (casino.outbox): a task asked for is kept with the change that asked for it, published
 once that commits, and kept unsent (with the broker's refusal) until ``outbox_flush`` gets it through."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_with_celery_eager_a_closed_shifts_reports_are_built_on_commit_and_the_t
         "",
     )
     assert row.sent_at is not None
-    # The five: no table played, so the Master Game Report waits for no drop box (issue 16).
+    # The five: no table played, so the Master Game Report waits for no drop box.
     assert ShiftReport.objects.filter(shift=shift, status=ShiftReport.Status.READY).count() == 5
 
 

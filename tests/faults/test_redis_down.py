@@ -1,5 +1,5 @@
-"""With Redis down (refused, or accepting and never answering: tests/faults/conftest.py) the floor keeps working
-(issue 15): the pit dashboard and its refresh answer from the database, a dealer plays and settles a round, and
+"""With Redis down (refused, or accepting and never answering: tests/faults/conftest.py) the floor keeps working:
+the pit dashboard and its refresh answer from the database, a dealer plays and settles a round, and
 closing a shift answers at once, its reports' task kept in the outbox until the broker is back.
 
 Before: ``/pit/`` and ``/pit/live/`` were a 500 with Redis refused, and a close took 19 s (refused) or never

@@ -1,4 +1,4 @@
-"""The cage's queue (issue 16): the fills and credits the tables asked for, issued from the screen by a Cage cashier,
+"""The cage's queue: the fills and credits the tables asked for, issued from the screen by a Cage cashier,
 never by whoever asked; what was issued and waits for the table's signatures; the day's received and voided slips.
 
 Personas: Dana deals PGP-1 and asks for the slips; Cora is the Cage cashier; Fred the Floor supervisor and Paula the

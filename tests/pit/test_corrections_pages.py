@@ -1,4 +1,4 @@
-"""Corrections on the web (issue 15): a table's history shows each round's hands, a supervisor asks for a
+"""Corrections on the web: a table's history shows each round's hands, a supervisor asks for a
 correction from it, and another supervisor decides it on the request's page beside the hands as settled and
 what the correction would pay.
 

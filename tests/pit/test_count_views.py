@@ -1,4 +1,4 @@
-"""The count room (issue 16): the closed shifts' drop boxes, counted twice from the screen by two members of the
+"""The count room: the closed shifts' drop boxes, counted twice from the screen by two members of the
 Count team, independently (the second never sees the first count's figures), final when the two agree.
 
 Personas: Dana deals PGP-1 and takes the buy-ins; Paula the Pit boss closes the shift; Carl and Cleo count; Fred the

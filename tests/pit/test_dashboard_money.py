@@ -1,4 +1,4 @@
-"""The table's money on the pit-boss dashboard (issue 16): the drop recorded, the house's win and hold, fills and
+"""The table's money on the pit-boss dashboard: the drop recorded, the house's win and hold, fills and
 credits received and pending, and the tray discrepancies, for the open shift, in the dashboard's fixed number of
 queries.
 
@@ -286,8 +286,8 @@ def test_the_money_keeps_the_dashboards_fixed_number_of_queries_as_tables_grow(
 
     page, html = queries("/pit/")
     live, _ = queries("/pit/live/")
-    # the tenth: the table money (issue 16); the eleventh: the rated seats (issue 17); the twelfth: the poker room's
-    # running tournaments (issue 18; none here: the tournaments' figures come in two more, however many run)
+    # the tenth: the table money; the eleventh: the rated seats; the twelfth: the poker room's
+    # running tournaments (none here: the tournaments' figures come in two more, however many run)
     assert page == few_page <= 12
     assert live == few_live <= 12
     board = pit_dashboard()

@@ -1,4 +1,4 @@
-"""The gaming-day API (issue 15): list and open gaming days, close one, open the next shift; refusals are
+"""The gaming-day API: list and open gaming days, close one, open the next shift; refusals are
 ``{"message", "extra"}`` with 400, 403 or 409 and write nothing.
 
 Personas: Paula the pit boss acts; Alex the auditor reads; Dana the dealer is refused.

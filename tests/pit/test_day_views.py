@@ -1,4 +1,4 @@
-"""The gaming-day page (issue 15): supervisors run the gaming day and its shifts from the screens; an Auditor reads.
+"""The gaming-day page: supervisors run the gaming day and its shifts from the screens; an Auditor reads.
 
 Personas: Paula the pit boss and Fred the floor supervisor act; Alex the auditor reads; Dana the dealer is refused.
 """

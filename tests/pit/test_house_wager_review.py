@@ -1,4 +1,4 @@
-"""A correction request on a round with the house's wager against a player bank (issue 20), as the pit reviews it:
+"""A correction request on a round with the house's wager against a player bank, as the pit reviews it:
 the house's hand, entered unset and stored set by the house way, is marked changed only when its cards changed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The game-math lab (issue 20): who may use it, what it refuses, a run from the form to its figures and chart, a
+"""The game-math lab: who may use it, what it refuses, a run from the form to its figures and chart, a
 double tap, a worker that fails or dies, a finished run that cannot change, and the edges ratings read from it.
 
 Celery runs eagerly here: the run a form starts is played in-process once the form's transaction commits.

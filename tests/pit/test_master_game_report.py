@@ -1,4 +1,4 @@
-"""The Master Game Report (issue 16): built with the other shift reports once the count is done, idempotent; per
+"""The Master Game Report: built with the other shift reports once the count is done, idempotent; per
 table the counted win beside the computed win, the slips and their numbers, win and hold by pit, game, floor, day,
 month and year; CSV, HTML and PDF.
 

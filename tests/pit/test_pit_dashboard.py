@@ -1,4 +1,4 @@
-"""The pit-boss dashboard (issue 7): every table's shift figures, the alerts and their decisions, who may see
+"""The pit-boss dashboard: every table's shift figures, the alerts and their decisions, who may see
 and who may act, a table's round history, and a fixed number of queries with 200 open tables.
 
 Rounds are played through the services (open, wagers, close, deal, hands, settle) with hands whose
@@ -585,8 +585,8 @@ def test_with_200_open_tables_the_dashboard_runs_a_fixed_number_of_queries(
 
     page, html = count("/pit/")
     live, live_html = count("/pit/live/")
-    # the tenth: the table money (issue 16); the eleventh: the rated seats (issue 17); the twelfth: the poker room's
-    # running tournaments (issue 18; none here: the tournaments' figures come in two more, however many run)
+    # the tenth: the table money; the eleventh: the rated seats; the twelfth: the poker room's
+    # running tournaments (none here: the tournaments' figures come in two more, however many run)
     assert page == few_page <= 12
     assert live == few_live <= 12
     board = pit_dashboard()

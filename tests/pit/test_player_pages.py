@@ -1,4 +1,4 @@
-"""The pit's pages on players (issue 17): the list with its search and enrolment, a player's page with the totals
+"""The pit's pages on players: the list with its search and enrolment, a player's page with the totals
 over every session and each session's figures, the anonymisation a player asks for; who may see and do what; double
 taps, Back, refusals that write nothing; a fixed number of queries however many sessions a player has.
 

@@ -1,4 +1,4 @@
-"""Rated play on the pit-boss dashboard (issue 17): under each table the rated players seated now with their live
+"""Rated play on the pit-boss dashboard: under each table the rated players seated now with their live
 figures (name, tier, time, rounds, average bet, win/loss, theo) and the table's hold over its last rounds beside its
 expectation; a session 3σ above its expectation and a table's hold drift are alerts; the dashboard keeps its fixed
 number of queries however many tables have rated players.
@@ -218,7 +218,7 @@ def test_the_dashboard_reads_a_fixed_number_of_queries_with_rated_players_at_2_o
     fill_floor(tables=8, pit=pit, shift=shift, dealer=dealer, start=3)
     rated_everywhere(dealer)
     ten, html = count()
-    assert none == two == ten <= 12  # the twelfth: the poker room's running tournaments (issue 18)
+    assert none == two == ten <= 12  # the twelfth: the poker room's running tournaments
     assert two_html.count('class="rated-seat') == 4 and html.count('class="rated-seat') == 20
     assert len(re.findall(r'id="rated-alert-\d+"', html)) == 10 and len(re.findall(r'id="hold-alert-\d+"', html)) == 10
     assert html.count("on a break") == 10

@@ -1,4 +1,4 @@
-"""The rating report of a shift (issue 17): each rated session's play in the shift, built with the other reports when
+"""The rating report of a shift: each rated session's play in the shift, built with the other reports when
 the shift closes, in CSV, HTML and PDF, the same hash every time; and built on demand by a supervisor for a shift
 that lacks it.
 

@@ -1,4 +1,4 @@
-"""The shift and report API (issue 8): closing a shift, listing shifts with their reports, and downloading a report
+"""The shift and report API: closing a shift, listing shifts with their reports, and downloading a report
 as CSV, HTML or PDF. Supervisors close; supervisors and auditors read; dealers do neither.
 
 Celery runs eagerly here (even in the PostgreSQL + Redis pass) so a close's reports are built in-process.

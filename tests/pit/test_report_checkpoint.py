@@ -1,4 +1,4 @@
-"""Every report of a shift prints the audit checkpoint made as it closed (issue 14): the figures, the CSV, the HTML
+"""Every report of a shift prints the audit checkpoint made as it closed: the figures, the CSV, the HTML
 and the PDF, which leave the building; an auditor checks the chain from it alone."""
 
 from __future__ import annotations

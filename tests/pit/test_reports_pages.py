@@ -1,4 +1,4 @@
-"""Closing the shift from the pit-boss dashboard and the reports page (issue 8), and the Celery beat task that
+"""Closing the shift from the pit-boss dashboard and the reports page, and the Celery beat task that
 closes an overdue shift and builds missing reports.
 
 Celery runs eagerly here (even in the PostgreSQL + Redis pass) so a close's reports are built in-process.

@@ -1,4 +1,4 @@
-"""The report figures counted in the database (issue 8, docs/performance.md "End-of-shift reports") are the figures
+"""The report figures counted in the database (docs/performance.md "End-of-shift reports") are the figures
 of the plain definitions: the payouts and the banking seats' commission of the settlements in force (a semi-join
 with them), the seat outcomes of their results read one by one in Python, the money by hour read apart. Run on
 SQLite and on PostgreSQL (the JSON is read in each one's dialect)."""

@@ -1,4 +1,4 @@
-"""The PDF of the shift reports (issue 8): every kind has one, the end-of-shift report's hours add up to the floor,
+"""The PDF of the shift reports: every kind has one, the end-of-shift report's hours add up to the floor,
 and the same figures give the same bytes."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""End-of-shift, commission and audit reports (issue 8): a shift with rounds of every game closes and its reports
+"""End-of-shift, commission and audit reports: a shift with rounds of every game closes and its reports
 reconcile with the ledger to the cent; building again changes nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A table's set-up page (issue 15): a supervisor sets the limits, the rule set, the dealer and the big-win alert
+"""A table's set-up page: a supervisor sets the limits, the rule set, the dealer and the big-win alert
 from the screens; a refusal is shown with what was typed kept and nothing written; an Auditor reads; a Dealer is
 refused.
 """

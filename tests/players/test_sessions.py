@@ -1,4 +1,4 @@
-"""Players and rating sessions (issue 17, started): enrol, seat, a break, a move to another table, the end; the clock
+"""Players and rating sessions (started): enrol, seat, a break, a move to another table, the end; the clock
 counts play and not breaks; a seat holds one rated player and a player one session; the audit trail never holds a
 player's name, so anonymising one on request leaves it as it was.
 

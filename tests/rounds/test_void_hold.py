@@ -1,4 +1,4 @@
-"""A round under a void request is on hold (issue 15): nothing more is played until a supervisor decides.
+"""A round under a void request is on hold: nothing more is played until a supervisor decides.
 
 Dana (the table's dealer) asks for a void; until Paula (the pit boss) approves or rejects it, no wager is taken,
 the betting does not close, nothing is dealt, no hands are recorded and the round does not settle: each refused

@@ -1,4 +1,4 @@
-"""The game-math lab's engines (issue 20): the batched Pai Gow Poker simulation settles every hand as the engine does,
+"""The game-math lab's engines: the batched Pai Gow Poker simulation settles every hand as the engine does,
 and the exact tiles enumeration counts what ``outcome`` says deal by deal."""
 
 from __future__ import annotations

@@ -233,7 +233,7 @@ class Floor:
         if banker is None:
             return None, None
         bank = self.rng.randint(table.min_wager_cents, 3 * table.max_wager_cents)
-        # The bank covers at least the house's wager of the banker's last bet (GAME_RULES.md §2, issue 20).
+        # The bank covers at least the house's wager of the banker's last bet (GAME_RULES.md §2).
         previous = table.rounds.order_by("-number").first()  # the floor plays one shift: its shift
         if previous is None:
             return banker, bank
@@ -264,7 +264,7 @@ class Floor:
         parse, text, size = (parse_tiles, tiles_text, 4) if tiles else (parse_cards, cards_text, 7)
         house_way = paigow_tiles.house_way if tiles else paigow_poker.house_way
         bank_position = str(round_.bank_seat.number) if round_.bank_seat is not None else "0"
-        house_plays = house_wager_cents(round_) is not None  # the house's wager against a player bank (issue 20)
+        house_plays = house_wager_cents(round_) is not None  # the house's wager against a player bank
         if dealt is None:  # dice: the cards or tiles are on the layout, not in the system
             pool = dealing.shuffled(TILE_SET if tiles else deck(joker=True), self.rng)
             positions = [bank_position, *map(str, seats), *(["0"] if house_plays else [])]

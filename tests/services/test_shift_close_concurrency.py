@@ -1,4 +1,4 @@
-"""On PostgreSQL, a shift close and a round's write never cross (service-backed, issue 15): a write under way
+"""On PostgreSQL, a shift close and a round's write never cross (service-backed): a write under way
 holds its shift's row shared, so the close waits for it, and a write that comes during a close waits for the
 close and finds the shift closed. No money can post after its shift's report was built.
 

@@ -1,5 +1,5 @@
 """On PostgreSQL, fill slips asked for at once at four tables take every number once, without a gap, even when
-some requests roll back (issue 16: "slip numbers gapless under concurrent requests")."""
+some requests roll back (slip numbers stay gapless under concurrent requests)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""On PostgreSQL, the table's money and a close never cross (service-backed, issue 16): a buy-in, a slip or a tray
+"""On PostgreSQL, the table's money and a close never cross (service-backed): a buy-in, a slip or a tray
 count holds the table's row and then the open shift's, so a shift close or a table close that comes during it waits,
 and one of them that comes during a close waits for the close and then finds no shift open, or the table closed.
 

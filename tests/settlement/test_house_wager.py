@@ -1,4 +1,4 @@
-"""The house's wager against a player bank in Pai Gow Poker (GAME_RULES.md §2, issue 20).
+"""The house's wager against a player bank in Pai Gow Poker (GAME_RULES.md §2).
 
 "The house (dealer) wagers the player's last bet against a player bank": seat 3 wagers 25.00 in a
 round the house banks, then takes the bank; the dealer's own position plays seven cards set by the

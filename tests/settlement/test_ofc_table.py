@@ -1,4 +1,4 @@
-"""Open-Face Chinese Poker at a table (issue 20, GAME_RULES.md §4): the dealer button, placing in turn, Fantasyland.
+"""Open-Face Chinese Poker at a table (GAME_RULES.md §4): the dealer button, placing in turn, Fantasyland.
 
 The dealer at OFC-1 (four seats) plays rounds through the services; each board is placed the
 way a dealer would tap it: the five back cards on the first street, then the front and the

@@ -1,4 +1,4 @@
-"""Rated play kept as it goes (issue 17): each settle adds to the rating sessions seated at its table, a correction
+"""Rated play kept as it goes: each settle adds to the rating sessions seated at its table, a correction
 undoes what it replaced, a buy-in at a rated seat counts for the session, the 3σ alert and the hold drift.
 
 Mr Lee (Gold) sits at seat 1 of PGP-1 (the house banks, players pay 5% on wins); the figures expected are worked out
@@ -257,7 +257,7 @@ def test_the_settle_paths_hand_written_sql_writes_what_its_orm_twins_would(  # t
     assert hold_settled_seats(pgp_table) == sessions_playing_at(pgp_table.pk) == {1: seated.pk}
 
 
-# --- what the review found (issue 17) -------------------------------------------------------------------------------
+# --- what the review found -------------------------------------------------------------------------------
 
 W2 = {"high": "Ah Ac 7h 4c 2s", "low": "Ks Kd"}  # wins as WINS does, in other cards
 

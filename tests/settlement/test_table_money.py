@@ -1,4 +1,4 @@
-"""The table's money in the ledger and beside the settlements (issue 16): a whole shift at one table.
+"""The table's money in the ledger and beside the settlements: a whole shift at one table.
 
 Dana deals PGP-1; Fred (Floor supervisor) confirms and signs; Cora (Cage cashier) issues; Kim and Lee (Count team)
 count the box. Every figure is worked out by hand in the comments from DESIGN.md, "The table's money":

@@ -1,4 +1,4 @@
-"""Buy-ins and the drop box (issue 16, started): cash or a marker at a seat goes into the table's drop box; once
+"""Buy-ins and the drop box (started): cash or a marker at a seat goes into the table's drop box; once
 the shift is closed the count team counts the box twice, independently, and it is final when two counts by two
 people agree.
 

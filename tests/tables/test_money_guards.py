@@ -1,4 +1,4 @@
-"""The table's money held in the database itself (issue 16, DESIGN.md "Trust"): an attacker with the application's
+"""The table's money held in the database itself (DESIGN.md "Trust"): an attacker with the application's
 database login cannot make a slip look signed, received or voided otherwise than the services record it, nor a tray
 count confirmed by whoever counted it; and what the rows say is held to the audit events that recorded them, so a
 change made past the triggers (by the tables' owner) is named by ``verify_ledger``.

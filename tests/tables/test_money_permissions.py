@@ -1,4 +1,4 @@
-"""Every role × every action on the table's money (issue 16, "Done when": "every role × action permission"), asked
+"""Every role × every action on the table's money ("Done when": "every role × action permission"), asked
 of the services themselves, and the segregation of duties the regulators ask for.
 
 The personas: Dana deals PGP-1 (the table of every action); Otto deals PGP-2; Fred is a Floor supervisor, Paula
@@ -60,7 +60,7 @@ def floor(shift: Any, make_table: Callable[..., Any], make_user: Callable[..., U
         "dealer_of_another_table": otto,
         "cage_cashier": make_user("cora_cage", Role.CAGE_CASHIER),
         "count_team": make_user("carl_count", Role.COUNT_TEAM),
-        # The poker room's director (issue 18) runs tournaments and has no part in a table's money.
+        # The poker room's director runs tournaments and has no part in a table's money.
         "tournament_director": make_user("tessa_director", Role.TOURNAMENT_DIRECTOR),
         "no_role": make_user("nick_nobody"),
         "issuer": make_user("ivan_cage", Role.CAGE_CASHIER),

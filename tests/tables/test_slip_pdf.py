@@ -1,4 +1,4 @@
-"""The slip as a PDF (issue 16): its kind and number, table, pit, gaming day and shift, the times, the chips by
+"""The slip as a PDF: its kind and number, table, pit, gaming day and shift, the times, the chips by
 denomination with the total, the four signatures, and for a voided slip the VOID mark with who and why. Read back
 with pypdf in its layout mode, as a person reading the printed slip would.
 

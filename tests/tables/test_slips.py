@@ -1,4 +1,4 @@
-"""Fills and credits (issue 16, started): serially numbered slips without gaps, the cage issues, two people sign
+"""Fills and credits (started): serially numbered slips without gaps, the cage issues, two people sign
 at the table, a voided slip keeps its number.
 
 The personas: Dana deals PGP-1; Fred is a Floor supervisor, Paula the Pit boss; Cora a Cage cashier.

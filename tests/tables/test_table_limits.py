@@ -1,4 +1,4 @@
-"""A table's limits (issue 15): ``table_set_limits`` and the set-up API. Each limit is above zero, the minimum not
+"""A table's limits: ``table_set_limits`` and the set-up API. Each limit is above zero, the minimum not
 above the maximum; a change is audited; a refusal writes nothing.
 
 Personas: Paula the pit boss sets up tables; Dana the dealer and Alex the auditor are refused.

@@ -1,4 +1,4 @@
-"""The table's chip tray (issue 16, started): the opener and the closer counted by denomination and confirmed by
+"""The table's chip tray (started): the opener and the closer counted by denomination and confirmed by
 two people, and an opener's discrepancy against the table's last closer.
 
 The personas: Dana deals PGP-1; Olly deals elsewhere; Fred is a Floor supervisor, Paula the Pit boss, Alex an

@@ -1,4 +1,4 @@
-"""A table's win and hold (issue 16): win = drop + closer + credits − opener − fills (9 NYCRR 5315.1(c)); hold =
+"""A table's win and hold: win = drop + closer + credits − opener − fills (9 NYCRR 5315.1(c)); hold =
 win ÷ drop, in basis points. Each row is a shift a pit boss would recognise."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Attacks on the records, as an auditor would try them (issue 14): each is refused by the database, or
+"""Attacks on the records, as an auditor would try them: each is refused by the database, or
 reported by a verify command naming the row.
 
 Who attacks:
@@ -159,12 +159,12 @@ def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # t
         markers_cents=0,
         promo_cents=0,
     )
-    # The poker room (issue 18): a tournament's payments and its seat draw.
+    # The poker room: a tournament's payments and its seat draw.
     tournament = tournament_create(actor=pit_boss, template_key="msop_turbo", buy_in_cents=2000, fee_cents=500)
     for name in ("Anna", "Ben"):
         entry_register(actor=pit_boss, tournament=tournament, name=name)
     tournament_start(actor=pit_boss, tournament=tournament)
-    # Issue 19: a deal at its final table (the row only: the trigger is what is tried here).
+    # A deal at its final table (the row only: the trigger is what is tried here).
     Deal.objects.create(
         tournament=tournament,
         method=Deal.Method.CHIP_CHOP,
@@ -173,7 +173,7 @@ def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # t
         amounts={"1": 2000, "2": 2000},
         actor=pit_boss,
     )
-    # Issue 20: the house's wager against a player bank (the row only, as the deal's).
+    # The house's wager against a player bank (the row only, as the deal's).
     HouseWager.objects.create(round=settled, amount_cents=2500, last_wager=Wager.objects.filter(round=settled).first())
     audit_checkpoint_make(reason="shift closed")
     with connection.cursor() as cursor:

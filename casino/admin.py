@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.http import HttpRequest
@@ -8,8 +8,13 @@ from django.http import HttpRequest
 from casino.models import AuditCheckpoint, AuditEvent, GamingDay, Pit, Shift, TaskOutbox
 from casino.roles import SUPERVISORS, user_has_role
 
+if TYPE_CHECKING:  # the admin's classes take their model as a type argument only in the stubs
+    ModelAdmin = admin.ModelAdmin[Any]
+else:
+    ModelAdmin = admin.ModelAdmin
 
-class NoWritesAdmin(admin.ModelAdmin):
+
+class NoWritesAdmin(ModelAdmin):
     """Rows that change only through audited services (or never): the admin adds, edits and deletes none."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:

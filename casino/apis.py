@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.tokens import token_expires_at, token_issue, token_revoke
+from casino.users import actor_of
 
 
 class TokenIssued(TypedDict):
@@ -62,5 +63,5 @@ class RevokeToken(APIView):
         operation_id="auth_token_revoke", summary="Sign out: end your own token", request=None, responses={204: None}
     )
     def post(self, request: Request) -> Response:
-        token_revoke(user=request.user)
+        token_revoke(user=actor_of(request.user))
         return Response(status=status.HTTP_204_NO_CONTENT)

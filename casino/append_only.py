@@ -30,7 +30,7 @@ class AppendOnlyError(Exception):
     """Raised on any attempt to change or remove a row of an append-only table."""
 
 
-class AppendOnlyQuerySet(models.QuerySet):
+class AppendOnlyQuerySet(models.QuerySet[Any]):
     def update(self, **kwargs: Any) -> NoReturn:
         raise AppendOnlyError(f"{self.model._meta.verbose_name_plural} are append-only: rows cannot be updated")
 

@@ -370,10 +370,10 @@ def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> Chai
             breaks.append((event, problem))
             if len(breaks) > MAX_BREAKS_LISTED:
                 break
-        for record in wanted.pop(event.seq, ()):
-            if record["head_hash"] != event.hash:
+        for signed in wanted.pop(event.seq, ()):
+            if signed["head_hash"] != event.hash:
                 problems.append(
-                    f"Event #{event.seq} is not the event checkpoint {record['source']} signed: the chain was "
+                    f"Event #{event.seq} is not the event checkpoint {signed['source']} signed: the chain was "
                     f"rewritten after event #{last_good_checkpoint} (the last checkpoint that holds), at or before "
                     f"#{event.seq}; the first event that differs is one of #{last_good_checkpoint + 1} to #{event.seq}."
                 )
@@ -387,9 +387,9 @@ def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> Chai
     last_seq = expected_seq - 1
     if len(breaks) <= MAX_BREAKS_LISTED:
         for seq, records in sorted(wanted.items()):
-            for record in records:
+            for signed in records:
                 problems.append(
-                    f"The chain ends at event #{last_seq}, but checkpoint {record['source']} signed event "
+                    f"The chain ends at event #{last_seq}, but checkpoint {signed['source']} signed event "
                     f"#{seq}: events #{last_seq + 1} to #{seq} (at least) were removed."
                 )
     notes = []

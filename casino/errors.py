@@ -22,7 +22,7 @@ from casino.middleware import api_path, refusal
 class ApplicationError(Exception):
     """A request the system refuses, with a message a dealer can read."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
 
     def __init__(self, message: str, *, extra: dict[str, Any] | None = None) -> None:
         super().__init__(message)

@@ -47,7 +47,7 @@ class StrictCharField(serializers.CharField):
 
 
 @extend_schema_field(OpenApiTypes.DATE)
-class StrictDateField(serializers.Field):
+class StrictDateField(serializers.Field[dt.date, Any, str, Any]):
     """A calendar date written ``YYYY-MM-DD`` in the digits 0-9 (DRF's own reads another script's digits too)."""
 
     default_error_messages = {"invalid": "A date is written YYYY-MM-DD, for example 2025-03-01."}

@@ -47,7 +47,7 @@ def client_address(request: HttpRequest) -> str | None:
     return hops[-proxies] if len(hops) >= proxies else peer
 
 
-class LockoutBackend(AxesBackend):
+class LockoutBackend(AxesBackend):  # type: ignore[misc]  # django-axes ships no types
     """django-axes' backend, first in ``AUTHENTICATION_BACKENDS``: a username and address locked out are refused
     before any password is checked.
 
@@ -57,12 +57,13 @@ class LockoutBackend(AxesBackend):
     axes' ``AxesBackendRequestParameterRequired``.
     """
 
-    def authenticate(  # type: ignore[override]
+    def authenticate(
         self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
     ) -> None:
         if request is None:
             return None
-        return super().authenticate(request, username, password, **kwargs)
+        super().authenticate(request, username, password, **kwargs)  # refuses by raising; never signs anyone in
+        return None
 
 
 def lockout_minutes() -> int:

@@ -4,6 +4,10 @@ Each page drawn carries a one-time key in every form (``FORM_KEY``, ``form_key_n
 the same key (a double tap, a resend after Back) runs its service once; the second answer says it was already
 recorded. A refused form may be sent again, corrected, and so may one whose service failed. The key is remembered in
 the cache for half a day; a cache that fails never refuses a form.
+
+A page declares its forms' answers once (``FormPage``): where the browser goes when a form is done, and the page drawn
+again with the refusal in its banner and what was typed kept. Each of its views is then the action alone
+(``FormPage.acts``): it reads the form, calls one service and returns the notice.
 """
 
 from __future__ import annotations
@@ -11,10 +15,14 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec, TypeAlias
 
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from casino.errors import ApplicationError
@@ -24,6 +32,10 @@ FORM_KEY = "form_key"
 REFUSAL_HEADER = "Tableside-Refusal"
 _KEY = re.compile(r"[0-9a-f]{32}")
 _KEY_SECONDS = 12 * 60 * 60
+
+P = ParamSpec("P")
+# What a view keeps for its refusal, by the name its page's ``refused`` takes it under (what was typed, mostly).
+Kept: TypeAlias = dict[str, Any]
 
 
 def form_key_new() -> str:
@@ -48,24 +60,33 @@ def _forget(request: HttpRequest, scope: str) -> None:
         cache.delete(name)
 
 
+@dataclass(frozen=True)
+class Then:
+    """An action's notice and the answer after it, when that is not its page's ``done`` (a thing made: its own
+    page)."""
+
+    notice: str
+    response: HttpResponse
+
+
 def form_once(
     request: HttpRequest,
     *,
     scope: str,
     done: HttpResponse,
-    act: Callable[[], str],
+    act: Callable[[], str | Then],
     refused: Callable[[ApplicationError], HttpResponse],
-    already: str = "",
+    already: str | Promise = "",
 ) -> HttpResponse:
     """Run one service once for this form (its one-time key, within ``scope``): ``done`` (a redirect) with the
     service's notice; the same form sent again gets ``done`` with ``already``; a refusal draws ``refused`` with the
     service's message and status, marked with ``REFUSAL_HEADER`` (nothing was written, and the form may be sent
     again, corrected)."""
     if not _first_time(request, scope):
-        messages.info(request, already or _("This form was already sent: it is recorded once."))
+        messages.info(request, str(already) or _("This form was already sent: it is recorded once."))
         return done
     try:
-        notice = act()
+        acted = act()
     except ApplicationError as exc:
         _forget(request, scope)
         response = refused(exc)
@@ -74,6 +95,57 @@ def form_once(
     except BaseException:
         _forget(request, scope)  # nothing was recorded: the same form, sent again, is taken (never "recorded once")
         raise
+    notice, answer = (acted.notice, acted.response) if isinstance(acted, Then) else (acted, done)
     if notice:
         messages.success(request, notice)
-    return done
+    return answer
+
+
+class FormPage:
+    """A page whose forms each run one service once (``form_once`` within ``scope``), declared once for all of them.
+
+    ``done(request, **kwargs)`` answers a form done (a redirect); ``refused(request, exc, kept, **kwargs)`` draws the
+    page again with the refusal and what the view kept; ``already`` is the notice of a form sent twice. ``kwargs``
+    are the view's keyword arguments (its address's, as the decorators before it made them) and the options given
+    to ``acts``.
+    """
+
+    def __init__(
+        self,
+        *,
+        scope: str,
+        done: Callable[..., HttpResponse],
+        refused: Callable[..., HttpResponse],
+        already: str | Promise = "",
+    ) -> None:
+        self.scope = scope
+        self.done = done
+        self.refused = refused
+        self.already = already
+
+    def acts(
+        self, *, already: str | Promise = "", **options: Any
+    ) -> Callable[
+        [Callable[Concatenate[HttpRequest, Kept, P], str | Then]], Callable[Concatenate[HttpRequest, P], HttpResponse]
+    ]:
+        """A view of this page that is the action alone: given the request, a ``Kept`` to fill with what its
+        refusal keeps, and its keyword arguments, it calls one service and returns the notice (or a ``Then``)."""
+
+        def decorate(
+            action: Callable[Concatenate[HttpRequest, Kept, P], str | Then],
+        ) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
+            @wraps(action)
+            def view(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+                kept: Kept = {}
+                return form_once(
+                    request,
+                    scope=self.scope,
+                    done=self.done(request, *args, **kwargs, **options),
+                    act=lambda: action(request, kept, *args, **kwargs),
+                    refused=lambda exc: self.refused(request, exc, kept, *args, **kwargs, **options),
+                    already=already or self.already,
+                )
+
+            return view
+
+        return decorate

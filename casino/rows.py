@@ -105,13 +105,35 @@ def quote(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+def stored_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """The field ``name`` of ``model`` that is stored in its table (not a reverse relation)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field):
+        raise TypeError(f"{model.__name__}.{name} is not stored in its table")
+    return field
+
+
+def column(field: models.Field[Any, Any]) -> str:
+    """A stored field's column name, quoted for this database."""
+    if field.column is None:
+        raise TypeError(f"{field} has no column")
+    return quote(field.column)
+
+
+def _pk(model: type[models.Model]) -> models.Field[Any, Any]:
+    pk = model._meta.pk
+    if pk is None:
+        raise TypeError(f"{model.__name__} has no primary key")
+    return pk
+
+
 @cache
-def _insert_sql(model: type[models.Model], dialect: _Dialect) -> tuple[str, tuple[models.Field, ...]]:
+def _insert_sql(model: type[models.Model], dialect: _Dialect) -> tuple[str, tuple[models.Field[Any, Any], ...]]:
     fields = tuple(f for f in model._meta.concrete_fields if not f.primary_key)
     table = quote(model._meta.db_table)
-    columns = ", ".join(quote(f.column) for f in fields)
+    columns = ", ".join(column(f) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
-    back = f" RETURNING {quote(model._meta.pk.column)}" if dialect.returning else ""
+    back = f" RETURNING {column(_pk(model))}" if dialect.returning else ""
     return f"INSERT INTO {table} ({columns}) VALUES ({marks}){back}", fields
 
 
@@ -154,19 +176,18 @@ def update_statement(instance: models.Model, fields: Sequence[str]) -> tuple[str
     """The ``UPDATE`` of the named fields of an existing row, and its values, as ``save(update_fields=...)``."""
     if not fields:
         raise ValueError("an UPDATE needs at least one field")
-    meta = instance._meta
-    chosen = [meta.get_field(name) for name in dict.fromkeys(fields)]  # each once, in order
-    assignments = ", ".join(f"{quote(f.column)} = %s" for f in chosen)
+    model = type(instance)
+    chosen = [stored_field(model, name) for name in dict.fromkeys(fields)]  # each once, in order
+    assignments = ", ".join(f"{column(f)} = %s" for f in chosen)
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in chosen]
-    where = quote(meta.pk.column)
-    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {where} = %s", [*values, instance.pk]
+    where = column(_pk(model))
+    return f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {where} = %s", [*values, instance.pk]
 
 
 @cache
-def _columns(model: type[models.Model], names: tuple[str, ...]) -> tuple[tuple[Any, models.Field], ...]:
-    return tuple(
-        (model._meta.get_field(name).get_col(model._meta.db_table), model._meta.get_field(name)) for name in names
-    )
+def _columns(model: type[models.Model], names: tuple[str, ...]) -> tuple[tuple[Any, models.Field[Any, Any]], ...]:
+    fields = [stored_field(model, name) for name in names]
+    return tuple((field.get_col(model._meta.db_table), field) for field in fields)
 
 
 def _converters(model: type[models.Model], names: tuple[str, ...]) -> list[tuple[Any, list[Any]]]:
@@ -181,8 +202,7 @@ def _converters(model: type[models.Model], names: tuple[str, ...]) -> list[tuple
 
 def columns_sql(model: type[models.Model], names: Sequence[str], alias: str) -> str:
     """``alias."column", ...`` for the fields ``names`` of ``model``, for a hand-written SELECT."""
-    meta = model._meta
-    return ", ".join(f"{alias}.{quote(meta.get_field(name).column)}" for name in names)
+    return ", ".join(f"{alias}.{column(stored_field(model, name))}" for name in names)
 
 
 def concrete_names(model: type[models.Model]) -> tuple[str, ...]:
@@ -209,9 +229,8 @@ def instance_from_row(model: type[M], names: Sequence[str], values: Sequence[Any
 
 @cache
 def _chain_head_sql() -> str:
-    meta, q = AuditEvent._meta, quote
-    seq, hash_ = q(meta.get_field("seq").column), q(meta.get_field("hash").column)
-    return f"SELECT {seq}, {hash_} FROM {q(meta.db_table)} ORDER BY {seq} DESC LIMIT 1"
+    seq, hash_ = column(stored_field(AuditEvent, "seq")), column(stored_field(AuditEvent, "hash"))
+    return f"SELECT {seq}, {hash_} FROM {quote(AuditEvent._meta.db_table)} ORDER BY {seq} DESC LIMIT 1"
 
 
 def chain_lock_and_head(change: tuple[str, Sequence[Any]] | None = None) -> tuple[int, str] | None:
@@ -234,21 +253,24 @@ def chain_lock_and_head(change: tuple[str, Sequence[Any]] | None = None) -> tupl
                 _changed_one_row(cursor.rowcount)
                 cursor.nextset()
             cursor.nextset()
-            return cursor.fetchone()
+            return _head(cursor.fetchone())
         if change:
             cursor.execute(*change)
             _changed_one_row(cursor.rowcount)
         if dialect.chain_lock:
             cursor.execute(dialect.chain_lock)
         cursor.execute(head)
-        return cursor.fetchone()
+        return _head(cursor.fetchone())
 
 
 def chain_head() -> tuple[int, str] | None:
     """The chain's last event's (seq, hash), without the lock: None while the chain is empty."""
     with connection.cursor() as cursor:
         cursor.execute(_chain_head_sql())
-        row = cursor.fetchone()
+        return _head(cursor.fetchone())
+
+
+def _head(row: Sequence[Any] | None) -> tuple[int, str] | None:
     return (row[0], row[1]) if row else None
 
 
@@ -263,7 +285,7 @@ def _changed_one_row(count: int) -> None:
 @cache
 def _group_names_sql() -> str:
     """The names of one user's groups: the SELECT the ORM's ``user.groups.values_list("name")`` sends."""
-    groups = get_user_model().groups  # type: ignore[attr-defined]
+    groups = get_user_model().groups
     through = groups.through._meta.db_table
     user_column, group_column = groups.field.m2m_column_name(), groups.field.m2m_reverse_name()
     return (

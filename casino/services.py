@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -14,9 +13,8 @@ from casino.events import AuditEventType
 from casino.models import GamingDay, Pit, Shift
 from casino.roles import SUPERVISORS, require_role
 from casino.signals import shift_closed
+from casino.users import Actor
 from casino.vetoes import Vetoes
-
-Actor = User | None
 
 
 def _shift_snapshot(shift: Shift) -> dict[str, object]:
@@ -29,7 +27,7 @@ def _shift_snapshot(shift: Shift) -> dict[str, object]:
     }
 
 
-def pit_create(*, actor: Actor, name: str) -> Pit:
+def pit_create(*, actor: Actor | None, name: str) -> Pit:
     """Create a pit."""
     require_role(actor, *SUPERVISORS, action="create a pit")
     name = name.strip()
@@ -62,7 +60,7 @@ def gaming_day_open(*, actor: Actor, business_date: dt.date) -> GamingDay:
     return day
 
 
-def gaming_day_close(*, actor: Actor, gaming_day: GamingDay) -> GamingDay:
+def gaming_day_close(*, actor: Actor | None, gaming_day: GamingDay) -> GamingDay:
     """Close a gaming day once its last shift is closed."""
     require_role(actor, *SUPERVISORS, action="close a gaming day")
     with transaction.atomic():
@@ -121,7 +119,7 @@ def shift_open(*, actor: Actor, name: str) -> Shift:
 shift_close_vetoes: Vetoes[Shift] = Vetoes("close a shift")
 
 
-def shift_close(*, actor: Actor, shift: Shift) -> Shift:
+def shift_close(*, actor: Actor | None, shift: Shift) -> Shift:
     """Close a shift. A closed shift never reopens, and no round opens in it (``rounds.services.round_open``
     takes the open shift only, under its row lock). A round belongs to exactly one shift, and its report: the close
     is refused while an app above says it cannot close yet (``shift_close_vetoes``, asked under the lock: a round

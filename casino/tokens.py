@@ -31,7 +31,8 @@ def token_lifetime() -> dt.timedelta:
 
 
 def token_expires_at(*, token: Token) -> dt.datetime:
-    return token.created + token_lifetime()
+    issued: dt.datetime = token.created
+    return issued + token_lifetime()
 
 
 def token_issue(*, user: User) -> Token:
@@ -57,7 +58,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         return user, token
 
 
-class ExpiringTokenScheme(OpenApiAuthenticationExtension):
+class ExpiringTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # an unannotated hook
     """The OpenAPI ``tokenAuth`` scheme for ``ExpiringTokenAuthentication``, saying how a token is had and ends."""
 
     target_class = ExpiringTokenAuthentication

@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from pathlib import Path
+from typing import Any
 
 import environ
 from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
@@ -183,6 +184,7 @@ TEMPLATES = [
 
 # --- Database ---------------------------------------------------------------
 _database_url = _optional_url("DATABASE_URL", ("sqlite", "postgres", "postgresql", "pgsql"))
+DATABASES: dict[str, dict[str, Any]]
 if _database_url is None:
     VAR_DIR.mkdir(exist_ok=True)
     DATABASES = {
@@ -230,6 +232,7 @@ def _positive_number(name: str, default: float, *, whole: bool = False, most: fl
 REDIS_SOCKET_CONNECT_TIMEOUT = _positive_number("REDIS_SOCKET_CONNECT_TIMEOUT", 0.5, most=30)
 REDIS_SOCKET_TIMEOUT = _positive_number("REDIS_SOCKET_TIMEOUT", 0.5, most=30)
 REDIS_URL = _optional_url("REDIS_URL", ("redis", "rediss"))
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL is None:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tableside"}}
 else:
@@ -315,6 +318,7 @@ AXES_COOLOFF_TIME = dt.timedelta(minutes=TABLESIDE_LOGIN_COOLOFF_MINUTES)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "casino.lockout.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429  # a lockout is "Too Many Requests" (axes' default, stated for casino.lockout)
 AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still logged
 # Behind a TLS-terminating proxy every request comes from the proxy's address: trust X-Forwarded-For from that
 # many proxies (set by the proxy, never by the client) to tell the devices apart.

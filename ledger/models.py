@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import AppendOnlyModel, append_only_triggers
@@ -94,7 +95,7 @@ SEAT_ACCOUNTS = (Account.PLAYER, Account.BANKER)  # an entry of these names its 
 TOURNAMENT_ACCOUNTS = (Account.ENTRANTS, Account.PRIZE_POOL, Account.TOURNAMENT_FEES, Account.BOUNTIES, Account.OVERLAY)
 
 
-def _choices(kinds: tuple[Kind, ...]) -> list[tuple[str, str]]:
+def _choices(kinds: tuple[Kind, ...]) -> list[tuple[str, str | Promise]]:
     return [(kind.value, kind.label) for kind in kinds]
 
 

@@ -17,7 +17,7 @@ from django.db import connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
-from casino.rows import insert_statement, inserted, inserted_from, per_connection, quote
+from casino.rows import column, insert_statement, inserted, inserted_from, per_connection, quote, stored_field
 from ledger.lines import Line
 from ledger.models import LedgerEntry, Posting
 
@@ -77,7 +77,7 @@ _LINE_COLUMNS = ("account", "seat_id", "amount_cents", "kind")
 
 def _entry_columns() -> str:
     names = ("posting", *_SHARED_COLUMNS, *_LINE_COLUMNS)
-    return ", ".join(quote(LedgerEntry._meta.get_field(name).column) for name in names)
+    return ", ".join(column(stored_field(LedgerEntry, name)) for name in names)
 
 
 @cache

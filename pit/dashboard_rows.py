@@ -8,10 +8,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from django.db.models import (
-    Prefetch,
-    QuerySet,
-)
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -24,12 +20,6 @@ from rules.games.banking import MAX_BANK_IN_A_ROW
 from rules.models import SEAT_LIMITS
 from tables.models import Table
 from tables.win import hold_bp
-
-
-def pits_with_tables() -> QuerySet[Pit]:
-    """Every pit with its tables, in two queries (the floor page)."""
-    return Pit.objects.prefetch_related(Prefetch("tables", queryset=Table.objects.order_by("name")))
-
 
 # --- the pit-boss dashboard -----------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.core.cache import cache
 from django.db.models import (
@@ -69,13 +69,28 @@ from rules.models import Game
 from tables.models import BuyIn, Slip, Table, TrayCount
 from tables.tray import tray_variance
 
+if TYPE_CHECKING:  # the stubs' extensions are a development requirement
+    from django_stubs_ext import WithAnnotations
+
 
 def pits_with_tables() -> QuerySet[Pit]:
     """Every pit with its tables, in two queries (the floor page)."""
     return Pit.objects.prefetch_related(Prefetch("tables", queryset=Table.objects.order_by("name")))
 
 
-def _tables_with_latest_round() -> QuerySet[Table]:
+class _LatestRound(TypedDict):
+    """What ``_tables_with_latest_round`` annotates a table with."""
+
+    dealer_name: str | None
+    banking_mode: str
+    latest_round_id: int | None
+    latest_round_number: int | None
+    latest_round_state: str | None
+    bank_seat_number: int | None
+    bank_in_a_row: int | None
+
+
+def _tables_with_latest_round() -> QuerySet[WithAnnotations[Table, _LatestRound]]:
     """Every table with its pit and dealer's name, its latest round, the bank turn of its latest round that counts,
     and its hold window (``players.TableHold``, joined: ``hold_window``, absent before its first settled round).
 
@@ -126,12 +141,16 @@ class _Money:
     pending: int = 0
 
 
-def _money_rows(shift: Shift) -> QuerySet[Any]:
+# A row of ``_money_rows``: source, table id, kind, number, status, cents, more cents, when (``_MONEY_COLUMNS``).
+_MoneyRow = tuple[str, int, str, int, str, int | None, int | None, dt.datetime | None]
+
+
+def _money_rows(shift: Shift) -> QuerySet[Any, _MoneyRow]:
     """The shift's table money as rows of one shape (``_MONEY_COLUMNS``), the four sources in one UNION ALL: a row
     a table of its buy-ins (``m_cents``), a row a table of its received fills (``m_cents``) and credits (``m_more``),
     a row a pending slip, a row an opener off its expected total (``m_cents`` counted, ``m_more`` expected)."""
 
-    def shaped(rows: QuerySet[Any], source: str, **columns: Any) -> QuerySet[Any]:
+    def shaped(rows: QuerySet[Any], source: str, **columns: Any) -> QuerySet[Any, _MoneyRow]:
         nothing = {
             "m_kind": Value("", output_field=CharField()),
             "m_number": Value(0, output_field=IntegerField()),
@@ -141,7 +160,8 @@ def _money_rows(shift: Shift) -> QuerySet[Any]:
             "m_at": Cast(Value(None), DateTimeField()),
         }
         named = {"m_source": Value(source, output_field=CharField()), "m_table": F("table_id"), **nothing, **columns}
-        return rows.annotate(**named).values_list(*_MONEY_COLUMNS).order_by()
+        # Annotated by name, which the stubs cannot follow: each row is ``_MONEY_COLUMNS``.
+        return cast("QuerySet[Any, _MoneyRow]", rows.annotate(**named).values_list(*_MONEY_COLUMNS).order_by())
 
     buy_ins = shaped(BuyIn.objects.filter(shift=shift).values("table_id"), "drop", m_cents=Sum("amount_cents"))
     received = shaped(
@@ -194,6 +214,7 @@ def _table_money(
         elif source == "received":
             got.fills, got.credits = cents, int(more or 0)
         elif source == "pending":
+            assert at is not None  # a slip's requested_at is NOT NULL
             got.pending += 1
             slips.append(
                 PendingSlip(
@@ -209,6 +230,7 @@ def _table_money(
                 )
             )
         else:
+            assert more is not None and at is not None  # openers with an expected total; counted_at is NOT NULL
             expected = int(more)
             variance = tray_variance(TrayCount(kind=TrayCount.Kind.OPENER, total_cents=cents, expected_cents=expected))
             discrepancies.append(
@@ -284,7 +306,7 @@ def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
             )
     games = {value: str(label) for value, label in Game.choices}
     statuses = {value: str(label) for value, label in Table.Status.choices}
-    states = {value: str(label) for value, label in ROUND_STATE_LABELS.items()}
+    states: dict[str, str] = {value: str(label) for value, label in ROUND_STATE_LABELS.items()}
     lines = []
     for table in tables:
         got = figures.get(table.pk, Figures())
@@ -292,16 +314,16 @@ def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
         lines.append(
             TableLine(
                 table=table,
-                round_id=table.latest_round_id,  # type: ignore[attr-defined]
-                round_number=table.latest_round_number,  # type: ignore[attr-defined]
-                round_state=table.latest_round_state,  # type: ignore[attr-defined]
-                banking=table.banking_mode != rule_options.NO_BANK,  # type: ignore[attr-defined]
-                bank_seat=table.bank_seat_number,  # type: ignore[attr-defined]
-                bank_in_a_row=table.bank_in_a_row,  # type: ignore[attr-defined]
-                dealer_name=table.dealer_name or "",  # type: ignore[attr-defined]
+                round_id=table.latest_round_id,
+                round_number=table.latest_round_number,
+                round_state=table.latest_round_state,
+                banking=table.banking_mode != rule_options.NO_BANK,
+                bank_seat=table.bank_seat_number,
+                bank_in_a_row=table.bank_in_a_row,
+                dealer_name=table.dealer_name or "",
                 game_label=games.get(table.game, table.game),
                 status_label=statuses.get(table.status, table.status),
-                round_state_label=states.get(table.latest_round_state, ""),  # type: ignore[attr-defined]
+                round_state_label=states.get(table.latest_round_state or "", ""),
                 rounds_settled=got.settled,
                 rounds_per_hour=_rounds_per_hour(got.settled, got.first_opened, now) if shift else None,
                 handle_cents=got.handle,

@@ -7,12 +7,11 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.db.models import (
     BigIntegerField,
     F,
-    Prefetch,
     Q,
     QuerySet,
     Subquery,
@@ -21,19 +20,12 @@ from django.db.models import (
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from casino.models import Pit, Shift
+from casino.models import Shift
 from ledger.models import LedgerEntry, Posting
 from pit.dashboard_rows import BIG_WINS_SHOWN, MAX_SEATS, BigWin
 from rounds.models import Round
 from rounds.selectors import round_value, shift_round_ids
 from rounds.states import RoundState
-from tables.models import Table
-
-
-def pits_with_tables() -> QuerySet[Pit]:
-    """Every pit with its tables, in two queries (the floor page)."""
-    return Pit.objects.prefetch_related(Prefetch("tables", queryset=Table.objects.order_by("name")))
-
 
 # --- the shift's figures, read once and kept ------------------------------------------------------
 #
@@ -116,7 +108,23 @@ def _newest_before(model: type[Any], stamp: str, *, above: int, cutoff: dt.datet
     return Subquery(rows)
 
 
-def shift_and_marks(sealed: SealedShift | None, *, now: dt.datetime) -> Shift | None:
+class _SealMarks(TypedDict):
+    """How far rounds, ledger entries and postings can be sealed now: the highest id of each old enough (None: no
+    new row is)."""
+
+    seal_rounds: int | None
+    seal_entries: int | None
+    seal_postings: int | None
+
+
+if TYPE_CHECKING:  # the stubs' extensions are a development requirement
+    from django_stubs_ext import WithAnnotations
+
+    # The open shift with its ``_SealMarks``.
+    MarkedShift = WithAnnotations[Shift, _SealMarks]
+
+
+def shift_and_marks(sealed: SealedShift | None, *, now: dt.datetime) -> MarkedShift | None:
     """The open shift, annotated with how far rounds, ledger entries and postings can be sealed now (one query)."""
     cutoff = now - SEAL_MARGIN
     return (
@@ -135,18 +143,29 @@ def shift_and_marks(sealed: SealedShift | None, *, now: dt.datetime) -> Shift | 
     )
 
 
-def rounds_since(shift: Shift, sealed: SealedShift) -> dict[int, Figures]:
+class _RoundRow(TypedDict):
+    """A round as ``rounds_since`` reads it: whose it is, its state and opening, and its handle (its wagers)."""
+
+    pk: int
+    shift_id: int
+    table_id: int
+    state: str
+    opened_at: dt.datetime
+    handle: int | None
+
+
+def rounds_since(shift: MarkedShift, sealed: SealedShift) -> dict[int, Figures]:
     """Per table, the rounds not sealed yet; seals those that now can be (one query, a row a round).
 
     Once something is sealed the rounds are found by id alone (the rounds of another shift are
     skipped here): filtering by shift too would lead SQLite to read every round of the
     shift through the shift's index.
     """
-    seal_to = max(sealed.rounds_mark, shift.seal_rounds or 0)  # type: ignore[attr-defined]
+    seal_to = max(sealed.rounds_mark, shift.seal_rounds or 0)
 
-    def per_round(rounds: QuerySet[Round]) -> QuerySet[Round]:
-        fields = ("pk", "shift_id", "table_id", "state", "opened_at")
-        return rounds.values(*fields).annotate(handle=Sum("wagers__amount_cents")).order_by()
+    def per_round(rounds: QuerySet[Round]) -> QuerySet[Round, _RoundRow]:
+        rows = rounds.values("pk", "shift_id", "table_id", "state", "opened_at")
+        return rows.annotate(handle=Sum("wagers__amount_cents")).order_by()
 
     if not sealed.rounds_mark:
         rows = per_round(Round.objects.filter(shift=shift))
@@ -179,14 +198,14 @@ _MONEY = {
 }
 
 
-def money_since(shift: Shift, sealed: SealedShift) -> dict[int, Figures]:
+def money_since(shift: MarkedShift, sealed: SealedShift) -> dict[int, Figures]:
     """Per table, the house's bank result, commission and rake in the ledger entries not sealed yet (one query).
 
     Only the house's accounts are summed (a few entries a round instead of every player's):
     the players' result is their opposite, since every posting balances and a settled
     round's stakes are off the layout again. Unsettled and voided rounds have none.
     """
-    seal_to = max(sealed.entries_mark, shift.seal_entries or 0)  # type: ignore[attr-defined]
+    seal_to = max(sealed.entries_mark, shift.seal_entries or 0)
     sums = {}
     for name, account in _MONEY.items():
         sums[f"sealed_{name}"] = Sum("amount_cents", filter=Q(account=account, pk__lte=seal_to))
@@ -211,7 +230,33 @@ def money_since(shift: Shift, sealed: SealedShift) -> dict[int, Figures]:
     return fresh
 
 
-def big_wins_since(shift: Shift, sealed: SealedShift) -> tuple[list[BigWin], bool]:
+class _SeatResult(TypedDict):
+    """A seat's line in a settlement's stored ``result``, as far as the big wins read it."""
+
+    seat: int
+    won_cents: int
+
+
+class _SettlementResult(TypedDict):
+    seats: list[_SeatResult]
+
+
+class _SettlementRow(TypedDict):
+    """A settlement with a big win as ``big_wins_since`` reads it, with its round's shift, number and table, and
+    the table's name and big-win threshold."""
+
+    pk: int
+    round_id: int
+    round_shift: int
+    round_number: int
+    round_table: int
+    table_name: str
+    threshold: int
+    result: _SettlementResult
+    created_at: dt.datetime
+
+
+def big_wins_since(shift: MarkedShift, sealed: SealedShift) -> tuple[list[BigWin], bool]:
     """Seats that won more than their table's threshold in a settlement of the shift still in force (one query).
 
     The database compares each seat's ``won_cents`` in the stored result with the threshold,
@@ -219,7 +264,7 @@ def big_wins_since(shift: Shift, sealed: SealedShift) -> tuple[list[BigWin], boo
     settlements with a big win come back: the newest ``BIG_WINS_SHOWN``, and whether there
     were more.
     """
-    seal_to = max(sealed.postings_mark, shift.seal_postings or 0)  # type: ignore[attr-defined]
+    seal_to = max(sealed.postings_mark, shift.seal_postings or 0)
     won = {f"won_{i}": Cast(KT(f"result__seats__{i}__won_cents"), BigIntegerField()) for i in range(MAX_SEATS)}
     above = Q()
     for name in won:
@@ -234,10 +279,11 @@ def big_wins_since(shift: Shift, sealed: SealedShift) -> tuple[list[BigWin], boo
     }
     fields = ("pk", "round_id", *of_round, "result", "created_at")
 
-    def settlements(**where: Any) -> QuerySet[Posting]:
+    def settlements(**where: Any) -> QuerySet[Posting, _SettlementRow]:
         rows = Posting.objects.filter(kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True, **where)
         rows = rows.annotate(**of_round).filter(threshold__isnull=False)
-        return rows.annotate(**won).filter(above).values(*fields).order_by()
+        # The seats' wins are annotated by name (``won``), which the stubs cannot follow: the rows are ``fields``.
+        return cast("QuerySet[Posting, _SettlementRow]", rows.annotate(**won).filter(above).values(*fields).order_by())
 
     if not sealed.postings_mark:
         candidates = settlements(round_id__in=shift_round_ids(shift))

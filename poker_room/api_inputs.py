@@ -22,7 +22,7 @@ def tournament_or_404(tournament_id: int) -> Tournament:
     return get_object_or_404(Tournament, pk=tournament_id)
 
 
-class InputSerializer(serializers.Serializer):
+class InputSerializer(serializers.Serializer[Any]):
     """A body of named fields, each known: a field this API does not take is refused, naming it."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -36,7 +36,7 @@ class InputSerializer(serializers.Serializer):
 
 
 def valid_input(
-    serializer_class: type[serializers.Serializer], request: Request, *, partial: bool = False
+    serializer_class: type[serializers.Serializer[Any]], request: Request, *, partial: bool = False
 ) -> dict[str, Any]:
     serializer = serializer_class(data=request.data, partial=partial)
     serializer.is_valid(raise_exception=True)

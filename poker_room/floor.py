@@ -184,7 +184,7 @@ def person(actor: Requester, *, what: str) -> User:
     """The person acting: the rows of a tournament name who wrote them, so the system (``None``) cannot."""
     if actor is None or not actor.is_authenticated:
         raise NotAllowed(_("%(what)s is done by a person.") % {"what": what})
-    return actor  # type: ignore[return-value]
+    return actor
 
 
 def is_viewer(user: User | AnonymousUser) -> bool:

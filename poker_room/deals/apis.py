@@ -30,7 +30,7 @@ from poker_room.tournaments.models import Tournament
 # --- input --------------------------------------------------------------------------------------------------------
 
 
-class TournamentDealInputSerializer(serializers.Serializer):
+class TournamentDealInputSerializer(serializers.Serializer[Any]):
     method = serializers.ChoiceField(
         choices=Deal.Method.choices,
         help_text="icm: Malmuth-Harville; chip_chop: everyone the last place's prize, the rest by chips; custom: "
@@ -77,7 +77,7 @@ class TournamentDealInputSerializer(serializers.Serializer):
 # --- answers ------------------------------------------------------------------------------------------------------
 
 
-class TournamentDealProposedLineSerializer(serializers.Serializer):
+class TournamentDealProposedLineSerializer(serializers.Serializer[Any]):
     entry = serializers.IntegerField(help_text="The entry number.")
     name = serializers.CharField()
     stack = serializers.IntegerField()
@@ -88,7 +88,7 @@ class TournamentDealProposedLineSerializer(serializers.Serializer):
     amount_cents = serializers.IntegerField(help_text="By the method chosen; the reserve not included.")
 
 
-class TournamentDealProposalSerializer(serializers.Serializer):
+class TournamentDealProposalSerializer(serializers.Serializer[Any]):
     method = serializers.CharField()
     prizes_left_cents = serializers.ListField(child=serializers.IntegerField(), source="prizes_left")
     money_cents = serializers.IntegerField(help_text="The prizes of the places left, the reserve included.")
@@ -96,7 +96,7 @@ class TournamentDealProposalSerializer(serializers.Serializer):
     lines = TournamentDealProposedLineSerializer(many=True)
 
 
-class TournamentDealRecordedLineSerializer(serializers.Serializer):
+class TournamentDealRecordedLineSerializer(serializers.Serializer[Any]):
     entry = serializers.IntegerField()
     name = serializers.CharField()
     stack = serializers.IntegerField()
@@ -106,7 +106,7 @@ class TournamentDealRecordedLineSerializer(serializers.Serializer):
     paid_cents = serializers.IntegerField(allow_null=True, help_text="Posted when placed (1st: with the reserve).")
 
 
-class TournamentDealRecordedDealSerializer(serializers.Serializer):
+class TournamentDealRecordedDealSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="deal.pk")
     method = serializers.CharField()
     prizes_left_cents = serializers.ListField(child=serializers.IntegerField(), source="prizes_left")
@@ -117,12 +117,12 @@ class TournamentDealRecordedDealSerializer(serializers.Serializer):
     recorded_at = serializers.DateTimeField(source="at")
 
 
-class TournamentDealPlayerInSerializer(serializers.Serializer):
+class TournamentDealPlayerInSerializer(serializers.Serializer[Any]):
     entry = serializers.IntegerField(source="number")
     name = serializers.CharField()
 
 
-class TournamentDealStateSerializer(serializers.Serializer):
+class TournamentDealStateSerializer(serializers.Serializer[Any]):
     deal = TournamentDealRecordedDealSerializer(source="recorded", allow_null=True)
     players_in = TournamentDealPlayerInSerializer(source="players", many=True)
     can_deal = serializers.BooleanField()

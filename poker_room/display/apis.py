@@ -3,6 +3,8 @@ look at the console and the Dealers of the tournament's tables."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -14,11 +16,11 @@ from poker_room.display.selectors import display_payload
 from poker_room.floor import reader_tables
 
 
-class DisplayLevelOutputSerializer(serializers.Serializer):
+class DisplayLevelOutputSerializer(serializers.Serializer[Any]):
     row = serializers.IntegerField()
     number = serializers.IntegerField()
     is_break = serializers.BooleanField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the screens' key, not Field.label
     game = serializers.CharField()
     game_name = serializers.CharField()
     rule_line = serializers.CharField()
@@ -32,7 +34,7 @@ class DisplayLevelOutputSerializer(serializers.Serializer):
     colour_up = serializers.IntegerField(allow_null=True)
 
 
-class DisplayOutputSerializer(serializers.Serializer):
+class DisplayOutputSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     server_now = serializers.CharField(help_text="The server's clock (ISO-8601, UTC, milliseconds).")
     name = serializers.CharField()

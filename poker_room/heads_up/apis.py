@@ -32,7 +32,7 @@ def _match(tournament: Tournament, match_id: int) -> Match:
 # --- outputs ------------------------------------------------------------------------------------------------------
 
 
-class MatchBlindsOutputSerializer(serializers.Serializer):
+class MatchBlindsOutputSerializer(serializers.Serializer[Any]):
     level = serializers.IntegerField(help_text="The level, as the director counts (breaks left out).")
     small_blind = serializers.IntegerField()
     big_blind = serializers.IntegerField()
@@ -42,7 +42,7 @@ class MatchBlindsOutputSerializer(serializers.Serializer):
     last_level = serializers.BooleanField()
 
 
-class MatchOutputSerializer(serializers.Serializer):
+class MatchOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     stage = serializers.ChoiceField(choices=Match.Stage.choices)
     round = serializers.IntegerField()
@@ -59,7 +59,7 @@ class MatchOutputSerializer(serializers.Serializer):
     blinds = MatchBlindsOutputSerializer(allow_null=True, help_text="The next hand's blinds (a match being played).")
 
 
-class GroupStandingOutputSerializer(serializers.Serializer):
+class GroupStandingOutputSerializer(serializers.Serializer[Any]):
     entry = serializers.IntegerField()
     name = serializers.CharField()
     played = serializers.IntegerField()
@@ -68,19 +68,19 @@ class GroupStandingOutputSerializer(serializers.Serializer):
     place = serializers.IntegerField()
 
 
-class HeadsUpGroupOutputSerializer(serializers.Serializer):
+class HeadsUpGroupOutputSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     standing = GroupStandingOutputSerializer(many=True, help_text="Wins, then head-to-head among the tied, then seed.")
     matches = MatchOutputSerializer(many=True)
 
 
-class KnockoutRoundOutputSerializer(serializers.Serializer):
+class KnockoutRoundOutputSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     name = serializers.CharField()
     matches = MatchOutputSerializer(many=True)
 
 
-class BracketOutputSerializer(serializers.Serializer):
+class BracketOutputSerializer(serializers.Serializer[Any]):
     drawn = serializers.BooleanField()
     mode = serializers.ChoiceField(choices=["groups", "knockout"], help_text="The stage the field plays first.")
     prize_tiers = serializers.ListField(

@@ -194,7 +194,11 @@ def dealer_matches(tournament: Tournament, user: User | AnonymousUser) -> list[M
         tournament=tournament, status=Match.Status.READY, table_number__isnull=False
     ).select_related("entry_a", "entry_b")
     tables = {table.number: table for table in TournamentTable.objects.filter(tournament=tournament)}
-    return [match for match in playing if can_act_at_tournament_table(user, tables.get(match.table_number))]
+    return [
+        match
+        for match in playing
+        if match.table_number is not None and can_act_at_tournament_table(user, tables.get(match.table_number))
+    ]
 
 
 def console_context(tournament: Tournament, user: User) -> dict[str, object]:

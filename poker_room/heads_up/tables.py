@@ -58,6 +58,8 @@ def _seats_sync(tournament: Tournament, actor: User) -> None:
         .exclude(status=Match.Status.DECIDED)
         .values_list("table_number", "entry_a_id", "entry_b_id")
     ):
+        if table is None:  # left out by the query: the type does not know it
+            continue
         wanted[a] = (table, 1)
         wanted[b] = (table, 2)
     active = list(Entry.objects.select_for_update().filter(tournament=tournament, status=Entry.Status.ACTIVE))

@@ -89,7 +89,7 @@ class MasterClassInputSerializer(InputSerializer):
 # --- answers ------------------------------------------------------------------------------------------------------
 
 
-class LeagueOutputSerializer(serializers.Serializer):
+class LeagueOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
     season = serializers.CharField()
@@ -113,7 +113,7 @@ class LeagueOutputSerializer(serializers.Serializer):
         )
 
 
-class LeagueEventLineSerializer(serializers.Serializer):
+class LeagueEventLineSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     tournament = serializers.IntegerField()
     name = serializers.CharField()
@@ -123,14 +123,14 @@ class LeagueEventLineSerializer(serializers.Serializer):
     prize_pool_cents = serializers.IntegerField()
 
 
-class LeagueResultSerializer(serializers.Serializer):
+class LeagueResultSerializer(serializers.Serializer[Any]):
     event = serializers.IntegerField()
     place = serializers.IntegerField()
     points = serializers.CharField()
     counted = serializers.BooleanField(help_text="false: beyond the best N, dropped.")
 
 
-class LeagueLineSerializer(serializers.Serializer):
+class LeagueLineSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     name = serializers.CharField()
     player = serializers.IntegerField(allow_null=True)
@@ -144,7 +144,7 @@ class LeagueLineSerializer(serializers.Serializer):
     results = LeagueResultSerializer(many=True)
 
 
-class LeagueStandingsOutputSerializer(serializers.Serializer):
+class LeagueStandingsOutputSerializer(serializers.Serializer[Any]):
     league = serializers.IntegerField()
     error = serializers.CharField(help_text="Why the formula could not score a result (then no lines).")
     smallest_chip = serializers.IntegerField()
@@ -152,14 +152,14 @@ class LeagueStandingsOutputSerializer(serializers.Serializer):
     lines = LeagueLineSerializer(many=True)
 
 
-class MasterClassEntrySerializer(serializers.Serializer):
+class MasterClassEntrySerializer(serializers.Serializer[Any]):
     entry = serializers.IntegerField()
     name = serializers.CharField()
     player = serializers.IntegerField(allow_null=True)
     chips = serializers.IntegerField()
 
 
-class MasterClassOutputSerializer(serializers.Serializer):
+class MasterClassOutputSerializer(serializers.Serializer[Any]):
     tournament = serializers.IntegerField()
     name = serializers.CharField()
     entries = MasterClassEntrySerializer(many=True)

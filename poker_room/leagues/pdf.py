@@ -36,7 +36,7 @@ from poker_room.leagues.selectors import Standings, formula_text, league_tie_bre
 FONT, BOLD, CJK = "LeagueSans", "LeagueSans-Bold", "STSong-Light"
 _DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 _VERA = Path(reportlab.__file__).parent / "fonts"
-PAGE_WIDTH = landscape(A4)[0] - 30 * mm  # between the margins
+PAGE_WIDTH: float = landscape(A4)[0] - 30 * mm  # between the margins
 RANK_WIDTH, PLAYER_WIDTH, POINTS_WIDTH, STACK_WIDTH = 30, 130, 50, 60
 EVENT_WIDTH, WIDEST_EVENT = 40, 60  # a result's column at its narrowest: "12. 100.00" in 7 points (12 beside a name)
 

@@ -239,8 +239,8 @@ def league_update(*, actor: Requester, league: League, **fields: object) -> Leag
 
 
 def _tournament(tournament_id: object) -> Tournament:
-    whole(tournament_id, field="tournament", what=_("The tournament"), least=1, most=2**62)
-    found = Tournament.objects.filter(pk=tournament_id).first()
+    pk = whole(tournament_id, field="tournament", what=_("The tournament"), least=1, most=2**62)
+    found = Tournament.objects.filter(pk=pk).first()
     if found is None:
         raise ApplicationError(
             _("There is no tournament %(id)s.") % {"id": tournament_id}, extra={"field": "tournament"}

@@ -64,26 +64,26 @@ class OfcVoidInputSerializer(InputSerializer):
 # --- outputs ------------------------------------------------------------------------------------------------------
 
 
-class OfcSeatOutputSerializer(serializers.Serializer):
+class OfcSeatOutputSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     entry = serializers.IntegerField(help_text="The entry number.")
     name = serializers.CharField()
 
 
-class RoundTableOutputSerializer(serializers.Serializer):
+class RoundTableOutputSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     hands_played = serializers.IntegerField()
     seats = OfcSeatOutputSerializer(many=True)
 
 
-class OfcRoundOutputSerializer(serializers.Serializer):
+class OfcRoundOutputSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField(help_text="The round being played (0 before round 1).")
     rounds = serializers.IntegerField()
     hands_per_round = serializers.IntegerField()
     tables = RoundTableOutputSerializer(many=True)
 
 
-class HandOutputSerializer(serializers.Serializer):
+class HandOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
     hand = serializers.IntegerField(help_text="Its number in the round at its table.")
@@ -96,7 +96,7 @@ class HandOutputSerializer(serializers.Serializer):
     void_reason = serializers.CharField()
 
 
-class StandingOutputSerializer(serializers.Serializer):
+class StandingOutputSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField(help_text="Shared by players level on every tie-break while no lot is drawn.")
     place = serializers.IntegerField(allow_null=True, help_text="The place once finished.")
     entry = serializers.IntegerField()
@@ -113,7 +113,7 @@ class StandingOutputSerializer(serializers.Serializer):
     tied = serializers.BooleanField()
 
 
-class StandingsOutputSerializer(serializers.Serializer):
+class StandingsOutputSerializer(serializers.Serializer[Any]):
     status = serializers.CharField()
     round = serializers.IntegerField()
     rounds = serializers.IntegerField()

@@ -6,15 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count
 
-from poker_room.floor import can_act_at_tournament_table, is_runner
+from poker_room.floor import Requester, can_act_at_tournament_table, is_runner
 from poker_room.ofc_events.models import OfcHand
 from poker_room.pure.ofc_standings import ROWS, HandResult, Standing, hand_result, standings
 from poker_room.tournaments.models import Entry, Tournament, TournamentTable
-
-User = User | AnonymousUser | None
 
 
 def is_ofc(tournament: Tournament) -> bool:
@@ -208,7 +205,7 @@ class ConsoleTable:
     may_enter: bool
 
 
-def console_context(tournament: Tournament, user: User) -> dict[str, Any]:
+def console_context(tournament: Tournament, user: Requester) -> dict[str, Any]:
     """The Open-Face panel of the console: the round, each table's hands, and what the director may do next."""
     if not is_ofc(tournament):
         return {}

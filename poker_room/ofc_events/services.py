@@ -154,7 +154,7 @@ def ofc_round_begin(*, actor: Requester, tournament: Tournament, rng: random.Ran
             if entry.table_number is not None and entry.seat_number is not None
         }
         most = _most(locked)
-        keep = locked.ofc_round == 0 and len(seating) == len(entries) and fits(seating, most=most)  # type: ignore[arg-type]
+        keep = locked.ofc_round == 0 and len(seating) == len(entries) and fits(seating, most=most)
         records: list[dict[str, Any]] = []
         added: list[int] = []
         if not keep:
@@ -415,7 +415,7 @@ def ofc_hand_void(*, actor: Requester, tournament: Tournament, hand: OfcHand, re
         if latest.first() != found:
             raise WrongState(
                 _("Only the latest hand of table %(table)s is voided: void hand %(latest)s first.")
-                % {**_hand_names(found), "latest": latest.first().hand}  # type: ignore[union-attr]
+                % {**_hand_names(found), "latest": latest.first().hand}
             )
         found.status = OfcHand.Status.VOIDED
         found.voided_at = timezone.now()

@@ -46,6 +46,7 @@ from poker_room.pure.templates_data import Template, template_structure, templat
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Tournament, TournamentTable
 from poker_room.tournaments.selectors import Board, boards, tournament_board
+from poker_room.tournaments.tables import MOST_TABLES
 
 MOST_INT = 2**31 - 1  # a column of whole numbers (chips a stack, the payout unit): the database's integer
 MOST_LISTED = 200  # the tournaments listed, newest first
@@ -70,7 +71,7 @@ class TournamentCreateInputSerializer(InputSerializer):
         required=False, default=0, help_text="The bounty on each player (a knock-out needs one)."
     )
     tables = StrictIntegerField(
-        required=False, default=2, min_value=1, max_value=services.MOST_TABLES, help_text="Table 1 is the final table."
+        required=False, default=2, min_value=1, max_value=MOST_TABLES, help_text="Table 1 is the final table."
     )
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
@@ -152,7 +153,7 @@ class PayoutsInputSerializer(InputSerializer):
 # --- answers ------------------------------------------------------------------------------------------------------
 
 
-class ClockOutputSerializer(serializers.Serializer):
+class ClockOutputSerializer(serializers.Serializer[Any]):
     level = serializers.IntegerField(help_text="The row of the structure (0 first, breaks counted).")
     status = serializers.CharField(help_text="not_started, running or paused")
     remaining_ms = serializers.IntegerField(allow_null=True, help_text="Null: a level counted in hands.")
@@ -164,7 +165,7 @@ class ClockOutputSerializer(serializers.Serializer):
     next_break = serializers.IntegerField(allow_null=True)
 
 
-class LevelLineOutputSerializer(serializers.Serializer):
+class LevelLineOutputSerializer(serializers.Serializer[Any]):
     row = serializers.IntegerField()
     number = serializers.IntegerField(help_text="The director's level number (a break: the level before it).")
     is_break = serializers.BooleanField()
@@ -178,7 +179,7 @@ class LevelLineOutputSerializer(serializers.Serializer):
     colour_up = serializers.IntegerField(allow_null=True)
 
 
-class BoardOutputSerializer(serializers.Serializer):
+class BoardOutputSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(help_text="Raised by every change a screen shows.")
     now = serializers.DateTimeField(help_text="The instant the board was read at.")
     clock = ClockOutputSerializer(allow_null=True)
@@ -199,7 +200,7 @@ class BoardOutputSerializer(serializers.Serializer):
     overlay_cents = serializers.IntegerField()
 
 
-class TournamentOutputSerializer(serializers.Serializer):
+class TournamentOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="tournament.pk")
     name = serializers.CharField(source="tournament.name")
     template = serializers.CharField(source="tournament.template_key")
@@ -216,13 +217,13 @@ class TournamentOutputSerializer(serializers.Serializer):
     board = BoardOutputSerializer()
 
 
-class PayoutBandOutputSerializer(serializers.Serializer):
+class PayoutBandOutputSerializer(serializers.Serializer[Any]):
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField(allow_null=True)
     shares_bp = serializers.ListField(child=serializers.IntegerField())
 
 
-class TournamentTableOutputSerializer(serializers.Serializer):
+class TournamentTableOutputSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     seats = serializers.IntegerField()
     break_position = serializers.IntegerField(help_text="0: the final table; 1 breaks first.")
@@ -287,7 +288,7 @@ def detail_answer(tournament_id: int, code: int = status.HTTP_200_OK) -> Respons
     return Response(TournamentDetailOutputSerializer(_detail(tournament_id)).data, status=code)
 
 
-class TemplateOutputSerializer(serializers.Serializer):
+class TemplateOutputSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
     name = serializers.CharField()
     games = serializers.ListField(child=serializers.CharField())
@@ -300,7 +301,9 @@ class TemplateOutputSerializer(serializers.Serializer):
     ante_up = serializers.BooleanField()
     heads_up = serializers.BooleanField()
     table_size = serializers.IntegerField()
-    source = serializers.CharField(help_text="Where in the seed document the event comes from.")
+    source = serializers.CharField(  # type: ignore[assignment]  # the API's key, not Field.source
+        help_text="Where in the seed document the event comes from."
+    )
     structure = TournamentLevelSerializer(many=True, help_text="The default structure a new tournament gets.")
 
 

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.fields import StrictIntegerField
+from casino.users import actor_of
 from poker_room.api_inputs import InputSerializer, tournament_or_404, valid_input
 from poker_room.pure.structure import MAX_LEVELS
 from poker_room.tournaments import clock_services
@@ -36,7 +37,7 @@ _CLOCK_WHO = " (the director or a supervisor; every change audited)"
 class ClockStartApi(APIView):
     @extend_schema(request=None, responses=TournamentDetailOutputSerializer, summary="Start the clock" + _CLOCK_WHO)
     def post(self, request: Request, tournament_id: int) -> Response:
-        clock_services.clock_start(actor=request.user, tournament=tournament_or_404(tournament_id))
+        clock_services.clock_start(actor=actor_of(request.user), tournament=tournament_or_404(tournament_id))
         return detail_answer(tournament_id)
 
 
@@ -47,7 +48,7 @@ class ClockPauseApi(APIView):
         summary="Pause the clock: what is left of the level is kept" + _CLOCK_WHO,
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        clock_services.clock_pause(actor=request.user, tournament=tournament_or_404(tournament_id))
+        clock_services.clock_pause(actor=actor_of(request.user), tournament=tournament_or_404(tournament_id))
         return detail_answer(tournament_id)
 
 
@@ -58,7 +59,7 @@ class ClockResumeApi(APIView):
         summary="Resume the clock: the level ends what was left of it from now" + _CLOCK_WHO,
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        clock_services.clock_resume(actor=request.user, tournament=tournament_or_404(tournament_id))
+        clock_services.clock_resume(actor=actor_of(request.user), tournament=tournament_or_404(tournament_id))
         return detail_answer(tournament_id)
 
 
@@ -76,7 +77,7 @@ class ClockSkipApi(APIView):
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_or_404(tournament_id)
         data = valid_input(ClockSkipInputSerializer, request)
-        clock_services.clock_skip(actor=request.user, tournament=tournament, by=data["by"])
+        clock_services.clock_skip(actor=actor_of(request.user), tournament=tournament, by=data["by"])
         return detail_answer(tournament_id)
 
 
@@ -90,7 +91,7 @@ class ClockAdjustApi(APIView):
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_or_404(tournament_id)
         data = valid_input(ClockAdjustInputSerializer, request)
-        clock_services.clock_adjust(actor=request.user, tournament=tournament, seconds=data["seconds"])
+        clock_services.clock_adjust(actor=actor_of(request.user), tournament=tournament, seconds=data["seconds"])
         return detail_answer(tournament_id)
 
 
@@ -101,5 +102,5 @@ class ClockHandApi(APIView):
         summary="A hand finished in a level counted in hands (heads-up: the blinds rise every 7th hand)" + _CLOCK_WHO,
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        clock_services.clock_hand(actor=request.user, tournament=tournament_or_404(tournament_id))
+        clock_services.clock_hand(actor=actor_of(request.user), tournament=tournament_or_404(tournament_id))
         return detail_answer(tournament_id)

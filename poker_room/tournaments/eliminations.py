@@ -340,9 +340,13 @@ def _seat_again(
         if table.number == elimination.table_number and elimination.seat_number not in table.occupied:
             assert elimination.seat_number is not None
             return Move(entry.pk, None, None, table.number, elimination.seat_number, MoveReason.DRAW), None
-    broken = TournamentTable.objects.filter(
-        tournament=tournament, number=elimination.table_number, broken_at__isnull=False
-    ).first()
+    broken = (
+        None
+        if elimination.table_number is None
+        else TournamentTable.objects.filter(
+            tournament=tournament, number=elimination.table_number, broken_at__isnull=False
+        ).first()
+    )
     if broken is not None and elimination.seat_number is not None and not any(table.empty_seats for table in seats):
         broken.broken_at = None
         broken.save(update_fields=["broken_at"])
@@ -371,7 +375,7 @@ def _undo(
     reversals = [_reverse(locked, original, actor=who) for original in originals]
     by_original = {reversal.reverses_id: reversal for reversal in reversals}
     if undone.eliminated_by is not None and undone.bounty_added_cents:
-        by = Entry.objects.select_for_update().get(pk=undone.eliminated_by_id)
+        by = Entry.objects.select_for_update().get(pk=undone.eliminated_by.pk)
         by.bounty_cents -= undone.bounty_added_cents
         by.save(update_fields=["bounty_cents"])
     entry = Entry.objects.select_for_update().get(pk=undone.entry_id)

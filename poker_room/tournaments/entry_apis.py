@@ -70,7 +70,7 @@ class UndoInputSerializer(InputSerializer):
     reason = StrictCharField(max_length=500)
 
 
-class EntryOutputSerializer(serializers.Serializer):
+class EntryOutputSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(help_text="The entry's number in the tournament (#7).")
     name = serializers.CharField()
     player = serializers.IntegerField(source="player_id", allow_null=True, help_text="The player's id, if any.")
@@ -93,7 +93,7 @@ def _entry_answer(tournament: Tournament, number: int, code: int = status.HTTP_2
     return Response(EntryOutputSerializer(entry).data, status=code)
 
 
-class EliminationOutputSerializer(serializers.Serializer):
+class EliminationOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk", help_text="The bust's id (to undo it).")
     entry = serializers.IntegerField(source="entry.number")
     name = serializers.CharField(source="entry.name")
@@ -115,7 +115,7 @@ def _elimination_answer(elimination_id: int, code: int = status.HTTP_200_OK) -> 
     return Response(EliminationOutputSerializer(elimination).data, status=code)
 
 
-class SeatOutputSerializer(serializers.Serializer):
+class SeatOutputSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     entry = serializers.IntegerField(source="entry.number", allow_null=True, default=None)
     name = serializers.CharField(source="entry.name", allow_null=True, default=None)
@@ -123,7 +123,7 @@ class SeatOutputSerializer(serializers.Serializer):
     is_button = serializers.BooleanField()
 
 
-class SeatingTableOutputSerializer(serializers.Serializer):
+class SeatingTableOutputSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(source="table.number")
     seats = SeatOutputSerializer(many=True)
     break_position = serializers.IntegerField(source="table.break_position")
@@ -133,7 +133,7 @@ class SeatingTableOutputSerializer(serializers.Serializer):
     players = serializers.IntegerField()
 
 
-class MoveOutputSerializer(serializers.Serializer):
+class MoveOutputSerializer(serializers.Serializer[Any]):
     entry = serializers.IntegerField(source="entry.number")
     name = serializers.CharField(source="entry.name")
     from_table = serializers.IntegerField(allow_null=True)
@@ -144,12 +144,12 @@ class MoveOutputSerializer(serializers.Serializer):
     at = serializers.DateTimeField(source="created_at")
 
 
-class SeatingOutputSerializer(serializers.Serializer):
+class SeatingOutputSerializer(serializers.Serializer[Any]):
     tables = SeatingTableOutputSerializer(many=True)
     moves = MoveOutputSerializer(many=True, help_text=f"The latest seat changes, newest first (at most {MOST_MOVES}).")
 
 
-class ResultLineOutputSerializer(serializers.Serializer):
+class ResultLineOutputSerializer(serializers.Serializer[Any]):
     place = serializers.IntegerField(allow_null=True, help_text="Null: still in.")
     entry = serializers.IntegerField(source="entry.number")
     name = serializers.CharField(source="entry.name")
@@ -159,13 +159,13 @@ class ResultLineOutputSerializer(serializers.Serializer):
     knockouts = serializers.IntegerField()
 
 
-class PrizeOutputSerializer(serializers.Serializer):
+class PrizeOutputSerializer(serializers.Serializer[Any]):
     place = serializers.IntegerField()
     prize_cents = serializers.IntegerField()
     entry = serializers.IntegerField(source="entry.number", allow_null=True, default=None)
 
 
-class MoneyOutputSerializer(serializers.Serializer):
+class MoneyOutputSerializer(serializers.Serializer[Any]):
     collected_cents = serializers.IntegerField(help_text="Paid into the prize pool by the entrants.")
     fees_cents = serializers.IntegerField(help_text="The house's fees.")
     bounties_in_cents = serializers.IntegerField()
@@ -179,7 +179,7 @@ class MoneyOutputSerializer(serializers.Serializer):
     house_cost_cents = serializers.IntegerField(help_text="The overlay above the fees.")
 
 
-class ResultsOutputSerializer(serializers.Serializer):
+class ResultsOutputSerializer(serializers.Serializer[Any]):
     status = serializers.CharField()
     entries = serializers.IntegerField()
     prize_pool_cents = serializers.IntegerField(help_text="What was collected, or the guarantee if more.")

@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -34,6 +35,9 @@ from poker_room.pure.structure import AnteKind, Game, Level, LevelKind
 from poker_room.tournaments.models import Tournament
 from poker_room.tournaments.services import FORMAT_FIELDS
 from rules.games.ofc import ROYALTY_TABLES
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MOST_CENTS = 10**10  # a hundred million in money: more is a key held down
 MOST_LINES = 200
@@ -294,7 +298,7 @@ def chips_parse(text: str) -> list[int]:
     return [int(word) for word in words]
 
 
-def _amount(label: str, *, required: bool = False) -> AmountField:
+def _amount(label: StrOrPromise, *, required: bool = False) -> AmountField:
     return AmountField(most_cents=MOST_CENTS, required=required, label=label)
 
 
@@ -357,7 +361,8 @@ def setting_choices(name: str) -> list[tuple[str, str]]:
     if name == "ofc_royalties":
         return [(key, key.capitalize()) for key in sorted(ROYALTY_TABLES)]
     field = Tournament._meta.get_field(name)
-    return [(str(value), str(label)) for value, label in field.choices or ()]
+    choices = field.choices if isinstance(field, models.Field) else None
+    return [(str(value), str(label)) for value, label in choices or ()]
 
 
 # Fixed once the tournament has started (the model's triggers refuse them; the page shows them read-only).

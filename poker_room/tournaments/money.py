@@ -168,14 +168,14 @@ def tournament_money(tournament: Tournament | int) -> TournamentMoney:
     """The tournament's money from its postings (``tournament`` is a ``Tournament`` or its id), in one query."""
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
     sums: dict[tuple[str, str], int] = {}
-    for kind, account, total in (
+    for kind, account, summed in (
         LedgerEntry.objects.filter(posting__idempotency_key__startswith=tournament_prefix(tournament_id))
         .values("posting__kind", "account")
         .annotate(total=Sum("amount_cents"))
         .order_by()
         .values_list("posting__kind", "account", "total")
     ):
-        sums[(kind, account)] = total or 0
+        sums[(kind, account)] = summed or 0
 
     def total(account: str, *kinds: str) -> int:
         return sum(sums.get((kind, account), 0) for kind in kinds)

@@ -27,7 +27,7 @@ def table_seats(tournament: Tournament, tables: Sequence[TournamentTable]) -> li
     for pk, table_number, seat in Entry.objects.filter(
         tournament=tournament, status=Entry.Status.ACTIVE, table_number__isnull=False
     ).values_list("pk", "table_number", "seat_number"):
-        if table_number in occupied:
+        if table_number in occupied and seat is not None:
             occupied[table_number][seat] = pk
     return [TableSeats(table.number, table.seats, occupied[table.number], table.button) for table in tables]
 

@@ -15,7 +15,8 @@ import datetime as dt
 import random
 from typing import Any
 
-from django.db import transaction
+from django.contrib.auth.models import User
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -135,7 +136,7 @@ SETTINGS = (
 )
 # Before the start only: the tables' seats are set, and the draw uses them; the format decides how it is drawn.
 _BEFORE_START = (*MONEY_FIELDS, "table_size", *FORMAT_FIELDS)
-_CHOICES: dict[str, Any] = {
+_CHOICES: dict[str, type[models.TextChoices]] = {
     "format": Tournament.Format,
     "heads_up_mode": Tournament.HeadsUpMode,
     "seeding": Tournament.Seeding,
@@ -147,7 +148,8 @@ _WITH_THE_POOL = ("payout_unit_cents", "min_cash_cents")
 
 
 def _label(field: str) -> str:
-    return str(Tournament._meta.get_field(field).verbose_name)
+    found = Tournament._meta.get_field(field)
+    return str(found.verbose_name if isinstance(found, models.Field) else field)
 
 
 def _settings_record(tournament: Tournament) -> dict[str, Any]:
@@ -193,8 +195,7 @@ def tournament_create(
         raise ApplicationError(
             _("%(name)s is a knock-out: set the bounty.") % {"name": title}, extra={"field": "bounty_cents"}
         )
-    kind = format or (Tournament.Format.HEADS_UP if chosen.heads_up else Tournament.Format.CHIPS)
-    kind = _setting("format", kind)
+    kind = _choice("format", format or (Tournament.Format.HEADS_UP if chosen.heads_up else Tournament.Format.CHIPS))
     if kind == Tournament.Format.OFC_POINTS and bounty:
         raise ApplicationError(_(OFC_NO_BOUNTY), extra={"field": "bounty_cents"})
     seats = OFC_TABLE_SIZE[1] if kind == Tournament.Format.OFC_POINTS else chosen.table_size
@@ -234,19 +235,28 @@ def tournament_create(
     return tournament
 
 
+def _choice(field: str, value: object) -> str:
+    """One of the choices of ``field`` (``_CHOICES``), or a refusal naming them."""
+    choices = _CHOICES[field]
+    if not isinstance(value, str) or value not in choices.values:
+        raise ApplicationError(
+            _("%(setting)s is one of %(kinds)s, not %(value)s.")
+            % {
+                "setting": capfirst(_label(field)),
+                "kinds": ", ".join(str(label) for label in choices.labels),
+                "value": repr(value),
+            },
+            extra={"field": field},
+        )
+    return value
+
+
 def _setting(field: str, value: object) -> object:
     what = capfirst(_label(field))
     if field == "name":
         return text(value, field=field, what=what, required=True)
     if field in _CHOICES:
-        choices = _CHOICES[field]
-        if value not in choices.values:
-            raise ApplicationError(
-                _("%(setting)s is one of %(kinds)s, not %(value)s.")
-                % {"setting": what, "kinds": ", ".join(str(label) for label in choices.labels), "value": repr(value)},
-                extra={"field": field},
-            )
-        return value
+        return _choice(field, value)
     if field == "ofc_royalties":
         if value not in ROYALTY_TABLES:
             raise ApplicationError(
@@ -308,7 +318,7 @@ def tournament_settings_set(*, actor: Requester, tournament: Tournament, **field
                 refuse_pool_final(locked)
         if locked.format == Tournament.Format.OFC_POINTS or changes.get("format") == Tournament.Format.OFC_POINTS:
             seats = changes.get("table_size", locked.table_size)
-            if not OFC_TABLE_SIZE[0] <= seats <= OFC_TABLE_SIZE[1]:
+            if not (isinstance(seats, int) and OFC_TABLE_SIZE[0] <= seats <= OFC_TABLE_SIZE[1]):
                 if "table_size" in changes:
                     raise ApplicationError(_("An Open-Face table seats 2 to 4 players."), extra={"field": "table_size"})
                 changes["table_size"] = OFC_TABLE_SIZE[1]  # switched to Open-Face: four a table
@@ -555,5 +565,6 @@ def tournament_start(
         # A heads-up match's blinds go by its own hands and an Open-Face event plays rounds of hands: no clock. A
         # clock the director started on time already runs on.
         if locked.format == Tournament.Format.CHIPS and locked.clock_status == Tournament.ClockStatus.NOT_STARTED:
-            clock_start(actor=actor, tournament=locked, now=now)
+            # require_runner let through a user or the system (None), never the anonymous visitor.
+            clock_start(actor=actor if isinstance(actor, User) else None, tournament=locked, now=now)
     return Tournament.objects.get(pk=locked.pk)

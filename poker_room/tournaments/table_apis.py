@@ -20,10 +20,11 @@ from poker_room.api_inputs import InputSerializer, tournament_or_404, valid_inpu
 from poker_room.tournaments import services
 from poker_room.tournaments.apis import TournamentDetailOutputSerializer, TournamentTableOutputSerializer, detail_answer
 from poker_room.tournaments.models import Tournament, TournamentTable
+from poker_room.tournaments.tables import MOST_TABLES
 
 
 class TablesInputSerializer(InputSerializer):
-    count = StrictIntegerField(min_value=1, max_value=services.MOST_TABLES)
+    count = StrictIntegerField(min_value=1, max_value=MOST_TABLES)
 
 
 class ButtonInputSerializer(InputSerializer):

@@ -147,11 +147,12 @@ def _matches_check(problems: list[str]) -> None:
             decisions[after["match"]].append(after.get("winner"))
     for match in Match.objects.filter(status=Match.Status.DECIDED).select_related("winner").order_by("pk"):
         name = f"Match {match.pk} (tournament {match.tournament_id}, round {match.round}, match {match.number})"
-        if match.winner_id is None or match.winner_id not in (match.entry_a_id, match.entry_b_id):
+        winner = match.winner
+        if winner is None or winner.pk not in (match.entry_a_id, match.entry_b_id):
             problems.append(f"{name} is decided for someone who did not play it.")
             continue
-        if match.winner.number not in decisions.get(match.pk, []):
-            problems.append(f"{name}: no audit event decided it for entry #{match.winner.number}.")
+        if winner.number not in decisions.get(match.pk, []):
+            problems.append(f"{name}: no audit event decided it for entry #{winner.number}.")
 
 
 def tournament_records_check() -> list[str]:

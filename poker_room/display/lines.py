@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from poker_room.display import live
 from poker_room.heads_up.models import Match
-from poker_room.ofc_events.selectors import hands_played, round_tables, tournament_standings
+from poker_room.ofc_events.selectors import hands_played, ofc_standings, round_tables
 from poker_room.pure.brackets import BracketError, blinds_at
 from poker_room.pure.structure import Level, StructureError, structure_from_dicts
 from poker_room.tournaments.models import Tournament
@@ -85,10 +85,10 @@ def _ofc_lines(tournament: Tournament) -> list[str]:
                 _("Table %(table)s: %(played)s of %(hands)s hands played")
                 % {"table": table, "played": played, "hands": tournament.ofc_hands_per_round}
             )
-    for standing in tournament_standings(tournament)[:LEADERS]:
+    for standing in ofc_standings(tournament)[:LEADERS]:
         lines.append(
             _("%(rank)s. #%(entry)s · %(points)s points")
-            % {"rank": standing.line.rank, "entry": standing.entry.number, "points": standing.line.total}
+            % {"rank": standing["rank"], "entry": standing["entry"], "points": standing["points"]}
         )
     return lines
 

@@ -24,7 +24,7 @@ from poker_room.api_inputs import InputSerializer, tournament_or_404, valid_inpu
 from poker_room.floor import reader_tables
 from poker_room.ofc_events import services
 from poker_room.ofc_events.models import OfcHand
-from poker_room.ofc_events.selectors import hands_played, round_tables, tournament_standings
+from poker_room.ofc_events.selectors import hands_played, ofc_standings, round_tables
 from poker_room.pure.ofc_standings import TIE_BREAKS
 from poker_room.tournaments.models import Tournament
 
@@ -143,25 +143,6 @@ def _round_answer(tournament: Tournament, code: int = status.HTTP_200_OK) -> Res
 
 def _standings_answer(tournament_id: int) -> Response:
     tournament = Tournament.objects.get(pk=tournament_id)
-    lines: list[dict[str, Any]] = [
-        {
-            "rank": found.line.rank,
-            "place": found.entry.place,
-            "entry": found.entry.number,
-            "name": found.entry.name,
-            "status": found.entry.status,
-            "points": found.line.total,
-            "by_round": list(found.line.by_round),
-            "last_round": found.line.last_round,
-            "scoops": found.line.scoops,
-            "fouls": found.line.fouls,
-            "royalties": found.line.royalties,
-            "hands": found.line.hands,
-            "lot": found.line.lot,
-            "tied": found.line.tied,
-        }
-        for found in tournament_standings(tournament)
-    ]
     body = {
         "status": tournament.status,
         "round": tournament.ofc_round,
@@ -169,7 +150,7 @@ def _standings_answer(tournament_id: int) -> Response:
         "hands_per_round": tournament.ofc_hands_per_round,
         "royalties": tournament.ofc_royalties,
         "tie_breaks": list(TIE_BREAKS),
-        "standings": lines,
+        "standings": ofc_standings(tournament),
     }
     return Response(StandingsOutputSerializer(body).data)
 

@@ -1,10 +1,11 @@
 """What the pages and the API read of an Open-Face points tournament: the round's tables and the hands
-they played, one table's tablet, the standings (``poker_room.pure.ofc_standings``), and the console's panel."""
+they played, one table's tablet, the standings (``poker_room.pure.ofc_standings``; each player's line as the API and
+the room display give it: ``OfcStanding``), and the console's panel."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Count
 
@@ -101,6 +102,49 @@ def tournament_standings(tournament: Tournament, *, lots: dict[int, int] | None 
         lots=lots,
     )
     return [StandingLine(line, entries[line.entry]) for line in lines]
+
+
+class OfcStanding(TypedDict):
+    """One player in the standings as the API answers it and the room display shows the leaders: the rank (shared
+    while tied on every tie-break and no lot is drawn), the place once finished, the points and the tie-breaks."""
+
+    rank: int
+    place: int | None
+    entry: int
+    name: str
+    status: str
+    points: int
+    by_round: list[int]
+    last_round: int
+    scoops: int
+    fouls: int
+    royalties: int
+    hands: int
+    lot: int | None
+    tied: bool
+
+
+def ofc_standings(tournament: Tournament) -> list[OfcStanding]:
+    """The standings (``tournament_standings``), each line as ``OfcStanding``."""
+    return [
+        OfcStanding(
+            rank=found.line.rank,
+            place=found.entry.place,
+            entry=found.entry.number,
+            name=found.entry.name,
+            status=found.entry.status,
+            points=found.line.total,
+            by_round=list(found.line.by_round),
+            last_round=found.line.last_round,
+            scoops=found.line.scoops,
+            fouls=found.line.fouls,
+            royalties=found.line.royalties,
+            hands=found.line.hands,
+            lot=found.line.lot,
+            tied=found.line.tied,
+        )
+        for found in tournament_standings(tournament)
+    ]
 
 
 # --- one table on the tablet ----------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from casino.roles import TOURNAMENT_VIEWERS, Role, require_role
 from casino.users import Viewer
 from poker_room.api_inputs import InputSerializer, cents_field, tournament_or_404, valid_input
 from poker_room.floor import MOST_CHIPS, MOST_TEXT, is_viewer, reader_tables, require_viewer
-from poker_room.pure.payouts import HOUSE_PAYOUTS, bands_as_json
+from poker_room.pure.payouts import HOUSE_PAYOUTS, BandJson, bands_as_json
 from poker_room.pure.structure import MAX_LEVELS, AnteKind, Game, LevelKind, structure_as_dicts
 from poker_room.pure.templates_data import Template, template_structure, templates
 from poker_room.tournaments import services
@@ -273,7 +273,7 @@ class TournamentView:
     tournament: Tournament
     board: Board
     tables: list[TournamentTable]
-    payouts_in_force: list[Any]  # the bands as JSON (``payouts.BandJson``)
+    payouts_in_force: list[BandJson]
 
 
 def _detail(tournament_id: int) -> TournamentView:

@@ -27,7 +27,7 @@ from poker_room.floor import MOST_TEXT, reader_tables, require_viewer
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tournament
 from poker_room.tournaments.money import TournamentMoney, tournament_money
-from poker_room.tournaments.page_selectors import results, table_lines, tournament_payouts
+from poker_room.tournaments.page_selectors import PrizeLine, ResultLine, results, table_lines, tournament_payouts
 
 MOST_MOVES = 50  # the seat changes the seating shows, newest first
 
@@ -335,8 +335,8 @@ class ResultsView:
     entries: int
     prize_pool_cents: int
     guarantee_cents: int
-    places: list[Any]
-    prizes: list[Any]
+    places: list[ResultLine]
+    prizes: list[PrizeLine]
     prizes_refusal: str
     money: TournamentMoney
 

@@ -1,11 +1,11 @@
 """The table's money on the dealer tablet (DESIGN.md "The table's money"): the opener and the closer counted
 on a chip tray, their confirmation, fill and credit requests and their signatures, and the buy-ins at the seats.
 
-Thin, as the tablet is (``dealer.views``): each view checks that the user may act at the table (anyone else gets the
-tablet's 403 page), reads the form, calls one service of ``tables.tray``, ``tables.slips`` or ``tables.drop`` and
-redirects (POST-redirect-GET) with the service's answer as the notice. A refusal draws the page again with the
-service's message in the banner and its status (400, 403 or 409), marked with ``REFUSAL_HEADER`` as every tablet
-refusal is, and with everything typed still in the form; nothing is written.
+Thin, as the tablet is (``dealer.views``): each view acts at a table the user may act at (``dealer.table_pages``:
+anyone else gets the tablet's 403 page), reads the form, calls one service of ``tables.tray``, ``tables.slips`` or
+``tables.drop`` and redirects (POST-redirect-GET) with the service's answer as the notice (``casino.once.FormPage``).
+A refusal draws the page again with the service's message in the banner and its status (400, 403 or 409), marked with
+``REFUSAL_HEADER`` as every tablet refusal is, and with everything typed still in the form; nothing is written.
 
 Every form is plain HTML that posts without JavaScript; ``dealer/static/dealer/money.js`` only adds the tapping, the
 live totals and the once-only submit. A form also carries a key of the page that drew it: the same form sent twice
@@ -15,36 +15,33 @@ with the same key (a double tap, a resend) is recorded once (``casino.once``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.cache import add_never_cache_headers
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from casino import once
 from casino.errors import ApplicationError
 from casino.forms import AmountField
 from casino.models import Shift
-from casino.roles import SUPERVISORS, user_has_role
+from casino.once import FormPage, Kept
 from casino.selectors import shift_current
 from casino.templatetags.money import cents as _money
+from casino.users import actor_of
+from dealer.table_pages import FORM_SCOPE, at_table, page
 from tables.drop import MOST_CENTS, buy_in_record, buy_in_void
 from tables.models import BuyIn, ChipDenomination, Slip, Table, TrayCount
-from tables.permissions import require_act_at_table
 from tables.slips import slip_request, slip_sign, slip_void
 from tables.tray import TrayVariance, tray_count_confirm, tray_count_record, tray_variance
 
-# The hidden field with the key of the page that drew a form (see the module's docstring), and how long a key is kept.
-FORM_KEY = once.FORM_KEY
 # A number of chips or a seat as typed: a whole number (the service says whether it is one it takes); anything else
 # goes to the service as the text typed, cut short, and the service says what is wrong with it.
 _WHOLE = re.compile(r"-?[0-9]{1,12}")
@@ -112,7 +109,7 @@ def shift_money(table: Table) -> ShiftMoney:
     )
     voided = {b.corrects_id for b in buy_ins if b.corrects_id is not None}
     for b in buy_ins:
-        b.is_voided = b.pk in voided  # type: ignore[attr-defined]  # for the page: a void link or a mark
+        b.is_voided = b.pk in voided  # for the page: a void link or a mark
     count_rows = [CountRow(count, tray_variance(count), _chips(count.counts)) for count in counts]
     return ShiftMoney(
         shift=shift,
@@ -184,63 +181,30 @@ def _buy_in_amount(posted: Mapping[str, str]) -> int:
     return amount
 
 
-# --- who may, and the once-only form -------------------------------------------------------------------
+# --- the pages and their forms ----------------------------------------------------------------------
 
 
-def _table(table_id: int) -> Table:
-    return get_object_or_404(Table.objects.select_related("pit", "rule_set", "dealer"), pk=table_id)
+def _to_money(request: HttpRequest, *, table: Table, **_kwargs: object) -> HttpResponse:
+    return redirect("dealer-money", table_id=table.pk)
 
 
-def _forbidden(request: HttpRequest, table: Table) -> HttpResponse | None:
-    """The tablet's 403 page for anyone who may not act at ``table``; None for whoever may."""
-    try:
-        require_act_at_table(request.user, table, action=_("handle the table's money"))
-    except ApplicationError as exc:
-        return render(request, "dealer/forbidden.html", {"message": exc.message}, status=exc.status_code)
-    return None
-
-
-def _post(
-    request: HttpRequest, table: Table, act: Callable[[], str], refused: Callable[[ApplicationError], HttpResponse]
+def _money_refused(
+    request: HttpRequest, exc: ApplicationError, kept: Kept, *, table: Table, **_kwargs: object
 ) -> HttpResponse:
-    """Run one service once; redirect with its notice, or draw the refusal with what was typed."""
-    return form_once(
-        request,
-        done=redirect("dealer-money", table_id=table.pk),
-        already=_("This form was already sent: it is recorded once."),
-        act=act,
-        refused=refused,
-    )
+    return _money_page(request, table, status=exc.status_code, error=exc.message, **kept)
 
 
-def form_once(
-    request: HttpRequest,
-    *,
-    done: HttpResponse,
-    already: str,
-    act: Callable[[], str],
-    refused: Callable[[ApplicationError], HttpResponse],
+def _tray_refused(
+    request: HttpRequest, exc: ApplicationError, kept: Kept, *, table: Table, mode: str, **_kwargs: object
 ) -> HttpResponse:
-    """Run one service once for this form (``casino.once.form_once``, the tablet's money and rated-players scope)."""
-    return once.form_once(request, scope="dealer-money", done=done, already=already, act=act, refused=refused)
+    return _tray_page(request, table, mode=mode, status=exc.status_code, error=exc.message, **kept)
 
 
-def _page(request: HttpRequest, template: str, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
-    notices = [str(message) for message in messages.get_messages(request)]
-    response = render(
-        request,
-        template,
-        {
-            "notice": " ".join(notices),
-            "error": "",
-            FORM_KEY: once.form_key_new(),
-            "is_supervisor": user_has_role(request.user, *SUPERVISORS) or request.user.is_superuser,
-            **context,
-        },
-        status=status,
-    )
-    add_never_cache_headers(response)
-    return response
+_ALREADY = gettext_lazy("This form was already sent: it is recorded once.")
+# The money page's forms (a count confirmed, a slip signed or voided, a buy-in or its void), and the chip tray's.
+MONEY = FormPage(scope=FORM_SCOPE, done=_to_money, refused=_money_refused, already=_ALREADY)
+TRAY = FormPage(scope=FORM_SCOPE, done=_to_money, refused=_tray_refused, already=_ALREADY)
+_MONEY_ACTION = gettext_lazy("handle the table's money")
 
 
 # --- the table's money ---------------------------------------------------------------------------------
@@ -264,144 +228,104 @@ def _money_page(
         "error": error,
         "here": "money",
     }
-    return _page(request, "dealer/money.html", context, status=status)
+    return page(request, "dealer/money.html", context, status=status)
 
 
 @login_required
 @require_GET
 @never_cache
-def money_view(request: HttpRequest, table_id: int) -> HttpResponse:
+@at_table(_MONEY_ACTION)
+def money_view(request: HttpRequest, table: Table) -> HttpResponse:
     """The table's money in the open shift: its tray counts, its slips and its buy-ins."""
-    table = _table(table_id)
-    return _forbidden(request, table) or _money_page(request, table)
+    return _money_page(request, table)
 
 
 @login_required
 @require_POST
-def count_confirm_view(request: HttpRequest, table_id: int, count_id: int) -> HttpResponse:
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
+@at_table(_MONEY_ACTION)
+@MONEY.acts()
+def count_confirm_view(request: HttpRequest, kept: Kept, table: Table, count_id: int) -> str:
     count = get_object_or_404(TrayCount, pk=count_id, table=table)
-
-    def act() -> str:
-        confirmed = tray_count_confirm(actor=request.user, count=count)
-        return _("The %(kind)s of %(total)s is confirmed.") % {
-            "kind": confirmed.get_kind_display(),
-            "total": _money(confirmed.total_cents),
-        }
-
-    return _post(
-        request, table, act, lambda exc: _money_page(request, table, status=exc.status_code, error=exc.message)
-    )
+    confirmed = tray_count_confirm(actor=actor_of(request.user), count=count)
+    return _("The %(kind)s of %(total)s is confirmed.") % {
+        "kind": confirmed.get_kind_display(),
+        "total": _money(confirmed.total_cents),
+    }
 
 
 @login_required
 @require_POST
-def slip_sign_view(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
+@at_table(_MONEY_ACTION)
+@MONEY.acts()
+def slip_sign_view(request: HttpRequest, kept: Kept, table: Table, slip_id: int) -> str:
     slip = get_object_or_404(Slip, pk=slip_id, table=table)
-
-    def act() -> str:
-        signed = slip_sign(actor=request.user, slip=slip)
-        if signed.status == Slip.Status.RECEIVED:
-            return _("%(kind)s slip %(number)s is signed twice: received.") % {
-                "kind": signed.get_kind_display().capitalize(),
-                "number": signed.number,
-            }
-        return _("%(kind)s slip %(number)s is signed: a supervisor signs it next.") % {
+    signed = slip_sign(actor=actor_of(request.user), slip=slip)
+    if signed.status == Slip.Status.RECEIVED:
+        return _("%(kind)s slip %(number)s is signed twice: received.") % {
             "kind": signed.get_kind_display().capitalize(),
             "number": signed.number,
         }
-
-    return _post(
-        request, table, act, lambda exc: _money_page(request, table, status=exc.status_code, error=exc.message)
-    )
+    return _("%(kind)s slip %(number)s is signed: a supervisor signs it next.") % {
+        "kind": signed.get_kind_display().capitalize(),
+        "number": signed.number,
+    }
 
 
 @login_required
 @require_POST
-def slip_void_view(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
+@at_table(_MONEY_ACTION)
+@MONEY.acts()
+def slip_void_view(request: HttpRequest, kept: Kept, table: Table, slip_id: int) -> str:
     slip = get_object_or_404(Slip, pk=slip_id, table=table)
     reason = request.POST.get("reason", "")
-
-    def act() -> str:
-        voided = slip_void(actor=request.user, slip=slip, reason=reason)
-        return _("%(kind)s slip %(number)s is voided.") % {
-            "kind": voided.get_kind_display().capitalize(),
-            "number": voided.number,
-        }
-
-    def refused(exc: ApplicationError) -> HttpResponse:
-        void = {"slip": str(slip.pk), "reason": reason}
-        return _money_page(request, table, status=exc.status_code, error=exc.message, void=void)
-
-    return _post(request, table, act, refused)
+    kept["void"] = {"slip": str(slip.pk), "reason": reason}
+    voided = slip_void(actor=actor_of(request.user), slip=slip, reason=reason)
+    return _("%(kind)s slip %(number)s is voided.") % {
+        "kind": voided.get_kind_display().capitalize(),
+        "number": voided.number,
+    }
 
 
 @login_required
 @require_POST
-def buy_in_view(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
-    typed = {name: request.POST.get(name, "") for name in ("seat", "medium", "amount")}
-
-    def act() -> str:
-        seat = _whole(typed["seat"])
-        if seat is None:
-            raise ApplicationError(_("Tap the seat that buys in."), extra={"field": "seat"})
-        if not typed["medium"]:
-            raise ApplicationError(_("Tap cash or marker."), extra={"field": "medium"})
-        amount = _buy_in_amount(typed)
-        buy_in = buy_in_record(
-            actor=request.user,
-            table=table,
-            seat=seat,  # type: ignore[arg-type]
-            medium=typed["medium"][:_SHOWN],
-            amount_cents=amount,
-        )
-        return _("Seat %(seat)s buys in %(amount)s (%(medium)s).") % {
-            "seat": buy_in.seat_number,
-            "amount": _money(buy_in.amount_cents),
-            "medium": buy_in.get_medium_display(),
-        }
-
-    return _post(
-        request,
-        table,
-        act,
-        lambda exc: _money_page(request, table, status=exc.status_code, error=exc.message, buy_in=typed),
+@at_table(_MONEY_ACTION)
+@MONEY.acts()
+def buy_in_view(request: HttpRequest, kept: Kept, table: Table) -> str:
+    typed = kept["buy_in"] = {name: request.POST.get(name, "") for name in ("seat", "medium", "amount")}
+    seat = _whole(typed["seat"])
+    if seat is None:
+        raise ApplicationError(_("Tap the seat that buys in."), extra={"field": "seat"})
+    if not typed["medium"]:
+        raise ApplicationError(_("Tap cash or marker."), extra={"field": "medium"})
+    amount = _buy_in_amount(typed)
+    buy_in = buy_in_record(
+        actor=actor_of(request.user),
+        table=table,
+        seat=seat,  # type: ignore[arg-type]  # the text typed: the service refuses it, in its words
+        medium=typed["medium"][:_SHOWN],
+        amount_cents=amount,
     )
+    return _("Seat %(seat)s buys in %(amount)s (%(medium)s).") % {
+        "seat": buy_in.seat_number,
+        "amount": _money(buy_in.amount_cents),
+        "medium": buy_in.get_medium_display(),
+    }
 
 
 @login_required
 @require_POST
-def buy_in_void_view(request: HttpRequest, table_id: int, buy_in_id: int) -> HttpResponse:
+@at_table(_MONEY_ACTION)
+@MONEY.acts()
+def buy_in_void_view(request: HttpRequest, kept: Kept, table: Table, buy_in_id: int) -> str:
     """A supervisor voids a buy-in keyed wrong, saying why (``buy_in_void``); the dealer then records the right one."""
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
     buy_in = get_object_or_404(BuyIn, pk=buy_in_id, table=table)
     reason = request.POST.get("reason", "")
-
-    def act() -> str:
-        buy_in_void(actor=request.user, buy_in=buy_in, reason=reason)
-        return _("The buy-in of %(amount)s at seat %(seat)s is voided.") % {
-            "amount": _money(buy_in.amount_cents),
-            "seat": buy_in.seat_number,
-        }
-
-    def refused(exc: ApplicationError) -> HttpResponse:
-        void = {"buy_in": str(buy_in.pk), "reason": reason}
-        return _money_page(request, table, status=exc.status_code, error=exc.message, void=void)
-
-    return _post(request, table, act, refused)
+    kept["void"] = {"buy_in": str(buy_in.pk), "reason": reason}
+    buy_in_void(actor=actor_of(request.user), buy_in=buy_in, reason=reason)
+    return _("The buy-in of %(amount)s at seat %(seat)s is voided.") % {
+        "amount": _money(buy_in.amount_cents),
+        "seat": buy_in.seat_number,
+    }
 
 
 # --- the chip tray: a count, or a fill or credit asked for ---------------------------------------------
@@ -426,61 +350,49 @@ def _tray_page(
         "error": error,
         "here": mode,
     }
-    return _page(request, "dealer/money_tray.html", context, status=status)
+    return page(request, "dealer/money_tray.html", context, status=status)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 @never_cache
-def tray_count_view(request: HttpRequest, table_id: int) -> HttpResponse:
+@at_table(_MONEY_ACTION)
+def tray_count_view(request: HttpRequest, table: Table) -> HttpResponse:
     """GET: the chip tray to count. POST: record the opener or the closer (the button tapped names it)."""
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
     if request.method == "GET":
         return _tray_page(request, table, mode="count")
-    typed = _typed_chips(request.POST)
+    return _tray_count_record(request, table=table)
+
+
+@TRAY.acts(mode="count")
+def _tray_count_record(request: HttpRequest, kept: Kept, table: Table) -> str:
+    typed = kept["typed"] = _typed_chips(request.POST)
     kind = request.POST.get("kind", "")
-
-    def act() -> str:
-        count = tray_count_record(actor=request.user, table=table, kind=kind[:_SHOWN], counts=_chip_counts(typed))
-        return _("The %(kind)s of %(total)s is recorded: a supervisor confirms it.") % {
-            "kind": count.get_kind_display(),
-            "total": _money(count.total_cents),
-        }
-
-    return _post(
-        request,
-        table,
-        act,
-        lambda exc: _tray_page(request, table, mode="count", typed=typed, status=exc.status_code, error=exc.message),
-    )
+    count = tray_count_record(actor=actor_of(request.user), table=table, kind=kind[:_SHOWN], counts=_chip_counts(typed))
+    return _("The %(kind)s of %(total)s is recorded: a supervisor confirms it.") % {
+        "kind": count.get_kind_display(),
+        "total": _money(count.total_cents),
+    }
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 @never_cache
-def slip_request_view(request: HttpRequest, table_id: int) -> HttpResponse:
+@at_table(_MONEY_ACTION)
+def slip_request_view(request: HttpRequest, table: Table) -> HttpResponse:
     """GET: the chip tray to ask the cage for chips. POST: request the fill or the credit (the button tapped)."""
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
     if request.method == "GET":
         return _tray_page(request, table, mode="slip")
-    typed = _typed_chips(request.POST)
+    return _slip_request_record(request, table=table)
+
+
+@TRAY.acts(mode="slip")
+def _slip_request_record(request: HttpRequest, kept: Kept, table: Table) -> str:
+    typed = kept["typed"] = _typed_chips(request.POST)
     kind = request.POST.get("kind", "")
-
-    def act() -> str:
-        slip = slip_request(actor=request.user, table=table, kind=kind[:_SHOWN], chips=_chip_counts(typed))
-        return _("%(kind)s slip %(number)s asks for %(total)s: the cage issues it.") % {
-            "kind": slip.get_kind_display().capitalize(),
-            "number": slip.number,
-            "total": _money(slip.total_cents),
-        }
-
-    return _post(
-        request,
-        table,
-        act,
-        lambda exc: _tray_page(request, table, mode="slip", typed=typed, status=exc.status_code, error=exc.message),
-    )
+    slip = slip_request(actor=actor_of(request.user), table=table, kind=kind[:_SHOWN], chips=_chip_counts(typed))
+    return _("%(kind)s slip %(number)s asks for %(total)s: the cage issues it.") % {
+        "kind": slip.get_kind_display().capitalize(),
+        "number": slip.number,
+        "total": _money(slip.total_cents),
+    }

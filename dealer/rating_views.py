@@ -5,18 +5,18 @@ player seated, found by card number or name, or enrolled on the spot.
 Privacy: a dealer sees a player's name and tier, their status and the time they have played in this session (breaks
 excluded, ``players.figures.seconds_played``), never their money figures, their win or loss or their history.
 
-Thin, as the table's money is (``dealer.money_views``, whose one-time form keys this module shares): each view checks
-that the user may act at the table (anyone else gets the tablet's 403 page), reads the form, calls one service of
-``players.services`` and redirects (POST-redirect-GET) with a notice. A refusal draws the page again with the
-service's message in the banner and its status, marked with ``REFUSAL_HEADER``, with what was typed kept; nothing is
-written. The same form sent twice from one page (a double tap, a resend after Back) is done once.
+Thin, as the table's money is (``dealer.money_views``; both pages' shared parts are ``dealer.table_pages``): each view
+acts at a table the user may act at (anyone else gets the tablet's 403 page), reads the form, calls one service of
+``players.services`` and redirects (POST-redirect-GET) with a notice (``casino.once.FormPage``). A refusal draws the
+page again with the service's message in the banner and its status, marked with ``REFUSAL_HEADER``, with what was
+typed kept; nothing is written. The same form sent twice from one page (a double tap, a resend after Back) is done once.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django import forms
@@ -24,16 +24,19 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError, WrongState
 from casino.forms import AmountField
+from casino.once import FormPage, Kept
 from casino.templatetags.money import cents as _money
-from dealer.money_views import _page, form_once
+from casino.users import actor_of
+from dealer.table_pages import FORM_SCOPE, at_table, page
 from players.figures import seconds_played
 from players.models import Player, RatingSeat, RatingSession
 from players.selectors import player_find
@@ -47,7 +50,7 @@ from players.services import (
     session_start,
 )
 from tables.models import Table
-from tables.permissions import can_act_at_table, require_act_at_table, tables_visible_to
+from tables.permissions import can_act_at_table, tables_visible_to
 
 # What a search box keeps of what was typed (a card number is at most 32 characters, a name 120).
 _MOST_QUERY = 120
@@ -195,33 +198,27 @@ def _typed(request: HttpRequest, *names: str) -> dict[str, str]:
     return {name: request.POST.get(name, "")[:_MOST_QUERY] for name in names}
 
 
-# --- who may, and the page ------------------------------------------------------------------------------
+# --- the page and its forms ----------------------------------------------------------------------------
 
 
-def _table(table_id: int) -> Table:
-    return get_object_or_404(Table.objects.select_related("pit", "rule_set", "dealer"), pk=table_id)
+def _to_players(request: HttpRequest, *, table: Table, **_kwargs: object) -> HttpResponse:
+    return redirect("dealer-players", table_id=table.pk)
 
 
-def _forbidden(request: HttpRequest, table: Table) -> HttpResponse | None:
-    """The tablet's 403 page for anyone who may not act at ``table``; None for whoever may."""
-    try:
-        require_act_at_table(request.user, table, action=_("rate players at this table"))
-    except ApplicationError as exc:
-        return render(request, "dealer/forbidden.html", {"message": exc.message}, status=exc.status_code)
-    return None
-
-
-def _post(
-    request: HttpRequest, table: Table, act: Callable[[], str], refused: Callable[[ApplicationError], HttpResponse]
+def _players_refused(
+    request: HttpRequest, exc: ApplicationError, kept: Kept, *, table: Table, **_kwargs: object
 ) -> HttpResponse:
-    """Run one service once; redirect to the players page with its notice, or draw the refusal with what was typed."""
-    return form_once(
-        request,
-        done=redirect("dealer-players", table_id=table.pk),
-        already=_("This form was already sent: it is done once."),
-        act=act,
-        refused=refused,
-    )
+    return _players_page(request, table, status=exc.status_code, error=exc.message, **kept)
+
+
+# The players page's forms: a player seated or enrolled, a break, back, a move, the end.
+PLAYERS = FormPage(
+    scope=FORM_SCOPE,
+    done=_to_players,
+    refused=_players_refused,
+    already=gettext_lazy("This form was already sent: it is done once."),
+)
+_RATING_ACTION = gettext_lazy("rate players at this table")
 
 
 def _players_page(
@@ -258,17 +255,15 @@ def _players_page(
         "tiers": list(settings.TABLESIDE_PLAYER_TIERS),
         "error": error,
     }
-    return _page(request, "dealer/rating.html", context, status=status)
+    return page(request, "dealer/rating.html", context, status=status)
 
 
 @login_required
 @require_GET
 @never_cache
-def players_view(request: HttpRequest, table_id: int) -> HttpResponse:
+@at_table(_RATING_ACTION)
+def players_view(request: HttpRequest, table: Table) -> HttpResponse:
     """The table's rated seats and what a dealer does with them; ``?q=`` searches for a player to seat."""
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
     return _players_page(request, table, query=request.GET.get("q", ""))
 
 
@@ -276,7 +271,9 @@ def players_view(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _seat_player(request: HttpRequest, table: Table, player: Player, seat: int, chips_cents: int) -> str:
-    session = session_start(actor=request.user, player=player, table=table, seat=seat, chips_cents=chips_cents)
+    session = session_start(
+        actor=actor_of(request.user), player=player, table=table, seat=seat, chips_cents=chips_cents
+    )
     notice = _("%(player)s (%(tier)s) is rated at seat %(seat)s.") % {
         "player": player_label(player),
         "tier": player.tier,
@@ -289,67 +286,53 @@ def _seat_player(request: HttpRequest, table: Table, player: Player, seat: int, 
 
 @login_required
 @require_POST
-def seat_view(request: HttpRequest, table_id: int) -> HttpResponse:
+@at_table(_RATING_ACTION)
+@PLAYERS.acts()
+def seat_view(request: HttpRequest, kept: Kept, table: Table) -> str:
     """Seat a player the search found (``session_start``) at a free seat, with the chips they brought, if any."""
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
     typed = _typed(request, "q", "player", "seat", "chips")
-
-    def act() -> str:
-        if not _ID.fullmatch(typed["player"].strip()):
-            raise ApplicationError(_("Tap the player to seat (search for them first)."), extra={"field": "player"})
-        player = Player.objects.filter(pk=int(typed["player"])).first()
-        if player is None:
-            raise ApplicationError(_("That player is not enrolled: search again."), extra={"field": "player"})
-        seat = _seat(typed["seat"])
-        chips = _amount(typed["chips"], field="chips") or 0
-        return _seat_player(request, table, player, seat, chips)
-
-    def refused(exc: ApplicationError) -> HttpResponse:
-        return _players_page(
-            request, table, query=typed["q"], status=exc.status_code, error=exc.message, seat_form=typed
-        )
-
-    return _post(request, table, act, refused)
+    kept.update(query=typed["q"], seat_form=typed)
+    if not _ID.fullmatch(typed["player"].strip()):
+        raise ApplicationError(_("Tap the player to seat (search for them first)."), extra={"field": "player"})
+    player = Player.objects.filter(pk=int(typed["player"])).first()
+    if player is None:
+        raise ApplicationError(_("That player is not enrolled: search again."), extra={"field": "player"})
+    seat = _seat(typed["seat"])
+    chips = _amount(typed["chips"], field="chips") or 0
+    return _seat_player(request, table, player, seat, chips)
 
 
 @login_required
 @require_POST
-def enrol_view(request: HttpRequest, table_id: int) -> HttpResponse:
+@at_table(_RATING_ACTION)
+@PLAYERS.acts()
+def enrol_view(request: HttpRequest, kept: Kept, table: Table) -> str:
     """Enrol a new player (``player_create``: name, card number if any, tier; or anonymous with a tier) and seat them
     (``session_start``), the two in one transaction: a refused seat enrols nobody."""
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
-    typed = _typed(request, "name", "card_number", "tier", "anonymous", "seat", "chips")
-
-    def act() -> str:
-        if not typed["tier"]:
-            raise ApplicationError(_("Tap the player's tier."), extra={"field": "tier"})
-        seat = _seat(typed["seat"])
-        chips = _amount(typed["chips"], field="chips") or 0
-        with transaction.atomic():
-            player = player_create(
-                actor=request.user,
-                tier=typed["tier"],
-                name=typed["name"],
-                card_number=typed["card_number"],
-                anonymous=bool(typed["anonymous"]),
-            )
-            return _("Enrolled.") + " " + _seat_player(request, table, player, seat, chips)
-
-    def refused(exc: ApplicationError) -> HttpResponse:
-        return _players_page(request, table, status=exc.status_code, error=exc.message, enrol=typed)
-
-    return _post(request, table, act, refused)
+    typed = kept["enrol"] = _typed(request, "name", "card_number", "tier", "anonymous", "seat", "chips")
+    if not typed["tier"]:
+        raise ApplicationError(_("Tap the player's tier."), extra={"field": "tier"})
+    seat = _seat(typed["seat"])
+    chips = _amount(typed["chips"], field="chips") or 0
+    with transaction.atomic():
+        player = player_create(
+            actor=actor_of(request.user),
+            tier=typed["tier"],
+            name=typed["name"],
+            card_number=typed["card_number"],
+            anonymous=bool(typed["anonymous"]),
+        )
+        return _("Enrolled.") + " " + _seat_player(request, table, player, seat, chips)
 
 
 # --- a rated seat: a break, back, a move, the end -------------------------------------------------------
 
 
-def _session(session_id: int) -> RatingSession:
-    return get_object_or_404(RatingSession.objects.select_related("player"), pk=session_id)
+def _session(session_id: int, kept: Kept, typed: Mapping[str, str] | None = None) -> RatingSession:
+    """The session the address names (404 if none); its refusal keeps it, and what was typed, in the session's form."""
+    session = get_object_or_404(RatingSession.objects.select_related("player"), pk=session_id)
+    kept["session_form"] = {"session": str(session.pk), **(typed or {})}
+    return session
 
 
 def _here(session: RatingSession, table: Table) -> int:
@@ -363,103 +346,69 @@ def _here(session: RatingSession, table: Table) -> int:
     return seat.seat_number
 
 
-def _session_post(
-    request: HttpRequest,
-    table: Table,
-    session: RatingSession,
-    act: Callable[[], str],
-    typed: Mapping[str, str] | None = None,
-) -> HttpResponse:
-    def refused(exc: ApplicationError) -> HttpResponse:
-        form = {"session": str(session.pk), **(typed or {})}
-        return _players_page(request, table, status=exc.status_code, error=exc.message, session_form=form)
-
-    return _post(request, table, act, refused)
-
-
 @login_required
 @require_POST
-def pause_view(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
+@at_table(_RATING_ACTION)
+@PLAYERS.acts()
+def pause_view(request: HttpRequest, kept: Kept, table: Table, session_id: int) -> str:
     """The player takes a break (``session_pause``): their clock stops, the seat stays theirs."""
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
-    session = _session(session_id)
-
-    def act() -> str:
-        seat = _here(session, table)
-        session_pause(actor=request.user, session=session)
-        return _("%(player)s at seat %(seat)s is on a break.") % {"player": player_label(session.player), "seat": seat}
-
-    return _session_post(request, table, session, act)
+    session = _session(session_id, kept)
+    seat = _here(session, table)
+    session_pause(actor=actor_of(request.user), session=session)
+    return _("%(player)s at seat %(seat)s is on a break.") % {"player": player_label(session.player), "seat": seat}
 
 
 @login_required
 @require_POST
-def resume_view(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
+@at_table(_RATING_ACTION)
+@PLAYERS.acts()
+def resume_view(request: HttpRequest, kept: Kept, table: Table, session_id: int) -> str:
     """The player is back from their break (``session_resume``): their clock runs again."""
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
-    session = _session(session_id)
-
-    def act() -> str:
-        seat = _here(session, table)
-        session_resume(actor=request.user, session=session)
-        return _("%(player)s at seat %(seat)s is back.") % {"player": player_label(session.player), "seat": seat}
-
-    return _session_post(request, table, session, act)
+    session = _session(session_id, kept)
+    seat = _here(session, table)
+    session_resume(actor=actor_of(request.user), session=session)
+    return _("%(player)s at seat %(seat)s is back.") % {"player": player_label(session.player), "seat": seat}
 
 
 @login_required
 @require_POST
-def move_view(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
+@at_table(_RATING_ACTION)
+@PLAYERS.acts()
+def move_view(request: HttpRequest, kept: Kept, table: Table, session_id: int) -> str:
     """The player moves to another seat, here or at another open table (``session_move``): one session goes on."""
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
-    session = _session(session_id)
     typed = {"kind": "move", **_typed(request, "to")}
-
-    def act() -> str:
-        _here(session, table)
-        match = _DESTINATION.fullmatch(typed["to"].strip())
-        if match is None:
-            raise ApplicationError(_("Choose the table and the seat the player moves to."), extra={"field": "to"})
-        to = Table.objects.filter(pk=int(match[1])).first()
-        if to is None:
-            raise ApplicationError(_("That table is not on the floor: choose another."), extra={"field": "to"})
-        seat = int(match[2])
-        session_move(actor=request.user, session=session, table=to, seat=seat)
-        return _("%(player)s moves to table %(table)s, seat %(seat)s.") % {
-            "player": player_label(session.player),
-            "table": to.name,
-            "seat": seat,
-        }
-
-    return _session_post(request, table, session, act, typed)
+    session = _session(session_id, kept, typed)
+    _here(session, table)
+    match = _DESTINATION.fullmatch(typed["to"].strip())
+    if match is None:
+        raise ApplicationError(_("Choose the table and the seat the player moves to."), extra={"field": "to"})
+    to = Table.objects.filter(pk=int(match[1])).first()
+    if to is None:
+        raise ApplicationError(_("That table is not on the floor: choose another."), extra={"field": "to"})
+    seat = int(match[2])
+    session_move(actor=actor_of(request.user), session=session, table=to, seat=seat)
+    return _("%(player)s moves to table %(table)s, seat %(seat)s.") % {
+        "player": player_label(session.player),
+        "table": to.name,
+        "seat": seat,
+    }
 
 
 @login_required
 @require_POST
-def end_view(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
+@at_table(_RATING_ACTION)
+@PLAYERS.acts()
+def end_view(request: HttpRequest, kept: Kept, table: Table, session_id: int) -> str:
     """The player leaves (``session_end``), with what they walked with if the dealer says (e.g. "250.50")."""
-    table = _table(table_id)
-    if (denied := _forbidden(request, table)) is not None:
-        return denied
-    session = _session(session_id)
     typed = {"kind": "end", **_typed(request, "walk_with")}
-
-    def act() -> str:
-        seat = _here(session, table)
-        walk_with = _amount(typed["walk_with"], field="walk_with")
-        session_end(actor=request.user, session=session, walk_with_cents=walk_with)
-        values = {"player": player_label(session.player), "seat": seat}
-        if walk_with is None:
-            return _("%(player)s leaves seat %(seat)s: the session has ended.") % values
-        return _("%(player)s leaves seat %(seat)s with %(amount)s: the session has ended.") % {
-            **values,
-            "amount": _money(walk_with),
-        }
-
-    return _session_post(request, table, session, act, typed)
+    session = _session(session_id, kept, typed)
+    seat = _here(session, table)
+    walk_with = _amount(typed["walk_with"], field="walk_with")
+    session_end(actor=actor_of(request.user), session=session, walk_with_cents=walk_with)
+    values = {"player": player_label(session.player), "seat": seat}
+    if walk_with is None:
+        return _("%(player)s leaves seat %(seat)s: the session has ended.") % values
+    return _("%(player)s leaves seat %(seat)s with %(amount)s: the session has ended.") % {
+        **values,
+        "amount": _money(walk_with),
+    }

@@ -1,0 +1,66 @@
+"""What the tablet's pages of a table share beyond the tablet itself (the table's money, its rated players): who may
+act at the table, the page drawn, and the scope their forms are recorded once in.
+
+Each of their views acts at one table: ``at_table`` loads it from the address and gives the tablet's 403 page to
+anyone who may not act there. A page is never cached and carries the notices of the last form and a fresh form key
+(``casino.once``); the same form sent twice with the same key (a double tap, a resend) is recorded once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import add_never_cache_headers
+from django.utils.functional import Promise
+
+from casino import once
+from casino.errors import ApplicationError
+from casino.pages import loaded_by
+from casino.roles import SUPERVISORS, user_has_role
+from tables.models import Table
+from tables.permissions import require_act_at_table
+
+# The scope the forms of the table's money and of its rated players are recorded once in (``casino.once``).
+FORM_SCOPE = "dealer-money"
+
+
+def table_get(table_id: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("pit", "rule_set", "dealer"), pk=table_id)
+
+
+def at_table(action: str | Promise) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A view given the table its address names (``table_id``: 404 if none) instead of its id, run only for whoever
+    may act there; anyone else gets the tablet's 403 page, which says who may ``action``."""
+
+    def load(request: HttpRequest, *, table_id: int, **kwargs: Any) -> dict[str, Any] | HttpResponse:
+        table = table_get(table_id)
+        try:
+            require_act_at_table(request.user, table, action=str(action))
+        except ApplicationError as exc:
+            return render(request, "dealer/forbidden.html", {"message": exc.message}, status=exc.status_code)
+        return {"table": table, **kwargs}
+
+    return loaded_by(load)
+
+
+def page(request: HttpRequest, template: str, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
+    """A page of the table on the tablet, never cached, with the last form's notices and a fresh form key."""
+    notices = [str(message) for message in messages.get_messages(request)]
+    response = render(
+        request,
+        template,
+        {
+            "notice": " ".join(notices),
+            "error": "",
+            once.FORM_KEY: once.form_key_new(),
+            "is_supervisor": user_has_role(request.user, *SUPERVISORS) or request.user.is_superuser,
+            **context,
+        },
+        status=status,
+    )
+    add_never_cache_headers(response)
+    return response

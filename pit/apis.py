@@ -31,6 +31,7 @@ from casino.models import Shift
 from casino.roles import OVERSEERS, SUPERVISORS, Role, require_role, user_has_role
 from casino.selectors import gaming_day_get, gaming_day_list
 from casino.services import gaming_day_close, gaming_day_open, shift_close, shift_open
+from casino.users import actor_of
 from pit.report_selectors import REPORT_FORMATS, report_file, shift_get, shift_list, shift_report_get
 from pit.report_views import report_http_response
 from pit.services import shift_report_build
@@ -54,7 +55,7 @@ def _valid(serializer_class: type[serializers.Serializer], request: Request) -> 
     return dict(serializer.validated_data)
 
 
-class ReportOutputSerializer(serializers.Serializer):
+class ReportOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     shift = serializers.IntegerField(source="shift_id")
     kind = serializers.CharField()
@@ -84,7 +85,7 @@ class ReportOutputSerializer(serializers.Serializer):
         return urls
 
 
-class ShiftOutputSerializer(serializers.Serializer):
+class ShiftOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     gaming_day = serializers.DateField(source="gaming_day.business_date")
     number = serializers.IntegerField()
@@ -98,7 +99,7 @@ class ShiftOutputSerializer(serializers.Serializer):
     reports = ReportOutputSerializer(many=True, source="reports.all")
 
 
-class ShiftOpenInputSerializer(serializers.Serializer):
+class ShiftOpenInputSerializer(serializers.Serializer[Any]):
     name = StrictCharField(max_length=40, help_text="Day, Swing, Graveyard, or any name up to 40 characters.")
 
 
@@ -127,7 +128,7 @@ class ShiftListApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(ShiftOpenInputSerializer, request)
-        shift = shift_open(actor=request.user, name=data["name"])
+        shift = shift_open(actor=actor_of(request.user), name=data["name"])
         body = ShiftOutputSerializer(shift_get(shift_id=shift.pk), context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -141,7 +142,7 @@ class ShiftCloseApi(APIView):
         "settle or void each first) or a void or correction request on one waits for a supervisor.",
     )
     def post(self, request: Request, shift_id: int) -> Response:
-        shift_close(actor=request.user, shift=shift_get(shift_id=shift_id))
+        shift_close(actor=actor_of(request.user), shift=shift_get(shift_id=shift_id))
         return Response(ShiftOutputSerializer(shift_get(shift_id=shift_id), context={"request": request}).data)
 
 
@@ -167,7 +168,10 @@ class ShiftMasterGameBuildApi(APIView):
     )
     def post(self, request: Request, shift_id: int) -> Response:
         report = shift_report_build(
-            shift=shift_get(shift_id=shift_id), kind=ShiftReport.Kind.MASTER_GAME, force=True, actor=request.user
+            shift=shift_get(shift_id=shift_id),
+            kind=ShiftReport.Kind.MASTER_GAME,
+            force=True,
+            actor=actor_of(request.user),
         )
         return Response(ReportOutputSerializer(report, context={"request": request}).data)
 
@@ -206,7 +210,7 @@ class ShiftReportFileApi(APIView):
 # --- gaming days -----------------------------------------------------------------------
 
 
-class GamingDayShiftOutputSerializer(serializers.Serializer):
+class GamingDayShiftOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     number = serializers.IntegerField()
     name = serializers.CharField()
@@ -214,7 +218,7 @@ class GamingDayShiftOutputSerializer(serializers.Serializer):
     closed_at = serializers.DateTimeField(allow_null=True)
 
 
-class GamingDayOutputSerializer(serializers.Serializer):
+class GamingDayOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     business_date = serializers.DateField()
     opened_at = serializers.DateTimeField()
@@ -224,7 +228,7 @@ class GamingDayOutputSerializer(serializers.Serializer):
     shifts = GamingDayShiftOutputSerializer(many=True, source="shifts.all", help_text="First shift first.")
 
 
-class GamingDayOpenInputSerializer(serializers.Serializer):
+class GamingDayOpenInputSerializer(serializers.Serializer[Any]):
     business_date = StrictDateField(help_text="The gaming day's business date, YYYY-MM-DD.")
 
 
@@ -250,7 +254,7 @@ class GamingDayListApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(GamingDayOpenInputSerializer, request)
-        day = gaming_day_open(actor=request.user, business_date=data["business_date"])
+        day = gaming_day_open(actor=actor_of(request.user), business_date=data["business_date"])
         body = GamingDayOutputSerializer(gaming_day_get(gaming_day_id=day.pk)).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -262,5 +266,5 @@ class GamingDayCloseApi(APIView):
         summary="Close the gaming day once its last shift is closed (Floor supervisor, Pit boss)",
     )
     def post(self, request: Request, gaming_day_id: int) -> Response:
-        gaming_day_close(actor=request.user, gaming_day=gaming_day_get(gaming_day_id=gaming_day_id))
+        gaming_day_close(actor=actor_of(request.user), gaming_day=gaming_day_get(gaming_day_id=gaming_day_id))
         return Response(GamingDayOutputSerializer(gaming_day_get(gaming_day_id=gaming_day_id)).data)

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
 from casino.roles import CAGE_VIEWERS, Role
+from casino.users import actor_of
 from pit.views import _may, _require
 from tables.models import Slip
 from tables.money_selectors import cage_queue
@@ -53,7 +54,7 @@ def cage_slip_issue(request: HttpRequest, slip_id: int) -> HttpResponse:
     _require(request, CAGE_VIEWERS)
     slip = get_object_or_404(Slip.objects.select_related("table"), pk=slip_id)
     try:
-        issued = slip_issue(actor=request.user, slip=slip)
+        issued = slip_issue(actor=actor_of(request.user), slip=slip)
     except ApplicationError as exc:
         context = _cage_context(request, error=exc.message, refused=slip.pk)
         return render(request, "pit/cage.html", context, status=exc.status_code)
@@ -74,7 +75,7 @@ def cage_slip_void(request: HttpRequest, slip_id: int) -> HttpResponse:
     slip = get_object_or_404(Slip.objects.select_related("table"), pk=slip_id)
     reason = request.POST.get("reason", "")[:500]
     try:
-        voided = slip_void(actor=request.user, slip=slip, reason=reason)
+        voided = slip_void(actor=actor_of(request.user), slip=slip, reason=reason)
     except ApplicationError as exc:
         context = {**_cage_context(request, error=exc.message, refused=slip.pk), "reason": reason}
         return render(request, "pit/cage.html", context, status=exc.status_code)
@@ -99,7 +100,7 @@ def slip_pdf_download(request: HttpRequest, slip_id: int) -> HttpResponse:
         ),
         pk=slip_id,
     )
-    if not can_view_table_money(request.user, slip.table):
+    if not can_view_table_money(actor_of(request.user), slip.table):
         raise PermissionDenied
     response = HttpResponse(slip_pdf(slip), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{slip.kind}-slip-{slip.number:06d}.pdf"'

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import QuerySet
 
@@ -17,7 +18,7 @@ from tables.drop import DropBox, drop_final
 from tables.models import BuyIn, DropCount, Slip, Table, TrayCount
 
 
-def drop_box_sources() -> tuple[QuerySet, ...]:
+def drop_box_sources() -> tuple[QuerySet[Any], ...]:
     """What gives a table a drop box in a shift, each rows with ``table`` and ``shift``: a round, a confirmed tray
     count, a buy-in or a slip. The one rule the count room (which boxes to count) and the Master Game Report (which
     boxes it waits for, ``pit.report_selectors``) share."""

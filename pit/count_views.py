@@ -32,6 +32,7 @@ from casino.forms import AmountField
 from casino.models import Shift
 from casino.money import money_text
 from casino.roles import COUNT_VIEWERS, Role
+from casino.users import actor_of
 from pit.count_selectors import drop_boxes_to_count
 from pit.views import _may, _require
 from tables.drop import MOST_CENTS, NOTES_CENTS, DropBox, drop_box, drop_count_record
@@ -170,7 +171,7 @@ def count_record(request: HttpRequest, shift_id: int, table_id: int) -> HttpResp
         )
     try:
         drop_count_record(
-            actor=request.user,
+            actor=actor_of(request.user),
             table=table,
             shift=shift,
             cash=form.cash(),

@@ -21,6 +21,7 @@ from casino.errors import ApplicationError
 from casino.models import GamingDay, Shift
 from casino.selectors import SHIFT_NAMES, business_date_today, gaming_day_current, gaming_day_list, shift_name_next
 from casino.services import gaming_day_close, gaming_day_open, shift_close, shift_open
+from casino.users import actor_of
 from pit.views import PIT_DECIDERS, PIT_VIEWERS, _may, _require
 from rounds.services.transitions import shift_requests_waiting, shift_rounds_unfinished
 
@@ -81,7 +82,7 @@ def day_open(request: HttpRequest) -> HttpResponse:
     _require(request, PIT_DECIDERS)
     typed = request.POST.get("business_date", "")
     try:
-        opened = gaming_day_open(actor=request.user, business_date=_business_date(typed))
+        opened = gaming_day_open(actor=actor_of(request.user), business_date=_business_date(typed))
     except ApplicationError as exc:
         return _refused(request, exc, business_date=typed)
     messages.success(
@@ -100,7 +101,7 @@ def day_close(request: HttpRequest, gaming_day_id: int) -> HttpResponse:
         messages.warning(request, _("Confirm to close the gaming day: tap “Yes, close the gaming day”."))
         return redirect("pit-day")
     try:
-        closed = gaming_day_close(actor=request.user, gaming_day=gaming_day)
+        closed = gaming_day_close(actor=actor_of(request.user), gaming_day=gaming_day)
     except ApplicationError as exc:
         return _refused(request, exc)
     messages.success(request, _("Gaming day %(date)s is closed.") % {"date": closed.business_date.isoformat()})
@@ -114,7 +115,7 @@ def day_shift_open(request: HttpRequest) -> HttpResponse:
     _require(request, PIT_DECIDERS)
     typed = request.POST.get("name", "")
     try:
-        opened = shift_open(actor=request.user, name=typed)
+        opened = shift_open(actor=actor_of(request.user), name=typed)
     except ApplicationError as exc:
         return _refused(request, exc, shift_name=typed)
     messages.success(request, _("The %(name)s shift is open: rounds can be played.") % {"name": opened.name})
@@ -132,7 +133,7 @@ def day_shift_close(request: HttpRequest, shift_id: int) -> HttpResponse:
         messages.warning(request, _("Confirm to close the shift: tap “Yes, close it”."))
         return redirect("pit-day")
     try:
-        closed = shift_close(actor=request.user, shift=shift)
+        closed = shift_close(actor=actor_of(request.user), shift=shift)
     except ApplicationError as exc:
         return _refused(request, exc)
     messages.success(request, _("The %(name)s shift is closed: its reports are being built.") % {"name": closed.name})

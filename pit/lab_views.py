@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
 from casino.once import FORM_KEY, form_key_new
+from casino.users import actor_of
 from pit.lab_chart import convergence_png
 from pit.views import PIT_DECIDERS, _require
 from rules import options as rule_options
@@ -169,7 +170,7 @@ def lab_start(request: HttpRequest) -> HttpResponse:
         changes = _posted_changes(request, rule_set.game) if has_bank(rule_set.snapshot()) else None
         values = changes or values
         run = lab_run_start(
-            actor=request.user,
+            actor=actor_of(request.user),
             rule_set=rule_set,
             hands=hands,
             changes=changes,

@@ -75,7 +75,7 @@ WIN_HOLD_FIGURES = (
     "computed_win_cents",
     "variance_cents",
 )
-SLIP_COLUMNS = (
+SLIP_COLUMNS: tuple[str, ...] = (
     "kind",
     "number",
     "table",
@@ -88,7 +88,15 @@ SLIP_COLUMNS = (
     "voided_by",
     "void_reason",
 )
-DROP_VARIANCE_COLUMNS = ("pit", "table", "box", "drop_status", "buy_ins_cents", "drop_cents", "drop_variance_cents")
+DROP_VARIANCE_COLUMNS: tuple[str, ...] = (
+    "pit",
+    "table",
+    "box",
+    "drop_status",
+    "buy_ins_cents",
+    "drop_cents",
+    "drop_variance_cents",
+)
 PERIODS = ("gaming_day", "month_to_date", "year_to_date")
 
 
@@ -186,6 +194,7 @@ def _slip_numbers(slips: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     for kind, mine in numbers.items():
         first = before.get(kind, 0) + 1 if mine else None
         last = max(mine) if mine else None
+        missing = [n for n in range(first, last + 1) if n not in mine] if first is not None and last is not None else []
         result.append(
             {
                 "kind": kind,
@@ -193,7 +202,7 @@ def _slip_numbers(slips: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "last": last,
                 "used": sorted(n for n, status in mine.items() if status != Slip.Status.VOIDED),
                 "voided": sorted(n for n, status in mine.items() if status == Slip.Status.VOIDED),
-                "missing": [n for n in range(first, last + 1) if n not in mine] if mine else [],
+                "missing": missing,
             }
         )
     return result

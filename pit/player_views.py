@@ -37,6 +37,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
 from casino.roles import OVERSEERS, SUPERVISORS, TABLE_STAFF, Role
+from casino.users import actor_of
 from pit.views import _may
 from players.models import Player
 from players.page_selectors import player_list, player_page
@@ -137,7 +138,7 @@ def player_enrol(request: HttpRequest) -> HttpResponse:
         return _after_enrol(request, earlier if isinstance(earlier, int) else None)
     try:
         player = player_create(
-            actor=request.user,
+            actor=actor_of(request.user),
             tier=typed["tier"],
             name=typed["name"],
             card_number=typed["card_number"],
@@ -186,8 +187,8 @@ def _page_refused(request: HttpRequest) -> HttpResponse | None:
 def _player_page(request: HttpRequest, player_id: int, *, error: str = "", status: int = 200) -> HttpResponse:
     found = player_page(player_id=player_id, page=request.GET.get("page"))
     if found is None:
-        context = {"message": _("No player has the number %(number)s.") % {"number": player_id}}
-        return render(request, "pit/player_refused.html", {**context, "missing": True}, status=404)
+        message = _("No player has the number %(number)s.") % {"number": player_id}
+        return render(request, "pit/player_refused.html", {"message": message, "missing": True}, status=404)
     context = {
         "found": found,
         "player": found.player,
@@ -227,7 +228,7 @@ def player_anonymise_view(request: HttpRequest, player_id: int) -> HttpResponse:
         messages.info(request, _("This form was already sent: the player is anonymised once."))
         return redirect("player", player_id=player_id)
     try:
-        done = player_anonymise(actor=request.user, player=player_)
+        done = player_anonymise(actor=actor_of(request.user), player=player_)
     except ApplicationError as exc:
         _forget(request)
         return _player_page(request, player_id, error=exc.message, status=exc.status_code)

@@ -62,10 +62,10 @@ def render_csv(data: Mapping[str, Any]) -> str:
             writer.writerow(["pit", row["pit"], "", *_money_cells(row, FIGURES)])
         writer.writerow(["floor", "", "", *_money_cells(data["floor"], FIGURES)])
         writer.writerow([])
-        columns = ("kind", "table", "round", "asked_by", "approved_by", "reason")
-        writer.writerow(columns)
+        adjustment_columns = ("kind", "table", "round", "asked_by", "approved_by", "reason")
+        writer.writerow(adjustment_columns)
         for row in data["adjustments"]:
-            writer.writerow([row[c] for c in columns])
+            writer.writerow([row[c] for c in adjustment_columns])
     elif kind == ShiftReport.Kind.COMMISSION:
         for section, columns in (
             ("by_table", ("pit", "table")),
@@ -85,10 +85,10 @@ def render_csv(data: Mapping[str, Any]) -> str:
     elif kind == ShiftReport.Kind.RATINGS:
         rating_report.write_csv(writer, data)
     else:
-        columns = ("seq", "occurred_at", "actor", "event_type", "subject", "reason", "hash")
-        writer.writerow(columns)
+        event_columns = ("seq", "occurred_at", "actor", "event_type", "subject", "reason", "hash")
+        writer.writerow(event_columns)
         for row in data["events"]:
-            writer.writerow([row[c] for c in columns])
+            writer.writerow([row[c] for c in event_columns])
         writer.writerow([])
         chain = data["chain"]
         writer.writerow(["chain_ok", chain["ok"], "broken_seq", chain["broken_seq"] or "", "problem", chain["problem"]])

@@ -43,6 +43,33 @@ def shift_list(*, closed_only: bool = False) -> QuerySet[Shift]:
     return rows.order_by("-gaming_day__business_date", "-number")
 
 
+@dataclass(frozen=True)
+class ShiftReportsRow:
+    """A closed shift on the reports page: its reports, and whether its Master Game Report (waiting for the count)
+    and its rating report are not built yet, each then a row of its own."""
+
+    shift: Shift
+    reports: list[ShiftReport]
+    master_game_pending: bool
+    ratings_pending: bool
+
+    @property
+    def report_rows(self) -> int:
+        """The rows the shift spans: one a report, one a report not built yet."""
+        return len(self.reports) + self.master_game_pending + self.ratings_pending
+
+
+def shift_reports_row(shift: Shift) -> ShiftReportsRow:
+    """A shift of ``shift_list`` (its reports prefetched) as the reports page draws it."""
+    reports = list(shift.reports.all())
+    return ShiftReportsRow(
+        shift=shift,
+        reports=reports,
+        master_game_pending=not any(r.kind == ShiftReport.Kind.MASTER_GAME for r in reports),
+        ratings_pending=not any(r.kind == ShiftReport.Kind.RATINGS for r in reports),
+    )
+
+
 def shift_get(*, shift_id: int) -> Shift:
     """One shift with its reports, or 404."""
     return get_object_or_404(shift_list(), pk=shift_id)
@@ -85,10 +112,7 @@ def _awaits_count() -> Q:
     """True on a shift with a box it expects not final: whether anything a table recorded in the shift has no drop
     posted for that table (each test stops at the first such row)."""
     final = Exists(_drop_posted().filter(shift=OuterRef("shift_id"), table_id=OuterRef("table_id")))
-    awaits = Q()
-    for rows in _PLAYED:
-        awaits |= Exists(rows.filter(shift=OuterRef("pk")).exclude(final))
-    return awaits
+    return Q(*(Exists(rows.filter(shift=OuterRef("pk")).exclude(final)) for rows in _PLAYED), _connector=Q.OR)
 
 
 def shift_awaits_count(*, shift: Shift) -> bool:

@@ -14,7 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
 from casino.models import Shift
-from pit.report_selectors import ReportFile, report_file, shift_list, shift_report_get
+from casino.users import actor_of
+from pit.report_selectors import ReportFile, report_file, shift_list, shift_report_get, shift_reports_row
 from pit.services import shift_report_build
 from pit.views import PIT_DECIDERS, PIT_VIEWERS, _may, _require
 from settlement.models import ShiftReport
@@ -42,12 +43,7 @@ def reports(request: HttpRequest) -> HttpResponse:
     whose Master Game Report is not built yet (it waits for the count) says so, with "Build now" for supervisors."""
     _require(request, PIT_VIEWERS)
     page = Paginator(shift_list(closed_only=True), SHIFTS_PER_PAGE).get_page(request.GET.get("page"))
-    shifts = list(page.object_list)
-    for shift in shifts:
-        reports = shift.reports.all()  # prefetched
-        shift.master_game_pending = not any(r.kind == ShiftReport.Kind.MASTER_GAME for r in reports)
-        shift.ratings_pending = not any(r.kind == ShiftReport.Kind.RATINGS for r in reports)
-        shift.report_rows = len(reports) + shift.master_game_pending + shift.ratings_pending
+    shifts = [shift_reports_row(shift) for shift in page.object_list]
     context = {"page": page, "shifts": shifts, "can_decide": _may(request, PIT_DECIDERS)}
     return render(request, "pit/reports.html", context)
 
@@ -61,7 +57,7 @@ def master_game_build(request: HttpRequest, shift_id: int) -> HttpResponse:
     _require(request, PIT_DECIDERS)
     shift = get_object_or_404(Shift, pk=shift_id)
     try:
-        shift_report_build(shift=shift, kind=ShiftReport.Kind.MASTER_GAME, force=True, actor=request.user)
+        shift_report_build(shift=shift, kind=ShiftReport.Kind.MASTER_GAME, force=True, actor=actor_of(request.user))
     except ApplicationError as exc:
         messages.error(request, exc.message)
     else:

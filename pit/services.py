@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -11,6 +10,7 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.models import Shift
 from casino.roles import SUPERVISORS, require_role
+from casino.users import Actor
 from pit import report_files, report_pdf
 from pit.report_selectors import shift_boxes_awaited
 from settlement.models import ShiftReport
@@ -25,7 +25,7 @@ def shift_report_build(
     shift: Shift,
     kind: str,
     force: bool = False,
-    actor: User | AnonymousUser | None = None,
+    actor: Actor | None = None,
 ) -> ShiftReport:
     """Build a closed shift's report of one kind: idempotent, and never half written.
 

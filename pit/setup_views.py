@@ -23,6 +23,7 @@ from casino.forms import AmountField
 from casino.money import money_text
 from casino.roles import Role
 from casino.selectors import users_with_role
+from casino.users import actor_of
 from pit.views import PIT_DECIDERS, PIT_VIEWERS, _may, _require
 from rules.models import RuleSet
 from rules.services import has_peer_variant
@@ -85,7 +86,7 @@ def table_setup(request: HttpRequest, table_id: int) -> HttpResponse:
             data = form.cleaned_data
             try:
                 table_configure(
-                    actor=request.user,
+                    actor=actor_of(request.user),
                     table=table,
                     min_wager_cents=data["min_wager"],
                     max_wager_cents=data["max_wager"],
@@ -94,8 +95,7 @@ def table_setup(request: HttpRequest, table_id: int) -> HttpResponse:
                     big_win_cents=data["big_win"],
                 )
             except ApplicationError as exc:
-                field = _FORM_FIELDS.get(str(exc.extra.get("field", "")))
-                form.add_error(field, exc.message)
+                form.add_error(_FORM_FIELDS.get(str(exc.extra.get("field", ""))), exc.message)
                 status = exc.status_code
             else:
                 messages.success(request, _("Table %(table)s is set up.") % {"table": table.name})
@@ -126,7 +126,7 @@ def table_setup_peer(request: HttpRequest, table_id: int) -> HttpResponse:
     _require(request, PIT_DECIDERS)
     table = get_object_or_404(Table.objects.select_related("pit", "rule_set", "dealer"), pk=table_id)
     try:
-        table = table_play_peer(actor=request.user, table=table)
+        table = table_play_peer(actor=actor_of(request.user), table=table)
     except ApplicationError as exc:
         messages.error(request, exc.message)
     else:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Protocol
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from casino.errors import ApplicationError
 from casino.roles import OVERSEERS, SUPERVISORS, Role, user_has_role, user_roles
 from casino.selectors import audit_events_recent, shift_current
+from casino.users import actor_of
 from pit.corrections import correction_form, correction_hands, correction_review
 from pit.history import table_round_history
 from pit.selectors import pit_dashboard, pits_with_tables
@@ -96,14 +99,20 @@ def pit_live(request: HttpRequest) -> HttpResponse:
     return render(request, "pit/pit_live.html", _live_context(request))
 
 
-def _decide(request: HttpRequest, adjustment_id: int, decide: Any, done: Any) -> HttpResponse:
+class _Decision(Protocol):
+    def __call__(self, *, actor: User, adjustment: Adjustment, note: str) -> Adjustment: ...
+
+
+def _decide(
+    request: HttpRequest, adjustment_id: int, decide: _Decision, done: Callable[[Adjustment], str]
+) -> HttpResponse:
     """A supervisor's decision on a request (``decide(actor=, adjustment=, note=)``), said as ``done(adjustment)``
     with its table and round, or the service's refusal; then the refreshed live part for htmx, else the
     dashboard."""
     _require(request, PIT_DECIDERS)
     adjustment = get_object_or_404(Adjustment.objects.select_related("round__table"), pk=adjustment_id)
     try:
-        decide(actor=request.user, adjustment=adjustment, note=request.POST.get("note", ""))
+        decide(actor=actor_of(request.user), adjustment=adjustment, note=request.POST.get("note", ""))
     except ApplicationError as exc:
         messages.error(request, exc.message)
     else:
@@ -181,22 +190,22 @@ def pit_round_correct(request: HttpRequest, round_id: int) -> HttpResponse:
         "round": round_,
         "table": round_.table,
         "form": form,
-        "reason": (posted or {}).get("reason", ""),
-        "key": (posted or {}).get("key") or uuid.uuid4().hex,
+        "reason": posted.get("reason", "") if posted is not None else "",
+        "key": (posted.get("key") if posted is not None else None) or uuid.uuid4().hex,
         "four_eyes": four_eyes_required(),
     }
     if posted is None:
         return render(request, "pit/round_correct.html", context)
     # A second tap, or a retry after a lost answer, with four eyes on: the request it made is the answer.
     mine = round_.adjustments.filter(
-        kind=Adjustment.Kind.CORRECTION, status=Adjustment.Status.PENDING, requested_by=request.user
+        kind=Adjustment.Kind.CORRECTION, status=Adjustment.Status.PENDING, requested_by=actor_of(request.user)
     ).first()
     if mine is not None:
         messages.info(request, _("Your correction of this round is already waiting for another supervisor."))
         return redirect("pit-adjustment", adjustment_id=mine.pk)
     try:
         done = correction_submit(
-            actor=request.user,
+            actor=actor_of(request.user),
             round=round_,
             hands=correction_hands(form=form),
             reason=posted.get("reason", ""),

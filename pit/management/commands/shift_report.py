@@ -64,9 +64,10 @@ class Command(BaseCommand):
         elif options["shift"] is None:
             raise CommandError("Say which shift (--shift ID), or --demo.")
         else:
-            shift = Shift.objects.filter(pk=options["shift"]).first()
-            if shift is None:
+            found = Shift.objects.filter(pk=options["shift"]).first()
+            if found is None:
                 raise CommandError(f"There is no shift {options['shift']}.")
+            shift = found
         report = shift_report_build(shift=shift, kind=options["kind"])
         for option, content in (("pdf", bytes(report.pdf)), ("csv", report.csv), ("html", report.html)):
             path = options[option]
@@ -78,9 +79,10 @@ class Command(BaseCommand):
             else:
                 path.write_text(content, encoding="utf-8")
             self.stdout.write(f"Wrote {path}")
-        if options["demo"] and report.data.get("hours"):
+        hours = (report.data or {}).get("hours")
+        if options["demo"] and hours:
             chart = options["pdf"].with_name(options["pdf"].stem + "-chart.png")
-            chart.write_bytes(hourly_chart_png(report.data["hours"]))
+            chart.write_bytes(hourly_chart_png(hours))
             self.stdout.write(f"Wrote {chart}")
         self.stdout.write(self.style.SUCCESS(f"{report} · content hash {report.content_hash}"))
 
@@ -109,33 +111,36 @@ class Command(BaseCommand):
             wager_place(actor=dealer, round=round_, seat=seat, amount_cents=min(amount, table.max_wager_cents))
         round_close_betting(actor=dealer, round=round_)
         round_ = round_deal(actor=dealer, round=round_, auto=True, rng=rng)
+        dealt: dict[str, str] | None = round_.dealt
+        if dealt is None:
+            raise CommandError(f"Round {round_.number} at table {table.name} was dealt no cards.")
         wagers = {w.seat.number: w.amount_cents for w in round_.wagers.select_related("seat")}
         if registry.game(table.game).placed_by_street:
-            round_ = self._place_ofc(round_, dealer, wagers)
+            round_ = self._place_ofc(round_, dealer, wagers, dealt)
         else:
             hands = dealt_hands_set(
                 game=table.game,
                 snapshot=round_.rule_set_snapshot,
-                dealt=round_.dealt,
+                dealt=dealt,
                 bank_position=dealt_bank_position(round_),
             )
             hands["seats"] = {seat: hand for seat, hand in hands["seats"].items() if int(seat) in wagers}
             round_ = round_hands_record(actor=dealer, round=round_, hands=hands)
         settle_round(round=round_, actor=dealer, idempotency_key=key)
 
-    def _place_ofc(self, round_: Round, dealer: Any, wagers: dict[int, int]) -> Round:
+    def _place_ofc(self, round_: Round, dealer: Any, wagers: dict[int, int], dealt_cards: dict[str, str]) -> Round:
         """Place each seat's cards street by street (five, then one at a time) where the best arrangement of its
         13 cards puts them: a demo's shortcut, as a player who could see the whole deal would."""
         spec = registry.game(round_.table.game)
         rows: dict[str, dict[str, str]] = {}
         dealt: dict[str, list[str]] = {}
-        for seat in wagers:
-            cards = parse_cards(round_.dealt[str(seat)])
-            arrangement = chinese_poker.suggest(cards, top=1)[0].arrangement
-            rows[str(seat)] = {
+        for number in wagers:
+            seat_cards = parse_cards(dealt_cards[str(number)])
+            arrangement = chinese_poker.suggest(seat_cards, top=1)[0].arrangement
+            rows[str(number)] = {
                 card: row for row in spec.part_names for card in cards_text(getattr(arrangement, row)).split()
             }
-            dealt[str(seat)] = round_.dealt[str(seat)].split()
+            dealt[str(number)] = dealt_cards[str(number)].split()
         placed = 0
         while placed < spec.hand_size:
             size = 5 if placed == 0 else 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -27,10 +28,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
+from django_htmx.middleware import HtmxDetails
 
 from casino import once
 from casino.errors import ApplicationError
 from casino.templatetags.money import cents as _money
+from casino.users import actor_of
 from dealer import tablet, tablet_swap, tablet_values, tablet_version
 from poker_room.tournaments.table_selectors import dealer_tournament_tables
 from rounds import ofc_turns
@@ -64,6 +67,13 @@ from tables.permissions import (
 
 # Set on every refusal the tablet draws in its banner (or, for the advice, in its box): see the module's docstring.
 REFUSAL_HEADER = once.REFUSAL_HEADER  # casino.once: every refusal drawn in a page carries it
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it: ``htmx`` says whether htmx sent it (and what it swaps)."""
+
+    htmx: HtmxDetails
+
 
 # --- who may see a table ----------------------------------------------------------------------------
 
@@ -247,7 +257,7 @@ def _entry_context(
     }
 
 
-def _render_tablet(request: HttpRequest, table: Table, *, status: int = 200, **extra: Any) -> HttpResponse:
+def _render_tablet(request: HtmxHttpRequest, table: Table, *, status: int = 200, **extra: Any) -> HttpResponse:
     context = tablet_context(request, table, **extra)
     template = "dealer/_tablet.html" if request.htmx else "dealer/tablet.html"
     response = render(request, template, context, status=status)
@@ -256,7 +266,7 @@ def _render_tablet(request: HttpRequest, table: Table, *, status: int = 200, **e
     return response
 
 
-def _refused(request: HttpRequest, table: Table, exc: ApplicationError) -> HttpResponse:
+def _refused(request: HtmxHttpRequest, table: Table, exc: ApplicationError) -> HttpResponse:
     """The service's refusal in the banner, with its status; htmx swaps the banner only, keeping what was tapped."""
     if request.htmx:
         response = render(request, "dealer/_banner.html", {"error": exc.message}, status=exc.status_code)
@@ -267,21 +277,27 @@ def _refused(request: HttpRequest, table: Table, exc: ApplicationError) -> HttpR
     return _render_tablet(request, table, status=exc.status_code, error=exc.message)
 
 
-def _done(request: HttpRequest, table: Table, notice: str = "") -> HttpResponse:
+def _done(request: HtmxHttpRequest, table: Table, notice: str = "") -> HttpResponse:
     if request.htmx:
         return _render_tablet(request, table, notice=notice)
     return redirect("dealer-table", table_id=table.pk)
 
 
-def _act(request: HttpRequest, round_id: int, act: Callable[[Round], str]) -> HttpResponse:
-    """Run one service on a round the user may see; draw the tablet again, or show the refusal."""
-    round_ = _round(round_id)
-    try:
-        require_view_table(request.user, round_.table)
-        notice = act(round_)
-    except ApplicationError as exc:
-        return _refused(request, round_.table, exc)
-    return _done(request, round_.table, notice)
+def _on_round(action: Callable[[HtmxHttpRequest, Round], str]) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
+    """A view that runs one service on a round the user may see (``action``, which returns the notice): the tablet
+    drawn again, or the refusal."""
+
+    @wraps(action)
+    def view(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
+        round_ = _round(round_id)
+        try:
+            require_view_table(request.user, round_.table)
+            notice = action(request, round_)
+        except ApplicationError as exc:
+            return _refused(request, round_.table, exc)
+        return _done(request, round_.table, notice)
+
+    return view
 
 
 # --- pages ------------------------------------------------------------------------------------------
@@ -302,7 +318,7 @@ def dealer_home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 @never_cache
-def dealer_table(request: HttpRequest, table_id: int) -> HttpResponse:
+def dealer_table(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     """The tablet of one table."""
     table = _table(table_id)
     try:
@@ -317,14 +333,14 @@ def dealer_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def round_open_view(request: HttpRequest, table_id: int) -> HttpResponse:
+def round_open_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     table = _table(table_id)
     banker = request.POST.get("banker", "")
     seat = None if banker in ("", "house") else _int(banker)
     bank_cents = _int(request.POST.get("bank_cents")) if seat is not None else None
     try:
         require_view_table(request.user, table)
-        round_ = round_open(actor=request.user, table=table, banker_seat=seat, bank_cents=bank_cents)  # type: ignore[arg-type]
+        round_ = round_open(actor=actor_of(request.user), table=table, banker_seat=seat, bank_cents=bank_cents)  # type: ignore[arg-type]
     except ApplicationError as exc:
         return _refused(request, table, exc)
     notice = _("Round %(number)s is open: take the wagers.") % {"number": round_.number}
@@ -341,119 +357,95 @@ def round_open_view(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def wager_view(request: HttpRequest, round_id: int) -> HttpResponse:
+@_on_round
+def wager_view(request: HtmxHttpRequest, round_: Round) -> str:
     seat, amount = _int(request.POST.get("seat")), _int(request.POST.get("amount_cents"))
-
-    def act(round_: Round) -> str:
-        wager = wager_place(actor=request.user, round=round_, seat=seat, amount_cents=amount)  # type: ignore[arg-type]
-        return _("Seat %(seat)s wagers %(amount)s.") % {"seat": seat, "amount": _money(wager.amount_cents)}
-
-    return _act(request, round_id, act)
+    wager = wager_place(actor=actor_of(request.user), round=round_, seat=seat, amount_cents=amount)  # type: ignore[arg-type]
+    return _("Seat %(seat)s wagers %(amount)s.") % {"seat": seat, "amount": _money(wager.amount_cents)}
 
 
 @login_required
 @require_POST
-def close_betting_view(request: HttpRequest, round_id: int) -> HttpResponse:
-    def act(round_: Round) -> str:
-        round_close_betting(actor=request.user, round=round_)
-        return _("Betting is closed: roll the dice.")
-
-    return _act(request, round_id, act)
+@_on_round
+def close_betting_view(request: HtmxHttpRequest, round_: Round) -> str:
+    round_close_betting(actor=actor_of(request.user), round=round_)
+    return _("Betting is closed: roll the dice.")
 
 
 @login_required
 @require_POST
-def deal_view(request: HttpRequest, round_id: int) -> HttpResponse:
+@_on_round
+def deal_view(request: HtmxHttpRequest, round_: Round) -> str:
     auto = request.POST.get("auto") == "1"
     dice = None if auto else [_int(request.POST.get(f"die{n}")) for n in (1, 2, 3)]
-
-    def act(round_: Round) -> str:
-        if dice is not None and None in dice:
-            raise ApplicationError(_("Tap all three dice first."), extra={"field": "dice"})
-        round_deal(actor=request.user, round=round_, dice=dice, auto=auto)  # type: ignore[arg-type]
-        return _("Dealt: enter the hands.")
-
-    return _act(request, round_id, act)
+    if dice is not None and None in dice:
+        raise ApplicationError(_("Tap all three dice first."), extra={"field": "dice"})
+    round_deal(actor=actor_of(request.user), round=round_, dice=dice, auto=auto)  # type: ignore[arg-type]
+    return _("Dealt: enter the hands.")
 
 
 @login_required
 @require_POST
-def hands_view(request: HttpRequest, round_id: int) -> HttpResponse:
-    def act(round_: Round) -> str:
-        hands = tablet.hands_payload(round_, request.POST, wagers=_wagers(round_))
-        round_hands_record(actor=request.user, round=round_, hands=hands)
-        return _("Hands recorded: check the preview, then settle.")
-
-    return _act(request, round_id, act)
+@_on_round
+def hands_view(request: HtmxHttpRequest, round_: Round) -> str:
+    hands = tablet.hands_payload(round_, request.POST, wagers=_wagers(round_))
+    round_hands_record(actor=actor_of(request.user), round=round_, hands=hands)
+    return _("Hands recorded: check the preview, then settle.")
 
 
 @login_required
 @require_POST
-def swap_view(request: HttpRequest, round_id: int) -> HttpResponse:
+@_on_round
+def swap_view(request: HtmxHttpRequest, round_: Round) -> str:
     """Chinese Poker, three players: a seat's swap with the undealt cards, recorded in the order announced."""
     seat = _int(request.POST.get("seat"))
     gave, took = request.POST.get("gave", ""), request.POST.get("took", "")
-
-    def act(round_: Round) -> str:
-        if seat is None:
-            raise ApplicationError(_("Tap the seat that swaps first."), extra={"field": "seat"})
-        round_swap_record(actor=request.user, round=round_, seat=seat, gave=gave, took=took)
-        return _("Seat %(seat)s swapped: it pays 2 points to each other player.") % {"seat": seat}
-
-    return _act(request, round_id, act)
+    if seat is None:
+        raise ApplicationError(_("Tap the seat that swaps first."), extra={"field": "seat"})
+    round_swap_record(actor=actor_of(request.user), round=round_, seat=seat, gave=gave, took=took)
+    return _("Seat %(seat)s swapped: it pays 2 points to each other player.") % {"seat": seat}
 
 
 @login_required
 @require_POST
-def placements_view(request: HttpRequest, round_id: int) -> HttpResponse:
-    def act(round_: Round) -> str:
-        street = tablet.placements_payload(round_, request.POST, wagers=_wagers(round_))
-        placed = round_placements_record(actor=request.user, round=round_, placements=street)
-        if placed.state == RoundState.REVEALED:
-            return _("Every board is complete: check the score sheet, then settle.")
-        return _("Street placed.")
-
-    return _act(request, round_id, act)
+@_on_round
+def placements_view(request: HtmxHttpRequest, round_: Round) -> str:
+    street = tablet.placements_payload(round_, request.POST, wagers=_wagers(round_))
+    placed = round_placements_record(actor=actor_of(request.user), round=round_, placements=street)
+    if placed.state == RoundState.REVEALED:
+        return _("Every board is complete: check the score sheet, then settle.")
+    return _("Street placed.")
 
 
 @login_required
 @require_POST
-def settle_view(request: HttpRequest, round_id: int) -> HttpResponse:
+@_on_round
+def settle_view(request: HtmxHttpRequest, round_: Round) -> str:
     key = request.POST.get("idempotency_key", "")
-
-    def act(round_: Round) -> str:
-        body = settle_round(round=round_, actor=request.user, idempotency_key=key)
-        return _("Round %(number)s is settled.") % {"number": body["number"]}
-
-    return _act(request, round_id, act)
+    body = settle_round(round=round_, actor=actor_of(request.user), idempotency_key=key)
+    return _("Round %(number)s is settled.") % {"number": body["number"]}
 
 
 @login_required
 @require_POST
-def void_request_view(request: HttpRequest, round_id: int) -> HttpResponse:
+@_on_round
+def void_request_view(request: HtmxHttpRequest, round_: Round) -> str:
     reason = request.POST.get("reason", "")
-
-    def act(round_: Round) -> str:
-        adjustment_request(actor=request.user, round=round_, kind=Adjustment.Kind.VOID, reason=reason)
-        return _("Void requested: waiting for a supervisor.")
-
-    return _act(request, round_id, act)
+    adjustment_request(actor=actor_of(request.user), round=round_, kind=Adjustment.Kind.VOID, reason=reason)
+    return _("Void requested: waiting for a supervisor.")
 
 
 @login_required
 @require_POST
-def correction_request_view(request: HttpRequest, round_id: int) -> HttpResponse:
+@_on_round
+def correction_request_view(request: HtmxHttpRequest, round_: Round) -> str:
     """The dealer asks for a correction of a settled round: the hands entered again, and why."""
     reason = request.POST.get("reason", "")
-
-    def act(round_: Round) -> str:
-        hands = tablet.hands_payload(round_, request.POST, wagers=_wagers(round_))
-        adjustment_request(
-            actor=request.user, round=round_, kind=Adjustment.Kind.CORRECTION, reason=reason, hands=hands
-        )
-        return _("Correction requested: waiting for a supervisor.")
-
-    return _act(request, round_id, act)
+    hands = tablet.hands_payload(round_, request.POST, wagers=_wagers(round_))
+    adjustment_request(
+        actor=actor_of(request.user), round=round_, kind=Adjustment.Kind.CORRECTION, reason=reason, hands=hands
+    )
+    return _("Correction requested: waiting for a supervisor.")
 
 
 # --- helpers that write nothing ----------------------------------------------------------------------
@@ -461,7 +453,7 @@ def correction_request_view(request: HttpRequest, round_id: int) -> HttpResponse
 
 @login_required
 @require_POST
-def hands_preview_view(request: HttpRequest, round_id: int) -> HttpResponse:
+def hands_preview_view(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
     """The values, fouls and house way of what is tapped in so far, and the settlement preview once complete."""
     round_ = _round(round_id)
     try:
@@ -483,7 +475,7 @@ def hands_preview_view(request: HttpRequest, round_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def advice_view(request: HttpRequest, round_id: int) -> HttpResponse:
+def advice_view(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
     """A seat's hand, every setting's odds against the house way (nothing is written): exact for Pai Gow
     tiles; for Pai Gow Poker against a sample of the bank's hands, with its 95% margin."""
     round_ = _round(round_id)

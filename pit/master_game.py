@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Max, Q
 from django.utils.translation import gettext_lazy
@@ -45,36 +45,129 @@ from settlement.models import ShiftReport
 from settlement.table_money import TableShiftMoney, WinHold, table_money_figures, win_hold_by
 from tables.models import Slip
 
-# A table's figures, in the order the report shows them.
-TABLE_FIGURES = (
-    "opener_cents",
-    "closer_cents",
-    "fills_cents",
-    "credits_cents",
-    "buy_ins_cents",
-    "markers_cents",
-    "drop_cents",
-    "promo_cents",
-    "win_cents",
-    "hold_bp",
-    "computed_win_cents",
-    "house_cents",
-    "commission_cents",
-    "rake_cents",
-    "variance_cents",
-    "tray_variance_cents",
-    "drop_variance_cents",
-)
-# The figures of a group of table-shifts (a pit, a game, the floor, a period).
-WIN_HOLD_FIGURES = (
-    "table_shifts",
-    "incomplete",
-    "drop_cents",
-    "win_cents",
-    "hold_bp",
-    "computed_win_cents",
-    "variance_cents",
-)
+
+class TableMoneyFigures(TypedDict):
+    """A table's figures, in the order the report shows them (``settlement.table_money.TableShiftMoney``'s)."""
+
+    opener_cents: int | None
+    closer_cents: int | None
+    fills_cents: int
+    credits_cents: int
+    buy_ins_cents: int
+    markers_cents: int
+    drop_cents: int | None
+    promo_cents: int
+    win_cents: int | None
+    hold_bp: int | None
+    computed_win_cents: int
+    house_cents: int
+    commission_cents: int
+    rake_cents: int
+    variance_cents: int | None
+    tray_variance_cents: int | None
+    drop_variance_cents: int | None
+
+
+TABLE_FIGURES: tuple[str, ...] = tuple(TableMoneyFigures.__annotations__)
+
+
+class TableLine(TableMoneyFigures):
+    """A table of the shift: its figures, its game, its box's state and who counted it, and the days it has no
+    figures for (``TableShiftMoney.missing``)."""
+
+    pit: str
+    table: str
+    game: str
+    drop_status: str
+    counted_by: list[str]
+    box: str  # "missing" (awaited, not final), else ``TableShiftMoney.box_line``
+    not_in: list[str]
+
+
+class WinHoldFigures(TypedDict):
+    """The figures of a group of table-shifts (a pit, a game, the floor, a period), in the report's order."""
+
+    table_shifts: int
+    incomplete: int
+    drop_cents: int
+    win_cents: int
+    hold_bp: int | None
+    computed_win_cents: int
+    variance_cents: int
+
+
+WIN_HOLD_FIGURES: tuple[str, ...] = tuple(WinHoldFigures.__annotations__)
+
+
+class PitWinHold(WinHoldFigures):
+    pit: str
+
+
+class GameWinHold(WinHoldFigures):
+    game: str
+
+
+# A period's name and dates (ISO), its shifts and those of them whose report is not built yet.
+_PeriodHead = TypedDict("_PeriodHead", {"period": str, "from": str, "to": str, "shifts": int, "unreported": int})
+
+
+class PeriodWinHold(_PeriodHead, WinHoldFigures):
+    """Win and hold over a period to this shift (``_periods``)."""
+
+
+class DropVarianceLine(TypedDict):
+    """A box to investigate: missing, extra, or a counted drop off the buy-ins."""
+
+    pit: str
+    table: str
+    box: str
+    drop_status: str
+    buy_ins_cents: int
+    drop_cents: int | None
+    drop_variance_cents: int
+
+
+class SlipRow(TypedDict):
+    """A slip of the shift with who requested, issued, signed or voided it and why (``SLIP_COLUMNS``)."""
+
+    kind: str
+    number: int
+    table: str
+    status: str
+    total_cents: int
+    requested_by: str
+    issued_by: str
+    dealer_signed_by: str
+    supervisor_signed_by: str
+    voided_by: str
+    void_reason: str
+
+
+class SlipNumbers(TypedDict):
+    """A kind's slip numbers in the shift: from ``first`` to ``last``, used, voided and missing."""
+
+    kind: str
+    first: int | None
+    last: int | None
+    used: list[int]
+    voided: list[int]
+    missing: list[int]
+
+
+class MasterGameSections(TypedDict):
+    """The Master Game Report's figures (``master_game_sections``; the module's docstring says what each is)."""
+
+    tables: list[TableLine]
+    pits: list[PitWinHold]
+    games: list[GameWinHold]
+    floor: WinHoldFigures
+    periods: list[PeriodWinHold]
+    drop_variance: list[DropVarianceLine]
+    boxes_missing: list[str]
+    slips: list[SlipRow]
+    slip_numbers: list[SlipNumbers]
+
+
 SLIP_COLUMNS: tuple[str, ...] = (
     "kind",
     "number",
@@ -109,7 +202,7 @@ def percent_text(bp: int | None) -> str:
     return f"{sign}{whole}.{rest:02d}"
 
 
-def _win_hold(group: WinHold) -> dict[str, int | None]:
+def _win_hold(group: WinHold) -> WinHoldFigures:
     return {
         "table_shifts": group.table_shifts,
         "incomplete": group.incomplete,
@@ -121,13 +214,29 @@ def _win_hold(group: WinHold) -> dict[str, int | None]:
     }
 
 
-def _table_row(money: TableShiftMoney, awaited: set[str]) -> dict[str, Any]:
+def _table_row(money: TableShiftMoney, awaited: set[str]) -> TableLine:
     box = "missing" if money.table in awaited else money.box_line
     return {
         "pit": money.pit,
         "table": money.table,
         "game": money.game,
-        **{name: getattr(money, name) for name in TABLE_FIGURES},
+        "opener_cents": money.opener_cents,
+        "closer_cents": money.closer_cents,
+        "fills_cents": money.fills_cents,
+        "credits_cents": money.credits_cents,
+        "buy_ins_cents": money.buy_ins_cents,
+        "markers_cents": money.markers_cents,
+        "drop_cents": money.drop_cents,
+        "promo_cents": money.promo_cents,
+        "win_cents": money.win_cents,
+        "hold_bp": money.hold_bp,
+        "computed_win_cents": money.computed_win_cents,
+        "house_cents": money.house_cents,
+        "commission_cents": money.commission_cents,
+        "rake_cents": money.rake_cents,
+        "variance_cents": money.variance_cents,
+        "tray_variance_cents": money.tray_variance_cents,
+        "drop_variance_cents": money.drop_variance_cents,
         "drop_status": money.drop_status,
         "counted_by": list(money.counters),
         "box": box,
@@ -135,8 +244,8 @@ def _table_row(money: TableShiftMoney, awaited: set[str]) -> dict[str, Any]:
     }
 
 
-def _drop_variance(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    lines = []
+def _drop_variance(rows: Sequence[TableLine]) -> list[DropVarianceLine]:
+    lines: list[DropVarianceLine] = []
     for row in rows:
         if not row["box"] and not row["drop_variance_cents"]:
             continue
@@ -154,8 +263,8 @@ def _drop_variance(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return lines
 
 
-def _slips(shift_rows: Sequence[TableShiftMoney]) -> list[dict[str, Any]]:
-    slips = [
+def _slips(shift_rows: Sequence[TableShiftMoney]) -> list[SlipRow]:
+    slips: list[SlipRow] = [
         {
             "kind": slip.kind,
             "number": slip.number,
@@ -175,7 +284,7 @@ def _slips(shift_rows: Sequence[TableShiftMoney]) -> list[dict[str, Any]]:
     return sorted(slips, key=lambda slip: (Slip.Kind.values.index(slip["kind"]), slip["number"]))
 
 
-def _slip_numbers(slips: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _slip_numbers(slips: Sequence[SlipRow]) -> list[SlipNumbers]:
     """Per kind: the shift's numbers from the one after the last used before them to its last; each used (not
     voided) or voided, or missing (no slip holds it). One query, for the numbers used before the shift's."""
     numbers: dict[str, dict[int, str]] = {kind: {} for kind in Slip.Kind.values}
@@ -190,7 +299,7 @@ def _slip_numbers(slips: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         before = dict(
             Slip.objects.filter(earlier).values("kind").annotate(last=Max("number")).values_list("kind", "last")
         )
-    result = []
+    result: list[SlipNumbers] = []
     for kind, mine in numbers.items():
         first = before.get(kind, 0) + 1 if mine else None
         last = max(mine) if mine else None
@@ -208,7 +317,7 @@ def _slip_numbers(slips: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return result
 
 
-def _periods(shift: Shift, floor: WinHold) -> list[dict[str, Any]]:
+def _periods(shift: Shift, floor: WinHold) -> list[PeriodWinHold]:
     """Win and hold over the gaming day to this shift, the month to date and the year to date: this shift's
     ``floor`` plus the floors of the earlier shifts' Master Game Reports (read from the database as their figures'
     ``floor`` only, so a year of shifts costs two small queries, not a year of the ledger). An earlier shift whose
@@ -230,7 +339,7 @@ def _periods(shift: Shift, floor: WinHold) -> list[dict[str, Any]]:
         "month_to_date": (day.replace(day=1), lambda date: (date.year, date.month) == (day.year, day.month)),
         "year_to_date": (day.replace(month=1, day=1), lambda date: True),
     }
-    result = []
+    result: list[PeriodWinHold] = []
     for period in PERIODS:
         start, inside = within[period]
         group = WinHold(**{name: getattr(floor, name) for name in _SUMMED})
@@ -257,7 +366,7 @@ def _periods(shift: Shift, floor: WinHold) -> list[dict[str, Any]]:
 _SUMMED = ("table_shifts", "incomplete", "drop_cents", "win_cents", "computed_win_cents", "variance_cents")
 
 
-def master_game_sections(shift: Shift) -> dict[str, Any]:
+def master_game_sections(shift: Shift) -> MasterGameSections:
     """The Master Game Report's figures of the closed ``shift`` (the module's docstring says what each is)."""
     awaited = set(shift_boxes_awaited(shift=shift))
     mine = table_money_figures(shifts=[shift])

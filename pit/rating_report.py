@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from django.db.models import Sum
 from django.utils import timezone
@@ -52,8 +52,8 @@ FIGURES = (
     "z",
     "alert",
 )
-# The sums of the lines in ``totals``.
-_SUMMED = (
+# The figures of the lines summed in ``totals``.
+_Summed = Literal[
     "seconds_played",
     "rounds",
     "wagered_cents",
@@ -64,9 +64,74 @@ _SUMMED = (
     "classic_theo_cents",
     "comp_cents",
     "points",
-)
+]
 _KEPT = ("rounds", "banker_rounds", "wagered_cents", "banker_wagered_cents", "win_loss_cents", "theo_millicents")
 _PLAYER = RatedRound.Position.PLAYER
+
+
+# A rated session's line (``rating_sections``): ``from`` and ``until`` are its time in the shift (ISO, UTC).
+SessionLine = TypedDict(
+    "SessionLine",
+    {
+        "session": int,
+        "player": int,
+        "name": str,
+        "anonymous": bool,
+        "tier": str,
+        "tables": list[str],
+        "from": str,
+        "until": str,
+        "seconds_played": int,
+        "rounds": int,
+        "average_bet_cents": int | None,
+        "wagered_cents": int,
+        "banker_rounds": int,
+        "banker_wagered_cents": int,
+        "win_loss_cents": int,
+        "theo_cents": int,
+        "classic_theo_cents": int | None,
+        "comp_cents": int,
+        "points": int,
+        "z": float | None,
+        "alert": bool,
+    },
+)
+
+
+class RatingTotals(TypedDict):
+    """The sums of the lines, how many sessions, players and alerts, and the average bet over every round."""
+
+    seconds_played: int
+    rounds: int
+    wagered_cents: int
+    banker_rounds: int
+    banker_wagered_cents: int
+    win_loss_cents: int
+    theo_cents: int
+    classic_theo_cents: int
+    comp_cents: int
+    points: int
+    sessions: int
+    players: int
+    alerts: int
+    average_bet_cents: int | None
+
+
+class RatingSettingsSaid(TypedDict):
+    """The settings the figures depend on, as the report records them."""
+
+    tiers_reinvestment_bp: dict[str, int]
+    cents_per_point: int
+    decisions_per_hour: int
+    alert_sigma: float
+
+
+class RatingSections(TypedDict):
+    """The rating report's figures (``rating_sections``)."""
+
+    sessions: list[SessionLine]
+    totals: RatingTotals
+    settings: RatingSettingsSaid
 
 
 def player_label(row: Mapping[str, Any], anonymous: Callable[[int], str] | None = None) -> str:
@@ -141,7 +206,7 @@ def _seconds(
     return start, end, max(0, int(played))
 
 
-def _settings_said(rules: RatingSettings) -> dict[str, Any]:
+def _settings_said(rules: RatingSettings) -> RatingSettingsSaid:
     """The settings the figures depend on, as the report records them: the tiers' reinvestment, the points, the
     classic pace and the alert."""
     return {
@@ -152,7 +217,7 @@ def _settings_said(rules: RatingSettings) -> dict[str, Any]:
     }
 
 
-def rating_sections(shift: Shift) -> dict[str, Any]:
+def rating_sections(shift: Shift) -> RatingSections:
     """The rating report's figures (see the module's docstring): ``sessions``, ``totals`` and ``settings``."""
     assert shift.closed_at is not None, "only a closed shift has a rating report"
     opened, closed = shift.opened_at, shift.closed_at
@@ -172,7 +237,7 @@ def rating_sections(shift: Shift) -> dict[str, Any]:
     for pause in RatingPause.objects.filter(session_id__in=cut, started_at__lt=closed).order_by("started_at", "pk"):
         pauses[pause.session_id].append(pause)
 
-    lines = []
+    lines: list[SessionLine] = []
     rules = rating_settings()
     for session in sessions:
         start, end, seconds = _seconds(session, pauses[session.pk], opened, closed)
@@ -206,12 +271,27 @@ def rating_sections(shift: Shift) -> dict[str, Any]:
             }
         )
     lines.sort(key=lambda line: (line["from"], line["session"]))
-    totals: dict[str, Any] = {name: sum(line[name] or 0 for line in lines) for name in _SUMMED}
-    totals["sessions"] = len(lines)
-    totals["players"] = len({line["player"] for line in lines})
-    totals["alerts"] = sum(1 for line in lines if line["alert"])
-    rounds = totals["rounds"]
-    totals["average_bet_cents"] = (totals["wagered_cents"] * 2 + rounds) // (2 * rounds) if rounds > 0 else None
+
+    def total(name: _Summed) -> int:
+        return sum(line[name] or 0 for line in lines)
+
+    rounds, wagered = total("rounds"), total("wagered_cents")
+    totals: RatingTotals = {
+        "seconds_played": total("seconds_played"),
+        "rounds": rounds,
+        "wagered_cents": wagered,
+        "banker_rounds": total("banker_rounds"),
+        "banker_wagered_cents": total("banker_wagered_cents"),
+        "win_loss_cents": total("win_loss_cents"),
+        "theo_cents": total("theo_cents"),
+        "classic_theo_cents": total("classic_theo_cents"),
+        "comp_cents": total("comp_cents"),
+        "points": total("points"),
+        "sessions": len(lines),
+        "players": len({line["player"] for line in lines}),
+        "alerts": sum(1 for line in lines if line["alert"]),
+        "average_bet_cents": (wagered * 2 + rounds) // (2 * rounds) if rounds > 0 else None,
+    }
     return {"sessions": lines, "totals": totals, "settings": _settings_said(rules)}
 
 

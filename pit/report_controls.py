@@ -4,7 +4,7 @@ report was built (four eyes), and the audit chain's checkpoint at the shift's cl
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from casino.audit import checkpoint_record, checkpoint_text
 from casino.models import AuditCheckpoint, Shift
@@ -13,7 +13,11 @@ from rounds.services import four_eyes_required
 # --- controls: how the floor was set up, stated by the shift and audit reports (DESIGN.md, "Trust") ----------
 
 
-def report_controls() -> dict[str, bool]:
+class ReportControls(TypedDict):
+    four_eyes: bool  # a void or a correction needed a second person
+
+
+def report_controls() -> ReportControls:
     """The floor's controls a report states, as set when it is built. ``four_eyes`` (``TABLESIDE_FOUR_EYES``):
     whether a void or a correction needed a second person; false only in a one-supervisor room. Part of the
     figures, so of the content hash: the same shift under the same settings gives the same hash."""

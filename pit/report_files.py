@@ -17,7 +17,7 @@ from casino.money import money_text
 from casino.templatetags.money import cents
 from pit import master_game, rating_report
 from pit.report_controls import shift_checkpoint, write_controls
-from pit.reports import BUILDERS, FIGURES, content_hash
+from pit.reports import BUILDERS, FIGURES, ReportFigures, content_hash
 from settlement.models import ShiftReport
 
 
@@ -122,7 +122,7 @@ def _cell(row: Mapping[str, Any], name: str) -> str:
     return cents(row[name]) if name.endswith("_cents") else str(row[name])
 
 
-def report_render(*, shift: Shift, kind: str) -> tuple[dict[str, Any], str, str, str]:
+def report_render(*, shift: Shift, kind: str) -> tuple[ReportFigures, str, str, str]:
     """Build one report in memory: its figures, CSV, HTML and content hash (nothing is written)."""
     data = BUILDERS[ShiftReport.Kind(kind)](shift)
     data["checkpoint"] = shift_checkpoint(shift)

@@ -12,10 +12,11 @@ itself in them (no "generated at"), so the same shift always gives the same figu
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NotRequired, TypedDict, TypeVar, cast
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
@@ -25,32 +26,174 @@ from django.utils import timezone
 
 from casino.audit import audit_chain_verify, canonical_json, subject_type
 from casino.models import AuditEvent, Shift
+from casino.users import Actor
 from ledger.models import LedgerEntry, Posting
 from pit import master_game, rating_report
-from pit.report_controls import report_controls
+from pit.master_game import MasterGameSections
+from pit.rating_report import RatingSections
+from pit.report_controls import ReportControls, report_controls
 from rounds.models import Adjustment, Round, Wager
 from rounds.selectors import round_value, seat_value, shift_round_ids
 from rounds.states import RoundState
 from settlement.models import ShiftReport
 from tables.models import Table
 
-# The figures of one table, pit or the floor, in the order the reports show them.
-FIGURES = (
-    "rounds_settled",
-    "rounds_voided",
-    "wagers",
-    "handle_cents",
-    "wins",
-    "pushes",
-    "losses",
-    "no_actions",
-    "payouts_cents",
-    "commission_cents",
-    "rake_cents",
-    "house_cents",
-    "banker_cents",
-    "player_cents",
-)
+
+class FigureCounts(TypedDict):
+    """The figures of one table, pit or the floor, in the order the reports show them (``shift_figures`` says
+    what each is)."""
+
+    rounds_settled: int
+    rounds_voided: int
+    wagers: int
+    handle_cents: int
+    wins: int
+    pushes: int
+    losses: int
+    no_actions: int
+    payouts_cents: int
+    commission_cents: int
+    rake_cents: int
+    house_cents: int
+    banker_cents: int
+    player_cents: int
+
+
+FIGURES: tuple[str, ...] = tuple(FigureCounts.__annotations__)
+
+
+class TableFigures(FigureCounts):
+    pit: str
+    table: str
+
+
+class PitFigures(FigureCounts):
+    pit: str
+
+
+class HourFigures(TypedDict):
+    """The money figures of one hour of the shift (``HOUR_FIGURES``)."""
+
+    hour: str  # its start, in the floor's time zone
+    commission_cents: int
+    rake_cents: int
+    house_cents: int
+    banker_cents: int
+    player_cents: int
+
+
+class ShiftHead(TypedDict):
+    """The shift a report is about."""
+
+    gaming_day: str
+    number: int
+    name: str
+    opened_at: str
+    closed_at: str | None
+
+
+class AdjustmentLine(TypedDict):
+    """A void or correction of the shift: who asked, who approved and why."""
+
+    kind: str  # "void" or "correction"
+    table: str
+    round: int
+    asked_by: str
+    approved_by: str
+    reason: str
+
+
+class ShiftFigures(TypedDict):
+    """The end-of-shift report's figures (``shift_figures``)."""
+
+    kind: str
+    shift: ShiftHead
+    tables: list[TableFigures]
+    pits: list[PitFigures]
+    floor: FigureCounts
+    hours: list[HourFigures]
+    adjustments: list[AdjustmentLine]
+    controls: ReportControls
+    checkpoint: NotRequired[dict[str, Any] | None]  # added by ``pit.report_files.report_render``
+
+
+class CommissionByTable(TypedDict):
+    pit: str
+    table: str
+    commission_cents: int
+
+
+class CommissionByDealer(TypedDict):
+    dealer: str
+    commission_cents: int
+
+
+class CommissionByBank(TypedDict):
+    table: str
+    bank: str  # "seat" (a player bank) or "house"
+    seat: int | None
+    commission_cents: int
+
+
+class CommissionFloor(TypedDict):
+    commission_cents: int
+
+
+class CommissionFigures(TypedDict):
+    """The commission report's figures (``commission_figures``)."""
+
+    kind: str
+    shift: ShiftHead
+    by_table: list[CommissionByTable]
+    by_dealer: list[CommissionByDealer]
+    by_banking_seat: list[CommissionByBank]
+    floor: CommissionFloor
+    checkpoint: NotRequired[dict[str, Any] | None]
+
+
+class AuditLine(TypedDict):
+    seq: int
+    occurred_at: str
+    actor: str
+    event_type: str
+    subject: str
+    reason: str
+    hash: str
+
+
+class ChainResult(TypedDict):
+    ok: bool
+    broken_seq: int | None
+    problem: str
+
+
+class MasterGameFigures(MasterGameSections):
+    """The Master Game Report's figures (``master_game_figures``)."""
+
+    kind: str
+    shift: ShiftHead
+    checkpoint: NotRequired[dict[str, Any] | None]
+
+
+class RatingFigures(RatingSections):
+    """The rating report's figures (``rating_figures``)."""
+
+    kind: str
+    shift: ShiftHead
+    checkpoint: NotRequired[dict[str, Any] | None]
+
+
+class AuditFigures(TypedDict):
+    """The audit report's figures (``audit_figures``)."""
+
+    kind: str
+    shift: ShiftHead
+    events: list[AuditLine]
+    chain: ChainResult
+    controls: ReportControls
+    checkpoint: NotRequired[dict[str, Any] | None]
+
+
 # The ledger account whose entries (all of them, reversals included) give each money figure.
 _ACCOUNT_FIGURES = {
     "commission": "commission_cents",
@@ -71,12 +214,17 @@ def _zero() -> dict[str, int]:
     return dict.fromkeys(FIGURES, 0)
 
 
+def _counts(tally: Mapping[str, int]) -> FigureCounts:
+    """A tally of ``_zero()``'s keys as the report's figures, in their order."""
+    return cast(FigureCounts, {name: tally[name] for name in FIGURES})  # FIGURES are FigureCounts' keys
+
+
 def _add(into: dict[str, int], figures: Mapping[str, int]) -> None:
     for name in FIGURES:
         into[name] += figures[name]
 
 
-def _username(user: Any) -> str:
+def _username(user: Actor | None) -> str:
     return user.get_username() if user is not None else ""
 
 
@@ -149,7 +297,7 @@ def _outcome_counts(shift: Shift, undone: list[int]) -> list[tuple[int, str, int
         return [(table_id, outcome, count) for table_id, outcome, count in cursor.fetchall()]
 
 
-def _adjustments(shift: Shift) -> list[dict[str, Any]]:
+def _adjustments(shift: Shift) -> list[AdjustmentLine]:
     """Voids and corrections: who asked (the request's dealer, else the posting's actor), who approved and why."""
     approved = {
         (a.round_id, a.kind): a
@@ -163,7 +311,7 @@ def _adjustments(shift: Shift) -> list[dict[str, Any]]:
             "actor"
         )
     }
-    rows: list[dict[str, Any]] = []
+    rows: list[AdjustmentLine] = []
     voided = (
         Round.objects.filter(shift=shift, state=RoundState.VOIDED)
         .select_related("table")
@@ -219,7 +367,7 @@ def _shift_tables(shift: Shift) -> dict[int, Table]:
     return {table.pk: table for table in tables}
 
 
-def _shift_head(shift: Shift) -> dict[str, Any]:
+def _shift_head(shift: Shift) -> ShiftHead:
     return {
         "gaming_day": shift.gaming_day.business_date.isoformat(),
         "number": shift.number,
@@ -233,23 +381,43 @@ def _shift_head(shift: Shift) -> dict[str, Any]:
 HOUR_FIGURES = tuple(_ACCOUNT_FIGURES.values())
 
 
-def _hours(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _hours(rows: Iterable[_MoneyRow]) -> list[HourFigures]:
     """The shift's money by hour, from the rows of ``_money_by_table_and_hour``: the sums of the ledger entries
     on each account, grouped by the hour (in the floor's time zone, ``TIME_ZONE``) of the entry's
     ``created_at``. Only hours with entries appear, in order; each figure's hours sum to the floor's figure
     (the same entries, split by time)."""
     zone = timezone.get_default_timezone()
-    hours: dict[Any, dict[str, int]] = defaultdict(lambda: dict.fromkeys(HOUR_FIGURES, 0))
+    hours: dict[dt.datetime, dict[str, int]] = defaultdict(lambda: dict.fromkeys(HOUR_FIGURES, 0))
     for row in rows:
         hours[row["hour"]][_ACCOUNT_FIGURES[row["account"]]] += row["total"] or 0
-    return [{"hour": timezone.localtime(hour, zone).isoformat(), **figures} for hour, figures in sorted(hours.items())]
+    return [
+        {
+            "hour": timezone.localtime(hour, zone).isoformat(),
+            "commission_cents": figures["commission_cents"],
+            "rake_cents": figures["rake_cents"],
+            "house_cents": figures["house_cents"],
+            "banker_cents": figures["banker_cents"],
+            "player_cents": figures["player_cents"],
+        }
+        for hour, figures in sorted(hours.items())
+    ]
 
 
 # A payout to a player: what the ``payouts`` figure sums (in the settlements in force).
 _PAYOUT = Q(account=LedgerEntry.Account.PLAYER, kind=LedgerEntry.Kind.PAYOUT, amount_cents__gt=0)
 
 
-def _money_by_table_and_hour(shift: Shift) -> list[dict[str, Any]]:
+class _MoneyRow(TypedDict):
+    """The sums of one account's ledger entries at one table in one hour (``_money_by_table_and_hour``)."""
+
+    table: int
+    hour: dt.datetime
+    account: str
+    total: int | None
+    paid: int | None
+
+
+def _money_by_table_and_hour(shift: Shift) -> list[_MoneyRow]:
     """The one read of the shift's ledger entries (millions) for the end-of-shift report: the sums on each
     account of ``_ACCOUNT_FIGURES`` by table and hour (``total``), and of the payouts among them (``paid``,
     reversed settlements included). A few thousand rows, from which the tables' and the hours' figures are
@@ -263,7 +431,7 @@ def _money_by_table_and_hour(shift: Shift) -> list[dict[str, Any]]:
     )
 
 
-def shift_figures(shift: Shift) -> dict[str, Any]:
+def shift_figures(shift: Shift) -> ShiftFigures:
     """The end-of-shift report: per table, per pit and for the floor ("The reports").
 
     * rounds settled / voided: the shift's rounds by their final state;
@@ -294,10 +462,10 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
         tables[row["round__table_id"]]["wagers"] += row["count"]
         tables[row["round__table_id"]]["handle_cents"] += row["total"] or 0
     money = _money_by_table_and_hour(shift)
-    for row in money:
-        figures = tables[row["table"]]
-        figures[_ACCOUNT_FIGURES[row["account"]]] += row["total"] or 0
-        figures["payouts_cents"] += row["paid"] or 0
+    for line in money:
+        figures = tables[line["table"]]
+        figures[_ACCOUNT_FIGURES[line["account"]]] += line["total"] or 0
+        figures["payouts_cents"] += line["paid"] or 0
     undone = _undone(shift)
     if undone:
         reversed_payouts = (
@@ -307,46 +475,47 @@ def shift_figures(shift: Shift) -> dict[str, Any]:
             .annotate(total=Sum("amount_cents"))
             .order_by()
         )
-        for row in reversed_payouts:
-            tables[row["table"]]["payouts_cents"] -= row["total"] or 0
+        for reversed_payout in reversed_payouts:
+            tables[reversed_payout["table"]]["payouts_cents"] -= reversed_payout["total"] or 0
     for table_id, outcome, count in _outcome_counts(shift, undone):
         tables[table_id][_OUTCOME_FIGURES[outcome]] += count
-    table_rows = sorted(
+    table_rows: list[TableFigures] = sorted(
         (
-            {"pit": by_table[table_id].pit.name, "table": by_table[table_id].name, **figures}
+            {"pit": by_table[table_id].pit.name, "table": by_table[table_id].name, **_counts(figures)}
             for table_id, figures in tables.items()
         ),
         key=lambda row: (row["pit"], row["table"]),
     )
     pits: dict[str, dict[str, int]] = defaultdict(_zero)
     floor = _zero()
-    for row in table_rows:
-        _add(pits[row["pit"]], row)
-        _add(floor, row)
+    for table_id, figures in tables.items():
+        _add(pits[by_table[table_id].pit.name], figures)
+        _add(floor, figures)
     return {
         "kind": ShiftReport.Kind.SHIFT.value,
         "shift": _shift_head(shift),
         "tables": table_rows,
-        "pits": [{"pit": name, **figures} for name, figures in sorted(pits.items())],
-        "floor": floor,
+        "pits": [{"pit": name, **_counts(figures)} for name, figures in sorted(pits.items())],
+        "floor": _counts(floor),
         "hours": _hours(money),
         "adjustments": _adjustments(shift),
         "controls": report_controls(),
     }
 
 
-def _rows(totals: Mapping[Any, int], *keys: str) -> list[dict[str, Any]]:
-    rows = []
-    for key, amount in sorted(totals.items(), key=lambda item: tuple("" if k is None else str(k) for k in item[0])):
-        rows.append({**dict(zip(keys, key, strict=True)), "commission_cents": amount})
-    return rows
+_Key = TypeVar("_Key", bound=tuple[str | int | None, ...])
+
+
+def _in_order(totals: Mapping[_Key, int]) -> list[tuple[_Key, int]]:
+    """The totals by their keys' text (a missing seat first)."""
+    return sorted(totals.items(), key=lambda item: tuple("" if k is None else str(k) for k in item[0]))
 
 
 # Commission paid by a banking seat: a player bank's (``banker``) or, against the house, the players'.
 _PAID = Q(account__in=[LedgerEntry.Account.BANKER, LedgerEntry.Account.PLAYER], kind=LedgerEntry.Kind.COMMISSION)
 
 
-def commission_figures(shift: Shift) -> dict[str, Any]:
+def commission_figures(shift: Shift) -> CommissionFigures:
     """The commission report: the house's commission by table, by dealer and by banking seat.
 
     By table and by dealer (the table's dealer): the ``commission`` account's entries. By banking seat:
@@ -402,14 +571,19 @@ def commission_figures(shift: Shift) -> dict[str, Any]:
     return {
         "kind": ShiftReport.Kind.COMMISSION.value,
         "shift": _shift_head(shift),
-        "by_table": _rows(by_table, "pit", "table"),
-        "by_dealer": _rows(by_dealer, "dealer"),
-        "by_banking_seat": _rows(by_bank, "table", "bank", "seat"),
+        "by_table": [
+            {"pit": pit, "table": table, "commission_cents": amount} for (pit, table), amount in _in_order(by_table)
+        ],
+        "by_dealer": [{"dealer": dealer, "commission_cents": amount} for (dealer,), amount in _in_order(by_dealer)],
+        "by_banking_seat": [
+            {"table": table, "bank": bank, "seat": seat, "commission_cents": amount}
+            for (table, bank, seat), amount in _in_order(by_bank)
+        ],
         "floor": {"commission_cents": floor},
     }
 
 
-def audit_figures(shift: Shift) -> dict[str, Any]:
+def audit_figures(shift: Shift) -> AuditFigures:
     """The audit report: the shift's audit events and the chain's verification (DESIGN.md, "Ledger and audit").
 
     The shift's events are those that occurred between its opening and its closing, and those about the
@@ -421,7 +595,7 @@ def audit_figures(shift: Shift) -> dict[str, Any]:
         Q(occurred_at__gte=shift.opened_at, occurred_at__lte=shift.closed_at)
         | Q(subject_type=subject_type(Shift), subject_id=str(shift.pk))
     ).order_by("seq")
-    rows = [
+    rows: list[AuditLine] = [
         {
             "seq": event.seq,
             "occurred_at": event.occurred_at.isoformat(),
@@ -447,29 +621,44 @@ def audit_figures(shift: Shift) -> dict[str, Any]:
     }
 
 
-def master_game_figures(shift: Shift) -> dict[str, Any]:
+def master_game_figures(shift: Shift) -> MasterGameFigures:
     """The Master Game Report: per table the opener, closer, fills, credits, drop, win and hold beside
     the win the settlements computed and the variance, the slips and their numbers, and win and hold by pit, game,
     floor, gaming day, month and year to date (``pit.master_game``). Built once the shift's drop boxes are final
     (``pit.services.shift_report_build``)."""
+    sections = master_game.master_game_sections(shift)
     return {
         "kind": ShiftReport.Kind.MASTER_GAME.value,
         "shift": _shift_head(shift),
-        **master_game.master_game_sections(shift),
+        "tables": sections["tables"],
+        "pits": sections["pits"],
+        "games": sections["games"],
+        "floor": sections["floor"],
+        "periods": sections["periods"],
+        "drop_variance": sections["drop_variance"],
+        "boxes_missing": sections["boxes_missing"],
+        "slips": sections["slips"],
+        "slip_numbers": sections["slip_numbers"],
     }
 
 
-def rating_figures(shift: Shift) -> dict[str, Any]:
+def rating_figures(shift: Shift) -> RatingFigures:
     """The rating report: each rated session's play in the shift, from its ``RatedRound`` rows on the
     shift's rounds, with the floor's totals (``pit.rating_report``)."""
+    sections = rating_report.rating_sections(shift)
     return {
         "kind": ShiftReport.Kind.RATINGS.value,
         "shift": _shift_head(shift),
-        **rating_report.rating_sections(shift),
+        "sessions": sections["sessions"],
+        "totals": sections["totals"],
+        "settings": sections["settings"],
     }
 
 
-BUILDERS = {
+# A report's figures, of any kind.
+ReportFigures = ShiftFigures | CommissionFigures | AuditFigures | MasterGameFigures | RatingFigures
+
+BUILDERS: dict[str, Callable[[Shift], ReportFigures]] = {
     ShiftReport.Kind.SHIFT: shift_figures,
     ShiftReport.Kind.COMMISSION: commission_figures,
     ShiftReport.Kind.AUDIT: audit_figures,

@@ -15,7 +15,7 @@ The seat moves the seating engine decides are carried out by ``poker_room.tourna
 from __future__ import annotations
 
 import random
-from typing import Any, TypeAlias
+from typing import TypeAlias, TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.utils.translation import gettext as _
@@ -132,8 +132,14 @@ def ordinal(number: int) -> str:
     return forms.get(number % 10, _("%(number)sth")) % {"number": number}
 
 
-def entry_record(entry: Entry) -> dict[str, Any]:
+class EntryRecord(TypedDict):
     """An entry as the audit trail names it: its number and player id, never a name (the players' privacy)."""
+
+    entry: int
+    player: int | None
+
+
+def entry_record(entry: Entry) -> EntryRecord:
     return {"entry": entry.number, "player": entry.player_id}
 
 

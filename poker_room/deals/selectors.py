@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 
@@ -101,7 +101,11 @@ def deal_state(tournament: Tournament) -> DealState:
     )
 
 
-def console_context(tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
+class DealConsoleContext(TypedDict):
+    deal_state: DealState
+
+
+def console_context(tournament: Tournament, user: User | AnonymousUser) -> DealConsoleContext:
     """The console's Deal panel: a way to the Deal page while 2 to 10 players are in with no deal; the deal's
     amounts once there is one."""
     return {"deal_state": deal_state(tournament)}

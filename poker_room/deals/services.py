@@ -25,7 +25,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from django.db import transaction
 from django.utils import timezone
@@ -306,8 +306,24 @@ def deal_record(
     return deal
 
 
-def deal_audit_record(deal: Deal, proposal: DealProposal, *, pool_made_final: bool) -> dict[str, Any]:
-    """Every figure of the deal as the audit trail keeps it: entries by number, never a name."""
+class DealRecord(TypedDict):
+    """Every figure of a deal as the audit trail keeps it: entries by number (as text, the JSON's keys), never a
+    name; money in cents."""
+
+    deal: int
+    method: str
+    stacks: dict[str, int]
+    prizes_left_cents: list[int]
+    money_cents: int
+    reserve_cents: int
+    amounts_cents: dict[str, int]
+    icm_cents: dict[str, int]
+    chip_chop_cents: dict[str, int]
+    no_deal_cents: dict[str, int]
+    pool_made_final: bool
+
+
+def deal_audit_record(deal: Deal, proposal: DealProposal, *, pool_made_final: bool) -> DealRecord:
     return {
         "deal": deal.pk,
         "method": deal.method,

@@ -7,7 +7,7 @@ lists them). Whoever may read the console reads the bracket, and so does a Deale
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -95,7 +95,69 @@ def _number(entry: Entry | None) -> int | None:
     return entry.number if entry is not None else None
 
 
-def match_data(line: MatchLine) -> dict[str, Any]:
+class MatchBlindsBody(TypedDict):
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    hand_in_level: int
+    hands_in_level: int
+    last_level: bool
+
+
+class MatchBody(TypedDict):
+    """A match as the API answers it (``MatchOutputSerializer``): entries by number."""
+
+    id: int
+    stage: str
+    round: int
+    number: int
+    group: int | None
+    a: int | None
+    b: int | None
+    a_from: str
+    b_from: str
+    table: int | None
+    hands: int
+    status: str
+    winner: int | None
+    blinds: MatchBlindsBody | None
+
+
+class GroupStandingBody(TypedDict):
+    """One player's line in a group's standing."""
+
+    entry: int
+    name: str
+    played: int
+    wins: int
+    losses: int
+    place: int
+
+
+class GroupBody(TypedDict):
+    number: int
+    standing: list[GroupStandingBody]
+    matches: list[MatchBody]
+
+
+class KnockoutRoundBody(TypedDict):
+    number: int
+    name: str
+    matches: list[MatchBody]
+
+
+class BracketBody(TypedDict):
+    """The bracket as the API answers it (``BracketOutputSerializer``)."""
+
+    drawn: bool
+    mode: str
+    prize_tiers: list[list[int]]
+    groups: list[GroupBody]
+    rounds: list[KnockoutRoundBody]
+
+
+def match_data(line: MatchLine) -> MatchBody:
     match, blinds = line.match, line.blinds
     return {
         "id": match.pk,
@@ -125,7 +187,7 @@ def match_data(line: MatchLine) -> dict[str, Any]:
     }
 
 
-def bracket_data(view: BracketView) -> dict[str, Any]:
+def bracket_data(view: BracketView) -> BracketBody:
     return {
         "drawn": view.drawn,
         "mode": view.mode,

@@ -4,6 +4,7 @@ columns), one match on the dealer's tablet with its blinds by hands, and the con
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.utils.translation import gettext as _
@@ -201,7 +202,11 @@ def dealer_matches(tournament: Tournament, user: User | AnonymousUser) -> list[M
     ]
 
 
-def console_context(tournament: Tournament, user: User) -> dict[str, object]:
+class HeadsUpConsoleContext(TypedDict, total=False):
+    heads_up: BracketView  # a heads-up event only
+
+
+def console_context(tournament: Tournament, user: User | AnonymousUser) -> HeadsUpConsoleContext:
     """The console's heads-up part: the bracket (drawn or not)."""
     if tournament.format != Tournament.Format.HEADS_UP:
         return {}

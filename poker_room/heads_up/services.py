@@ -27,7 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -105,8 +105,21 @@ def match_label(match: Match) -> str:
     return _("Round %(round)s, match %(number)s") % {"round": match.round, "number": match.number}
 
 
-def _record(match: Match) -> dict[str, Any]:
+class MatchRecord(TypedDict):
     """A match as the audit trail names it: stage, round, number, group, the entry numbers, the table, the hands."""
+
+    match: int
+    stage: str
+    round: int
+    number: int
+    group: int | None
+    a: int | None
+    b: int | None
+    table: int | None
+    hands: int
+
+
+def _record(match: Match) -> MatchRecord:
     return {
         "match": match.pk,
         "stage": str(match.stage),
@@ -140,9 +153,28 @@ def _refuse_unplayable(match: Match) -> None:
 # --- the draw -----------------------------------------------------------------------------------------------------
 
 
+class KnockoutDraw(TypedDict):
+    """A knock-out's draw as the audit trail records it: entries by number, the seeds best first."""
+
+    stage: str  # "knockout"
+    size: int
+    seeds: list[int]
+    byes: list[int]
+    rounds: int
+    matches: int
+
+
+class GroupsDraw(TypedDict):
+    """The groups' draw as the audit trail records it: each group's entry numbers."""
+
+    stage: str  # "group"
+    groups: list[list[int]]
+    matches: int
+
+
 def _knockout_store(
     tournament: Tournament, players: Sequence[Entry], *, drawn: bool, rng: random.Random
-) -> dict[str, Any]:
+) -> KnockoutDraw:
     """Store the knock-out of ``players`` (in seed order): every match at once, the final first (each match names
     the one its winner goes to). Returns the draw as the audit trail records it."""
     try:
@@ -174,9 +206,7 @@ def _knockout_store(
     }
 
 
-def _groups_store(
-    tournament: Tournament, players: Sequence[Entry], *, drawn: bool, rng: random.Random
-) -> dict[str, Any]:
+def _groups_store(tournament: Tournament, players: Sequence[Entry], *, drawn: bool, rng: random.Random) -> GroupsDraw:
     try:
         placed = groups(list(players), tournament.group_size, drawn=drawn, rng=rng)
     except BracketError as error:
@@ -256,6 +286,7 @@ def bracket_draw(*, actor: Requester, tournament: Tournament, rng: random.Random
         drawn = locked.seeding == Tournament.Seeding.DRAWN
         source = rng or system_rng()
         mode = stage_mode(locked, len(players))
+        record: GroupsDraw | KnockoutDraw
         if mode == "groups":
             if locked.bounty_kind != Tournament.BountyKind.NONE:
                 # A group's non-winners go out on the standing, not to one player: nobody to pay their bounty to.
@@ -285,7 +316,7 @@ def bracket_draw(*, actor: Requester, tournament: Tournament, rng: random.Random
     return list(Match.objects.filter(tournament=tournament).order_by("stage", "round", "number"))
 
 
-def _winners_knockout(tournament: Tournament, who: User, rng: random.Random) -> dict[str, Any] | None:
+def _winners_knockout(tournament: Tournament, who: User, rng: random.Random) -> KnockoutDraw | None:
     """Once every group match is decided: the group winners' knock-out drawn (seeded by group number, or drawn)."""
     matches = list(
         Match.objects.filter(tournament=tournament, stage=Match.Stage.GROUP).select_related(

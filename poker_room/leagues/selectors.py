@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TypedDict
 
 from django.db.models import Sum
 from django.utils.translation import gettext as _
@@ -309,7 +309,50 @@ def league_list() -> list[League]:
     return list(League.objects.select_related("master_class").all())
 
 
-def standings_payload(found: Standings) -> dict[str, Any]:
+class LeagueEventBody(TypedDict):
+    number: int
+    tournament: int
+    name: str
+    finished: bool
+    players: int
+    buy_in_cents: int
+    prize_pool_cents: int
+
+
+class LeagueResultBody(TypedDict):
+    """A player's result in one event they played: its points as text with 2 decimals."""
+
+    event: int
+    place: int | None
+    points: str | None
+    counted: bool
+
+
+class LeagueLineBody(TypedDict):
+    """One player in the standings as the API answers it: the points as text with 2 decimals."""
+
+    rank: int
+    name: str
+    player: int | None
+    points: str
+    wins: int
+    cashes: int
+    events: int
+    best_finish: int
+    invited: bool
+    chips: int | None
+    results: list[LeagueResultBody]
+
+
+class LeagueStandingsBody(TypedDict):
+    league: int
+    error: str
+    smallest_chip: int
+    events: list[LeagueEventBody]
+    lines: list[LeagueLineBody]
+
+
+def standings_payload(found: Standings) -> LeagueStandingsBody:
     """The standings as the API answers them (points as strings with 2 decimals, money in cents)."""
     return {
         "league": found.league.pk,

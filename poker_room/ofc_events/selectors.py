@@ -5,9 +5,9 @@ the room display give it: ``OfcStanding``), and the console's panel."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 
 from poker_room.floor import Requester, can_act_at_tournament_table, is_runner
 from poker_room.ofc_events.models import OfcHand
@@ -19,7 +19,7 @@ def is_ofc(tournament: Tournament) -> bool:
     return tournament.format == Tournament.Format.OFC_POINTS
 
 
-def hands_in_force(tournament: Tournament) -> Any:
+def hands_in_force(tournament: Tournament) -> QuerySet[OfcHand]:
     return OfcHand.objects.filter(tournament=tournament, status=OfcHand.Status.IN_FORCE)
 
 
@@ -249,8 +249,26 @@ class ConsoleTable:
     may_enter: bool
 
 
-def console_context(tournament: Tournament, user: Requester) -> dict[str, Any]:
-    """The Open-Face panel of the console: the round, each table's hands, and what the director may do next."""
+class OfcPanel(TypedDict):
+    """The console's Open-Face panel: the round, each table's hands, and what the director may do next."""
+
+    round: int
+    rounds: int
+    hands: int  # a round's hands
+    royalties: str
+    tables: list[ConsoleTable]
+    rows: tuple[str, ...]
+    may_begin: bool
+    may_finish: bool
+    complete: bool
+
+
+class OfcConsoleContext(TypedDict, total=False):
+    ofc: OfcPanel  # an Open-Face points event only
+
+
+def console_context(tournament: Tournament, user: Requester) -> OfcConsoleContext:
+    """The Open-Face panel of the console (``OfcPanel``); nothing for another format."""
     if not is_ofc(tournament):
         return {}
     played = hands_played(tournament, tournament.ofc_round) if tournament.ofc_round else {}
@@ -267,18 +285,18 @@ def console_context(tournament: Tournament, user: Requester) -> dict[str, Any]:
     running = tournament.status == Tournament.Status.RUNNING
     complete = round_complete(tournament)
     return {
-        "ofc": {
-            "round": tournament.ofc_round,
-            "rounds": tournament.ofc_rounds,
-            "hands": tournament.ofc_hands_per_round,
-            "royalties": tournament.ofc_royalties,
-            "tables": rows,
-            "rows": ROWS,
-            "may_begin": running
+        "ofc": OfcPanel(
+            round=tournament.ofc_round,
+            rounds=tournament.ofc_rounds,
+            hands=tournament.ofc_hands_per_round,
+            royalties=tournament.ofc_royalties,
+            tables=rows,
+            rows=ROWS,
+            may_begin=running
             and is_runner(user)
             and tournament.ofc_round < tournament.ofc_rounds
             and (tournament.ofc_round == 0 or complete),
-            "may_finish": running and is_runner(user) and tournament.ofc_round == tournament.ofc_rounds and complete,
-            "complete": complete,
-        }
+            may_finish=running and is_runner(user) and tournament.ofc_round == tournament.ofc_rounds and complete,
+            complete=complete,
+        )
     }

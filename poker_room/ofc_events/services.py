@@ -411,11 +411,13 @@ def ofc_hand_void(*, actor: Requester, tournament: Tournament, hand: OfcHand, re
             raise WrongState(
                 _("Hand %(hand)s belongs to round %(round)s, which is over: its points stand.") % _hand_names(found)
             )
-        latest = hands_in_force(locked).filter(round=found.round, table_number=found.table_number).order_by("-hand")
-        if latest.first() != found:
+        latest = (
+            hands_in_force(locked).filter(round=found.round, table_number=found.table_number).order_by("-hand").first()
+        )
+        if latest is not None and latest != found:  # ``found`` is in force there: there is a latest
             raise WrongState(
                 _("Only the latest hand of table %(table)s is voided: void hand %(latest)s first.")
-                % {**_hand_names(found), "latest": latest.first().hand}
+                % {**_hand_names(found), "latest": latest.hand}
             )
         found.status = OfcHand.Status.VOIDED
         found.voided_at = timezone.now()

@@ -27,7 +27,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 
 class StructureError(ValueError):
@@ -90,6 +90,20 @@ ANTE_FROM_LEVEL = 3  # the generator's antes start at level 3, as most published
 _LEVEL_FIELDS = ("kind", "minutes", "hands", "small_blind", "big_blind", "ante", "ante_kind", "game", "colour_up")
 
 
+class LevelJson(TypedDict):
+    """A level or break as JSON-safe values (``Level.as_dict``): what a tournament stores and the API shows."""
+
+    kind: str
+    minutes: int | None
+    hands: int | None
+    small_blind: int
+    big_blind: int
+    ante: int
+    ante_kind: str
+    game: str
+    colour_up: int | None
+
+
 @dataclass(frozen=True)
 class Level:
     """One blind level or break. A level lasts ``minutes`` or ``hands`` (exactly one); a break lasts minutes
@@ -110,7 +124,7 @@ class Level:
     def is_break(self) -> bool:
         return self.kind == LevelKind.BREAK
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> LevelJson:
         """The level as JSON-safe values; ``Level.from_dict`` reads it back equal."""
         return {
             "kind": str(self.kind),
@@ -169,7 +183,7 @@ def _choice(value: object, enum: type[StrEnum], what: str) -> Any:
     return enum(value)
 
 
-def structure_as_dicts(levels: Sequence[Level]) -> list[dict[str, Any]]:
+def structure_as_dicts(levels: Sequence[Level]) -> list[LevelJson]:
     """A structure as a JSON-safe list (one dict a level or break)."""
     return [level.as_dict() for level in levels]
 

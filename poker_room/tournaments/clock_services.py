@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -162,9 +162,21 @@ def _refusal(error: ClockError, *, action: str, by: int = 0, seconds: int = 0) -
     return WrongState(_(message), extra={"action": action})
 
 
-def _record(state: ClockState, spans: Sequence[LevelSpan], levels: Sequence[Level], now: dt.datetime) -> dict[str, Any]:
-    """The clock at ``now`` for the audit trail: the row of the structure and the director's level number, the
-    instant the level ends (running) and the time left at that instant, the hands played."""
+class ClockRecord(TypedDict):
+    """The clock at an instant as the audit trail keeps it: the row of the structure (1 first) and the director's
+    level number, the instant the level ends (running; ISO-8601, UTC) and the time left at that instant, the hands
+    played."""
+
+    status: str
+    row: int
+    level: int
+    is_break: bool
+    ends_at: str | None
+    remaining_ms: int | None
+    hands_played: int
+
+
+def _record(state: ClockState, spans: Sequence[LevelSpan], levels: Sequence[Level], now: dt.datetime) -> ClockRecord:
     view = clock.clock_at(state, spans, now)
     return {
         "status": str(state.status),

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.db import models
@@ -31,7 +31,7 @@ from casino.errors import ApplicationError
 from casino.forms import AmountField
 from poker_room.pages import RefusingForm
 from poker_room.pure.payouts import PayoutBand
-from poker_room.pure.structure import AnteKind, Game, Level, LevelKind
+from poker_room.pure.structure import AnteKind, Game, Level, LevelJson, LevelKind
 from poker_room.tournaments.models import Tournament
 from poker_room.tournaments.services import FORMAT_FIELDS
 from rules.games.ofc import ROYALTY_TABLES
@@ -100,7 +100,7 @@ def _leftover(number: int, rest: str) -> None:
         raise _line_refused(number, _("“%(words)s” is not understood.") % {"words": " ".join(words)[:40]})
 
 
-def _break_line(number: int, text: str) -> dict[str, Any]:
+def _break_line(number: int, text: str) -> LevelJson:
     rest = _BREAK.sub(" ", text, count=1)
     read = _take(_MINUTES, rest)
     if read.found is None:
@@ -120,7 +120,7 @@ def _break_line(number: int, text: str) -> dict[str, Any]:
     return level.as_dict()
 
 
-def _level_line(number: int, text: str) -> dict[str, Any]:
+def _level_line(number: int, text: str) -> LevelJson:
     minutes = _take(_MINUTES, text)
     hands = _take(_HANDS, minutes.rest)
     if minutes.found is None and hands.found is None:
@@ -162,7 +162,7 @@ def _level_line(number: int, text: str) -> dict[str, Any]:
     return level.as_dict()
 
 
-def structure_parse(text: str) -> list[dict[str, Any]]:
+def structure_parse(text: str) -> list[LevelJson]:
     """The structure typed as lines (the module's docstring) as the service's level dicts (``Level.as_dict``).
 
     >>> [(row["kind"], row["minutes"], row["big_blind"], row["ante_kind"]) for row in structure_parse(
@@ -302,6 +302,18 @@ def _amount(label: StrOrPromise, *, required: bool = False) -> AmountField:
     return AmountField(most_cents=MOST_CENTS, required=required, label=label)
 
 
+class TournamentCreateKwargs(TypedDict):
+    """What the form gives ``tournament_create`` (besides who acts)."""
+
+    template_key: str
+    name: str | None
+    buy_in_cents: int
+    fee_cents: int
+    bounty_cents: int
+    tables: int
+    format: str | None
+
+
 class TournamentCreateForm(RefusingForm):
     """A new tournament from a template: its name, its money, its tables (``tournament_create``)."""
 
@@ -315,7 +327,7 @@ class TournamentCreateForm(RefusingForm):
         choices=[("", ""), *Tournament.Format.choices], required=False, label=gettext_lazy("Format")
     )
 
-    def create_kwargs(self) -> dict[str, Any]:
+    def create_kwargs(self) -> TournamentCreateKwargs:
         data = self.cleaned()
         return {
             "template_key": data["template_key"],

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -370,7 +371,7 @@ def tournament_structure_set(
     *,
     actor: Requester,
     tournament: Tournament,
-    levels: list[dict[str, Any]],
+    levels: Sequence[Mapping[str, object]],
     chips: list[int] | None = None,
     now: dt.datetime | None = None,
 ) -> Tournament:

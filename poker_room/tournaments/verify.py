@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.lines import Line
@@ -32,6 +33,17 @@ from poker_room.tournaments.verify_records import tournament_records_check
 _Lines = Counter[tuple[str, int]]
 
 
+@dataclass(frozen=True)
+class _Posting:
+    """A tournament posting as the checks read it: its kind, its lines (account, cents) and the posting it
+    reverses."""
+
+    pk: int
+    kind: str
+    lines: _Lines
+    reverses: int | None
+
+
 def _lines(lines: list[Line]) -> _Lines:
     return Counter((line.account, line.amount) for line in lines)
 
@@ -40,7 +52,7 @@ class _Ledger:
     """The tournaments' postings by key, with their lines (account, cents) and the posting each reverses."""
 
     def __init__(self) -> None:
-        self.by_key: dict[str, dict[str, Any]] = {}
+        self.by_key: dict[str, _Posting] = {}
         lines: dict[int, _Lines] = defaultdict(Counter)
         for posting_id, account, amount in LedgerEntry.objects.filter(
             posting__kind__in=list(TOURNAMENT_KINDS)
@@ -51,8 +63,8 @@ class _Ledger:
             .order_by("pk")
             .values_list("pk", "kind", "idempotency_key", "reverses_id")
         ):
-            self.by_key[key] = {"pk": pk, "kind": kind, "lines": lines[pk], "reverses": reverses_id}
-        self.lines_of: dict[int, _Lines] = {found["pk"]: found["lines"] for found in self.by_key.values()}
+            self.by_key[key] = _Posting(pk, kind, lines[pk], reverses_id)
+        self.lines_of: dict[int, _Lines] = {found.pk: found.lines for found in self.by_key.values()}
         self.expected: set[str] = set()
         self.problems: list[str] = []
 
@@ -62,23 +74,23 @@ class _Ledger:
         if not lines:
             if found is not None:
                 self.expected.add(key)
-                self.problems.append(f"{name} pays nothing, but posting {found['pk']} ({key}) posts for it.")
+                self.problems.append(f"{name} pays nothing, but posting {found.pk} ({key}) posts for it.")
             return None
         self.expected.add(key)
         if found is None:
             self.problems.append(f"{name} has no posting in the ledger ({key}).")
             return None
-        if found["kind"] != kind:
-            self.problems.append(f"Posting {found['pk']} ({key}) for {name} is a {found['kind']} posting, not {kind}.")
-        if found["lines"] != _lines(lines):
+        if found.kind != kind:
+            self.problems.append(f"Posting {found.pk} ({key}) for {name} is a {found.kind} posting, not {kind}.")
+        if found.lines != _lines(lines):
             want = ", ".join(f"{account} {amount:+d}" for account, amount in sorted(_lines(lines)))
-            have = ", ".join(f"{account} {amount:+d}" for account, amount in sorted(found["lines"]))
+            have = ", ".join(f"{account} {amount:+d}" for account, amount in sorted(found.lines))
             self.problems.append(
-                f"Posting {found['pk']} ({key}) does not hold what {name} posts: expected {want}, found {have}."
+                f"Posting {found.pk} ({key}) does not hold what {name} posts: expected {want}, found {have}."
             )
-        return int(found["pk"])
+        return found.pk
 
-    def reversal_of(self, tournament_id: int, posting_id: int) -> dict[str, Any] | None:
+    def reversal_of(self, tournament_id: int, posting_id: int) -> _Posting | None:
         return self.by_key.get(money.undo_key(tournament_id, posting_id=posting_id))
 
 
@@ -159,7 +171,7 @@ def _eliminations_check(ledger: _Ledger) -> None:
             if original is None:
                 continue
             reversal = ledger.reversal_of(tournament_id, original)
-            reversals[original] = None if reversal is None else int(reversal["pk"])
+            reversals[original] = None if reversal is None else reversal.pk
             key = money.undo_key(tournament_id, posting_id=original)
             if not undone:
                 if reversal is not None:
@@ -173,11 +185,11 @@ def _eliminations_check(ledger: _Ledger) -> None:
             negated = Counter(
                 {(account, -amount): count for (account, amount), count in ledger.lines_of[original].items()}
             )
-            if reversal["kind"] != Posting.Kind.T_REVERSAL or reversal["reverses"] != original:
-                ledger.problems.append(f"Posting {reversal['pk']} ({key}) is not the reversal of posting {original}.")
-            elif reversal["lines"] != negated:
+            if reversal.kind != Posting.Kind.T_REVERSAL or reversal.reverses != original:
+                ledger.problems.append(f"Posting {reversal.pk} ({key}) is not the reversal of posting {original}.")
+            elif reversal.lines != negated:
                 ledger.problems.append(
-                    f"Reversal posting {reversal['pk']} ({key}) does not undo posting {original} line for line."
+                    f"Reversal posting {reversal.pk} ({key}) does not undo posting {original} line for line."
                 )
         if undone and named is not None and undo_id != reversals.get(named):
             ledger.problems.append(f"{name} names reversal {undo_id}, not {reversals.get(named)}.")
@@ -191,7 +203,7 @@ def _tournaments_check(ledger: _Ledger) -> None:
         tournament_id = _tournament_of(key)
         if tournament_id is None:
             continue
-        for (account, amount), count in found["lines"].items():
+        for (account, amount), count in found.lines.items():
             balances[(tournament_id, account)] += amount * count
     for pk, name, status, pool_locked_at, overlay in Tournament.objects.values_list(
         "pk", "name", "status", "pool_locked_at", "overlay_cents"
@@ -227,10 +239,8 @@ def tournament_ledger_check(rounds: Collection[int] | None) -> Findings:
     _purchases_check(ledger)
     _eliminations_check(ledger)
     _tournaments_check(ledger)
-    for key in sorted(set(ledger.by_key) - ledger.expected, key=lambda key: ledger.by_key[key]["pk"]):
+    for key in sorted(set(ledger.by_key) - ledger.expected, key=lambda key: ledger.by_key[key].pk):
         found = ledger.by_key[key]
-        ledger.problems.append(
-            f"Posting {found['pk']} ({found['kind']}, {key}) posts tournament money for nothing recorded."
-        )
+        ledger.problems.append(f"Posting {found.pk} ({found.kind}, {key}) posts tournament money for nothing recorded.")
     # The deals, Open-Face hands and heads-up matches held to their audit events and to the rules.
     return Findings(problems=(*ledger.problems, *tournament_records_check()))

@@ -1,21 +1,22 @@
-"""What the poker room's pages share: who may see and who may act, the refusal page, a form recorded once, and a
-form whose first error is refused as the services refuse (``RefusingForm``).
+"""What the poker room's pages share: who may see and who may act, the refusal page, the scope its forms are recorded
+once in, and a form whose first error is refused as the services refuse (``RefusingForm``).
 
 Who (``casino.roles``): the tournament director and the floor's supervisors run tournaments (``TOURNAMENT_RUNNERS``);
 an Auditor looks at every console and acts on none (``TOURNAMENT_VIEWERS``, read only: the pages draw no form for
 them); a Dealer opens only the tablet page of a tournament table they deal (``poker_room.floor``). Anyone else gets the
-refusal page (403), which says who may.
+refusal page (403), which says who may. A view is guarded by ``viewers_only`` or ``runners_only``
+(``casino.pages.guarded_by``).
 
 A form is recorded once, as on the pit's and the dealer's pages: each page drawn carries a one-time key in every form
 (``FORM_KEY``); the same form sent twice with the same key (a double tap, a resend after Back) is recorded once and
 the second answer says so. A refused form may be sent again, corrected. The key is remembered in the cache for half
-a day; a cache that fails never refuses a form.
+a day; a cache that fails never refuses a form. Each page declares its forms' answers once (``casino.once.FormPage``,
+in ``FORM_SCOPE``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -30,6 +31,8 @@ from casino.roles import TOURNAMENT_RUNNERS, TOURNAMENT_VIEWERS, Role, user_has_
 
 FORM_KEY = once.FORM_KEY
 REFUSAL_HEADER = once.REFUSAL_HEADER
+# The scope the poker room's forms are recorded once in (``casino.once``).
+FORM_SCOPE = "poker-room-form"
 
 
 def may(request: HttpRequest, roles: tuple[Role, ...]) -> bool:
@@ -84,21 +87,6 @@ def page(request: HttpRequest, template: str, context: dict[str, Any], *, status
     )
     add_never_cache_headers(response)
     return response
-
-
-# --- a form recorded once -----------------------------------------------------------------------------------------
-
-
-def form_once(
-    request: HttpRequest,
-    *,
-    done: HttpResponse,
-    act: Callable[[], str],
-    refused: Callable[[ApplicationError], HttpResponse],
-    already: str = "",
-) -> HttpResponse:
-    """Run one service once for this form (``casino.once.form_once``, the poker room's scope)."""
-    return once.form_once(request, scope="poker-room-form", done=done, act=act, refused=refused, already=already)
 
 
 def posted_int(request: HttpRequest, name: str) -> int | str | None:

@@ -1,8 +1,8 @@
 """The Deal page: the players still in with a stack field each, how the money is shared (ICM, a chip
 chop, agreed amounts) and what is left to play for; "Work it out" shows each player's stack, share of the chips,
 prize with no deal and the deal's amount (``deals.deal_propose``, nothing written); "Record the deal", confirmed,
-writes it (``deals.deal_record``, once: ``form_once``). Once recorded the page shows the deal as it was recorded and
-what each player has been paid so far.
+writes it (``deals.deal_record``, once: ``casino.once.FormPage``). Once recorded the page shows the deal as it was
+recorded and what each player has been paid so far.
 
 Thin, as the console's pages are: the role checked (``poker_room.pages``), the form read, one service called; a
 refusal draws the page again with the service's message, what was typed kept, in its status (400, 403, 409).
@@ -16,19 +16,23 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from casino.errors import ApplicationError
 from casino.forms import AmountField
+from casino.once import FormPage, Kept
+from casino.pages import guarded_by
+from casino.users import actor_of
 from poker_room.deals.models import Deal
 from poker_room.deals.selectors import deal_state
 from poker_room.deals.services import DealProposal, deal_propose, deal_record
 from poker_room.floor import MOST_CENTS
-from poker_room.pages import form_once, page, runners_only, viewers_only
+from poker_room.pages import FORM_SCOPE, page, runners_only, viewers_only
 from poker_room.tournaments.models import Tournament
+from poker_room.tournaments.views import at_tournament
 
 _MONEY = AmountField(most_cents=MOST_CENTS, required=False)
 # Thousands grouped by one separator ("120 000", "120,000", "120.000", "120'000"): never a decimal point.
@@ -46,16 +50,17 @@ def _chips(text: str) -> int | str:
 
 def _money(text: str, *, field: str, what: str) -> int | None:
     try:
-        return _MONEY.clean(text)
+        amount: int | None = _MONEY.clean(text)
     except forms.ValidationError as error:
         raise ApplicationError(f"{what}: {' '.join(error.messages)}", extra={"field": field}) from None
+    return amount
 
 
 def _typed(request: HttpRequest) -> dict[str, str]:
     """What the form holds, cut short: the method, the reserve, a stack and an amount for each player."""
     return {
         key: value[:24]
-        for key, value in request.POST.items()
+        for key, value in request.POST.dict().items()
         if key in ("method", "reserve") or re.fullmatch(r"(stack|amount)-[0-9]{1,6}", key)
     }
 
@@ -131,54 +136,72 @@ def _deal_page(
     return page(request, "poker_room/deal.html", context, status=status)
 
 
+def _deal_refused(
+    request: HttpRequest, exc: ApplicationError, kept: Kept, *, tournament: Tournament, **_kwargs: object
+) -> HttpResponse:
+    """The deal page again (the tournament read afresh) with what was typed, the field refused and the players it
+    names marked."""
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    field = str(exc.extra.get("field", ""))
+    flagged = {int(number) for number in exc.extra.get("missing", [])}
+    if (one := re.fullmatch(r"(?:stacks\.|amounts\.|amount-)([0-9]{1,6})", field)) is not None:
+        flagged.add(int(one[1]))
+    return _deal_page(
+        request,
+        fresh,
+        typed=kept["typed"],
+        error=exc.message,
+        field=field,
+        flagged=frozenset(flagged),
+        status=exc.status_code,
+    )
+
+
+# The deal page's form: the deal recorded.
+DEAL = FormPage(
+    scope=FORM_SCOPE,
+    done=lambda request, *, tournament, **_kwargs: redirect("poker-room-deal", tournament_id=tournament.pk),
+    refused=_deal_refused,
+)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @never_cache
-def deal_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+@guarded_by(viewers_only)
+@at_tournament
+def deal_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """GET: the deal recorded, or the form to work one out. POST ``action=work``: the deal worked out (nothing
     written); ``action=record`` with ``agreed`` ticked: the deal recorded."""
-    if (denied := viewers_only(request)) is not None:
-        return denied
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
     if request.method == "GET":
         return _deal_page(request, tournament)
-    if (denied := runners_only(request)) is not None:
-        return denied
-    typed = _typed(request)
-
-    def refused(exc: ApplicationError) -> HttpResponse:
-        fresh = Tournament.objects.get(pk=tournament.pk)
-        field = str(exc.extra.get("field", ""))
-        flagged = {int(number) for number in exc.extra.get("missing", [])}
-        if (one := re.fullmatch(r"(?:stacks\.|amounts\.|amount-)([0-9]{1,6})", field)) is not None:
-            flagged.add(int(one[1]))
-        return _deal_page(
-            request,
-            fresh,
-            typed=typed,
-            error=exc.message,
-            field=field,
-            flagged=frozenset(flagged),
-            status=exc.status_code,
-        )
-
     if request.POST.get("action") != "record":
-        try:
-            proposal = deal_propose(tournament, **_deal_input(typed))
-        except ApplicationError as exc:
-            return refused(exc)
-        return _deal_page(request, tournament, typed=typed, proposal=proposal)
+        return _deal_work_out(request, tournament=tournament)
+    return _deal_record(request, tournament=tournament)
 
-    def act() -> str:
-        given = _deal_input(typed)
-        if request.POST.get("agreed") != "yes":
-            deal_propose(tournament, **given)  # a refusal of the deal itself first
-            raise ApplicationError(
-                _("Tick that every player in the deal agrees to it, then record it."), extra={"field": "agreed"}
-            )
-        deal = deal_record(actor=request.user, tournament=tournament, worked_out=_worked_out(request), **given)
-        return _("The deal is recorded: %(count)s players, each paid their amount when placed.") % {
-            "count": len(deal.amounts)
-        }
 
-    return form_once(request, done=redirect("poker-room-deal", tournament_id=tournament.pk), act=act, refused=refused)
+@guarded_by(runners_only)
+def _deal_work_out(request: HttpRequest, *, tournament: Tournament) -> HttpResponse:
+    """The deal worked out (``deal_propose``), nothing written; a refusal draws the page as a form's does."""
+    typed = _typed(request)
+    try:
+        proposal = deal_propose(tournament, **_deal_input(typed))
+    except ApplicationError as exc:
+        return _deal_refused(request, exc, {"typed": typed}, tournament=tournament)
+    return _deal_page(request, tournament, typed=typed, proposal=proposal)
+
+
+@guarded_by(runners_only)
+@DEAL.acts()
+def _deal_record(request: HttpRequest, kept: Kept, tournament: Tournament) -> str:
+    typed = kept["typed"] = _typed(request)
+    given = _deal_input(typed)
+    if request.POST.get("agreed") != "yes":
+        deal_propose(tournament, **given)  # a refusal of the deal itself first
+        raise ApplicationError(
+            _("Tick that every player in the deal agrees to it, then record it."), extra={"field": "agreed"}
+        )
+    deal = deal_record(actor=actor_of(request.user), tournament=tournament, worked_out=_worked_out(request), **given)
+    return _("The deal is recorded: %(count)s players, each paid their amount when placed.") % {
+        "count": len(deal.amounts)
+    }

@@ -2,8 +2,9 @@
 result counted or dropped), its PDF, and the Master Class invited from the standings.
 
 Thin, as the console's pages are (``poker_room.tournaments.views``): the role checked (``poker_room.pages``: the room's
-viewers read, its runners write), the form read, one service called once (``form_once``), then POST-redirect-GET with
-the service's answer as the notice; a refusal draws the page again with the message, in its status, nothing written.
+viewers read, its runners write), the form read, one service called once (``casino.once.FormPage``), then
+POST-redirect-GET with the service's answer as the notice; a refusal draws the page again with the message, in its
+status, nothing written.
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from casino.errors import ApplicationError
 from casino.forms import AmountField
+from casino.once import FormPage, Kept, Then
+from casino.pages import guarded_by, loaded_by
+from casino.users import actor_of
 from poker_room.floor import MOST_CENTS
 from poker_room.leagues import services as leagues
 from poker_room.leagues.models import League
@@ -34,7 +39,7 @@ from poker_room.leagues.selectors import (
     rounding_text,
     tie_break_names,
 )
-from poker_room.pages import RefusingForm, form_once, page, posted_int, runners_only, viewers_only
+from poker_room.pages import FORM_SCOPE, RefusingForm, page, posted_int, runners_only, viewers_only
 from poker_room.pure.league_points import TIE_BREAKS
 from poker_room.tournaments.models import Entry, Tournament
 
@@ -75,12 +80,12 @@ def _settings_posted(request: HttpRequest) -> dict[str, Any]:
 
 
 def _typed(request: HttpRequest) -> dict[str, str]:
-    return {name: value[:400] for name, value in request.POST.items() if name not in ("csrfmiddlewaretoken",)}
+    return {name: value[:400] for name, value in request.POST.dict().items() if name not in ("csrfmiddlewaretoken",)}
 
 
 def _settings_shown(league: League | None, typed: dict[str, str] | None) -> dict[str, Any]:
     if typed:
-        shown = dict(typed)
+        shown: dict[str, Any] = dict(typed)
         shown["tie_breaks"] = [typed.get(f"tie_break_{i}", "") for i in range(TIE_BREAK_SLOTS)]
         return shown
     if league is None:
@@ -127,40 +132,35 @@ def _list_page(
     return page(request, "poker_room/leagues.html", context, status=status)
 
 
+def _list_refused(request: HttpRequest, exc: ApplicationError, kept: Kept, **_kwargs: object) -> HttpResponse:
+    field = str(exc.extra.get("field", ""))
+    return _list_page(request, error=exc.message, field=field, typed=_typed(request), status=exc.status_code)
+
+
+# The leagues page's form: a new league (done: its page; sent again: the list).
+LEAGUES = FormPage(
+    scope=FORM_SCOPE, done=lambda request, **_kwargs: redirect("poker-room-leagues"), refused=_list_refused
+)
+
+
 @login_required
 @require_GET
 @never_cache
+@guarded_by(viewers_only)
 def leagues_view(request: HttpRequest) -> HttpResponse:
     """The leagues, and for who runs tournaments a new one."""
-    return viewers_only(request) or _list_page(request)
+    return _list_page(request)
 
 
 @login_required
 @require_POST
-def league_new_view(request: HttpRequest) -> HttpResponse:
-    if (denied := runners_only(request)) is not None:
-        return denied
-    made: list[League] = []
-
-    def act() -> str:
-        made.append(leagues.league_create(actor=request.user, **_settings_posted(request)))
-        return _("%(name)s is set up: add its events.") % {"name": made[0].name}
-
-    response = form_once(
-        request,
-        done=redirect("poker-room-leagues"),
-        act=act,
-        refused=lambda exc: _list_page(
-            request,
-            error=exc.message,
-            field=str(exc.extra.get("field", "")),
-            typed=_typed(request),
-            status=exc.status_code,
-        ),
+@guarded_by(runners_only)
+@LEAGUES.acts()
+def league_new_view(request: HttpRequest, kept: Kept) -> Then:
+    made = leagues.league_create(actor=actor_of(request.user), **_settings_posted(request))
+    return Then(
+        _("%(name)s is set up: add its events.") % {"name": made.name}, redirect("poker-room-league", league_id=made.pk)
     )
-    if made:
-        return redirect("poker-room-league", league_id=made[0].pk)
-    return response
 
 
 # --- one league -----------------------------------------------------------------------------------------------------
@@ -202,68 +202,75 @@ def _league_page(
     return page(request, "poker_room/league.html", context, status=status)
 
 
-@login_required
-@require_GET
-@never_cache
-def league_view(request: HttpRequest, league_id: int) -> HttpResponse:
-    league = _league(league_id)
-    return viewers_only(request) or _league_page(request, league)
+def _league_named(request: HttpRequest, *, league_id: int, **kwargs: Any) -> dict[str, Any]:
+    return {"league": _league(league_id), **kwargs}
 
 
-def _write(request: HttpRequest, league: League, act: Any, *, anchor: str) -> HttpResponse:
-    if (denied := runners_only(request)) is not None:
-        return denied
-    return form_once(
+# A view given the league its address names (``league_id``: 404 if none) instead of its id.
+at_league = loaded_by(_league_named)
+
+
+def _league_refused(
+    request: HttpRequest, exc: ApplicationError, kept: Kept, *, league: League, anchor: str, **_kwargs: object
+) -> HttpResponse:
+    """The league's page again (read afresh) with the refusal; the settings form keeps what was typed."""
+    return _league_page(
         request,
-        done=redirect(_league_url(league, anchor)),
-        act=act,
-        refused=lambda exc: _league_page(
-            request,
-            _league(league.pk),
-            error=exc.message,
-            field=str(exc.extra.get("field", "")),
-            typed=_typed(request) if anchor == "settings" else None,
-            status=exc.status_code,
-        ),
+        _league(league.pk),
+        error=exc.message,
+        field=str(exc.extra.get("field", "")),
+        typed=_typed(request) if anchor == "settings" else None,
+        status=exc.status_code,
     )
 
 
-@login_required
-@require_POST
-def league_settings_view(request: HttpRequest, league_id: int) -> HttpResponse:
-    league = _league(league_id)
-
-    def act() -> str:
-        leagues.league_update(actor=request.user, league=league, **_settings_posted(request))
-        return _("The settings of %(name)s are saved.") % {"name": league.name}
-
-    return _write(request, league, act, anchor="settings")
+# The league page's forms: its settings, an event added or taken out, the Master Class invited.
+LEAGUE = FormPage(
+    scope=FORM_SCOPE,
+    done=lambda request, *, league, anchor, **_kwargs: redirect(_league_url(league, anchor)),
+    refused=_league_refused,
+)
 
 
 @login_required
-@require_POST
-def league_event_add_view(request: HttpRequest, league_id: int) -> HttpResponse:
-    league = _league(league_id)
-
-    def act() -> str:
-        event = leagues.league_event_add(
-            actor=request.user, league=league, tournament_id=posted_int(request, "tournament")
-        )
-        return _("%(event)s counts in %(name)s.") % {"event": event.tournament.name, "name": league.name}
-
-    return _write(request, league, act, anchor="events")
+@require_GET
+@never_cache
+@at_league
+@guarded_by(viewers_only)
+def league_view(request: HttpRequest, league: League) -> HttpResponse:
+    return _league_page(request, league)
 
 
 @login_required
 @require_POST
-def league_event_remove_view(request: HttpRequest, league_id: int, tournament_id: int) -> HttpResponse:
-    league = _league(league_id)
+@at_league
+@guarded_by(runners_only)
+@LEAGUE.acts(anchor="settings")
+def league_settings_view(request: HttpRequest, kept: Kept, league: League) -> str:
+    leagues.league_update(actor=actor_of(request.user), league=league, **_settings_posted(request))
+    return _("The settings of %(name)s are saved.") % {"name": league.name}
 
-    def act() -> str:
-        event = leagues.league_event_remove(actor=request.user, league=league, tournament_id=tournament_id)
-        return _("%(event)s is taken out of %(name)s.") % {"event": event.tournament.name, "name": league.name}
 
-    return _write(request, league, act, anchor="events")
+@login_required
+@require_POST
+@at_league
+@guarded_by(runners_only)
+@LEAGUE.acts(anchor="events")
+def league_event_add_view(request: HttpRequest, kept: Kept, league: League) -> str:
+    event = leagues.league_event_add(
+        actor=actor_of(request.user), league=league, tournament_id=posted_int(request, "tournament")
+    )
+    return _("%(event)s counts in %(name)s.") % {"event": event.tournament.name, "name": league.name}
+
+
+@login_required
+@require_POST
+@at_league
+@guarded_by(runners_only)
+@LEAGUE.acts(anchor="events")
+def league_event_remove_view(request: HttpRequest, kept: Kept, league: League, tournament_id: int) -> str:
+    event = leagues.league_event_remove(actor=actor_of(request.user), league=league, tournament_id=tournament_id)
+    return _("%(event)s is taken out of %(name)s.") % {"event": event.tournament.name, "name": league.name}
 
 
 class MasterClassForm(RefusingForm):
@@ -274,36 +281,30 @@ class MasterClassForm(RefusingForm):
 
 @login_required
 @require_POST
-def master_class_view(request: HttpRequest, league_id: int) -> HttpResponse:
-    league = _league(league_id)
-    made: list[Tournament] = []
-
-    def act() -> str:
-        data = MasterClassForm(request.POST).cleaned()
-        made.append(
-            leagues.master_class_invite(
-                actor=request.user,
-                league=league,
-                name=data["name"] or None,
-                buy_in_cents=data["buy_in"] or 0,
-                fee_cents=data["fee"] or 0,
-            )
-        )
-        return _("%(event)s is set up with its invited players and their stacks.") % {"event": made[0].name}
-
-    response = _write(request, league, act, anchor="master-class")
-    if made:
-        return redirect("poker-room-console", tournament_id=made[0].pk)
-    return response
+@at_league
+@guarded_by(runners_only)
+@LEAGUE.acts(anchor="master-class")
+def master_class_view(request: HttpRequest, kept: Kept, league: League) -> Then:
+    data = MasterClassForm(request.POST).cleaned()
+    made = leagues.master_class_invite(
+        actor=actor_of(request.user),
+        league=league,
+        name=data["name"] or None,
+        buy_in_cents=data["buy_in"] or 0,
+        fee_cents=data["fee"] or 0,
+    )
+    return Then(
+        _("%(event)s is set up with its invited players and their stacks.") % {"event": made.name},
+        redirect("poker-room-console", tournament_id=made.pk),
+    )
 
 
 @login_required
 @require_GET
 @never_cache
-def league_pdf_view(request: HttpRequest, league_id: int) -> HttpResponse:
-    league = _league(league_id)
-    if (denied := viewers_only(request)) is not None:
-        return denied
+@at_league
+@guarded_by(viewers_only)
+def league_pdf_view(request: HttpRequest, league: League) -> HttpResponse:
     body = standings_pdf(league, league_standings(league))
     response = HttpResponse(body, content_type="application/pdf")
     slug = re.sub(r"[^A-Za-z0-9]+", "-", f"{league.name}-{league.season}").strip("-").lower() or "league"

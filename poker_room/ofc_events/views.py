@@ -3,32 +3,37 @@ typed as cards, "As Kd 7c", scored by the engine; the hand's result and the roun
 standings, and the console's buttons (a round begun, the finish).
 
 Thin, as the other pages of the poker room: the role checked (``poker_room.pages``, ``poker_room.floor``), one
-service called once per form (``form_once``: a double tap records once), a refusal drawn in the page with what was
-typed kept and the field marked, nothing written.
+service called once per form (``casino.once.FormPage``: a double tap records once), a refusal drawn in the page with
+what was typed kept and the field marked, nothing written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
+from casino.once import FormPage, Kept
+from casino.pages import guarded_by, loaded_by
+from casino.users import actor_of
 from poker_room.display.views import display_token
 from poker_room.floor import can_act_at_tournament_table, is_runner, require_runner_or_table_dealer
 from poker_room.ofc_events import services
 from poker_room.ofc_events.models import OfcHand
 from poker_room.ofc_events.selectors import is_ofc, ofc_table, round_complete, tournament_standings
-from poker_room.pages import form_once, may_view, page, posted_int, refused_page, runners_only, viewers_only
+from poker_room.pages import FORM_SCOPE, may_view, page, posted_int, refused_page, runners_only, viewers_only
 from poker_room.pure.ofc_standings import ROWS, TIE_BREAKS
 from poker_room.tournaments.models import Tournament, TournamentTable
-from poker_room.tournaments.views import render_console, tournament_get
+from poker_room.tournaments.views import CONSOLE, tournament_get
 
 
 def _ofc_tournament(request: HttpRequest, tournament_id: int) -> tuple[Tournament, HttpResponse | None]:
@@ -58,6 +63,29 @@ def _refusal(request: HttpRequest, table: TournamentTable, *, acting: bool) -> H
     return None  # pragma: no cover - the check above refuses whoever gets here
 
 
+def _ofc_named(request: HttpRequest, *, tournament_id: int, **kwargs: Any) -> dict[str, Any] | HttpResponse:
+    tournament, refusal = _ofc_tournament(request, tournament_id)
+    return refusal or {"tournament": tournament, **kwargs}
+
+
+# A view given the Open-Face tournament its address names (404, or the refusal page for another format).
+at_ofc = loaded_by(_ofc_named)
+
+
+def _at_table(*, acting: bool) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A view given the Open-Face tournament and the table number of its address, run only for whoever may open
+    (``acting``: act at) that table."""
+
+    def load(request: HttpRequest, *, tournament_id: int, number: int) -> dict[str, Any] | HttpResponse:
+        tournament, refusal = _ofc_tournament(request, tournament_id)
+        if refusal is not None:
+            return refusal
+        table = _table(tournament, number)
+        return _refusal(request, table, acting=acting) or {"tournament": tournament, "number": number}
+
+    return loaded_by(load)
+
+
 def table_url(tournament: Tournament, number: int) -> str:
     return reverse("poker-room-ofc-table", args=[tournament.pk, number])
 
@@ -82,7 +110,7 @@ def _table_page(
     running = tournament.status == Tournament.Status.RUNNING
     acts = can_act_at_tournament_table(request.user, found.table) and running and tournament.ofc_round >= 1
     typed = typed or {}
-    players = [
+    players: list[dict[str, Any]] = [
         {
             "entry": entry,
             "rows": [
@@ -112,145 +140,109 @@ def _table_page(
     return page(request, "poker_room/ofc_table.html", context, status=status)
 
 
+def _table_refused(
+    request: HttpRequest,
+    exc: ApplicationError,
+    kept: Kept,
+    *,
+    tournament: Tournament,
+    number: int,
+    marks_field: bool = False,
+    **_kwargs: object,
+) -> HttpResponse:
+    """The table's page again (the tournament read afresh) with the refusal, the boards typed and (``marks_field``)
+    the row refused marked."""
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    field = str(exc.extra.get("field", "")) if marks_field else ""
+    typed = kept.get("typed")
+    return _table_page(request, fresh, number, error=exc.message, field=field, typed=typed, status=exc.status_code)
+
+
+def _to_table(
+    request: HttpRequest, *, tournament: Tournament, number: int, anchor: str = "", **_kwargs: object
+) -> HttpResponse:
+    return redirect(table_url(tournament, number) + (f"#{anchor}" if anchor else ""))
+
+
+# The Open-Face table's forms on the tablet: a hand's boards scored, the latest hand voided.
+OFC_TABLE = FormPage(
+    scope=FORM_SCOPE,
+    done=_to_table,
+    refused=_table_refused,
+)
+
+
 @login_required
 @require_GET
 @never_cache
-def ofc_table_view(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+@_at_table(acting=False)
+def ofc_table_view(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """One Open-Face table on the tablet: the hand to enter, the last hand's result, the round at the table."""
-    tournament, denied = _ofc_tournament(request, tournament_id)
-    if denied is not None:
-        return denied
-    table = _table(tournament, number)
-    if (refusal := _refusal(request, table, acting=False)) is not None:
-        return refusal
     return _table_page(request, tournament, number)
 
 
 @login_required
 @require_POST
-def ofc_hand_view(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+@_at_table(acting=True)
+@OFC_TABLE.acts(anchor="result", already=gettext_lazy("This hand was scored already."), marks_field=True)
+def ofc_hand_view(request: HttpRequest, kept: Kept, tournament: Tournament, number: int) -> str:
     """The boards of one hand, ``b-<entry number>-<row>`` each, scored (``ofc_hand_record``)."""
-    tournament, denied = _ofc_tournament(request, tournament_id)
-    if denied is not None:
-        return denied
-    table = _table(tournament, number)
-    if (refusal := _refusal(request, table, acting=True)) is not None:
-        return refusal
     found = ofc_table(tournament, number)
     numbers = [entry.number for entry in found.players] if found is not None else []
-    typed = _typed_boards(request, numbers)
-
-    shown_round, shown_hand = posted_int(request, "round"), posted_int(request, "hand")
-
-    def act() -> str:
-        hand = services.ofc_hand_record(
-            actor=request.user,
-            tournament=tournament,
-            table_number=number,
-            boards=typed,
-            round_number=shown_round,  # type: ignore[arg-type]  # a text typed is refused by the service
-            hand_number=shown_hand,  # type: ignore[arg-type]
-        )
-        return _("Hand %(hand)s of round %(round)s is scored.") % {"hand": hand.hand, "round": hand.round}
-
-    def refused(exc: ApplicationError) -> HttpResponse:
-        fresh = Tournament.objects.get(pk=tournament.pk)
-        return _table_page(
-            request,
-            fresh,
-            number,
-            error=exc.message,
-            field=str(exc.extra.get("field", "")),
-            typed=typed,
-            status=exc.status_code,
-        )
-
-    return form_once(
-        request,
-        done=redirect(table_url(tournament, number) + "#result"),
-        act=act,
-        refused=refused,
-        already=_("This hand was scored already."),
+    typed = kept["typed"] = _typed_boards(request, numbers)
+    hand = services.ofc_hand_record(
+        actor=actor_of(request.user),
+        tournament=tournament,
+        table_number=number,
+        boards=typed,
+        round_number=posted_int(request, "round"),  # type: ignore[arg-type]  # a text typed is refused by the service
+        hand_number=posted_int(request, "hand"),  # type: ignore[arg-type]
     )
+    return _("Hand %(hand)s of round %(round)s is scored.") % {"hand": hand.hand, "round": hand.round}
 
 
 @login_required
 @require_POST
-def ofc_void_view(request: HttpRequest, tournament_id: int, number: int, hand_id: int) -> HttpResponse:
+@at_ofc
+@guarded_by(runners_only)
+@OFC_TABLE.acts()
+def ofc_void_view(request: HttpRequest, kept: Kept, tournament: Tournament, number: int, hand_id: int) -> str:
     """The table's latest hand voided, with a reason (``ofc_hand_void``): the director or a supervisor."""
-    tournament, denied = _ofc_tournament(request, tournament_id)
-    if denied is not None:
-        return denied
-    if (refusal := runners_only(request)) is not None:
-        return refusal
     hand = get_object_or_404(OfcHand, tournament=tournament, table_number=number, pk=hand_id)
     reason = request.POST.get("reason", "")
-
-    def act() -> str:
-        voided = services.ofc_hand_void(actor=request.user, tournament=tournament, hand=hand, reason=reason)
-        return _("Hand %(hand)s is voided: enter it again.") % {"hand": voided.hand}
-
-    def refused(exc: ApplicationError) -> HttpResponse:
-        fresh = Tournament.objects.get(pk=tournament.pk)
-        return _table_page(request, fresh, number, error=exc.message, status=exc.status_code)
-
-    return form_once(request, done=redirect(table_url(tournament, number)), act=act, refused=refused)
-
-
-def _console_act(request: HttpRequest, tournament: Tournament, act: Callable[[], str], *, done: str) -> HttpResponse:
-    def refused(exc: ApplicationError) -> HttpResponse:
-        fresh = Tournament.objects.get(pk=tournament.pk)
-        return render_console(request, fresh, error=exc.message, typed={}, status=exc.status_code)
-
-    return form_once(request, done=redirect(done), act=act, refused=refused)
+    voided = services.ofc_hand_void(actor=actor_of(request.user), tournament=tournament, hand=hand, reason=reason)
+    return _("Hand %(hand)s is voided: enter it again.") % {"hand": voided.hand}
 
 
 @login_required
 @require_POST
-def ofc_round_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+@at_ofc
+@guarded_by(runners_only)
+@CONSOLE.acts(anchor="ofc", marks_field=False)
+def ofc_round_view(request: HttpRequest, kept: Kept, tournament: Tournament) -> str:
     """The next round begun, its tables drawn (``ofc_round_begin``)."""
-    tournament, denied = _ofc_tournament(request, tournament_id)
-    if denied is not None:
-        return denied
-    if (refusal := runners_only(request)) is not None:
-        return refusal
-
-    def act() -> str:
-        begun = services.ofc_round_begin(actor=request.user, tournament=tournament)
-        return _("Round %(round)s has begun: the players take their new seats.") % {"round": begun.ofc_round}
-
-    return _console_act(request, tournament, act, done=reverse("poker-room-console", args=[tournament.pk]) + "#ofc")
+    begun = services.ofc_round_begin(actor=actor_of(request.user), tournament=tournament)
+    return _("Round %(round)s has begun: the players take their new seats.") % {"round": begun.ofc_round}
 
 
 @login_required
 @require_POST
-def ofc_finish_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+@at_ofc
+@guarded_by(runners_only)
+@CONSOLE.acts(to="poker-room-results", marks_field=False)
+def ofc_finish_view(request: HttpRequest, kept: Kept, tournament: Tournament) -> str:
     """The tournament finished by the standings, everyone placed and paid (``ofc_finish``)."""
-    tournament, denied = _ofc_tournament(request, tournament_id)
-    if denied is not None:
-        return denied
-    if (refusal := runners_only(request)) is not None:
-        return refusal
-
-    def act() -> str:
-        services.ofc_finish(actor=request.user, tournament=tournament)
-        return _("%(name)s has finished: the places are the standings, the prizes are posted.") % {
-            "name": tournament.name
-        }
-
-    return _console_act(request, tournament, act, done=reverse("poker-room-results", args=[tournament.pk]))
+    services.ofc_finish(actor=actor_of(request.user), tournament=tournament)
+    return _("%(name)s has finished: the places are the standings, the prizes are posted.") % {"name": tournament.name}
 
 
 @login_required
 @require_GET
 @never_cache
-def ofc_standings_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+@guarded_by(viewers_only)
+@at_ofc
+def ofc_standings_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The standings: points by round and in all, the tie-break figures, the places once finished."""
-    if (denied := viewers_only(request)) is not None:
-        return denied
-    tournament, refusal = _ofc_tournament(request, tournament_id)
-    if refusal is not None:
-        return refusal
     lines = tournament_standings(tournament)
     context = {
         "t": tournament,

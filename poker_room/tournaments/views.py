@@ -13,7 +13,6 @@ the dealer's tournament table in ``poker_room.tournaments.table_views``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -26,14 +25,17 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
+from casino.once import FormPage, Kept, Then
+from casino.pages import guarded_by, loaded_by
 from casino.templatetags.money import cents as money_text
+from casino.users import actor_of
 from players.selectors import player_find
 from poker_room.deals import selectors as deal_selectors
 from poker_room.display.views import display_address, display_token
 from poker_room.floor import entry_name, ordinal
 from poker_room.heads_up import selectors as heads_up_selectors
 from poker_room.ofc_events import selectors as ofc_selectors
-from poker_room.pages import form_once, may_run, page, posted_int, runners_only, viewers_only
+from poker_room.pages import FORM_SCOPE, may_run, page, posted_int, runners_only, viewers_only
 from poker_room.pure.templates_data import templates
 from poker_room.tournaments import clock_services, services
 from poker_room.tournaments.forms import (
@@ -58,6 +60,14 @@ SETTINGS_GROUPS: dict[str, tuple[str, ...]] = {
 
 def tournament_get(tournament_id: int) -> Tournament:
     return get_object_or_404(Tournament, pk=tournament_id)
+
+
+def _tournament_named(request: HttpRequest, *, tournament_id: int, **kwargs: Any) -> dict[str, Any]:
+    return {"tournament": tournament_get(tournament_id), **kwargs}
+
+
+# A view given the tournament its address names (``tournament_id``: 404 if none) instead of its id.
+at_tournament = loaded_by(_tournament_named)
 
 
 def console_url(tournament: Tournament, anchor: str = "") -> str:
@@ -92,40 +102,39 @@ def _list_page(
     return page(request, "poker_room/tournaments.html", context, status=status)
 
 
+def _list_refused(request: HttpRequest, exc: ApplicationError, kept: Kept, **_kwargs: object) -> HttpResponse:
+    return _list_page(request, error=exc.message, typed=kept.get("typed"), status=exc.status_code)
+
+
+# The tournaments page's form: a new tournament (done: its console; sent again: the list).
+TOURNAMENTS = FormPage(scope=FORM_SCOPE, done=lambda request, **_kwargs: redirect("poker-room"), refused=_list_refused)
+
+
 @login_required
 @require_GET
 @never_cache
+@guarded_by(viewers_only)
 def tournaments(request: HttpRequest) -> HttpResponse:
     """The tournaments (running, planned, the latest finished) and, for who runs them, a new one from a template."""
-    return viewers_only(request) or _list_page(request)
+    return _list_page(request)
 
 
 @login_required
 @require_POST
-def tournament_new(request: HttpRequest) -> HttpResponse:
+@guarded_by(runners_only)
+@TOURNAMENTS.acts()
+def tournament_new(request: HttpRequest, kept: Kept) -> Then:
     """A new tournament from a template (``tournament_create``); then its console."""
-    if (denied := runners_only(request)) is not None:
-        return denied
-    typed = {
+    kept["typed"] = {
         name: request.POST.get(name, "")[:120]
         for name in ("template_key", "name", "buy_in", "fee", "bounty", "tables", "format")
     }
-    made: list[Tournament] = []
-
-    def act() -> str:
-        form = TournamentCreateForm(request.POST)
-        made.append(services.tournament_create(actor=request.user, **form.create_kwargs()))
-        return _("%(name)s is set up: add the entries, then start it.") % {"name": made[0].name}
-
-    response = form_once(
-        request,
-        done=redirect("poker-room"),
-        act=act,
-        refused=lambda exc: _list_page(request, error=exc.message, typed=typed, status=exc.status_code),
+    form = TournamentCreateForm(request.POST)
+    made = services.tournament_create(actor=actor_of(request.user), **form.create_kwargs())
+    return Then(
+        _("%(name)s is set up: add the entries, then start it.") % {"name": made.name},
+        redirect("poker-room-console", tournament_id=made.pk),
     )
-    if made:
-        return redirect("poker-room-console", tournament_id=made[0].pk)
-    return response
 
 
 # --- the console --------------------------------------------------------------------------------------------------
@@ -178,29 +187,39 @@ def render_console(
 @login_required
 @require_GET
 @never_cache
-def console_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+@guarded_by(viewers_only)
+@at_tournament
+def console_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """One tournament's console (``?q=`` finds a player of the players app to register)."""
-    if (denied := viewers_only(request)) is not None:
-        return denied
-    return render_console(request, tournament_get(tournament_id), error="", typed={}, status=200)
+    return render_console(request, tournament, error="", typed={}, status=200)
 
 
-def _act(
-    request: HttpRequest,
-    tournament: Tournament,
-    act: Callable[[], str],
-    *,
-    anchor: str,
-    typed: dict[str, Any] | None = None,
+def _to_console(
+    request: HttpRequest, *, tournament: Tournament, anchor: str = "", to: str = "poker-room-console", **kwargs: Any
 ) -> HttpResponse:
-    """Run one service once (``form_once``), back to the console at ``anchor``; a refusal draws the console again."""
+    """Back to the console at ``anchor`` (its ``{name}``s filled from the view's arguments), or to the tournament's page
+    ``to``."""
+    fragment = anchor.format(**kwargs)
+    return redirect(reverse(to, args=[tournament.pk]) + (f"#{fragment}" if fragment else ""))
 
-    def refused(exc: ApplicationError) -> HttpResponse:
-        fresh = Tournament.objects.get(pk=tournament.pk)
-        kept = {**(typed or {}), "field": exc.extra.get("field", "")}
-        return render_console(request, fresh, error=exc.message, typed=kept, status=exc.status_code)
 
-    return form_once(request, done=redirect(console_url(tournament, anchor)), act=act, refused=refused)
+def _console_refused(
+    request: HttpRequest,
+    exc: ApplicationError,
+    kept: Kept,
+    *,
+    tournament: Tournament,
+    marks_field: bool = True,
+    **_kwargs: object,
+) -> HttpResponse:
+    """The console drawn again with the refusal, what was kept and (``marks_field``) the field refused marked."""
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    typed = {**kept, "field": exc.extra.get("field", "")} if marks_field else dict(kept)
+    return render_console(request, fresh, error=exc.message, typed=typed, status=exc.status_code)
+
+
+# The console's forms (the clock, the entries, the busts, the seating; the bracket drawn, an Open-Face round).
+CONSOLE = FormPage(scope=FORM_SCOPE, done=_to_console, refused=_console_refused)
 
 
 # --- the clock ----------------------------------------------------------------------------------------------------
@@ -210,39 +229,35 @@ CLOCK_ACTIONS = ("start", "pause", "resume", "back", "forward", "plus", "minus",
 
 @login_required
 @require_POST
-def clock_view(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
+@guarded_by(runners_only)
+@at_tournament
+@CONSOLE.acts(anchor="clock")
+def clock_view(request: HttpRequest, kept: Kept, tournament: Tournament, action: str) -> str:
     """The clock's buttons: start (the tournament: seats drawn, clock started), pause, resume, a level back or
     forward, a minute more or less, a hand played (hands-counted levels)."""
-    if (denied := runners_only(request)) is not None:
-        return denied
-    tournament = tournament_get(tournament_id)
-    user = request.user
-
-    def act() -> str:
-        if action == "start":
-            if tournament.status == Tournament.Status.PLANNED:
-                services.tournament_start(actor=user, tournament=tournament)
-                return _("%(name)s has started: seats are drawn and the clock runs.") % {"name": tournament.name}
-            clock_services.clock_start(actor=user, tournament=tournament)
-            return _("The clock runs.")
-        if action == "pause":
-            clock_services.clock_pause(actor=user, tournament=tournament)
-            return _("The clock is paused.")
-        if action == "resume":
-            clock_services.clock_resume(actor=user, tournament=tournament)
-            return _("The clock runs again.")
-        if action in ("back", "forward"):
-            clock_services.clock_skip(actor=user, tournament=tournament, by=1 if action == "forward" else -1)
-            return _("A level forward.") if action == "forward" else _("A level back.")
-        if action in ("plus", "minus"):
-            clock_services.clock_adjust(actor=user, tournament=tournament, seconds=60 if action == "plus" else -60)
-            return _("A minute added.") if action == "plus" else _("A minute taken off.")
-        if action == "hand":
-            clock_services.clock_hand(actor=user, tournament=tournament)
-            return _("A hand is counted.")
-        raise ApplicationError(_("The clock has no button “%(action)s”.") % {"action": action[:20]})
-
-    return _act(request, tournament, act, anchor="clock")
+    user = actor_of(request.user)
+    if action == "start":
+        if tournament.status == Tournament.Status.PLANNED:
+            services.tournament_start(actor=user, tournament=tournament)
+            return _("%(name)s has started: seats are drawn and the clock runs.") % {"name": tournament.name}
+        clock_services.clock_start(actor=user, tournament=tournament)
+        return _("The clock runs.")
+    if action == "pause":
+        clock_services.clock_pause(actor=user, tournament=tournament)
+        return _("The clock is paused.")
+    if action == "resume":
+        clock_services.clock_resume(actor=user, tournament=tournament)
+        return _("The clock runs again.")
+    if action in ("back", "forward"):
+        clock_services.clock_skip(actor=user, tournament=tournament, by=1 if action == "forward" else -1)
+        return _("A level forward.") if action == "forward" else _("A level back.")
+    if action in ("plus", "minus"):
+        clock_services.clock_adjust(actor=user, tournament=tournament, seconds=60 if action == "plus" else -60)
+        return _("A minute added.") if action == "plus" else _("A minute taken off.")
+    if action == "hand":
+        clock_services.clock_hand(actor=user, tournament=tournament)
+        return _("A hand is counted.")
+    raise ApplicationError(_("The clock has no button “%(action)s”.") % {"action": action[:20]})
 
 
 # --- entries ------------------------------------------------------------------------------------------------------
@@ -250,29 +265,25 @@ def clock_view(request: HttpRequest, tournament_id: int, action: str) -> HttpRes
 
 @login_required
 @require_POST
-def entry_register_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+@guarded_by(runners_only)
+@at_tournament
+@CONSOLE.acts(anchor="entries")
+def entry_register_view(request: HttpRequest, kept: Kept, tournament: Tournament) -> str:
     """Register a player: a player of the players app (chosen from the search) or a name typed."""
-    if (denied := runners_only(request)) is not None:
-        return denied
-    tournament = tournament_get(tournament_id)
     name = request.POST.get("name", "")[:200]
-    player_id = posted_int(request, "player_id")
-
-    def act() -> str:
-        entry = services.entry_register(
-            actor=request.user,
-            tournament=tournament,
-            name=name,
-            player_id=player_id,  # type: ignore[arg-type]  # text typed: the service refuses it
-        )
-        seat = (
-            _(": table %(table)s, seat %(seat)s") % {"table": entry.table_number, "seat": entry.seat_number}
-            if entry.table_number
-            else ""
-        )
-        return _("%(entry)s is registered%(seat)s.") % {"entry": entry_name(entry), "seat": seat}
-
-    return _act(request, tournament, act, anchor="entries", typed={"name": name})
+    kept["name"] = name
+    entry = services.entry_register(
+        actor=actor_of(request.user),
+        tournament=tournament,
+        name=name,
+        player_id=posted_int(request, "player_id"),  # type: ignore[arg-type]  # text typed: the service refuses it
+    )
+    seat = (
+        _(": table %(table)s, seat %(seat)s") % {"table": entry.table_number, "seat": entry.seat_number}
+        if entry.table_number
+        else ""
+    )
+    return _("%(entry)s is registered%(seat)s.") % {"entry": entry_name(entry), "seat": seat}
 
 
 ENTRY_ACTIONS = ("reenter", "rebuy", "addon", "bust")
@@ -280,13 +291,13 @@ ENTRY_ACTIONS = ("reenter", "rebuy", "addon", "bust")
 
 @login_required
 @require_POST
-def entry_action_view(request: HttpRequest, tournament_id: int, entry_id: int, action: str) -> HttpResponse:
+@guarded_by(runners_only)
+@at_tournament
+@CONSOLE.acts(anchor="entries")
+def entry_action_view(request: HttpRequest, kept: Kept, tournament: Tournament, entry_id: int, action: str) -> str:
     """An entry's buttons: re-entry, rebuy, add-on, and a bust (with who knocked the player out, for bounties)."""
-    if (denied := runners_only(request)) is not None:
-        return denied
-    tournament = tournament_get(tournament_id)
     entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
-    return _entry_act(request, tournament, entry, action, back=console_url(tournament, "entries"))
+    return _entry_act(request, kept, tournament, entry, action)
 
 
 def _eliminator(request: HttpRequest, tournament: Tournament) -> Entry | None:
@@ -316,101 +327,79 @@ def bust_notice(elimination: Elimination) -> str:
     return text
 
 
-def _entry_act(request: HttpRequest, tournament: Tournament, entry: Entry, action: str, *, back: str) -> HttpResponse:
-    user = request.user
-
-    def act() -> str:
-        if action == "reenter":
-            new = services.entry_reenter(actor=user, tournament=tournament, entry=entry)
-            seat = _("table %(table)s, seat %(seat)s") % {"table": new.table_number, "seat": new.seat_number}
-            return _("%(entry)s re-enters as #%(number)s: %(seat)s.") % {
-                "entry": entry_name(entry),
-                "number": new.number,
-                "seat": seat,
-            }
-        if action == "rebuy":
-            purchase = services.entry_rebuy(actor=user, tournament=tournament, entry=entry)
-            return _("%(entry)s rebuys: %(chips)s chips for %(paid)s.") % {
-                "entry": entry_name(entry),
-                "chips": f"{purchase.chips:,}",
-                "paid": money_text(purchase.total_cents),
-            }
-        if action == "addon":
-            purchase = services.entry_addon(actor=user, tournament=tournament, entry=entry)
-            return _("%(entry)s takes the add-on: %(chips)s chips for %(paid)s.") % {
-                "entry": entry_name(entry),
-                "chips": f"{purchase.chips:,}",
-                "paid": money_text(purchase.total_cents),
-            }
-        if action == "bust":
-            if request.POST.get("confirm") != "yes":
-                raise ApplicationError(
-                    _("Confirm the bust of %(entry)s: tap “Yes, out”.") % {"entry": entry_name(entry)},
-                    extra={"field": "confirm"},
-                )
-            elimination = services.entry_eliminate(
-                actor=user, tournament=tournament, entry=entry, eliminated_by=_eliminator(request, tournament)
+def _entry_act(request: HttpRequest, kept: Kept, tournament: Tournament, entry: Entry, action: str) -> str:
+    """An entry's re-entry, rebuy, add-on or bust; its refusal keeps the bust form open on the entry."""
+    kept.update(bust=str(entry.pk), eliminated_by=request.POST.get("eliminated_by", "")[:12])
+    user = actor_of(request.user)
+    if action == "reenter":
+        new = services.entry_reenter(actor=user, tournament=tournament, entry=entry)
+        seat = _("table %(table)s, seat %(seat)s") % {"table": new.table_number, "seat": new.seat_number}
+        return _("%(entry)s re-enters as #%(number)s: %(seat)s.") % {
+            "entry": entry_name(entry),
+            "number": new.number,
+            "seat": seat,
+        }
+    if action == "rebuy":
+        purchase = services.entry_rebuy(actor=user, tournament=tournament, entry=entry)
+        return _("%(entry)s rebuys: %(chips)s chips for %(paid)s.") % {
+            "entry": entry_name(entry),
+            "chips": f"{purchase.chips:,}",
+            "paid": money_text(purchase.total_cents),
+        }
+    if action == "addon":
+        purchase = services.entry_addon(actor=user, tournament=tournament, entry=entry)
+        return _("%(entry)s takes the add-on: %(chips)s chips for %(paid)s.") % {
+            "entry": entry_name(entry),
+            "chips": f"{purchase.chips:,}",
+            "paid": money_text(purchase.total_cents),
+        }
+    if action == "bust":
+        if request.POST.get("confirm") != "yes":
+            raise ApplicationError(
+                _("Confirm the bust of %(entry)s: tap “Yes, out”.") % {"entry": entry_name(entry)},
+                extra={"field": "confirm"},
             )
-            return bust_notice(elimination)
-        raise ApplicationError(_("An entry has no button “%(action)s”.") % {"action": action[:20]})
-
-    typed = {"bust": str(entry.pk), "eliminated_by": request.POST.get("eliminated_by", "")[:12]}
-
-    def refused(exc: ApplicationError) -> HttpResponse:
-        fresh = Tournament.objects.get(pk=tournament.pk)
-        return render_console(
-            request,
-            fresh,
-            error=exc.message,
-            typed={**typed, "field": exc.extra.get("field", "")},
-            status=exc.status_code,
+        elimination = services.entry_eliminate(
+            actor=user, tournament=tournament, entry=entry, eliminated_by=_eliminator(request, tournament)
         )
-
-    return form_once(request, done=redirect(back), act=act, refused=refused)
+        return bust_notice(elimination)
+    raise ApplicationError(_("An entry has no button “%(action)s”.") % {"action": action[:20]})
 
 
 @login_required
 @require_POST
-def bust_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+@guarded_by(runners_only)
+@at_tournament
+@CONSOLE.acts(anchor="eliminations")
+def bust_view(request: HttpRequest, kept: Kept, tournament: Tournament) -> str:
     """The console's bust form: the player out chosen from a list, and who knocked them out."""
-    if (denied := runners_only(request)) is not None:
-        return denied
-    tournament = tournament_get(tournament_id)
     entry_id = posted_int(request, "entry")
     entry = Entry.objects.filter(tournament=tournament, pk=entry_id).first() if isinstance(entry_id, int) else None
     if entry is None:
-
-        def no_entry() -> str:
-            raise ApplicationError(_("Choose the player who is out."), extra={"field": "entry"})
-
-        return _act(request, tournament, no_entry, anchor="eliminations")
-    return _entry_act(request, tournament, entry, "bust", back=console_url(tournament, "eliminations"))
+        raise ApplicationError(_("Choose the player who is out."), extra={"field": "entry"})
+    return _entry_act(request, kept, tournament, entry, "bust")
 
 
 @login_required
 @require_POST
-def elimination_undo_view(request: HttpRequest, tournament_id: int, elimination_id: int) -> HttpResponse:
+@guarded_by(runners_only)
+@at_tournament
+@CONSOLE.acts(anchor="eliminations")
+def elimination_undo_view(request: HttpRequest, kept: Kept, tournament: Tournament, elimination_id: int) -> str:
     """Undo the latest bust, with a reason (``elimination_undo``): its prize and bounty reversed, the player back."""
-    if (denied := runners_only(request)) is not None:
-        return denied
-    tournament = tournament_get(tournament_id)
     elimination = get_object_or_404(
         Elimination.objects.select_related("entry"), pk=elimination_id, tournament=tournament
     )
-    reason = request.POST.get("reason", "")[:500]
-
-    def act() -> str:
-        undone = services.elimination_undo(
-            actor=request.user, tournament=tournament, elimination=elimination, reason=reason
-        )
-        entry = Entry.objects.get(pk=undone.entry_id)
-        return _("The bust of %(entry)s is undone: back at table %(table)s, seat %(seat)s.") % {
-            "entry": entry_name(entry),
-            "table": entry.table_number,
-            "seat": entry.seat_number,
-        }
-
-    return _act(request, tournament, act, anchor="eliminations", typed={"undo_reason": reason})
+    reason = kept["undo_reason"] = request.POST.get("reason", "")[:500]
+    undone = services.elimination_undo(
+        actor=actor_of(request.user), tournament=tournament, elimination=elimination, reason=reason
+    )
+    entry = Entry.objects.get(pk=undone.entry_id)
+    return _("The bust of %(entry)s is undone: back at table %(table)s, seat %(seat)s.") % {
+        "entry": entry_name(entry),
+        "table": entry.table_number,
+        "seat": entry.seat_number,
+    }
 
 
 # --- seating ------------------------------------------------------------------------------------------------------
@@ -418,40 +407,32 @@ def elimination_undo_view(request: HttpRequest, tournament_id: int, elimination_
 
 @login_required
 @require_POST
-def tables_count_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+@guarded_by(runners_only)
+@at_tournament
+@CONSOLE.acts(anchor="seating")
+def tables_count_view(request: HttpRequest, kept: Kept, tournament: Tournament) -> str:
     """How many tables, before the start (``tournament_tables_set``)."""
-    if (denied := runners_only(request)) is not None:
-        return denied
-    tournament = tournament_get(tournament_id)
     count = posted_int(request, "count")
-
-    def act() -> str:
-        services.tournament_tables_set(actor=request.user, tournament=tournament, count=count)  # type: ignore[arg-type]
-        return _("%(name)s has %(count)s tables.") % {"name": tournament.name, "count": count}
-
-    return _act(request, tournament, act, anchor="seating")
+    services.tournament_tables_set(actor=actor_of(request.user), tournament=tournament, count=count)  # type: ignore[arg-type]  # text typed: the service refuses it
+    return _("%(name)s has %(count)s tables.") % {"name": tournament.name, "count": count}
 
 
 @login_required
 @require_POST
-def table_dealer_view(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+@guarded_by(runners_only)
+@at_tournament
+@CONSOLE.acts(anchor="table-{number}")
+def table_dealer_view(request: HttpRequest, kept: Kept, tournament: Tournament, number: int) -> str:
     """Put a Dealer on a tournament table, or nobody (``tournament_table_dealer_set``)."""
-    if (denied := runners_only(request)) is not None:
-        return denied
-    tournament = tournament_get(tournament_id)
     dealer_id = posted_int(request, "dealer")
-
-    def act() -> str:
-        dealer = None
-        if dealer_id is not None:
-            dealer = User.objects.filter(pk=dealer_id).first() if isinstance(dealer_id, int) else None
-            if dealer is None:
-                raise ApplicationError(_("Choose a Dealer from the list."), extra={"field": "dealer"})
-        services.tournament_table_dealer_set(
-            actor=request.user, tournament=tournament, table_number=number, dealer=dealer
-        )
+    dealer = None
+    if dealer_id is not None:
+        dealer = User.objects.filter(pk=dealer_id).first() if isinstance(dealer_id, int) else None
         if dealer is None:
-            return _("Table %(number)s has no dealer now.") % {"number": number}
-        return _("%(dealer)s deals table %(number)s.") % {"dealer": dealer.get_username(), "number": number}
-
-    return _act(request, tournament, act, anchor=f"table-{number}")
+            raise ApplicationError(_("Choose a Dealer from the list."), extra={"field": "dealer"})
+    services.tournament_table_dealer_set(
+        actor=actor_of(request.user), tournament=tournament, table_number=number, dealer=dealer
+    )
+    if dealer is None:
+        return _("Table %(number)s has no dealer now.") % {"number": number}
+    return _("%(dealer)s deals table %(number)s.") % {"dealer": dealer.get_username(), "number": number}

@@ -11,6 +11,7 @@ three cheap statements, in one round trip on PostgreSQL). Each has its ORM twin,
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -68,13 +69,13 @@ def hold_settled(hold: HoldRound) -> dict[int, int]:
     allows."""
     table_id = hold.table_id
     insert_sql, insert_values = insert_statement(hold)
-    window_values = [
+    window_values: list[Any] = [
         table_id,
         connection.ops.adapt_datetimefield_value(timezone.now()),
         table_id,
         settings.TABLESIDE_HOLD_WINDOW_ROUNDS,
     ]
-    seats_values = [table_id, RatingSession.Status.PLAYING.value]
+    seats_values: list[Any] = [table_id, RatingSession.Status.PLAYING.value]
     with connection.cursor() as cursor:
         if statements_in_one_trip():
             cursor.execute(

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
 from casino.models import Shift
+from casino.users import Viewer
 from ledger.models import LedgerEntry, Posting
 from rounds.models import Adjustment, Round, Wager
 from rounds.states import TRANSITIONS, RoundState
 from rules.games import registry
 from tables.models import Seat
-from tables.permissions import User, can_view_every_table, require_view_table, tables_visible_to
+from tables.permissions import can_view_every_table, require_view_table, tables_visible_to
 
 
 def round_queryset() -> QuerySet[Round]:
@@ -50,8 +52,8 @@ def rounds_postings_read(rounds: Iterable[Round]) -> None:
         ):
             entries[entry.posting_id].append(entry)
     for posting in postings:
-        posting.entries_read = entries[posting.pk]  # type: ignore[attr-defined]
-        by_round[posting.round_id].append(posting)  # type: ignore[index]
+        posting.entries_read = entries[posting.pk]
+        by_round[posting.round_id].append(posting)
     for round_ in rounds:
         round_.__dict__[_POSTINGS] = by_round[round_.pk]
 
@@ -68,7 +70,7 @@ def round_postings(round_: Round) -> list[Posting]:
     return postings
 
 
-def shift_round_ids(shift: Shift | int) -> QuerySet[Round]:
+def shift_round_ids(shift: Shift | int) -> QuerySet[Round, Any]:
     """The ids of a shift's rounds, as a subquery: what a ledger query filters on (``round_id__in=``), the ledger
     holding a posting's round by its id only."""
     return Round.objects.filter(shift=shift).values("pk")
@@ -97,7 +99,7 @@ def round_get(*, round_id: int) -> Round:
     return round_
 
 
-def round_get_for_reader(*, round_id: int, user: User) -> Round:
+def round_get_for_reader(*, round_id: int, user: Viewer) -> Round:
     """One round for ``user`` to read: 404 when there is none, 403 when it is at a table the user may not see
     (``tables.permissions.can_view_table``, the tablet's rule: a dealer reads the rounds of their own table)."""
     round_ = round_get(round_id=round_id)
@@ -127,7 +129,7 @@ def round_next_actions(round_: Round) -> list[str]:
     return actions
 
 
-def adjustment_list(*, status: str | None = None, user: User = None) -> QuerySet[Adjustment]:
+def adjustment_list(*, status: str | None = None, user: Viewer | None = None) -> QuerySet[Adjustment]:
     """Void and correction requests (optionally of one status), newest first, with their round and people: those
     at the tables ``user`` may see (``tables.permissions.tables_visible_to``; ``None``, the system, sees all)."""
     rows = Adjustment.objects.select_related("round__table", "requested_by", "decided_by").order_by("-requested_at")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin
@@ -18,7 +18,15 @@ from rules.services import rule_set_create, rule_set_update
 _COMMON_OPTIONAL = ("commission_rate_bp", "commission_rounding", "commission_on_player_wins", "banking_mode")
 
 
-class RuleSetForm(forms.ModelForm):
+if TYPE_CHECKING:  # the admin's and the forms' classes take their model as a type argument only in the stubs
+    ModelAdmin = admin.ModelAdmin[RuleSet]
+    ModelForm = forms.ModelForm[RuleSet]
+else:
+    ModelAdmin = admin.ModelAdmin
+    ModelForm = forms.ModelForm
+
+
+class RuleSetForm(ModelForm):
     """Leave a setting blank (or the options ``{}``) for the game's default."""
 
     class Meta:
@@ -40,7 +48,8 @@ class RuleSetForm(forms.ModelForm):
             self.fields["game"].disabled = True
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         game = data.get("game") or self.instance.game
         if not game:
             return data
@@ -58,7 +67,7 @@ class RuleSetForm(forms.ModelForm):
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(admin.ModelAdmin):
+class RuleSetAdmin(ModelAdmin):
     form = RuleSetForm
     list_display = ["name", "game", "commission_rate_bp", "commission_rounding", "banking_mode", "updated_at"]
     list_filter = ["game", "banking_mode"]

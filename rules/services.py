@@ -40,7 +40,10 @@ def _clean_name(name: object) -> str:
 
 
 def _name_taken(name: str, *, other_than: int | None = None) -> None:
-    if RuleSet.objects.filter(name__iexact=name).exclude(pk=other_than).exists():
+    taken = RuleSet.objects.filter(name__iexact=name)
+    if other_than is not None:
+        taken = taken.exclude(pk=other_than)
+    if taken.exists():
         raise rule_options.RuleSetInvalid(f"There is already a rule set called {name!r}.", extra={"field": "name"})
 
 

@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
+from casino.users import actor_of
 from rounds import ofc_turns
 from rounds import services as round_services
 from rounds.models import Adjustment, Round
@@ -56,7 +57,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 # --- answers --------------------------------------------------------------------------------------
 
 
-class LedgerEntryOutputSerializer(serializers.Serializer):
+class LedgerEntryOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     account = serializers.CharField()
     seat = serializers.IntegerField(source="seat_number", allow_null=True, default=None)
@@ -65,7 +66,7 @@ class LedgerEntryOutputSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class PostingOutputSerializer(serializers.Serializer):
+class PostingOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     kind = serializers.CharField()
     idempotency_key = serializers.CharField(allow_null=True)
@@ -77,7 +78,7 @@ class PostingOutputSerializer(serializers.Serializer):
     entries = LedgerEntryOutputSerializer(many=True, source="entries_read")
 
 
-class WagerOutputSerializer(serializers.Serializer):
+class WagerOutputSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(source="seat.number")
     amount_cents = serializers.IntegerField()
     placed_at = serializers.DateTimeField()
@@ -105,7 +106,7 @@ SETTLEMENT_OUTPUT = inline_serializer(
 )
 
 
-class RoundOutputSerializer(serializers.Serializer):
+class RoundOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     table = serializers.IntegerField(source="table_id")
     table_name = serializers.CharField(source="table.name")
@@ -162,7 +163,7 @@ def _round(round_id: int) -> Response:
     return Response(RoundOutputSerializer(round_get(round_id=round_id)).data)
 
 
-class AdjustmentOutputSerializer(serializers.Serializer):
+class AdjustmentOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     round = serializers.IntegerField(source="round_id")
     table = serializers.CharField(source="round.table.name")
@@ -182,7 +183,7 @@ class AdjustmentOutputSerializer(serializers.Serializer):
 # --- rounds ---------------------------------------------------------------------------------------
 
 
-class RoundOpenInputSerializer(serializers.Serializer):
+class RoundOpenInputSerializer(serializers.Serializer[Any]):
     banker_seat = StrictIntegerField(required=False, allow_null=True, min_value=1)
     bank_cents = StrictIntegerField(required=False, allow_null=True, min_value=0)
 
@@ -197,7 +198,10 @@ class RoundOpenApi(APIView):
         data = _valid(RoundOpenInputSerializer, request)
         table = table_get(table_id=table_id)
         round_ = round_open(
-            actor=request.user, table=table, banker_seat=data.get("banker_seat"), bank_cents=data.get("bank_cents")
+            actor=actor_of(request.user),
+            table=table,
+            banker_seat=data.get("banker_seat"),
+            bank_cents=data.get("bank_cents"),
         )
         return Response(RoundOutputSerializer(round_get(round_id=round_.pk)).data, status=status.HTTP_201_CREATED)
 
@@ -217,7 +221,7 @@ def _valid(serializer_class: type[serializers.Serializer], request: Request) -> 
     return dict(serializer.validated_data)
 
 
-class WagerInputSerializer(serializers.Serializer):
+class WagerInputSerializer(serializers.Serializer[Any]):
     seat = StrictIntegerField()
     amount_cents = StrictIntegerField()
 
@@ -232,7 +236,7 @@ class WagerCreateApi(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(WagerInputSerializer, request)
         round_services.wager_place(
-            actor=request.user,
+            actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
             seat=data["seat"],
             amount_cents=data["amount_cents"],
@@ -243,11 +247,11 @@ class WagerCreateApi(APIView):
 class CloseBettingApi(APIView):
     @extend_schema(request=None, responses=RoundOutputSerializer, summary="Close the betting")
     def post(self, request: Request, round_id: int) -> Response:
-        round_services.round_close_betting(actor=request.user, round=round_get_for_action(round_id=round_id))
+        round_services.round_close_betting(actor=actor_of(request.user), round=round_get_for_action(round_id=round_id))
         return _round(round_id)
 
 
-class DealInputSerializer(serializers.Serializer):
+class DealInputSerializer(serializers.Serializer[Any]):
     dice = serializers.ListField(child=StrictIntegerField(), required=False)
     auto = serializers.BooleanField(required=False, default=False)
 
@@ -265,7 +269,10 @@ class DealApi(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(DealInputSerializer, request)
         round_services.round_deal(
-            actor=request.user, round=round_get_for_action(round_id=round_id), dice=data.get("dice"), auto=data["auto"]
+            actor=actor_of(request.user),
+            round=round_get_for_action(round_id=round_id),
+            dice=data.get("dice"),
+            auto=data["auto"],
         )
         return _round(round_id)
 
@@ -318,12 +325,12 @@ class HandsApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         round_services.round_hands_record(
-            actor=request.user, round=round_get_for_action(round_id=round_id), hands=_object(request)
+            actor=actor_of(request.user), round=round_get_for_action(round_id=round_id), hands=_object(request)
         )
         return _round(round_id)
 
 
-class SwapInputSerializer(serializers.Serializer):
+class SwapInputSerializer(serializers.Serializer[Any]):
     seat = StrictIntegerField()
     gave = StrictCharField(help_text="The cards the seat gives, in notation (``2s 3h``).")
     took = StrictCharField(help_text="As many cards taken from the 13 undealt cards (``Ad Kh``).")
@@ -339,7 +346,7 @@ class SwapApi(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(SwapInputSerializer, request)
         round_services.round_swap_record(
-            actor=request.user,
+            actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
             seat=data["seat"],
             gave=data["gave"],
@@ -381,7 +388,7 @@ class PlacementsApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         round_services.round_placements_record(
-            actor=request.user, round=round_get_for_action(round_id=round_id), placements=_object(request)
+            actor=actor_of(request.user), round=round_get_for_action(round_id=round_id), placements=_object(request)
         )
         return _round(round_id)
 
@@ -399,12 +406,12 @@ class SettleApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         body = services.settle_round(
-            round=round_get_for_action(round_id=round_id), actor=request.user, idempotency_key=_key(request)
+            round=round_get_for_action(round_id=round_id), actor=actor_of(request.user), idempotency_key=_key(request)
         )
         return Response(body)
 
 
-class VoidInputSerializer(serializers.Serializer):
+class VoidInputSerializer(serializers.Serializer[Any]):
     reason = StrictCharField(allow_blank=True)
 
 
@@ -417,12 +424,12 @@ class VoidApi(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(VoidInputSerializer, request)
         round_services.void_round(
-            actor=request.user, round=round_get_for_action(round_id=round_id), reason=data["reason"]
+            actor=actor_of(request.user), round=round_get_for_action(round_id=round_id), reason=data["reason"]
         )
         return _round(round_id)
 
 
-class CorrectionInputSerializer(serializers.Serializer):
+class CorrectionInputSerializer(serializers.Serializer[Any]):
     hands = serializers.JSONField(help_text="The corrected hands, as for the hands endpoint (OFC: finished boards).")
     reason = StrictCharField(allow_blank=True)
 
@@ -450,7 +457,7 @@ class CorrectionApi(APIView):
                 "The corrected hands are an object, as for the hands endpoint.", extra={"field": "hands"}
             )
         done = correction_submit(
-            actor=request.user,
+            actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
             hands=hands,
             reason=data["reason"],
@@ -468,7 +475,7 @@ class CorrectionApi(APIView):
 # --- requests for voids and corrections -----------------------------------------------------------
 
 
-class AdjustmentRequestInputSerializer(serializers.Serializer):
+class AdjustmentRequestInputSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["void", "correction"])
     reason = StrictCharField(allow_blank=True)
     hands = serializers.JSONField(required=False, allow_null=True)
@@ -483,7 +490,7 @@ class AdjustmentRequestApi(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(AdjustmentRequestInputSerializer, request)
         adjustment = services.adjustment_request(
-            actor=request.user,
+            actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
             kind=data["kind"],
             reason=data["reason"],
@@ -508,7 +515,7 @@ class AdjustmentListApi(APIView):
         return Response(AdjustmentOutputSerializer(adjustment_list(status=wanted, user=request.user), many=True).data)
 
 
-class DecisionInputSerializer(serializers.Serializer):
+class DecisionInputSerializer(serializers.Serializer[Any]):
     note = StrictCharField(allow_blank=True, required=False, default="")
 
 
@@ -521,7 +528,7 @@ class AdjustmentApproveApi(APIView):
     def post(self, request: Request, adjustment_id: int) -> Response:
         data = _valid(DecisionInputSerializer, request)
         adjustment = services.adjustment_approve(
-            actor=request.user, adjustment=adjustment_get(adjustment_id=adjustment_id), note=data["note"]
+            actor=actor_of(request.user), adjustment=adjustment_get(adjustment_id=adjustment_id), note=data["note"]
         )
         return Response(AdjustmentOutputSerializer(adjustment_get(adjustment_id=adjustment.pk)).data)
 
@@ -535,6 +542,6 @@ class AdjustmentRejectApi(APIView):
     def post(self, request: Request, adjustment_id: int) -> Response:
         data = _valid(DecisionInputSerializer, request)
         adjustment = services.adjustment_reject(
-            actor=request.user, adjustment=adjustment_get(adjustment_id=adjustment_id), note=data["note"]
+            actor=actor_of(request.user), adjustment=adjustment_get(adjustment_id=adjustment_id), note=data["note"]
         )
         return Response(AdjustmentOutputSerializer(adjustment_get(adjustment_id=adjustment.pk)).data)

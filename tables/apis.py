@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -12,13 +15,14 @@ from rest_framework.views import APIView
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
+from casino.users import actor_of
 from rules.models import RuleSet
 from tables.permissions import require_view_table, tables_visible_to
 from tables.selectors import table_get
 from tables.services import MOST_LIMIT_CENTS, UNCHANGED, table_configure
 
 
-class TableOutputSerializer(serializers.Serializer):
+class TableOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     pit = serializers.CharField(source="pit.name")
@@ -50,7 +54,7 @@ class TableDetailApi(APIView):
 # --- a table's set-up ------------------------------------------------------------------
 
 
-class TableSetupInputSerializer(serializers.Serializer):
+class TableSetupInputSerializer(serializers.Serializer[Any]):
     min_wager_cents = StrictIntegerField(required=False, min_value=1, max_value=MOST_LIMIT_CENTS)
     max_wager_cents = StrictIntegerField(required=False, min_value=1, max_value=MOST_LIMIT_CENTS)
     rule_set = StrictIntegerField(required=False, help_text="The id of a rule set of the table's game.")
@@ -62,7 +66,7 @@ class TableSetupInputSerializer(serializers.Serializer):
     )
 
 
-class TableSetupOutputSerializer(serializers.Serializer):
+class TableSetupOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     min_wager_cents = serializers.IntegerField()
@@ -74,7 +78,7 @@ class TableSetupOutputSerializer(serializers.Serializer):
     status = serializers.CharField()
 
 
-def _setup_dealer(username: str | None) -> object:
+def _setup_dealer(username: str | None) -> User | None:
     if username is None:
         return None
     user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: username}).first()
@@ -106,7 +110,7 @@ class TableSetupApi(APIView):
             if rule_set is None:
                 raise ApplicationError(f"There is no rule set {data['rule_set']}.", extra={"field": "rule_set"})
         table = table_configure(
-            actor=request.user,
+            actor=actor_of(request.user),
             table=table,
             min_wager_cents=data.get("min_wager_cents"),
             max_wager_cents=data.get("max_wager_cents"),

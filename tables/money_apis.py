@@ -30,6 +30,7 @@ from casino.errors import ApplicationError, NotAllowed
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import OVERSEERS, Role
 from casino.selectors import shift_current
+from casino.users import actor_of
 from tables.drop import MOST_CENTS, MOST_NOTES, DropBox, buy_in_record, buy_in_void, drop_box, drop_count_record
 from tables.models import BuyIn, Slip, TrayCount
 from tables.permissions import (
@@ -98,27 +99,27 @@ class NoteCountsField(serializers.DictField):
     """Notes by denomination: an object; the service checks its notes and numbers (``tables.drop``)."""
 
 
-class TrayCountInputSerializer(serializers.Serializer):
+class TrayCountInputSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=TrayCount.Kind.choices)
     counts = ChipCountsField()
 
 
-class SlipRequestInputSerializer(serializers.Serializer):
+class SlipRequestInputSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=Slip.Kind.choices)
     chips = ChipCountsField(help_text="The chips to move, by denomination; at least one.")
 
 
-class SlipVoidInputSerializer(serializers.Serializer):
+class SlipVoidInputSerializer(serializers.Serializer[Any]):
     reason = StrictCharField(allow_blank=True, help_text="Why the slip is voided (required, in words).")
 
 
-class BuyInInputSerializer(serializers.Serializer):
+class BuyInInputSerializer(serializers.Serializer[Any]):
     seat = StrictIntegerField(min_value=1)
     medium = serializers.ChoiceField(choices=BuyIn.Medium.choices)
     amount_cents = StrictIntegerField(min_value=1, max_value=MOST_CENTS)
 
 
-class DropCountInputSerializer(serializers.Serializer):
+class DropCountInputSerializer(serializers.Serializer[Any]):
     cash = NoteCountsField()
     markers_cents = StrictIntegerField(min_value=0, max_value=MOST_CENTS)
     promo_cents = StrictIntegerField(min_value=0, max_value=MOST_CENTS)
@@ -127,12 +128,12 @@ class DropCountInputSerializer(serializers.Serializer):
 # --- answers --------------------------------------------------------------------------------------
 
 
-class ChipOutputSerializer(serializers.Serializer):
+class ChipOutputSerializer(serializers.Serializer[Any]):
     value_cents = serializers.IntegerField()
     colour = serializers.CharField()
 
 
-class TrayCountOutputSerializer(serializers.Serializer):
+class TrayCountOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     table = serializers.IntegerField(source="table_id")
     table_name = serializers.CharField(source="table.name")
@@ -160,7 +161,7 @@ class TrayCountOutputSerializer(serializers.Serializer):
         return tray_variance(count).level
 
 
-class SlipOutputSerializer(serializers.Serializer):
+class SlipOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     kind = serializers.CharField()
     number = serializers.IntegerField()
@@ -181,14 +182,14 @@ class SlipOutputSerializer(serializers.Serializer):
     void_reason = serializers.CharField()
 
 
-class SlipNumbersOutputSerializer(serializers.Serializer):
+class SlipNumbersOutputSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField()
     used = serializers.ListField(child=serializers.IntegerField(), help_text="Numbers on slips not voided.")
     voided = serializers.ListField(child=serializers.IntegerField(), help_text="Numbers on voided slips.")
     missing = serializers.ListField(child=serializers.IntegerField(), help_text="Gaps: there should be none.")
 
 
-class BuyInOutputSerializer(serializers.Serializer):
+class BuyInOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     table = serializers.IntegerField(source="table_id")
     shift = serializers.IntegerField(source="shift_id")
@@ -200,7 +201,7 @@ class BuyInOutputSerializer(serializers.Serializer):
     corrects = serializers.IntegerField(source="corrects_id", allow_null=True)
 
 
-class DropCountOutputSerializer(serializers.Serializer):
+class DropCountOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     counted_by = serializers.CharField(source="counted_by.username")
     counted_at = serializers.DateTimeField()
@@ -216,7 +217,7 @@ class DropCountOutputSerializer(serializers.Serializer):
         return body
 
 
-class DropBoxOutputSerializer(serializers.Serializer):
+class DropBoxOutputSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField(source="table.pk")
     table_name = serializers.CharField(source="table.name")
     shift = serializers.IntegerField(source="shift.pk")
@@ -277,7 +278,7 @@ class TableTrayCountsApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         data = _valid(TrayCountInputSerializer, request)
         count = tray_count_record(
-            actor=request.user, table=table_get(table_id=table_id), kind=data["kind"], counts=data["counts"]
+            actor=actor_of(request.user), table=table_get(table_id=table_id), kind=data["kind"], counts=data["counts"]
         )
         return Response(
             TrayCountOutputSerializer(tray_count_get(tray_count_id=count.pk)).data, status=status.HTTP_201_CREATED
@@ -292,7 +293,7 @@ class TrayCountConfirmApi(APIView):
         description="409 when it is already confirmed.",
     )
     def post(self, request: Request, tray_count_id: int) -> Response:
-        count = tray_count_confirm(actor=request.user, count=tray_count_get(tray_count_id=tray_count_id))
+        count = tray_count_confirm(actor=actor_of(request.user), count=tray_count_get(tray_count_id=tray_count_id))
         return Response(TrayCountOutputSerializer(tray_count_get(tray_count_id=count.pk)).data)
 
 
@@ -345,7 +346,7 @@ class TableSlipsApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         data = _valid(SlipRequestInputSerializer, request)
         slip = slip_request(
-            actor=request.user, table=table_get(table_id=table_id), kind=data["kind"], chips=data["chips"]
+            actor=actor_of(request.user), table=table_get(table_id=table_id), kind=data["kind"], chips=data["chips"]
         )
         return Response(SlipOutputSerializer(slip_get(slip_id=slip.pk)).data, status=status.HTTP_201_CREATED)
 
@@ -382,7 +383,7 @@ class SlipIssueApi(APIView):
         description="409 when the slip is not waiting for the cage (issued, received or voided).",
     )
     def post(self, request: Request, slip_id: int) -> Response:
-        slip_issue(actor=request.user, slip=slip_get(slip_id=slip_id))
+        slip_issue(actor=actor_of(request.user), slip=slip_get(slip_id=slip_id))
         return _slip(slip_id)
 
 
@@ -396,7 +397,7 @@ class SlipSignApi(APIView):
         "same person.",
     )
     def post(self, request: Request, slip_id: int) -> Response:
-        slip_sign(actor=request.user, slip=slip_get(slip_id=slip_id))
+        slip_sign(actor=actor_of(request.user), slip=slip_get(slip_id=slip_id))
         return _slip(slip_id)
 
 
@@ -412,7 +413,7 @@ class SlipVoidApi(APIView):
     )
     def post(self, request: Request, slip_id: int) -> Response:
         data = _valid(SlipVoidInputSerializer, request)
-        slip_void(actor=request.user, slip=slip_get(slip_id=slip_id), reason=data["reason"])
+        slip_void(actor=actor_of(request.user), slip=slip_get(slip_id=slip_id), reason=data["reason"])
         return _slip(slip_id)
 
 
@@ -465,7 +466,7 @@ class TableBuyInsApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         data = _valid(BuyInInputSerializer, request)
         buy_in = buy_in_record(
-            actor=request.user,
+            actor=actor_of(request.user),
             table=table_get(table_id=table_id),
             seat=data["seat"],
             medium=data["medium"],
@@ -501,7 +502,7 @@ class BuyInVoidApi(APIView):
         data = _valid(SlipVoidInputSerializer, request)
         buy_in = get_object_or_404(BuyIn.objects.select_related("table"), pk=buy_in_id)
         require_view_table(request.user, buy_in.table)
-        voiding = buy_in_void(actor=request.user, buy_in=buy_in, reason=data["reason"])
+        voiding = buy_in_void(actor=actor_of(request.user), buy_in=buy_in, reason=data["reason"])
         voiding = BuyIn.objects.select_related("recorded_by").get(pk=voiding.pk)
         return Response(BuyInOutputSerializer(voiding).data, status=status.HTTP_201_CREATED)
 
@@ -537,7 +538,7 @@ class DropBoxApi(APIView):
         data = _valid(DropCountInputSerializer, request)
         table, shift = table_get(table_id=table_id), drop_shift_get(shift_id=shift_id)
         drop_count_record(
-            actor=request.user,
+            actor=actor_of(request.user),
             table=table,
             shift=shift,
             cash=data["cash"],

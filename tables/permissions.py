@@ -15,29 +15,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from casino.errors import NotAllowed
 from casino.roles import OVERSEERS, SUPERVISORS, TABLE_STAFF, Role, require_role, user_has_role
+from casino.users import Viewer
 from tables.models import Table
 
-User = User | AnonymousUser | None
+# Whom a question is asked of: whoever the request carries (the anonymous visitor included), or None, the system.
+Who = Viewer | None
 
 
-def _anywhere(user: User, *roles: Role) -> bool:
+def _anywhere(user: Who, *roles: Role) -> bool:
     return user is None or bool(getattr(user, "is_superuser", False)) or user_has_role(user, *roles)
 
 
-def can_act_at_table(user: User, table: Table) -> bool:
+def can_act_at_table(user: Who, table: Table) -> bool:
     """Whether ``user`` may play rounds at ``table``: its dealer, a Floor supervisor or Pit boss, the system."""
     if _anywhere(user, *SUPERVISORS):  # the system (None) too
         return True
-    return user_has_role(user, Role.DEALER) and table.dealer_id == user.pk  # type: ignore[union-attr]
+    return user is not None and user_has_role(user, Role.DEALER) and table.dealer_id == user.pk
 
 
-def require_act_at_table(user: User, table: Table, *, action: str) -> None:
+def require_act_at_table(user: Who, table: Table, *, action: str) -> None:
     """Refuse ``action`` at ``table`` (``NotAllowed``, a 403) unless ``can_act_at_table``."""
     require_role(user, *TABLE_STAFF, action=action)
     if not can_act_at_table(user, table):
@@ -47,12 +48,12 @@ def require_act_at_table(user: User, table: Table, *, action: str) -> None:
         )
 
 
-def can_view_every_table(user: User) -> bool:
+def can_view_every_table(user: Who) -> bool:
     """Whether ``user`` sees every table: a Floor supervisor, Pit boss or Auditor (a dealer sees their own)."""
     return _anywhere(user, *OVERSEERS)
 
 
-def tables_visible_to(user: User) -> QuerySet[Table]:
+def tables_visible_to(user: Who) -> QuerySet[Table]:
     """The tables ``user`` may see: every table for those who oversee the floor, a dealer's own for a dealer."""
     tables = Table.objects.select_related("pit", "rule_set", "dealer").order_by("pit__name", "name")
     if can_view_every_table(user):
@@ -62,18 +63,18 @@ def tables_visible_to(user: User) -> QuerySet[Table]:
     return tables.filter(dealer_id=user.pk)
 
 
-def can_view_table(user: User, table: Table) -> bool:
+def can_view_table(user: Who, table: Table) -> bool:
     """Whether ``user`` may see ``table`` (its tablet, its rounds): those who may act there, and Auditors."""
     return can_view_every_table(user) or can_act_at_table(user, table)
 
 
-def can_view_table_money(user: User, table: Table) -> bool:
+def can_view_table_money(user: Who, table: Table) -> bool:
     """Whether ``user`` may see ``table``'s money (its slips, their PDF): whoever may see the table, and the cage,
     which issues its fills and credits."""
     return can_view_table(user, table) or _anywhere(user, Role.CAGE_CASHIER)
 
 
-def require_view_table(user: User, table: Table) -> None:
+def require_view_table(user: Who, table: Table) -> None:
     """Refuse a read of ``table`` or anything at it (``NotAllowed``, a 403) unless ``can_view_table``: the API
     reads by the tablet's rule."""
     if not can_view_table(user, table):
@@ -87,13 +88,13 @@ def require_view_table(user: User, table: Table) -> None:
 # --- who reads the table's money ------------------------------------------------------
 
 
-def can_read_slips(user: User, table: Table) -> bool:
+def can_read_slips(user: Who, table: Table) -> bool:
     """Whether ``user`` may read ``table``'s fill and credit slips: whoever may see the table (its dealer, the
     supervisors, the Auditors), and a Cage cashier, whose queue is every table's."""
     return can_view_table(user, table) or _anywhere(user, Role.CAGE_CASHIER)
 
 
-def require_read_slips(user: User, table: Table) -> None:
+def require_read_slips(user: Who, table: Table) -> None:
     """Refuse a read of ``table``'s slips (``NotAllowed``, a 403) unless ``can_read_slips``."""
     if not can_read_slips(user, table):
         raise NotAllowed(
@@ -106,7 +107,7 @@ def require_read_slips(user: User, table: Table) -> None:
         )
 
 
-def slip_tables_visible_to(user: User) -> QuerySet[Table] | None:
+def slip_tables_visible_to(user: Who) -> QuerySet[Table] | None:
     """The tables whose slips ``user`` may list: None for every table (the cage, those who oversee the floor), a
     dealer's own for a dealer, none for anyone else."""
     if _anywhere(user, *OVERSEERS, Role.CAGE_CASHIER):
@@ -114,13 +115,13 @@ def slip_tables_visible_to(user: User) -> QuerySet[Table] | None:
     return tables_visible_to(user)
 
 
-def can_read_slip_numbers(user: User) -> bool:
+def can_read_slip_numbers(user: Who) -> bool:
     """Whether ``user`` may read how every slip number of a kind is accounted for, across the floor: the cage, the
     supervisors and the Auditors."""
     return _anywhere(user, *OVERSEERS, Role.CAGE_CASHIER)
 
 
-def require_read_drop_box(user: User, table: Table, *, shift_closed: bool) -> None:
+def require_read_drop_box(user: Who, table: Table, *, shift_closed: bool) -> None:
     """Refuse a read of ``table``'s drop box for a shift (``NotAllowed``, a 403) unless ``user`` may see the table,
     or counts boxes (the Count team) and the shift is closed: a box is the count team's once its shift closes."""
     if can_view_table(user, table):
@@ -140,10 +141,10 @@ def require_read_drop_box(user: User, table: Table, *, shift_closed: bool) -> No
     )
 
 
-def drop_figures_hidden(user: User, *, counted_by: Iterable[int], final: bool) -> bool:
+def drop_figures_hidden(user: Who, *, counted_by: Iterable[int], final: bool) -> bool:
     """Whether ``user`` must not see the figures of a drop box's counts (``counted_by``: who counted each): a
     member of the Count team who has not counted the box yet counts it blind, knowing only that a count exists,
     until the box is final."""
     if final or user is None or not user_has_role(user, Role.COUNT_TEAM):
         return False
-    return user.pk not in set(counted_by)  # type: ignore[union-attr]
+    return user.pk not in set(counted_by)

@@ -99,7 +99,7 @@ def table_create(
 
 
 # The event each status a table is put in records.
-_STATUS_EVENTS = {
+_STATUS_EVENTS: dict[str, AuditEventType] = {
     Table.Status.OPEN: AuditEventType.TABLE_OPENED,
     Table.Status.CLOSED: AuditEventType.TABLE_CLOSED,
 }
@@ -168,7 +168,7 @@ def table_assign_dealer(*, actor: User | None, table: Table, dealer: User | None
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).select_related("pit", "rule_set").get(pk=table.pk)
         before = {"dealer": locked.dealer.get_username() if locked.dealer is not None else None}
-        locked.dealer = dealer  # type: ignore[assignment]
+        locked.dealer = dealer
         locked.save(update_fields=["dealer"])
         audit_event_record(
             actor=actor,

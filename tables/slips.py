@@ -188,9 +188,9 @@ def slip_sign(*, actor: User | None, slip: Slip) -> Slip:
             raise WrongState(_("You already signed %(slip)s: a second person signs.") % {"slip": _slip_name(locked)})
         before = _snapshot(locked)
         if locked.dealer_signed_by_id is None:
-            locked.dealer_signed_by = person  # type: ignore[assignment]
+            locked.dealer_signed_by = person
         elif user_has_role(person, *SUPERVISORS) or getattr(person, "is_superuser", False):
-            locked.supervisor_signed_by = person  # type: ignore[assignment]
+            locked.supervisor_signed_by = person
         else:
             raise NotAllowed(
                 _("%(slip)s waits for a supervisor's signature.") % {"slip": capfirst(_slip_name(locked))},

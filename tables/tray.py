@@ -201,7 +201,7 @@ def tray_count_confirm(*, actor: User | None, count: TrayCount) -> TrayCount:
             )
         before = _snapshot(locked)
         locked.status = TrayCount.Status.CONFIRMED
-        locked.confirmed_by = actor  # type: ignore[assignment]
+        locked.confirmed_by = actor
         locked.confirmed_at = timezone.now()
         locked.save(update_fields=["status", "confirmed_by", "confirmed_at"])
         variance = tray_variance(locked)

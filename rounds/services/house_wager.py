@@ -147,7 +147,7 @@ def round_house_wager(round_: Round) -> HouseWager | None:
     if round_.bank_seat_id is None:
         return None
     try:
-        return round_.house_wager  # type: ignore[no-any-return]
+        return round_.house_wager
     except ObjectDoesNotExist:
         return None
 

@@ -19,7 +19,7 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.money import money_text as _money
-from casino.roles import require_role
+from casino.roles import TABLE_STAFF, require_role
 from ledger.lines import Line
 from ledger.models import Account, Kind, Posting
 from ledger.services import post, posting_record
@@ -36,7 +36,7 @@ from rules.games import banking, dealing, ofc_table, registry
 from rules.games.cards import cards_text
 from rules.games.errors import InvalidHand
 from tables.models import Seat
-from tables.permissions import TABLE_STAFF, require_act_at_table
+from tables.permissions import require_act_at_table
 
 
 def round_seat_ids(round_: Round) -> dict[int, int]:
@@ -191,11 +191,12 @@ def round_deal(
             "Give the three dice the banker rolled, or ask the system to deal (auto), not both.",
             extra={"field": "dice"},
         )
+    given: tuple[int, int, int] | None = None
     if dice is not None:
         if not isinstance(dice, list | tuple):
             raise ApplicationError(f"The dice are three numbers, 1 to 6, not {dice!r}.", extra={"field": "dice"})
         try:
-            dice = dealing.check_dice(dice)
+            given = dealing.check_dice(dice)
         except InvalidHand as exc:
             raise ApplicationError(f"Dice: {exc}.", extra={"field": "dice"}) from None
     require_role(actor, *TABLE_STAFF, action="deal")
@@ -208,16 +209,23 @@ def round_deal(
         positions, banker = registry.deal_positions(seat_count=locked.table.seat_count, bank_seat=bank)
         dealt: dict[str, str] | None = None
         if registry.game(locked.table.game).placed_by_street:
-            return _ofc_deal(actor, locked, dice=dice, auto=auto, rng=rng)
+            return _ofc_deal(actor, locked, dice=given, auto=auto, rng=rng)
+        rolled = given
         if auto:
             source = rng or dealing.secure_rng()
-            dice = dealing.check_dice(dealing.roll_dice(source))
+            rolled = dealing.check_dice(dealing.roll_dice(source))
             in_play = sorted(round_wagers(locked))
             dealt = registry.system_deal(
-                locked.table.game, source, dice=dice, positions=positions, banker=banker, in_play=in_play
+                locked.table.game, source, dice=rolled, positions=positions, banker=banker, in_play=in_play
             )
-        order = dealing.action_order(dice, positions=positions, banker=banker)  # type: ignore[arg-type]
-        changes = {"deal_mode": "auto" if auto else "dice", "dice": list(dice), "action_order": list(order)}
+        if rolled is None:  # neither given nor rolled: refused above
+            raise ApplicationError("Give the three dice the banker rolled.", extra={"field": "dice"})
+        order = dealing.action_order(rolled, positions=positions, banker=banker)
+        changes: dict[str, Any] = {
+            "deal_mode": "auto" if auto else "dice",
+            "dice": list(rolled),
+            "action_order": list(order),
+        }
         if dealt is not None:
             changes["dealt"] = dealt
         return round_transition(

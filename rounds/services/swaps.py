@@ -10,14 +10,14 @@ from django.db import transaction
 
 from casino.errors import WrongState
 from casino.events import AuditEventType
-from casino.roles import require_role
+from casino.roles import TABLE_STAFF, require_role
 from rounds.models import Round
 from rounds.services.play import round_wagers
 from rounds.services.transitions import round_check, round_transition
 from rounds.sql import round_lock
 from rounds.states import RoundState
 from rules import surrender_swap
-from tables.permissions import TABLE_STAFF, require_act_at_table
+from tables.permissions import require_act_at_table
 
 
 def round_swap_record(*, actor: User | None, round: Round, seat: Any, gave: Any, took: Any) -> Round:

@@ -22,7 +22,7 @@ from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from casino.models import Shift
 from casino.money import money_text as _money
-from casino.roles import require_role
+from casino.roles import TABLE_STAFF, require_role
 from casino.rows import update_statement
 from rounds.models import Adjustment, BankTurn, Round
 from rounds.services.house_wager import house_wager_plan, house_wager_take
@@ -33,7 +33,7 @@ from rules import options as rule_options
 from rules.games import banking
 from rules.models import Game
 from tables.models import Seat, Table
-from tables.permissions import TABLE_STAFF, require_act_at_table
+from tables.permissions import require_act_at_table
 from tables.services import seats_ensure
 
 

@@ -36,7 +36,7 @@ from rest_framework.views import APIView
 from casino.errors import ApplicationError, NotAllowed
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import OVERSEERS, Role, require_role, user_has_role
-from casino.users import Viewer
+from casino.users import Viewer, actor_of
 from players.figures import HoldDrift, SessionFigures, hold_drift, session_figures
 from players.models import Player, RatingSeat, RatingSession, TableHold
 from players.selectors import player_find
@@ -143,7 +143,7 @@ class StrictBooleanField(serializers.BooleanField):
         raise AssertionError("unreachable")  # ``fail`` raises
 
 
-class PlayerCreateInputSerializer(serializers.Serializer):
+class PlayerCreateInputSerializer(serializers.Serializer[Any]):
     tier = StrictCharField(help_text="One of the house's tiers (TABLESIDE_PLAYER_TIERS), e.g. Gold.")
     name = StrictCharField(required=False, allow_blank=True, max_length=MOST_NAME, default="")
     card_number = StrictCharField(
@@ -154,7 +154,7 @@ class PlayerCreateInputSerializer(serializers.Serializer):
     )
 
 
-class SessionStartInputSerializer(serializers.Serializer):
+class SessionStartInputSerializer(serializers.Serializer[Any]):
     player = StrictIntegerField(help_text="The player's id.")
     table = StrictIntegerField(help_text="The table's id.")
     seat = StrictIntegerField(min_value=1)
@@ -163,12 +163,12 @@ class SessionStartInputSerializer(serializers.Serializer):
     )
 
 
-class SessionMoveInputSerializer(serializers.Serializer):
+class SessionMoveInputSerializer(serializers.Serializer[Any]):
     table = StrictIntegerField(help_text="The id of the table the player moves to (it may be the same table).")
     seat = StrictIntegerField(min_value=1)
 
 
-class SessionEndInputSerializer(serializers.Serializer):
+class SessionEndInputSerializer(serializers.Serializer[Any]):
     walk_with_cents = StrictIntegerField(
         required=False,
         allow_null=True,
@@ -182,14 +182,14 @@ class SessionEndInputSerializer(serializers.Serializer):
 # --- answers --------------------------------------------------------------------------------------
 
 
-class PlayerOutputSerializer(serializers.Serializer):
+class PlayerOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     name = serializers.CharField(help_text="Empty for an anonymous player.")
     tier = serializers.CharField()
     anonymous = serializers.BooleanField()
 
 
-class FiguresOutputSerializer(serializers.Serializer):
+class FiguresOutputSerializer(serializers.Serializer[Any]):
     rounds = serializers.IntegerField(help_text="Rounds played as a player.")
     banker_rounds = serializers.IntegerField()
     seconds_played = serializers.IntegerField(help_text="Breaks excluded; a session playing counts up to now.")
@@ -213,7 +213,7 @@ class FiguresOutputSerializer(serializers.Serializer):
     alert = serializers.BooleanField()
 
 
-class SessionOutputSerializer(serializers.Serializer):
+class SessionOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="session.pk")
     player = PlayerOutputSerializer(source="session.player")
     status = serializers.CharField(source="session.status", help_text="playing, paused or ended")
@@ -241,7 +241,7 @@ class PlayerDetailOutputSerializer(PlayerOutputSerializer):
     sessions_total = serializers.IntegerField(allow_null=True, help_text="Null for a Dealer.")
 
 
-class TableDriftOutputSerializer(serializers.Serializer):
+class TableDriftOutputSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField(source="table.pk")
     table_name = serializers.CharField(source="table.name")
     rounds = serializers.IntegerField(source="drift.rounds", help_text="The rounds in the table's hold window.")
@@ -253,7 +253,7 @@ class TableDriftOutputSerializer(serializers.Serializer):
     z = serializers.FloatField(source="drift.z", allow_null=True)
 
 
-class AlertsOutputSerializer(serializers.Serializer):
+class AlertsOutputSerializer(serializers.Serializer[Any]):
     sessions = SessionOutputSerializer(many=True, help_text="Open sessions flagged, highest z first.")
     tables = TableDriftOutputSerializer(many=True, help_text="Tables whose hold left its interval, largest |z| first.")
 
@@ -328,7 +328,7 @@ class PlayerListApi(APIView):
     def post(self, request: Request) -> Response:
         data = _valid(PlayerCreateInputSerializer, request)
         player = player_create(
-            actor=request.user,
+            actor=actor_of(request.user),
             tier=data["tier"],
             name=data["name"],
             card_number=data["card_number"] or "",
@@ -357,7 +357,7 @@ class PlayerAnonymiseApi(APIView):
         description="409 when the player is anonymised already.",
     )
     def post(self, request: Request, player_id: int) -> Response:
-        player = player_anonymise(actor=request.user, player=get_object_or_404(Player, pk=player_id))
+        player = player_anonymise(actor=actor_of(request.user), player=get_object_or_404(Player, pk=player_id))
         return _player_answer(request, player)
 
 
@@ -380,7 +380,7 @@ class SessionStartApi(APIView):
     def post(self, request: Request) -> Response:
         data = _valid(SessionStartInputSerializer, request)
         session = session_start(
-            actor=request.user,
+            actor=actor_of(request.user),
             player=_named(Player, data["player"], field="player", what="player"),
             table=_named(Table, data["table"], field="table", what="table"),
             seat=data["seat"],
@@ -407,7 +407,7 @@ class SessionPauseApi(APIView):
         description="409 unless the session is playing.",
     )
     def post(self, request: Request, session_id: int) -> Response:
-        session_pause(actor=request.user, session=get_object_or_404(RatingSession, pk=session_id))
+        session_pause(actor=actor_of(request.user), session=get_object_or_404(RatingSession, pk=session_id))
         return _session_answer(request, session_id)
 
 
@@ -419,7 +419,7 @@ class SessionResumeApi(APIView):
         description="409 unless the session is on a break.",
     )
     def post(self, request: Request, session_id: int) -> Response:
-        session_resume(actor=request.user, session=get_object_or_404(RatingSession, pk=session_id))
+        session_resume(actor=actor_of(request.user), session=get_object_or_404(RatingSession, pk=session_id))
         return _session_answer(request, session_id)
 
 
@@ -436,7 +436,7 @@ class SessionMoveApi(APIView):
         data = _valid(SessionMoveInputSerializer, request)
         session = get_object_or_404(RatingSession, pk=session_id)
         table = _named(Table, data["table"], field="table", what="table")
-        session_move(actor=request.user, session=session, table=table, seat=data["seat"])
+        session_move(actor=actor_of(request.user), session=session, table=table, seat=data["seat"])
         return _session_answer(request, session_id)
 
 
@@ -452,7 +452,7 @@ class SessionEndApi(APIView):
     def post(self, request: Request, session_id: int) -> Response:
         data = _valid(SessionEndInputSerializer, request)
         session = get_object_or_404(RatingSession, pk=session_id)
-        session_end(actor=request.user, session=session, walk_with_cents=data["walk_with_cents"])
+        session_end(actor=actor_of(request.user), session=session, walk_with_cents=data["walk_with_cents"])
         return _session_answer(request, session_id)
 
 

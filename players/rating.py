@@ -37,6 +37,7 @@ from ledger.models import Posting
 from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSeat, RatingSession, TableHold
 from players.sql import hold_settled
 from rounds.models import Round
+from rounds.results import SettlementResult, posting_result
 from rules.edges import PositionEdge, RuleSetEdges, rule_set_edges
 from tables.models import BuyIn, Table
 
@@ -69,10 +70,11 @@ def _by_edge(seat: int, position: str, action: int, net: int, edge: PositionEdge
     )
 
 
-def position_figures(result: Mapping[str, Any], edges: RuleSetEdges) -> list[PositionFigures]:
-    """Every position's figures in a settlement's ``result`` (see the module's docstring)."""
-    seats = result.get("seats") or ()
-    if edges.player is None or edges.banker is None:  # a points game: theo is the rake the seat paid
+def position_figures(result: SettlementResult | None, edges: RuleSetEdges) -> list[PositionFigures]:
+    """Every position's figures in a settlement's ``result`` (see the module's docstring; none without one)."""
+    if result is None:
+        return []
+    if "pairs" in result:  # a points game: theo is the rake the seat paid
         return [
             PositionFigures(
                 seat=line["seat"],
@@ -83,36 +85,41 @@ def position_figures(result: Mapping[str, Any], edges: RuleSetEdges) -> list[Pos
                 variance_cents2=0.0,
                 edge_ppm=0,
             )
-            for line in seats
+            for line in result["seats"]
         ]
+    player_edge, banker_edge = edges.player, edges.banker
+    if player_edge is None or banker_edge is None:
+        raise ValueError("a banked round's rule set gives no house edge for its players and its bank")
     figures = [
-        _by_edge(line["seat"], PLAYER, line["wager_cents"], line["net_cents"], edges.player)
+        _by_edge(line["seat"], PLAYER, line["wager_cents"], line["net_cents"], player_edge)
         if line["outcome"] != "no_action"
-        else PositionFigures(line["seat"], PLAYER, 0, 0, 0, 0.0, round(edges.player.edge * 1_000_000), rounds=0)
-        for line in seats
+        else PositionFigures(line["seat"], PLAYER, 0, 0, 0, 0.0, round(player_edge.edge * 1_000_000), rounds=0)
+        for line in result["seats"]
     ]
-    bank = result.get("bank")
+    bank = result["bank"]
     if bank is not None:
         covered = sum(f.action_cents for f in figures)
         action = covered // 2 if bank["co_banking"] else covered
-        banker = _by_edge(bank["seat"], BANKER, action, bank["net_cents"], edges.banker)
+        banker = _by_edge(bank["seat"], BANKER, action, bank["net_cents"], banker_edge)
         figures.append(banker if action else dataclasses.replace(banker, rounds=0))  # a bank that covered nothing
     return figures
 
 
-def house_figures(result: Mapping[str, Any], edges: RuleSetEdges, figures: Iterable[PositionFigures]) -> HoldRound:
+def house_figures(
+    result: SettlementResult | None, edges: RuleSetEdges, figures: Iterable[PositionFigures]
+) -> HoldRound:
     """The round's house win beside its expectation (unsaved; see the module's docstring)."""
     figures = list(figures)
     players = [f for f in figures if f.position == PLAYER]
     action = sum(f.action_cents for f in players)
     variance = 0.0
     if edges.player is not None:
-        bank = result.get("bank")
+        bank = result["bank"] if result is not None else None
         share = 1.0 if bank is None else (0.5 if bank["co_banking"] else 0.0)
         variance = (share * action * edges.player.sd) ** 2
     return HoldRound(
         action_cents=action,
-        house_win_cents=(result.get("house") or {}).get("total_cents") or 0,
+        house_win_cents=result["house"]["total_cents"] if result is not None else 0,
         theo_millicents=sum(f.theo_millicents for f in figures),
         variance_cents2=variance,
     )
@@ -148,7 +155,7 @@ def _rows(
 
 def _add_to_sessions(rows: list[RatedRound]) -> None:
     """Add each row to its session's kept figures (one UPDATE a session, with F expressions: no lost update)."""
-    by_session: dict[int, dict[str, int]] = {}
+    by_session: dict[int, dict[str, float]] = {}  # whole numbers but the variance
     for row in rows:
         sums = by_session.setdefault(
             row.session_id,
@@ -212,14 +219,14 @@ def round_settled_rate(*, round: Round, posting: Posting, corrects: Posting | No
     """What a settlement of ``round`` (``posting``; a correction's, replacing ``corrects``) adds to the rated sessions
     seated there and to the table's hold window: called by the settle and the correction, in their transaction."""
     edges = rule_set_edges(round.rule_set_snapshot)
-    result = posting.result or {}
+    result = posting_result(posting)
     figures = position_figures(result, edges)
     hold = house_figures(result, edges, figures)
     if corrects is None:
         hold.round, hold.table_id, hold.posting = round, round.table_id, posting
         at_seat = hold_settled(hold)  # the hold row and window written, the seats read (players.sql)
-        bank = result.get("bank")
-        sessions = {(seat, PLAYER): session for seat, session in at_seat.items()}
+        bank = result["bank"] if result is not None else None
+        sessions: dict[tuple[int, str], int] = {(seat, PLAYER): session for seat, session in at_seat.items()}
         if bank is not None and bank["seat"] in at_seat:
             sessions[(bank["seat"], BANKER)] = at_seat[bank["seat"]]
         rows = _rows(figures, sessions, round=round, posting=posting, sign=1)
@@ -227,7 +234,7 @@ def round_settled_rate(*, round: Round, posting: Posting, corrects: Posting | No
         # A correction: undo what the corrected settlement added, for the same sessions (seated now or not, and those
         # whose wager had no action in it: its rows of zeros), and add what the new one adds to them.
         rated = list(RatedRound.objects.filter(posting=corrects, rounds__gte=0))
-        sessions = {(row.seat_number, row.position): row.session_id for row in rated}
+        sessions = {(row.seat_number, str(row.position)): row.session_id for row in rated}
         credited = [row for row in rated if row.rounds == 1]
         undone = [
             RatedRound(

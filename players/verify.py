@@ -23,6 +23,7 @@ from ledger.models import Posting
 from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSession
 from players.rating import house_figures, position_figures
 from rounds.models import Round
+from rounds.results import posting_result
 from rounds.states import RoundState
 from rules.edges import rule_set_edges
 from tables.models import BuyIn
@@ -57,9 +58,9 @@ def _sessions_check() -> list[str]:
         into["theo_millicents"] += row["theo"]
         into["variance_cents2"] += row["variance"]
     bought: dict[int, dict[str, int]] = defaultdict(lambda: {"cash_in_cents": 0, "markers_in_cents": 0})
-    for row in RatedBuyIn.objects.values("session_id", "buy_in__medium").annotate(total=Sum("buy_in__amount_cents")):
-        name = "markers_in_cents" if row["buy_in__medium"] == BuyIn.Medium.MARKER else "cash_in_cents"
-        bought[row["session_id"]][name] += row["total"]
+    for paid in RatedBuyIn.objects.values("session_id", "buy_in__medium").annotate(total=Sum("buy_in__amount_cents")):
+        name = "markers_in_cents" if paid["buy_in__medium"] == BuyIn.Medium.MARKER else "cash_in_cents"
+        bought[paid["session_id"]][name] += paid["total"]
     fields = (*_KEPT, "variance_cents2", "cash_in_cents", "markers_in_cents")
     for session in RatingSession.objects.values("pk", *fields).order_by("pk"):
         expected = {**dict.fromkeys(fields, 0), **sums.get(session["pk"], {}), **bought.get(session["pk"], {})}
@@ -83,7 +84,7 @@ def _rows_check() -> list[str]:
     for row in credited:
         figures = {
             (f.seat, f.position): f
-            for f in position_figures(row.posting.result or {}, rule_set_edges(row.round.rule_set_snapshot))
+            for f in position_figures(posting_result(row.posting), rule_set_edges(row.round.rule_set_snapshot))
         }
         want = figures.get((row.seat_number, row.position))
         got = (row.rounds, row.action_cents, row.win_loss_cents, row.theo_millicents)
@@ -131,7 +132,7 @@ def _holds_check() -> list[str]:
             problems.append(f"Settled round id {round_.pk} has no hold row.")
             continue
         edges = rule_set_edges(round_.rule_set_snapshot)
-        result = posting.result or {}
+        result = posting_result(posting)
         want = house_figures(result, edges, position_figures(result, edges))
         got = (hold.posting_id, hold.action_cents, hold.house_win_cents, hold.theo_millicents)
         if got != (posting.pk, want.action_cents, want.house_win_cents, want.theo_millicents) or not _same(

@@ -26,20 +26,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from casino.errors import ApplicationError
 from rules.games import chinese_poker
 from rules.games.cards import Card, cards_text, deck, parse_cards
 from rules.games.errors import InvalidHand
-from rules.hands import RoundHands, position_name
+from rules.hands import RoundHands, Swap, position_name
 
-SURRENDERED = "surrendered"
-SWAPS = "swaps"
+SURRENDERED: Final = "surrendered"
+SWAPS: Final = "swaps"
 SWAP_PLAYERS = 3  # the swap is played with three players only (§3): 39 cards dealt, 13 undealt
 HAND = 13
-
-Swap = dict[str, Any]  # {"seat": int, "gave": str, "took": str}, cards in canonical notation
 
 
 def _allowed(snapshot: Mapping[str, Any], option: str) -> bool:
@@ -204,7 +202,7 @@ def extras_read(
     for key, option in ((SURRENDERED, "surrender_allowed"), (SWAPS, "swap_allowed")):
         if payload.get(key) and not _known(snapshot, option):
             raise ApplicationError(f"{snapshot['name']!r} has no {key.replace('_', ' ')}.", extra={"field": key})
-    stored = dict(read.stored)
+    stored = read.stored.copy()
     surrendered = _surrendered(payload.get(SURRENDERED), snapshot=snapshot, seats_in_play=seats_in_play)
     swaps, _after, moved, loose = swaps_check(
         payload.get(SWAPS) or [], snapshot=snapshot, seats_in_play=seats_in_play, dealt=dealt
@@ -213,7 +211,7 @@ def extras_read(
         _live_hands_check(read, moved, loose)
     fouled = read.fouled - surrendered  # a surrendered hand is never shown: it is not a foul either
     if surrendered:
-        seats = {key: dict(hand) for key, hand in stored["seats"].items()}
+        seats = {key: hand.copy() for key, hand in stored["seats"].items()}
         for seat in surrendered:
             seats[str(seat)].pop("fouled", None)
             seats[str(seat)][SURRENDERED] = True

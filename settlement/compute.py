@@ -38,6 +38,18 @@ from typing import Any
 
 from ledger.lines import Line
 from ledger.models import Account
+from rounds.results import (
+    BankedResult,
+    BankedSeatLine,
+    BankLine,
+    HouseLine,
+    PairLine,
+    PairScore,
+    PointsResult,
+    PointsSeatLine,
+    SeatMarks,
+    SettlementResult,
+)
 from rules import engines
 from rules import options as rule_options
 from rules.games import banking, chinese_poker, ofc, registry
@@ -55,7 +67,7 @@ NO_ACTION = "no_action"
 @dataclass(frozen=True)
 class Computed:
     lines: tuple[Line, ...]
-    result: dict[str, Any]
+    result: SettlementResult
 
 
 def _transfer(
@@ -95,12 +107,12 @@ def settle_banked(
     left = capacity
     lines: list[Line] = []
     house_won = banker_won = commission_total = 0
-    seats: list[dict[str, Any]] = []
+    seats: list[BankedSeatLine] = []
     covering = True
     stakes = dict(wagers)
     if house_cents and bank_seat is not None:
         stakes[DEALER] = house_cents
-    house_line: dict[str, Any] | None = None
+    house_line: BankedSeatLine | None = None
     in_order = [position for position in order if position in stakes]
     in_order += sorted(seat for seat in stakes if seat not in in_order)
     for place, seat in enumerate(in_order, start=1):
@@ -151,7 +163,7 @@ def settle_banked(
             house_line = line
         else:
             seats.append(line)
-    bank: dict[str, Any] | None = None
+    bank: BankLine | None = None
     if bank_seat is not None:
         bank_commission = commission_cents(banker_won, **money) if banker_won > 0 else 0
         _transfer(lines, (BANKER, bank_seat), (COMMISSION, None), bank_commission, "commission")
@@ -165,24 +177,24 @@ def settle_banked(
             "commission_cents": bank_commission,
             "net_cents": banker_won - bank_commission,
         }
-    house: dict[str, Any] = {
+    house: HouseLine = {
         "bank_won_cents": house_won,
         "commission_cents": commission_total,
         "rake_cents": 0,
         "total_cents": house_won + commission_total,
     }
-    result = {"seats": seats, "bank": bank, "house": house}
+    answer: BankedResult = {"seats": seats, "bank": bank, "house": house}
     if house_line is not None:
         # The house's own wager: what it won, its commission on a win counted in the commission already.
         house["wager_won_cents"] = house_line["won_cents"]
         house["total_cents"] += house_line["net_cents"]
-        result["house_wager"] = house_line
-    return Computed(tuple(lines), result)
+        answer["house_wager"] = house_line
+    return Computed(tuple(lines), answer)
 
 
 def _seat_line(
     seat: int, place: int, amount: int, outcome: str, won: int, commission: int, fouled: bool
-) -> dict[str, Any]:
+) -> BankedSeatLine:
     return {
         "seat": seat,
         "action_place": place,
@@ -199,29 +211,29 @@ def _pair_stake(wagers: Mapping[int, int], a: int, b: int) -> int:
     return min(wagers[a], wagers[b])
 
 
-Sheet = tuple[list[dict[str, Any]], dict[int, int]]  # the pairs (the lower seat first), each seat's royalties
+Sheet = tuple[list[PairScore], dict[int, int]]  # the pairs (the lower seat first), each seat's royalties
 
 
 def _chinese_poker_sheet(hands: RoundHands, engine: Mapping[str, Any], game: str) -> Sheet:
-    pairs: list[dict[str, Any]] = []
+    pairs: list[PairScore] = []
     sheet = chinese_poker.score(hands.seats, **engine["score"], surrender=hands.surrendered, swapped=hands.swapped)
     for (a, b), pair in sheet.pairs.items():
         if a < b:
-            pairs.append(
-                {
-                    "seat": a,
-                    "opponent": b,
-                    "points": pair.net,
-                    "rows_won": pair.won,
-                    "rows_lost": pair.lost,
-                    "natural": pair.natural,
-                    "fouled": pair.fouled and a not in hands.surrendered,
-                    "opponent_fouled": pair.opponent_fouled and b not in hands.surrendered,
-                    # A surrender's and a swap's points (§3), written only when there are any.
-                    **({"surrender": pair.surrender} if pair.surrender else {}),
-                    **({"swap": pair.swap} if pair.swap else {}),
-                }
-            )
+            score: PairScore = {
+                "seat": a,
+                "opponent": b,
+                "points": pair.net,
+                "rows_won": pair.won,
+                "rows_lost": pair.lost,
+                "natural": pair.natural,
+                "fouled": pair.fouled and a not in hands.surrendered,
+                "opponent_fouled": pair.opponent_fouled and b not in hands.surrendered,
+            }
+            if pair.surrender:  # a surrender's and a swap's points (§3), written only when there are any
+                score["surrender"] = pair.surrender
+            if pair.swap:
+                score["swap"] = pair.swap
+            pairs.append(score)
     no_royalties = hands.fouled | hands.surrendered  # a surrendered hand is never shown
     royalties = {
         s: chinese_poker.royalties(hands.seats[s], engine["royalties"]["table"]) if s not in no_royalties else 0
@@ -231,11 +243,11 @@ def _chinese_poker_sheet(hands: RoundHands, engine: Mapping[str, Any], game: str
 
 
 def _ofc_sheet(hands: RoundHands, engine: Mapping[str, Any], game: str) -> Sheet:
-    pairs: list[dict[str, Any]] = []
+    pairs: list[PairScore] = []
     ofc_sheet = ofc.score({str(s): board for s, board in hands.seats.items()}, **engine["score"])
     for (a, b), ofc_pair in ofc_sheet.pairs.items():
         if int(a) < int(b):
-            pairs.append({"seat": int(a), "opponent": int(b), "points": ofc_pair.total, "rows": ofc_pair.rows})
+            pairs.append({"seat": int(a), "opponent": int(b), "points": ofc_pair.total, "rows": list(ofc_pair.rows)})
     return pairs, {int(s): r for s, r in ofc_sheet.royalties.items()}
 
 
@@ -243,7 +255,7 @@ def _peer_sheet(hands: RoundHands, engine: Mapping[str, Any], game: str) -> Shee
     """A banked game played without a bank (the tiles' peer variant): each pair wins, loses or pushes one point."""
     peer_results = engines.banked(game).peer_results
     assert peer_results is not None, f"{registry.game(game).name} has no variant without a bank"
-    pairs: list[dict[str, Any]] = []
+    pairs: list[PairScore] = []
     for (a, b), peer in peer_results(hands.seats, **engine["peer_results"]).items():
         if a < b:
             value = {"win": 1, "loss": -1, "push": 0}[peer.value]
@@ -267,12 +279,13 @@ def settle_points(*, snapshot: Mapping[str, Any], hands: RoundHands, wagers: Map
     points: dict[int, int] = dict.fromkeys(seats, 0)
     cents: dict[int, int] = dict.fromkeys(seats, 0)
     sheet = _peer_sheet if registry.game(game).bankable else _POINTS_SHEETS[game]
-    pairs, royalties = sheet(hands, engine, game)
-    for pair in pairs:
-        a, b = pair["seat"], pair["opponent"]
+    scores, royalties = sheet(hands, engine, game)
+    pairs: list[PairLine] = []
+    for score in scores:
+        a, b = score["seat"], score["opponent"]
         stake = _pair_stake(wagers, a, b)
-        pair["stake_cents"] = stake
-        pair["cents"] = pair["points"] * stake
+        pair = PairLine(**score, stake_cents=stake, cents=score["points"] * stake)
+        pairs.append(pair)
         points[a] += pair["points"]
         points[b] -= pair["points"]
         cents[a] += pair["cents"]
@@ -283,11 +296,16 @@ def settle_points(*, snapshot: Mapping[str, Any], hands: RoundHands, wagers: Map
             lines.append(Line(PLAYER, seat, cents[seat], "payout"))
     rake_rate = engine.get("rake", {"rate_bp": 0, "rounding": snapshot["commission_rounding"]})
     rake_total = 0
-    lines_out: list[dict[str, Any]] = []
+    lines_out: list[PointsSeatLine] = []
     for seat in seats:
         rake = commission_cents(cents[seat], **rake_rate) if cents[seat] > 0 and rake_rate["rate_bp"] else 0
         _transfer(lines, (PLAYER, seat), (RAKE, None), rake, "rake")
         rake_total += rake
+        marks: SeatMarks = {}
+        if seat in hands.surrendered:
+            marks["surrendered"] = True
+        if seat in hands.swapped:
+            marks["swapped"] = True
         lines_out.append(
             {
                 "seat": seat,
@@ -295,16 +313,15 @@ def settle_points(*, snapshot: Mapping[str, Any], hands: RoundHands, wagers: Map
                 "points": points[seat],
                 "royalties": royalties.get(seat, 0),
                 "fouled": seat in hands.fouled,
-                **({"surrendered": True} if seat in hands.surrendered else {}),
-                **({"swapped": True} if seat in hands.swapped else {}),
+                **marks,
                 "won_cents": cents[seat],
                 "rake_cents": rake,
                 "net_cents": cents[seat] - rake,
             }
         )
-    result = {
+    result: PointsResult = {
         "seats": lines_out,
-        "pairs": [{**p, "rows": list(p["rows"])} if "rows" in p else p for p in pairs],
+        "pairs": pairs,
         "bank": None,
         "house": {"bank_won_cents": 0, "commission_cents": 0, "rake_cents": rake_total, "total_cents": rake_total},
     }

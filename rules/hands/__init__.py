@@ -30,7 +30,7 @@ from rules import options as rule_options
 from rules.games import registry
 from rules.hands.banked import banked_hands, peer_hands
 from rules.hands.ofc import boards_read, ofc_hands, ofc_history_check, ofc_place
-from rules.hands.reading import BANK, DEALER, RoundHands, position_name
+from rules.hands.reading import BANK, DEALER, RoundHands, StoredHand, StoredHands, Swap, position_name
 from rules.hands.rows import arranged_hands
 from rules.hands.stored import (
     PEER_PLAYERS,
@@ -46,6 +46,9 @@ __all__ = [
     "DEALER",
     "PEER_PLAYERS",
     "RoundHands",
+    "StoredHand",
+    "StoredHands",
+    "Swap",
     "boards_read",
     "dealt_bank_position",
     "dealt_hands_set",

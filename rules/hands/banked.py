@@ -14,6 +14,8 @@ from rules.games.errors import InvalidHand
 from rules.hands.reading import (
     DEALER,
     RoundHands,
+    StoredHand,
+    StoredHands,
     check_dealt,
     check_once,
     check_size,
@@ -116,13 +118,13 @@ def banked_hands(
     if not isinstance(seats_payload, Mapping):
         raise ApplicationError("Give the seats' hands by seat number.", extra={"field": "seats"})
     bank_position = str(bank_seat if bank_seat is not None else DEALER)
-    stored_seats: dict[str, dict[str, Any]] = {}
+    stored_seats: dict[str, StoredHand] = {}
     settings: dict[int, Any] = {}
     used: dict[str, Sequence[Any]] = {}
     for key, entry in seats_payload.items():
         number = seat_number_read(key, seats_in_play, f"seats.{key}")
         where = position_name(number)
-        high, low = _read_setting(rules, entry, where, f"seats.{key}", unset_allowed=False)  # type: ignore[misc]
+        high, low = _read_setting(rules, entry, where, f"seats.{key}", unset_allowed=False)
         check_dealt(where, f"seats.{key}", (*high, *low), (dealt or {}).get(str(number)), spec=rules.spec)
         used[where] = (*high, *low)
         settings[number] = (high, low)
@@ -154,7 +156,7 @@ def banked_hands(
         banker = {rules.noun: dealt[bank_position]}
     read = _read_setting(rules, banker, "The bank", "banker", unset_allowed=house_banks or dealt is not None)
     if len(read) == 2 and isinstance(read[0], tuple):
-        high, low = read  # type: ignore[misc]
+        high, low = read
         bank_items = (*high, *low)
         set_by, why = "dealer", ""
     else:
@@ -175,12 +177,15 @@ def banked_hands(
     fouled = frozenset(n for n, s in seat_settings.items() if _is_foul(rules, s, engine))
     for number in fouled:
         stored_seats[str(number)]["fouled"] = True
-    bank_entry: dict[str, Any] = {"high": rules.text(high), "low": rules.text(low), "set_by": set_by}
+    bank_entry: StoredHand = {"high": rules.text(high), "low": rules.text(low), "set_by": set_by}
     if why:
         bank_entry["rule"] = why
     if _is_foul(rules, bank_setting, engine):
         bank_entry["fouled"] = True  # the engine re-sets a fouled bank hand by the house way
-    stored = {"banker": bank_entry, "seats": dict(sorted(stored_seats.items(), key=lambda kv: int(kv[0])))}
+    stored: StoredHands = {
+        "banker": bank_entry,
+        "seats": dict(sorted(stored_seats.items(), key=lambda kv: int(kv[0]))),
+    }
     if house is not None:
         stored["house"] = {"high": rules.text(house.high), "low": rules.text(house.low), "set_by": "house_way"}
         stored["house"]["rule"] = house.rule

@@ -12,7 +12,16 @@ from rules import engines
 from rules.games import ofc, ofc_table, registry
 from rules.games.cards import Card, cards_text, parse_cards
 from rules.games.errors import InvalidHand
-from rules.hands.reading import RoundHands, check_once, parse_part, position_name, refuse, seat_number_read
+from rules.hands.reading import (
+    RoundHands,
+    StoredHand,
+    StoredHands,
+    check_once,
+    parse_part,
+    position_name,
+    refuse,
+    seat_number_read,
+)
 from rules.hands.rows import jokerless, rows_hands
 
 
@@ -197,7 +206,9 @@ def ofc_history_check(*, payload: Mapping[str, Any], order: Sequence[int] | None
 
 
 def _board(rows: Mapping[str, str]) -> ofc.Board:
-    return ofc.Board(*(parse_cards(rows[row]) for row in ofc.ROWS))
+    return ofc.Board(
+        front=parse_cards(rows["front"]), middle=parse_cards(rows["middle"]), back=parse_cards(rows["back"])
+    )
 
 
 def ofc_hands(
@@ -216,11 +227,17 @@ def ofc_hands(
             )
         built[number] = board
     fouls = frozenset(n for n, board in built.items() if ofc.is_foul(board))
-    seats = {
-        str(n): {**{row: cards_text(board.row(row)) for row in ofc.ROWS}, **({"fouled": True} if n in fouls else {})}
-        for n, board in built.items()
-    }
-    stored: dict[str, Any] = {"seats": seats}
+    seats: dict[str, StoredHand] = {}
+    for n, board in built.items():
+        hand: StoredHand = {
+            "front": cards_text(board.row("front")),
+            "middle": cards_text(board.row("middle")),
+            "back": cards_text(board.row("back")),
+        }
+        if n in fouls:
+            hand["fouled"] = True
+        seats[str(n)] = hand
+    stored: StoredHands = {"seats": seats}
     if "turns" in boards:
         stored["turns"] = boards["turns"]
         stored["fantasyland"] = {str(n): boards[str(n)].get("discard", "") for n in sorted(fantasyland)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from casino.errors import ApplicationError
 from rules.games import registry
@@ -25,6 +25,45 @@ def position_name(position: int | str) -> str:
     return "The bank" if position in (BANK, DEALER) else f"Seat {position}"
 
 
+class StoredHand(TypedDict, total=False):
+    """One position's hand as stored: a setting (``high``, ``low``) or rows (``front``, ``middle``, ``back``), each
+    in notation; who set it (``set_by``: ``player``, ``dealer`` or ``house_way``, with the house way's ``rule``);
+    ``fouled`` or ``surrendered`` when it is."""
+
+    high: str
+    low: str
+    front: str
+    middle: str
+    back: str
+    set_by: str
+    rule: str
+    fouled: bool
+    surrendered: bool
+
+
+class Swap(TypedDict):
+    """A Chinese Poker swap as recorded: the seat, the cards it gave and those it took (``rules.surrender_swap``)."""
+
+    seat: int
+    gave: str
+    took: str
+
+
+class StoredHands(TypedDict):
+    """A round's hands as stored (``Round.hands``, a settlement's ``Posting.hands``): each seat's by seat number,
+    the bank's (``banker``) and the house's own hand against a player bank (``house``) where there are any;
+    Chinese Poker's ``surrendered`` seats and ``swaps``; Open-Face's placement history (``turns``: ``[seat,
+    cards]`` each, and each Fantasyland seat's discard)."""
+
+    seats: dict[str, StoredHand]
+    banker: NotRequired[StoredHand]
+    house: NotRequired[StoredHand]
+    surrendered: NotRequired[list[int]]
+    swaps: NotRequired[list[Swap]]
+    turns: NotRequired[list[list[int]]]
+    fantasyland: NotRequired[dict[str, str]]
+
+
 @dataclass(frozen=True)
 class RoundHands:
     """A round's checked hands: ``stored`` (canonical JSON), and the engine objects settlement reads.
@@ -35,7 +74,7 @@ class RoundHands:
     Chinese Poker's ``surrendered`` and ``swapped`` seats (``rules.surrender_swap``).
     """
 
-    stored: dict[str, Any]
+    stored: StoredHands
     bank: Any
     seats: dict[int, Any]
     fouled: frozenset[int]

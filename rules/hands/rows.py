@@ -4,7 +4,7 @@ the tiles' peer variant (high and low, no bank) and Open-Face's finished boards 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from casino.errors import ApplicationError
 from rules import engines
@@ -13,6 +13,7 @@ from rules.games.cards import Card, parse_cards
 from rules.games.errors import InvalidHand
 from rules.hands.reading import (
     RoundHands,
+    StoredHand,
     check_dealt,
     check_once,
     check_size,
@@ -63,7 +64,7 @@ def rows_hands(
     if not isinstance(seats_payload, Mapping):
         raise ApplicationError("Give the seats' hands by seat number.", extra={"field": "seats"})
     names = [name for name, _ in rows]
-    stored: dict[str, dict[str, Any]] = {}
+    stored: dict[str, StoredHand] = {}
     parsed: dict[int, list[tuple[Any, ...]]] = {}
     used: dict[str, Sequence[Any]] = {}
     for key, entry in seats_payload.items():
@@ -86,7 +87,7 @@ def rows_hands(
         check_dealt(where, f"seats.{key}", everything, (dealt or {}).get(str(number)), spec=spec)
         used[where] = everything
         parsed[number] = hand
-        stored[str(number)] = {name: text(items) for name, items in zip(names, hand, strict=True)}
+        stored[str(number)] = cast(StoredHand, {name: text(items) for name, items in zip(names, hand, strict=True)})
     missing = [n for n in seats_in_play if n not in parsed]
     if missing:
         raise ApplicationError(f"Seat {missing[0]}'s hand is missing.", extra={"field": f"seats.{missing[0]}"})

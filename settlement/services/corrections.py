@@ -30,13 +30,14 @@ from django.utils import timezone
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
-from casino.roles import SUPERVISORS, require_role
+from casino.roles import SUPERVISORS, TABLE_STAFF, require_role
 from ledger.lines import reversal_lines
 from ledger.models import Posting
 from ledger.services import post
 from ledger.sql import key_used_sql
 from players.rating import round_settled_rate
 from rounds.models import Adjustment, Round
+from rounds.results import HouseLine, posting_result
 from rounds.services.play import read_hands, round_seat_ids, round_wagers
 from rounds.services.transitions import round_check, round_transition
 from rounds.services.voids import four_eyes_required, require_second_person, round_party, void_round
@@ -52,7 +53,7 @@ from settlement.services.settle import (
     settlement_money,
     used_key_posting,
 )
-from tables.permissions import TABLE_STAFF, require_act_at_table
+from tables.permissions import require_act_at_table
 
 
 def _settlement_to_correct(locked: Round, hands: Mapping[str, Any]) -> Posting:
@@ -147,17 +148,22 @@ def correct_round(
             actor=actor,
             event_type=AuditEventType.SETTLEMENT_CORRECTED,
             subject=posting,
-            before={"settlement": current.pk, "hands": before_hands, "house": (current.result or {}).get("house")},
+            before={"settlement": current.pk, "hands": before_hands, "house": _house(current)},
             after={
                 "settlement": posting.pk,
                 "hands": read.stored,
-                "house": (posting.result or {}).get("house"),
+                "house": _house(posting),
                 "money": settlement_money(posting, reversal),
                 "four_eyes": four_eyes_required(),
             },
             reason=reason,
         )
     return settlement_body(posting, locked)
+
+
+def _house(settlement: Posting) -> HouseLine | None:
+    result = posting_result(settlement)
+    return result["house"] if result is not None else None
 
 
 @dataclass(frozen=True)
@@ -306,7 +312,7 @@ def adjustment_approve(*, actor: User | None, adjustment: Adjustment, note: str 
             )
             posting = Posting.objects.get(pk=body["settlement_id"])
         locked.status = Adjustment.Status.APPROVED
-        locked.decided_by = actor  # type: ignore[assignment]
+        locked.decided_by = actor
         locked.decided_at = timezone.now()
         locked.decision_note = (note or "").strip()
         locked.posting = posting
@@ -343,7 +349,7 @@ def adjustment_reject(*, actor: User | None, adjustment: Adjustment, note: str) 
                 )
         before = _adjustment_snapshot(locked)
         locked.status = Adjustment.Status.REJECTED
-        locked.decided_by = actor  # type: ignore[assignment]
+        locked.decided_by = actor
         locked.decided_at = timezone.now()
         locked.decision_note = note
         locked.save(update_fields=["status", "decided_by", "decided_at", "decision_note"])

@@ -13,12 +13,13 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from casino.errors import ApplicationError, WrongState
-from casino.roles import require_role
+from casino.roles import TABLE_STAFF, require_role
 from ledger.models import Posting
-from ledger.services import post, posting_record
+from ledger.services import posting_record
 from ledger.sql import key_used_sql
 from players.rating import round_settled_rate
 from rounds.models import Round
+from rounds.results import posting_result, settlement_post
 from rounds.services.house_wager import house_wager_cents
 from rounds.services.play import read_hands, round_wagers
 from rounds.services.transitions import round_transition
@@ -26,7 +27,7 @@ from rounds.sql import round_lock_reading, stakes_read, stakes_sql
 from rounds.states import RoundState, check_move
 from rules import hands as round_hands
 from settlement import compute
-from tables.permissions import TABLE_STAFF, require_act_at_table
+from tables.permissions import require_act_at_table
 
 MAX_KEY_LENGTH = 200
 
@@ -78,10 +79,12 @@ def replay(existing: Posting, round_: Round, *, correction: bool) -> dict[str, A
     same_act = existing.kind == Posting.Kind.SETTLEMENT and (existing.corrects_id is not None) == correction
     if existing.round_id != round_.pk or not same_act:
         used_for = "a correction" if existing.corrects_id is not None else existing.get_kind_display()
-        other = Round.objects.select_related("table").get(pk=existing.round_id)
+        where = ""
+        if existing.round_id is not None:
+            other = Round.objects.select_related("table").get(pk=existing.round_id)
+            where = f", round {other.number} at table {other.table.name}"
         raise WrongState(
-            f"This idempotency key was already used for {used_for} (posting {existing.pk}, "
-            f"round {other.number} at table {other.table.name}): use a new key.",
+            f"This idempotency key was already used for {used_for} (posting {existing.pk}{where}): use a new key.",
             extra={"field": "idempotency_key"},
         )
     return settlement_body(existing, round_)
@@ -109,19 +112,18 @@ def settle_into(
     read: round_hands.RoundHands,
     wagers: Mapping[int, int],
     seat_ids: Mapping[int, int],
-    stored: Mapping[str, Any],
+    stored: round_hands.StoredHands,
     corrects: Posting | None = None,
     reason: str = "",
 ) -> Posting:
     """Post the settlement of the locked round with these hands: what it pays, as one balanced posting."""
     computed = settlement_compute(locked, read, wagers)
-    return post(
+    return settlement_post(
         round_id=locked.pk,
-        kind=Posting.Kind.SETTLEMENT,
         lines=computed.lines,
         actor=actor,
         seat_ids=seat_ids,
-        idempotency_key=key,
+        key=key,
         hands=stored,
         result=computed.result,
         corrects=corrects,
@@ -184,13 +186,13 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> d
 def settlement_money(posting: Posting, *also: Posting) -> dict[str, Any]:
     """What a settlement's audit event records of its money: the posting (and ``also``, a correction's reversal)
     line by line, and the settlement's net per seat, the player bank's and the house's."""
-    result = posting.result or {}
-    bank = result.get("bank")
+    result = posting_result(posting)
+    bank = result["bank"] if result is not None else None
     return {
         "postings": [posting_record(p) for p in (*also, posting)],
-        "seats": {str(line["seat"]): line["net_cents"] for line in result.get("seats", ())},
+        "seats": {str(line["seat"]): line["net_cents"] for line in (result["seats"] if result is not None else ())},
         "bank_net_cents": bank["net_cents"] if bank else None,
-        "house_total_cents": (result.get("house") or {}).get("total_cents"),
+        "house_total_cents": result["house"]["total_cents"] if result is not None else None,
     }
 
 

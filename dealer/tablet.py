@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -76,7 +76,16 @@ def round_latest(table: Table) -> Round | None:
 # --- cards and tiles as the templates draw them ---------------------------------------------------
 
 
-def picker(game: str) -> dict[str, Any]:
+class Picker(TypedDict):
+    """The tap grid: the tile faces (``items``) when ``tiles``, else the cards by suit (``rows``) and the joker."""
+
+    tiles: bool
+    items: NotRequired[list[dict[str, Any]]]
+    rows: NotRequired[list[list[dict[str, Any]]]]
+    joker: NotRequired[dict[str, Any] | None]
+
+
+def picker(game: str) -> Picker:
     """The tap grid: 52 cards by suit (and the joker in Pai Gow Poker), or the 21 tile faces in ranking order."""
     spec = registry.game(game)
     if spec.tiles:
@@ -213,14 +222,34 @@ def last_bank_turn(table: Table) -> BankTurn | None:
 # --- the seat ring --------------------------------------------------------------------------------
 
 
+class RingSeat(TypedDict):
+    """A seat on the ring: where it is drawn (percentages), its wager, bank, place in the action order, result."""
+
+    number: int
+    left: float
+    top: float
+    wager_cents: int | None
+    bank: bool
+    place: int | None
+    outcome: Mapping[str, Any] | None  # its line of the score sheet once settled
+    tone: str
+    button: bool
+    to_act: bool
+
+
+class SeatRing(TypedDict):
+    seats: list[RingSeat]
+    dealer_place: int | None
+
+
 def seat_ring(
     *,
     table: Table,
     round_: Round | None,
     wagers: Mapping[int, int],
-    outcomes: Mapping[int, dict[str, Any]],
+    outcomes: Mapping[int, Mapping[str, Any]],
     to_act: int | None = None,
-) -> dict[str, Any]:
+) -> SeatRing:
     """Seats 1..n around the top of a half-oval, clockwise from the dealer's left; the dealer at the flat edge.
 
     Each seat carries its wager, the bank, its place in the action order and, once
@@ -231,7 +260,7 @@ def seat_ring(
     button = ofc_turns.button(round_) if round_ is not None else None
     bank_seat = round_.bank_seat.number if round_ is not None and round_.bank_seat is not None else None
     count = table.seat_count
-    seats = []
+    seats: list[RingSeat] = []
     for number in range(1, count + 1):
         angle = math.pi - (number - 0.5) * math.pi / count
         seats.append(
@@ -264,6 +293,15 @@ def _tone(line: Mapping[str, Any] | None) -> str:
 # --- hand entry -----------------------------------------------------------------------------------
 
 
+class ValueLine(TypedDict):
+    """A line under a position as the dealer taps: what a hand or row is worth, a foul, royalties (``bad``: a
+    problem, drawn in red)."""
+
+    label: str
+    value: str
+    bad: bool
+
+
 @dataclass
 class Target:
     """One row of a position to fill: its form field, label, size, what is in it, and cards already placed."""
@@ -290,7 +328,7 @@ class Position:
     advice: bool = False
     need_one: str = ""  # Open-Face: the street's cards still to place, as ``Target.need_one``
     need_many: str = ""
-    lines: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[ValueLine] = field(default_factory=list)
     turn: str = ""  # Open-Face in turn: "acting", "waiting" or "done" (``rounds.ofc_turns``)
     fantasyland: bool = False  # Open-Face: the seat sets 13 of its cards at once this round
     surrender: bool = False  # Chinese Poker where the rules allow it: the seat may surrender (§3)
@@ -482,7 +520,13 @@ def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int
     return payload
 
 
-def placements_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, Any]:
+class Placements(TypedDict):
+    """One Open-Face street as ``round_placements_record`` takes it: each seat's new cards by row."""
+
+    seats: dict[str, dict[str, str]]
+
+
+def placements_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> Placements:
     """One OFC street: the new cards of each seat that placed any, by row (cards placed before stay as they are)."""
     rows = (*registry.game(round_.table.game).part_names, "discard")  # a Fantasyland seat's discard too
     seats: dict[str, dict[str, str]] = {}
@@ -565,7 +609,13 @@ def house_wager_line(round_: Round | None) -> HouseWagerLine | None:
     return HouseWagerLine(None, seat, why_not=why)
 
 
-def wager_limits(table: Table, round_: Round | None) -> dict[str, Any]:
+class WagerLimits(TypedDict):
+    min_cents: int
+    max_cents: int
+    covers_cents: int | None  # what a player bank covers (twice its bank when co-banking); None: the house banks
+
+
+def wager_limits(table: Table, round_: Round | None) -> WagerLimits:
     """The limits the chip pad enforces as the dealer taps: the table's, and what a player bank covers."""
     most = table.max_wager_cents
     covers = None
@@ -576,5 +626,10 @@ def wager_limits(table: Table, round_: Round | None) -> dict[str, Any]:
     return {"min_cents": table.min_wager_cents, "max_cents": most, "covers_cents": covers}
 
 
-def chips() -> list[dict[str, int]]:
+class Chip(TypedDict):
+    units: int
+    cents: int
+
+
+def chips() -> list[Chip]:
     return [{"units": units, "cents": units * 100} for units in CHIP_UNITS]

@@ -9,13 +9,13 @@ templates draw (per seat, the bank, the house; in the points games who pays whom
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
-from dealer.tablet import BANK, HOUSE, ROW_WORDS, Position, hands_payload, ofc_boards
+from dealer.tablet import BANK, HOUSE, ROW_WORDS, Position, ValueLine, hands_payload, ofc_boards
 from rounds.models import Round
 from rules import engines
 from rules import options as rule_options
@@ -30,19 +30,29 @@ from settlement.services import settlement_preview
 # --- what a setting is worth, as the dealer taps it in --------------------------------------------
 
 
-def _line(label: str, value: str, *, bad: bool = False) -> dict[str, Any]:
+class HouseWay(TypedDict):
+    """The house way's setting of the house's hand: its high and low hands and the rule that chose them."""
+
+    high: str
+    low: str
+    rule: str
+
+
+def _line(label: str, value: str, *, bad: bool = False) -> ValueLine:
     return {"label": label, "value": value, "bad": bad}
 
 
-def _banked_lines(game: str, engine: Mapping[str, Any], high_text: str, low_text: str, *, bank: bool) -> list:
+def _banked_lines(
+    game: str, engine: Mapping[str, Any], high_text: str, low_text: str, *, bank: bool
+) -> list[ValueLine]:
     spec, play = registry.game(game), engines.banked(game)
-    lines = []
+    lines: list[ValueLine] = []
     try:
         high = spec.parse(high_text)
         low = spec.parse(low_text)
     except InvalidHand as exc:
         return [_line(_("Check"), str(exc), bad=True)]
-    values = []
+    values: list[Any] = []  # each part's value, None while it is short
     for (part, size), items in zip(spec.parts, (high, low), strict=True):
         label = str(PART_LABELS[part])
         if len(items) != size:
@@ -71,7 +81,7 @@ def _banked_lines(game: str, engine: Mapping[str, Any], high_text: str, low_text
     return lines
 
 
-def _house_way_lines(game: str, engine: Mapping[str, Any], text: str) -> tuple[list, dict[str, Any] | None]:
+def _house_way_lines(game: str, engine: Mapping[str, Any], text: str) -> tuple[list[ValueLine], HouseWay | None]:
     spec = registry.game(game)
     try:
         items = spec.parse(text)
@@ -81,11 +91,11 @@ def _house_way_lines(game: str, engine: Mapping[str, Any], text: str) -> tuple[l
     except InvalidHand as exc:
         return [_line(_("Check"), str(exc), bad=True)], None
     lines = _banked_lines(game, engine, spec.text(setting.high), spec.text(setting.low), bank=True)
-    way = {"high": spec.text(setting.high), "low": spec.text(setting.low), "rule": rule}
+    way: HouseWay = {"high": spec.text(setting.high), "low": spec.text(setting.low), "rule": rule}
     return lines, way
 
 
-def _ofc_lines(rows: Sequence[tuple[Card, ...]], engine: Mapping[str, Any], lines: list) -> None:
+def _ofc_lines(rows: Sequence[tuple[Card, ...]], engine: Mapping[str, Any], lines: list[ValueLine]) -> None:
     board = ofc.Board.from_rows(*rows)
     if ofc.is_foul(board):
         lines.append(_line(_("Foul"), _("the rows do not ascend: loses 6 to each opponent"), bad=True))
@@ -95,7 +105,7 @@ def _ofc_lines(rows: Sequence[tuple[Card, ...]], engine: Mapping[str, Any], line
             lines.append(_line(_("Royalties"), str(royalties)))
 
 
-def _chinese_poker_lines(rows: Sequence[tuple[Card, ...]], engine: Mapping[str, Any], lines: list) -> None:
+def _chinese_poker_lines(rows: Sequence[tuple[Card, ...]], engine: Mapping[str, Any], lines: list[ValueLine]) -> None:
     arrangement = chinese_poker.Arrangement(*rows)
     natural = chinese_poker.natural(arrangement.cards) if engine["score"]["naturals"] else None
     if natural is not None:
@@ -110,15 +120,15 @@ def _chinese_poker_lines(rows: Sequence[tuple[Card, ...]], engine: Mapping[str, 
 
 # What a complete arrangement of each game set in rows is worth beyond its rows (fouls, royalties,
 # naturals), by game: each asks its own engine.
-_ARRANGEMENT_LINES: Mapping[str, Callable[[Sequence[tuple[Card, ...]], Mapping[str, Any], list], None]] = {
+_ARRANGEMENT_LINES: Mapping[str, Callable[[Sequence[tuple[Card, ...]], Mapping[str, Any], list[ValueLine]], None]] = {
     registry.CHINESE_POKER: _chinese_poker_lines,
     registry.OFC: _ofc_lines,
 }
 
 
-def _rows_lines(game: str, engine: Mapping[str, Any], rows: Mapping[str, str]) -> list:
+def _rows_lines(game: str, engine: Mapping[str, Any], rows: Mapping[str, str]) -> list[ValueLine]:
     parts = registry.game(game).parts
-    lines: list = []
+    lines: list[ValueLine] = []
     parsed: dict[str, tuple[Card, ...]] = {}
     try:
         for row, _size in parts:
@@ -144,7 +154,7 @@ def _rows_lines(game: str, engine: Mapping[str, Any], rows: Mapping[str, str]) -
 
 def live_values(
     round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int], correcting: bool = False
-) -> tuple[dict[str, list], dict[str, Any] | None]:
+) -> tuple[dict[str, list[ValueLine]], HouseWay | None]:
     """Each position's hand values and foul warning from what is tapped in so far; the house way's setting.
 
     ``correcting``: a settled round's hands entered again whole (Open-Face's boards too, not on top of its
@@ -152,11 +162,11 @@ def live_values(
     game = round_.table.game
     spec = registry.game(game)
     engine = rule_options.engine_options(round_.rule_set_snapshot)
-    lines: dict[str, list] = {}
+    lines: dict[str, list[ValueLine]] = {}
     house_way = None
     if spec.placed_by_street and not correcting:
-        for seat, rows in ofc_boards(round_, post, wagers=wagers).items():
-            lines[seat] = _rows_lines(game, engine, rows)
+        for position, rows in ofc_boards(round_, post, wagers=wagers).items():
+            lines[position] = _rows_lines(game, engine, rows)
         return lines, None
     payload = hands_payload(round_, post, wagers=wagers)
     for seat in sorted(wagers):
@@ -188,9 +198,14 @@ def complete(positions: Sequence[Position]) -> bool:
     return True
 
 
-def preview(
-    round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int], correcting: bool = False
-) -> dict[str, Any]:
+class Preview(TypedDict, total=False):
+    """What settling the hands tapped in would pay (``result``), or why it cannot be shown (``error``)."""
+
+    result: ResultRows
+    error: str
+
+
+def preview(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int], correcting: bool = False) -> Preview:
     """``settlement_preview`` of the hands tapped in (nothing is written), or the reason it cannot be shown."""
     if registry.game(round_.table.game).placed_by_street and not correcting:
         hands: dict[str, Any] = {"seats": ofc_boards(round_, post, wagers=wagers)}
@@ -213,7 +228,23 @@ OUTCOME_LABELS = {
 }
 
 
-def result_rows(round_: Round, result: Mapping[str, Any]) -> dict[str, Any]:
+class ResultRows(TypedDict):
+    """A settle (or preview) answer as the score sheet draws it. The seats, pairs and the house's wager are the
+    answer's own lines (``settlement``'s) with what the sheet adds to each: labels, faces, words."""
+
+    house_wager: dict[str, Any] | None
+    seats: list[dict[str, Any]]
+    bank: dict[str, Any] | None
+    bank_hand: list[dict[str, Any]] | None
+    bank_rule: str
+    bank_set_by_house_way: bool
+    bank_fouled: bool
+    house: dict[str, Any]
+    pairs: list[dict[str, Any]]
+    points_game: bool
+
+
+def result_rows(round_: Round, result: Mapping[str, Any]) -> ResultRows:
     """A settle (or preview) answer as the tables the tablet shows: per seat, the bank, the house; the pairs."""
     tiles = registry.game(round_.table.game).tiles
     # Naturals are a house rule of the games that have them (Chinese Poker's ``naturals`` option).
@@ -289,7 +320,7 @@ def _natural_name(hand: Mapping[str, Any]) -> str:
     return natural.name if natural is not None else ""
 
 
-def settled_result(round_: Round) -> dict[str, Any] | None:
+def settled_result(round_: Round) -> ResultRows | None:
     """The settlement in force on a settled round, as ``result_rows``."""
     posting = settlement_in_force(round_)
     if posting is None:
@@ -297,7 +328,7 @@ def settled_result(round_: Round) -> dict[str, Any] | None:
     return result_rows(round_, {**(posting.result or {}), "hands": posting.hands or {}})
 
 
-def outcomes_by_seat(result: Mapping[str, Any] | None) -> dict[int, dict[str, Any]]:
+def outcomes_by_seat(result: ResultRows | None) -> dict[int, dict[str, Any]]:
     if not result:
         return {}
     return {row["seat"]: row for row in result["seats"]}

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from casino.errors import ApplicationError
 from casino.roles import OVERSEERS, SUPERVISORS, Role, user_has_role, user_roles
@@ -99,12 +100,18 @@ def pit_live(request: HttpRequest) -> HttpResponse:
     return render(request, "pit/pit_live.html", _live_context(request))
 
 
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it: ``htmx`` says whether htmx sent it (and what it swaps)."""
+
+    htmx: HtmxDetails
+
+
 class _Decision(Protocol):
     def __call__(self, *, actor: User, adjustment: Adjustment, note: str) -> Adjustment: ...
 
 
 def _decide(
-    request: HttpRequest, adjustment_id: int, decide: _Decision, done: Callable[[Adjustment], str]
+    request: HtmxHttpRequest, adjustment_id: int, decide: _Decision, done: Callable[[Adjustment], str]
 ) -> HttpResponse:
     """A supervisor's decision on a request (``decide(actor=, adjustment=, note=)``), said as ``done(adjustment)``
     with its table and round, or the service's refusal; then the refreshed live part for htmx, else the
@@ -121,7 +128,7 @@ def _decide(
             _("%(done)s: table %(table)s, round %(number)s.")
             % {"done": done(adjustment), "table": adjustment.round.table.name, "number": adjustment.round.number},
         )
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return render(request, "pit/pit_live.html", _live_context(request))
     if request.POST.get("back") == "request":  # decided on the request's own page: back to it
         return redirect("pit-adjustment", adjustment_id=adjustment.pk)
@@ -130,7 +137,7 @@ def _decide(
 
 @login_required
 @require_POST
-def pit_adjustment_approve(request: HttpRequest, adjustment_id: int) -> HttpResponse:
+def pit_adjustment_approve(request: HtmxHttpRequest, adjustment_id: int) -> HttpResponse:
     """A Floor supervisor or Pit boss approves a void or correction request (``adjustment_approve``)."""
 
     def done(adjustment: Adjustment) -> str:
@@ -141,7 +148,7 @@ def pit_adjustment_approve(request: HttpRequest, adjustment_id: int) -> HttpResp
 
 @login_required
 @require_POST
-def pit_adjustment_reject(request: HttpRequest, adjustment_id: int) -> HttpResponse:
+def pit_adjustment_reject(request: HtmxHttpRequest, adjustment_id: int) -> HttpResponse:
     """A Floor supervisor or Pit boss rejects a request, with a note saying why (``adjustment_reject``)."""
     return _decide(request, adjustment_id, adjustment_reject, lambda adjustment: _("Request rejected"))
 

@@ -29,7 +29,7 @@ from casino.models import Shift
 from casino.money import money_text
 from casino.roles import SUPERVISORS, Role, require_role
 from casino.selectors import shift_current_held
-from tables.models import BuyIn, DropCount, Table
+from tables.models import BuyIn, Counted, DropCount, Table
 from tables.money import chips_post
 from tables.permissions import require_act_at_table
 from tables.signals import buy_in_recorded, drop_box_final
@@ -257,7 +257,7 @@ def drop_count_record(
     if actor is None:
         raise NotAllowed(_("A drop box is counted by a person, who signs the count."))
     require_role(actor, Role.COUNT_TEAM, action="count a drop box")
-    notes = drop_notes_read(cash)
+    counted = Counted(drop_notes_read(cash))
     markers = _cents(
         markers_cents,
         refusal=gettext_noop("The markers is a whole number of cents from %(low)s to %(most)s, not %(value)s."),
@@ -298,8 +298,8 @@ def drop_count_record(
         count = DropCount.objects.create(
             table=table,
             shift=locked,
-            cash={str(value): number for value, number in notes.items()},
-            cash_cents=sum(value * number for value, number in notes.items()),
+            cash=counted.stored(),
+            cash_cents=counted.total_cents,
             markers_cents=markers,
             promo_cents=promo,
             counted_by=actor,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -84,6 +87,34 @@ class Seat(models.Model):
 
 
 # --- the table's money: the chips and the tray -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Chips or notes counted by denomination (a tray count's chips, a slip's, a drop count's notes): how many of
+    each value in cents, as checked, in the order counted.
+
+    Stored as JSON (``TrayCount.counts``, ``Slip.chips``, ``DropCount.cash``), each value as text (JSON's keys):
+    ``stored`` writes it, ``read`` reads it back.
+
+    >>> Counted({2500: 20, 10000: 3}).stored(), Counted({2500: 20, 10000: 3}).total_cents
+    ({'2500': 20, '10000': 3}, 80000)
+    >>> Counted.read({"2500": 20}).numbers
+    {2500: 20}
+    """
+
+    numbers: Mapping[int, int]
+
+    @property
+    def total_cents(self) -> int:
+        return sum(value * number for value, number in self.numbers.items())
+
+    def stored(self) -> dict[str, int]:
+        return {str(value): number for value, number in self.numbers.items()}
+
+    @classmethod
+    def read(cls, stored: Mapping[str, int]) -> Counted:
+        return cls({int(value): number for value, number in stored.items()})
 
 
 class ChipDenomination(models.Model):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from casino.models import GamingDay
-from tables.models import Slip
+from tables.models import Counted, Slip
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,8 @@ class ChipLine:
 
 def slip_chip_lines(slip: Slip) -> list[ChipLine]:
     """A slip's chips by denomination, the highest value first (as the cage racks them), none of zero."""
-    lines = [ChipLine(int(value), number, int(value) * number) for value, number in slip.chips.items() if number]
+    chips = Counted.read(slip.chips).numbers
+    lines = [ChipLine(value, number, value * number) for value, number in chips.items() if number]
     return sorted(lines, key=lambda line: -line.value_cents)
 
 

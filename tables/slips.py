@@ -29,7 +29,7 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
 from casino.selectors import shift_current_held
-from tables.models import Slip, SlipSequence, Table
+from tables.models import Counted, Slip, SlipSequence, Table
 from tables.money import chips_post
 from tables.permissions import can_act_at_table, require_act_at_table
 from tables.tray import tray_counts_read
@@ -82,9 +82,9 @@ def slip_request(*, actor: User | None, table: Table, kind: str, chips: Mapping[
         )
     person = _person(actor, "requested")
     require_act_at_table(person, table, action=f"ask for a {kind}")
-    read = {value: number for value, number in tray_counts_read(chips).items() if number}
+    counted = Counted({value: number for value, number in tray_counts_read(chips).items() if number})
     fill = kind == Slip.Kind.FILL
-    if not read:
+    if not counted.numbers:
         raise ApplicationError(
             _("A fill moves at least one chip.") if fill else _("A credit moves at least one chip."),
             extra={"field": "chips"},
@@ -115,8 +115,8 @@ def slip_request(*, actor: User | None, table: Table, kind: str, chips: Mapping[
             number=sequence.last_number,
             table=table,
             shift=shift,
-            chips={str(value): number for value, number in read.items()},
-            total_cents=sum(value * number for value, number in read.items()),
+            chips=counted.stored(),
+            total_cents=counted.total_cents,
             requested_by=person,
             requested_at=timezone.now(),
         )

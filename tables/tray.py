@@ -29,7 +29,7 @@ from casino.events import AuditEventType
 from casino.money import money_text
 from casino.roles import SUPERVISORS, require_role
 from casino.selectors import shift_current_held
-from tables.models import ChipDenomination, Table, TrayCount
+from tables.models import ChipDenomination, Counted, Table, TrayCount
 from tables.permissions import require_act_at_table
 
 # How many chips of one denomination a count may name: more than any tray holds, fewer than a typo of a total.
@@ -150,7 +150,7 @@ def tray_count_record(*, actor: User | None, table: Table, kind: str, counts: Ma
     if actor is None:
         raise NotAllowed(_("A tray is counted by a person, who signs the count."))
     require_act_at_table(actor, table, action="count the chip tray")
-    read = tray_counts_read(counts)
+    counted = Counted(tray_counts_read(counts))
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
         shift = shift_current_held()
@@ -168,8 +168,8 @@ def tray_count_record(*, actor: User | None, table: Table, kind: str, counts: Ma
                     table=locked,
                     shift=shift,
                     kind=kind,
-                    counts={str(value): number for value, number in read.items()},
-                    total_cents=sum(value * number for value, number in read.items()),
+                    counts=counted.stored(),
+                    total_cents=counted.total_cents,
                     expected_cents=closer.total_cents if closer is not None else None,
                     counted_by=actor,
                     counted_at=timezone.now(),

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from rounds.models import Round
 from rules import surrender_swap
+from rules.hands import Swap
 
 
 @dataclass
@@ -16,7 +16,7 @@ class SwapPanel:
     """Who may still swap (in the action order), the swaps so far, the undealt cards when the system dealt."""
 
     seats: list[int]
-    swaps: list[dict[str, Any]]
+    swaps: list[Swap]
     undealt: str
 
 

@@ -9,8 +9,8 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from rest_framework import serializers
-from rest_framework.request import Request
 
+from casino.api_inputs import valid_input as valid_input  # the APIs' one input check, where the poker room's look
 from casino.fields import StrictIntegerField
 from poker_room.floor import MOST_CENTS
 from poker_room.tournaments.models import Tournament
@@ -33,14 +33,6 @@ class InputSerializer(serializers.Serializer[Any]):
                     {unknown[0]: [_("This request takes no field %(field)s.") % {"field": repr(unknown[0])}]}
                 )
         return super().to_internal_value(data)
-
-
-def valid_input(
-    serializer_class: type[serializers.Serializer[Any]], request: Request, *, partial: bool = False
-) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data, partial=partial)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def cents_field(**kwargs: Any) -> StrictIntegerField:

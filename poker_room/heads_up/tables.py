@@ -4,7 +4,7 @@ table; each new seat recorded as a ``SeatMove``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django.contrib.auth.models import User
 
@@ -13,7 +13,14 @@ from poker_room.tournaments.models import Entry, SeatMove, Tournament
 from poker_room.tournaments.seats import tables_in_play
 
 
-def tables_assign(tournament: Tournament, actor: User) -> list[dict[str, Any]]:
+class TableGiven(TypedDict):
+    """A table given to a match, as the audit trail records it."""
+
+    match: int
+    table: int
+
+
+def tables_assign(tournament: Tournament, actor: User) -> list[TableGiven]:
     """Give free tables to the matches that can start, in order, and seat each player at their match's table.
 
     Startable: both players known, not decided, and (knock-out) every earlier round of the stage decided; (groups) no
@@ -30,7 +37,7 @@ def tables_assign(tournament: Tournament, actor: User) -> list[dict[str, Any]]:
     }
     free = [table.number for table in tables_in_play(tournament) if table.number not in held]
     knockout_open = min((match.round for match in matches if match.stage == Match.Stage.KNOCKOUT), default=None)
-    given: list[dict[str, Any]] = []
+    given: list[TableGiven] = []
     # Group matches first (the knock-out of the winners exists only once the groups are over), then the knock-out.
     for match in sorted(matches, key=lambda m: (m.stage != Match.Stage.GROUP, m.round, m.group or 0, m.number)):
         if not free:
@@ -41,10 +48,11 @@ def tables_assign(tournament: Tournament, actor: User) -> list[dict[str, Any]]:
             continue
         if match.entry_a_id in busy or match.entry_b_id in busy:
             continue
-        match.table_number = free.pop(0)
+        table = free.pop(0)
+        match.table_number = table
         match.save(update_fields=["table_number"])
         busy.update((match.entry_a_id, match.entry_b_id))
-        given.append({"match": match.pk, "table": match.table_number})
+        given.append({"match": match.pk, "table": table})
     _seats_sync(tournament, actor)
     return given
 

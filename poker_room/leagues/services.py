@@ -147,7 +147,7 @@ def _meant(field: str, value: object) -> object:
     """A setting as it scores: no tie-breaks stored means the house's (``DEFAULT_TIE_BREAKS``), so the settings form,
     which shows and sends those, changes nothing by sending them back (after the Master Class, a rename alone)."""
     if field == "tie_breaks":
-        return list(value or DEFAULT_TIE_BREAKS)  # type: ignore[call-overload]
+        return list(value) if isinstance(value, list | tuple) and value else list(DEFAULT_TIE_BREAKS)
     return value
 
 
@@ -316,10 +316,10 @@ def master_class_invite(
     fee = whole(fee_cents, field="fee_cents", what=_("The fee"), most=MOST_CENTS)
     with transaction.atomic():
         locked = _locked(league)
-        if locked.master_class_id is not None:
+        if locked.master_class is not None:
             raise WrongState(
                 _("%(name)s has invited its Master Class already: %(event)s.")
-                % {"name": locked.name, "event": locked.master_class.name}  # type: ignore[union-attr]
+                % {"name": locked.name, "event": locked.master_class.name}
             )
         found = league_standings(locked)
         if found.error:

@@ -29,7 +29,8 @@ def round_tables(tournament: Tournament) -> dict[int, list[Entry]]:
     for entry in Entry.objects.filter(
         tournament=tournament, status=Entry.Status.ACTIVE, table_number__isnull=False
     ).order_by("table_number", "seat_number"):
-        tables.setdefault(entry.table_number, []).append(entry)  # type: ignore[arg-type]
+        if entry.table_number is not None:  # left out by the query: the type does not know it
+            tables.setdefault(entry.table_number, []).append(entry)
     return tables
 
 

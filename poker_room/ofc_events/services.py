@@ -61,7 +61,7 @@ from poker_room.pure.ofc_standings import MOST_SEATS, ROWS, OfcStandingsError, f
 from poker_room.pure.seating import Move, MoveReason
 from poker_room.tournaments.eliminations import record_out
 from poker_room.tournaments.models import Entry, SeatMove, Tournament, TournamentTable
-from poker_room.tournaments.seats import moves_apply
+from poker_room.tournaments.seats import MoveRecord, moves_apply
 from rules.games.cards import parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.ofc import ROW_SIZES
@@ -155,7 +155,7 @@ def ofc_round_begin(*, actor: Requester, tournament: Tournament, rng: random.Ran
         }
         most = _most(locked)
         keep = locked.ofc_round == 0 and len(seating) == len(entries) and fits(seating, most=most)
-        records: list[dict[str, Any]] = []
+        records: list[MoveRecord] = []
         added: list[int] = []
         if not keep:
             _refuse_undrawable(len(entries), most)

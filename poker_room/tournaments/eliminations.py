@@ -60,6 +60,7 @@ from poker_room.tournaments import money
 from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tournament, TournamentTable
 from poker_room.tournaments.prizes import place_prize, pool_lock, prize_table
 from poker_room.tournaments.seats import (
+    MoveRecord,
     emptied_tables_break,
     final_table_and_break_order,
     lone_player_balanced,
@@ -242,7 +243,7 @@ def record_out(
     busted.status, busted.place = Entry.Status.BUSTED, place
     busted.table_number = busted.seat_number = None
     busted.save(update_fields=["status", "place", "table_number", "seat_number"])
-    moves: list[dict[str, Any]] = []
+    moves: list[MoveRecord] = []
     broken: list[int] = []
     if place > 2 and reseat:
         tables = tables_in_play(tournament)

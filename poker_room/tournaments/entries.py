@@ -79,7 +79,7 @@ from poker_room.pure.structure import Level
 from poker_room.tournaments import money
 from poker_room.tournaments.clock_services import clock_now, current_level_number, level_number, tournament_levels
 from poker_room.tournaments.models import Entry, Purchase, Tournament
-from poker_room.tournaments.seats import lone_player_balanced, moves_apply, table_seats, tables_in_play
+from poker_room.tournaments.seats import MoveRecord, lone_player_balanced, moves_apply, table_seats, tables_in_play
 
 # --- the windows: registration, rebuys, the add-on ----------------------------------------------------------------
 
@@ -212,7 +212,7 @@ def _entry_bounty(tournament: Tournament) -> int:
     return tournament.bounty_cents if tournament.bounty_kind != Tournament.BountyKind.NONE else 0
 
 
-def _seat_late(tournament: Tournament, entry: Entry, actor: User, rng: random.Random) -> list[dict[str, Any]]:
+def _seat_late(tournament: Tournament, entry: Entry, actor: User, rng: random.Random) -> list[MoveRecord]:
     """A late entry (or a re-entry) drawn to a random free seat at a table with the fewest players; at a table
     opened for it (every other seat taken), the floor balanced at once."""
     if tournament.status != Tournament.Status.RUNNING:
@@ -246,7 +246,7 @@ def _new_entry(
     reentry_of: Entry | None,
     rng: random.Random,
     chips: int | None = None,
-) -> tuple[Entry, Purchase, list[Posting], list[dict[str, Any]]]:
+) -> tuple[Entry, Purchase, list[Posting], list[MoveRecord]]:
     stack = tournament.starting_stack if chips is None else chips
     _places_make_room(tournament)
     entry = Entry.objects.create(

@@ -103,12 +103,13 @@ def _leftover(number: int, rest: str) -> None:
 def _break_line(number: int, text: str) -> LevelJson:
     rest = _BREAK.sub(" ", text, count=1)
     read = _take(_MINUTES, rest)
-    if read.found is None:
-        bare = re.match(rf"^\s*({_NUMBER})\b", read.rest)
-        if bare is None:
+    found = read.found
+    if found is None:
+        found = re.match(rf"^\s*({_NUMBER})\b", read.rest)
+        if found is None:
             raise _line_refused(number, _("a break needs its length in minutes, like “break 15 min”."))
-        read = _Read(read.rest[bare.end() :], bare)
-    minutes = _number(read.found.group(1))  # type: ignore[union-attr]
+        read = _Read(read.rest[found.end() :], found)
+    minutes = _number(found.group(1))
     colour = _take(_COLOUR_UP, read.rest)
     _leftover(number, colour.rest)
     level = Level(

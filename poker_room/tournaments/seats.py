@@ -8,12 +8,16 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TypedDict
 
 from casino.errors import WrongState
 from poker_room.floor import Requester, said
 from poker_room.pure.seating import Move, MoveReason, SeatingError, TableSeats, rebalance
 from poker_room.tournaments.models import Entry, SeatMove, Tournament, TournamentTable
+
+# A seat move as the audit trail records it: the entry's number, its seat before ([table, seat]; None: it had none),
+# its seat after, and why (a ``SeatMove.Reason``). "from" is a Python keyword: the functional form says it.
+MoveRecord = TypedDict("MoveRecord", {"entry": int, "from": list[int | None] | None, "to": list[int], "reason": str})
 
 
 def tables_in_play(tournament: Tournament) -> list[TournamentTable]:
@@ -57,7 +61,7 @@ def moves_apply(
     moves: Iterable[Move[int]],
     actor: Requester,
     reason: SeatMove.Reason | None = None,
-) -> list[dict[str, Any]]:
+) -> list[MoveRecord]:
     """Carry out ``moves`` (entry ids) in order: each entry's seat changed and a ``SeatMove`` row written.
 
     A run of final-table moves is one redraw: everyone stands up before anyone sits down, so a seat someone is leaving
@@ -68,7 +72,7 @@ def moves_apply(
     pending = list(moves)
     entries = Entry.objects.in_bulk([move.player for move in pending])
     user = actor if actor is not None and actor.is_authenticated else None
-    records: list[dict[str, Any]] = []
+    records: list[MoveRecord] = []
     i = 0
     while i < len(pending):
         j = i + 1
@@ -114,7 +118,7 @@ def moves_apply(
 
 def lone_player_balanced(
     tournament: Tournament, table_number: int, *, actor: Requester, rng: random.Random
-) -> list[dict[str, Any]]:
+) -> list[MoveRecord]:
     """A player who has just sat down alone at a table (one opened for a late entry or a re-entry, or for a bust
     undone) while others play elsewhere: the floor is balanced at once (``seating.rebalance``, TDA "Balancing
     Tables"), so nobody waits alone at a table for the next bust. The moves as the audit trail records them (none

@@ -56,7 +56,7 @@ from poker_room.tournaments.clock_services import clock_now, clock_start, level_
 from poker_room.tournaments.eliminations import elimination_undo, entry_eliminate
 from poker_room.tournaments.entries import entry_addon, entry_rebuy, entry_reenter, entry_register
 from poker_room.tournaments.models import Entry, Tournament, TournamentTable
-from poker_room.tournaments.seats import final_table_and_break_order, moves_apply
+from poker_room.tournaments.seats import MoveRecord, final_table_and_break_order, moves_apply
 from poker_room.tournaments.tables import (
     MOST_TABLES,
     chip_race_record,
@@ -505,7 +505,7 @@ def _tables_for(tables: list[TournamentTable], players: int) -> list[TournamentT
 
 def _seats_drawn(
     tournament: Tournament, entries: list[Entry], *, actor: Requester, rng: random.Random | None
-) -> tuple[list[TournamentTable], list[dict[str, Any]]]:
+) -> tuple[list[TournamentTable], list[MoveRecord]]:
     """The start's seat draw: at random over as few tables as seat everyone."""
     tables = list(TournamentTable.objects.filter(tournament=tournament).order_by("number"))
     seats = sum(table.seats for table in tables)
@@ -551,7 +551,7 @@ def tournament_start(
                 % {"name": locked.name, "count": len(entries)}
             )
         drawn: list[TournamentTable] = []
-        records: list[dict[str, Any]] = []
+        records: list[MoveRecord] = []
         if locked.format != Tournament.Format.HEADS_UP:  # heads-up: the bracket's draw seats the matches
             drawn, records = _seats_drawn(locked, entries, actor=actor, rng=rng)
         locked.status, locked.started_at = Tournament.Status.RUNNING, now

@@ -7,7 +7,7 @@ is shown on the page with what was typed kept, and nothing is written.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django import forms
 from django.contrib import messages
@@ -47,12 +47,24 @@ class TableSetupForm(forms.Form):
 
     def __init__(self, *args: Any, table: Table, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        rule_set, dealer = self.fields["rule_set"], self.fields["dealer"]  # the form's copies of the fields
+        assert isinstance(rule_set, forms.ModelChoiceField) and isinstance(dealer, forms.ModelChoiceField)
         # A table plays by a rule set of its game only.
-        self.fields["rule_set"].queryset = RuleSet.objects.filter(game=table.game).order_by("name")  # type: ignore[attr-defined]
-        self.fields["dealer"].queryset = users_with_role(role=Role.DEALER)  # type: ignore[attr-defined]
+        rule_set.queryset = RuleSet.objects.filter(game=table.game).order_by("name")
+        dealer.queryset = users_with_role(role=Role.DEALER)
 
 
-def _initial(table: Table) -> dict[str, Any]:
+class _Initial(TypedDict):
+    """The form's fields as the table is set up now: amounts as typed (``12.50``), the rule set and dealer by id."""
+
+    min_wager: str
+    max_wager: str
+    rule_set: int
+    dealer: int | None
+    big_win: str
+
+
+def _initial(table: Table) -> _Initial:
     return {
         "min_wager": money_text(table.min_wager_cents),
         "max_wager": money_text(table.max_wager_cents),

@@ -11,7 +11,7 @@ refused.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -165,6 +165,21 @@ class MasterClassOutputSerializer(serializers.Serializer[Any]):
     entries = MasterClassEntrySerializer(many=True)
 
 
+class MasterClassEntryBody(TypedDict):
+    """An invited player in the Master Class as the API answers it: their entry, with their points as chips."""
+
+    entry: int
+    name: str
+    player: int | None
+    chips: int
+
+
+class MasterClassBody(TypedDict):
+    tournament: int
+    name: str
+    entries: list[MasterClassEntryBody]
+
+
 def _league_answer(league: League, code: int = status.HTTP_200_OK) -> Response:
     return Response(LeagueOutputSerializer(League.objects.get(pk=league.pk)).data, status=code)
 
@@ -282,10 +297,12 @@ class MasterClassApi(APIView):
             fee_cents=data["fee_cents"],
             starts_at=data["starts_at"],
         )
-        entries: list[dict[str, Any]] = [
-            {"entry": entry.number, "name": entry.name, "player": entry.player_id, "chips": entry.chips}
-            for entry in Entry.objects.filter(tournament=tournament).order_by("number")
-        ]
-        return Response(
-            {"tournament": tournament.pk, "name": tournament.name, "entries": entries}, status=status.HTTP_201_CREATED
-        )
+        body: MasterClassBody = {
+            "tournament": tournament.pk,
+            "name": tournament.name,
+            "entries": [
+                {"entry": entry.number, "name": entry.name, "player": entry.player_id, "chips": entry.chips}
+                for entry in Entry.objects.filter(tournament=tournament).order_by("number")
+            ],
+        }
+        return Response(body, status=status.HTTP_201_CREATED)

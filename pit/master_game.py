@@ -500,12 +500,56 @@ def _box_word(row: Mapping[str, Any]) -> str:
     return str(_BOX_WORDS.get(code, code))
 
 
-def _slip_words(row: Mapping[str, Any]) -> dict[str, str]:
+class _SlipWords(TypedDict):
+    kind: str
+    status: str
+
+
+def _slip_words(row: Mapping[str, Any]) -> _SlipWords:
     kinds, states = dict(Slip.Kind.choices), dict(Slip.Status.choices)
     return {"kind": str(kinds.get(row["kind"], row["kind"])), "status": str(states.get(row["status"], row["status"]))}
 
 
-def html_context(data: Mapping[str, Any]) -> dict[str, Any]:
+class _LineCells(TypedDict):
+    """A table's or a box's line: its figures (``row``), its box's state in words and its figures as text."""
+
+    row: Mapping[str, Any]
+    box: str
+    cells: list[str]
+
+
+class _GroupCells(TypedDict):
+    level: str
+    name: str
+    cells: list[str]
+
+
+class _SlipLineText(TypedDict):
+    row: Mapping[str, Any]
+    total: str
+    kind: str
+    status: str
+
+
+class _NumbersText(TypedDict):
+    row: Mapping[str, Any]
+    kind: str
+    used: str
+    voided: str
+    missing: str
+
+
+class MasterGameHtml(TypedDict):
+    """What the Master Game Report's HTML draws beside its figures, each figure already text."""
+
+    table_lines: list[_LineCells]
+    group_lines: list[_GroupCells]
+    drop_variance_lines: list[_LineCells]
+    slip_lines: list[_SlipLineText]
+    number_lines: list[_NumbersText]
+
+
+def html_context(data: Mapping[str, Any]) -> MasterGameHtml:
     """What ``templates/pit/master_game_report.html`` shows, each figure already text (money with thin spaces)."""
     kinds = dict(Slip.Kind.choices)
     return {

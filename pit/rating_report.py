@@ -339,7 +339,34 @@ def write_csv(writer: Any, data: Mapping[str, Any]) -> None:
     writer.writerow(["", *(cell_text(data["totals"], name) for name in TOTAL_FIGURES)])
 
 
-def html_context(data: Mapping[str, Any], money: Callable[[int], str]) -> dict[str, Any]:
+# A session's line as the HTML draws it: its figures (``row``) and each as text; ``from`` and ``until`` on the clock.
+_SessionText = TypedDict(
+    "_SessionText",
+    {
+        "row": Mapping[str, Any],
+        "player": str,
+        "tables": str,
+        "from": str,
+        "until": str,
+        "time": str,
+        "cells": list[str],
+    },
+)
+
+
+class _TotalsText(TypedDict):
+    time: str
+    cells: list[str]
+
+
+class RatingHtml(TypedDict):
+    """What the rating report's HTML draws beside its figures, each figure already text."""
+
+    rating_lines: list[_SessionText]
+    rating_totals: _TotalsText
+
+
+def html_context(data: Mapping[str, Any], money: Callable[[int], str]) -> RatingHtml:
     """What ``templates/pit/rating_report.html`` shows, each figure already text."""
 
     def anonymous(number: int) -> str:

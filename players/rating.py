@@ -153,37 +153,62 @@ def _rows(
     ]
 
 
+@dataclass(frozen=True)
+class KeptFigures:
+    """What rated rounds add to a session's kept figures (``RatingSession``'s columns of these names): the rounds
+    and the action as a player and as the banker, the win/loss, the theo and the variance."""
+
+    rounds: int = 0
+    banker_rounds: int = 0
+    wagered_cents: int = 0
+    banker_wagered_cents: int = 0
+    win_loss_cents: int = 0
+    theo_millicents: int = 0
+    variance_cents2: float = 0.0
+
+    def plus(
+        self,
+        *,
+        position: str,
+        rounds: int,
+        action_cents: int,
+        win_loss_cents: int,
+        theo_millicents: int,
+        variance_cents2: float,
+    ) -> KeptFigures:
+        """These figures with one position's added (a row, or the sum of a session's rows at one position)."""
+        banker = position == BANKER
+        return dataclasses.replace(
+            self,
+            rounds=self.rounds + (0 if banker else rounds),
+            banker_rounds=self.banker_rounds + (rounds if banker else 0),
+            wagered_cents=self.wagered_cents + (0 if banker else action_cents),
+            banker_wagered_cents=self.banker_wagered_cents + (action_cents if banker else 0),
+            win_loss_cents=self.win_loss_cents + win_loss_cents,
+            theo_millicents=self.theo_millicents + theo_millicents,
+            variance_cents2=self.variance_cents2 + variance_cents2,
+        )
+
+    def by_name(self) -> dict[str, float]:
+        """Each figure by its column's name."""
+        return dataclasses.asdict(self)
+
+
 def _add_to_sessions(rows: list[RatedRound]) -> None:
     """Add each row to its session's kept figures (one UPDATE a session, with F expressions: no lost update)."""
-    by_session: dict[int, dict[str, float]] = {}  # whole numbers but the variance
+    by_session: dict[int, KeptFigures] = {}
     for row in rows:
-        sums = by_session.setdefault(
-            row.session_id,
-            dict.fromkeys(
-                (
-                    "rounds",
-                    "banker_rounds",
-                    "wagered_cents",
-                    "banker_wagered_cents",
-                    "win_loss_cents",
-                    "theo_millicents",
-                    "variance_cents2",
-                ),
-                0,
-            ),
+        by_session[row.session_id] = by_session.get(row.session_id, KeptFigures()).plus(
+            position=row.position,
+            rounds=row.rounds,
+            action_cents=row.action_cents,
+            win_loss_cents=row.win_loss_cents,
+            theo_millicents=row.theo_millicents,
+            variance_cents2=row.variance_cents2,
         )
-        if row.position == PLAYER:
-            sums["rounds"] += row.rounds
-            sums["wagered_cents"] += row.action_cents
-        else:
-            sums["banker_rounds"] += row.rounds
-            sums["banker_wagered_cents"] += row.action_cents
-        sums["win_loss_cents"] += row.win_loss_cents
-        sums["theo_millicents"] += row.theo_millicents
-        sums["variance_cents2"] += row.variance_cents2
-    for session_id, sums in by_session.items():
+    for session_id, kept in by_session.items():
         RatingSession.objects.filter(pk=session_id).update(
-            **{name: F(name) + value for name, value in sums.items() if value}
+            **{name: F(name) + value for name, value in kept.by_name().items() if value}
         )
 
 

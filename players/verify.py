@@ -21,7 +21,7 @@ from django.db.models import Sum
 
 from ledger.models import Posting
 from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSession
-from players.rating import house_figures, position_figures
+from players.rating import KeptFigures, house_figures, position_figures
 from rounds.models import Round
 from rounds.results import posting_result
 from rounds.states import RoundState
@@ -41,7 +41,7 @@ def _same(name: str, kept: float, summed: float) -> bool:
 
 def _sessions_check() -> list[str]:
     problems: list[str] = []
-    sums: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys((*_KEPT, "variance_cents2"), 0))
+    kept: dict[int, KeptFigures] = defaultdict(KeptFigures)
     rows = RatedRound.objects.values("session_id", "position").annotate(
         n=Sum("rounds"),
         action=Sum("action_cents"),
@@ -50,13 +50,15 @@ def _sessions_check() -> list[str]:
         variance=Sum("variance_cents2"),
     )
     for row in rows.order_by():
-        into = sums[row["session_id"]]
-        banker = row["position"] == RatedRound.Position.BANKER
-        into["banker_rounds" if banker else "rounds"] += row["n"]
-        into["banker_wagered_cents" if banker else "wagered_cents"] += row["action"]
-        into["win_loss_cents"] += row["win"]
-        into["theo_millicents"] += row["theo"]
-        into["variance_cents2"] += row["variance"]
+        kept[row["session_id"]] = kept[row["session_id"]].plus(
+            position=row["position"],
+            rounds=row["n"],
+            action_cents=row["action"],
+            win_loss_cents=row["win"],
+            theo_millicents=row["theo"],
+            variance_cents2=row["variance"],
+        )
+    sums = {session_id: figures.by_name() for session_id, figures in kept.items()}
     bought: dict[int, dict[str, int]] = defaultdict(lambda: {"cash_in_cents": 0, "markers_in_cents": 0})
     for paid in RatedBuyIn.objects.values("session_id", "buy_in__medium").annotate(total=Sum("buy_in__amount_cents")):
         name = "markers_in_cents" if paid["buy_in__medium"] == BuyIn.Medium.MARKER else "cash_in_cents"

@@ -493,7 +493,18 @@ def _text(post: Mapping[str, str], name: str) -> str:
     return " ".join(str(post.get(name, "")).split())
 
 
-def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> dict[str, Any]:
+class HandsEntered(TypedDict):
+    """The hands as the dealer entered them, as ``round_hands_record`` and ``settlement_preview`` take them: each
+    seat's parts in notation by seat number; the bank's (``banker``) and the house's own hand (``house``) as parts,
+    or as one ``cards``/``tiles`` entry for the house way to set; Chinese Poker's surrendered seats."""
+
+    seats: dict[str, dict[str, str]]
+    surrendered: NotRequired[list[int]]
+    house: NotRequired[dict[str, str]]
+    banker: NotRequired[dict[str, str]]
+
+
+def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> HandsEntered:
     """The hands as ``round_hands_record`` and ``settlement_preview`` take them; a position left empty is left out."""
     spec = registry.game(round_.table.game)
     seats: dict[str, dict[str, str]] = {}
@@ -501,7 +512,7 @@ def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int
         hand = {part: _text(post, f"hand-{seat}-{part}") for part in spec.part_names}
         if any(hand.values()):
             seats[str(seat)] = hand
-    payload: dict[str, Any] = {"seats": seats}
+    payload: HandsEntered = {"seats": seats}
     surrendered = [seat for seat in sorted(wagers) if post.get(f"surrender-{seat}") == "1"]
     if surrendered:
         payload[surrender_swap.SURRENDERED] = surrendered

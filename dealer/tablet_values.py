@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
-from dealer.tablet import BANK, HOUSE, ROW_WORDS, Position, ValueLine, hands_payload, ofc_boards
+from dealer.tablet import BANK, HOUSE, ROW_WORDS, HandsEntered, Position, ValueLine, hands_payload, ofc_boards
 from rounds.models import Round
 from rules import engines
 from rules import options as rule_options
@@ -208,7 +208,7 @@ class Preview(TypedDict, total=False):
 def preview(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int], correcting: bool = False) -> Preview:
     """``settlement_preview`` of the hands tapped in (nothing is written), or the reason it cannot be shown."""
     if registry.game(round_.table.game).placed_by_street and not correcting:
-        hands: dict[str, Any] = {"seats": ofc_boards(round_, post, wagers=wagers)}
+        hands: HandsEntered = {"seats": ofc_boards(round_, post, wagers=wagers)}
     else:
         hands = hands_payload(round_, post, wagers=wagers)
     try:

@@ -22,6 +22,21 @@ from tables.models import Table
 HISTORY_PAGE_SIZE = 20
 
 
+class HistorySeatLine(TypedDict):
+    """A seat's line in a round's history, the banked and the points games alike: ``wager_cents`` is the stake (a
+    point's value in the points games), ``outcome`` None in the points games (``points`` says how the seat did),
+    ``fee_cents`` the commission or the rake the seat paid."""
+
+    seat: int
+    wager_cents: int | None
+    outcome: str | None
+    points: int | None
+    fouled: bool
+    won_cents: int
+    fee_cents: int
+    net_cents: int
+
+
 @dataclass(frozen=True)
 class RoundHistory:
     """One round of a table's history: its settlement in force (if any) and every posting with its entries."""
@@ -33,16 +48,12 @@ class RoundHistory:
 
     @property
     def result(self) -> dict[str, Any]:
+        """The settlement's result as stored (read with care: a row written by an older version may lack a key)."""
         return (self.settlement.result or {}) if self.settlement is not None else {}
 
     @property
-    def seat_lines(self) -> list[dict[str, Any]]:
-        """The settlement's line for each seat, in seat order, the banked and the points games alike.
-
-        ``wager_cents`` is the stake (a point's value in the points games), ``outcome`` is
-        None in the points games (``points`` says how the seat did), ``fee_cents`` is the
-        commission or the rake the seat paid.
-        """
+    def seat_lines(self) -> list[HistorySeatLine]:
+        """The settlement's line for each seat, in seat order."""
         return [
             {
                 "seat": line["seat"],

@@ -67,10 +67,10 @@ def _rule_values(snapshot: dict[str, Any]) -> dict[str, Any]:
     return {**{field: snapshot[field] for field in rule_options.COMMON_FIELDS}, **snapshot["options"]}
 
 
-def _posted_changes(request: HttpRequest, game: str) -> dict[str, Any]:
+def _posted_changes(request: HttpRequest, game: str) -> dict[str, bool | int | str]:
     """The options form as sent: checkboxes on or off, whole numbers read, choices as they are (``rules.options``
     checks them all). A number that is not one is refused here, in words."""
-    changes: dict[str, Any] = {}
+    changes: dict[str, bool | int | str] = {}
     for option in (*_common(game), *rule_options.GAME_OPTIONS[game]):
         raw = request.POST.get(f"opt_{option.key}", "")
         if option.kind is bool:
@@ -164,7 +164,9 @@ def lab_start(request: HttpRequest) -> HttpResponse:
             request, rule_set=None, error=_("There is no such rule set: pick one from the list."), status=400
         )
     hands = _posted_hands(request)
-    values = {field["key"]: request.POST.get(field["name"], "") for field in _fields(rule_set.game, {})}
+    values: dict[str, bool | int | str] = {
+        field["key"]: request.POST.get(field["name"], "") for field in _fields(rule_set.game, {})
+    }
     try:
         # Rules without a bank draw no form: nothing to read, the service says why there is no run.
         changes = _posted_changes(request, rule_set.game) if has_bank(rule_set.snapshot()) else None

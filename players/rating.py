@@ -37,7 +37,7 @@ from ledger.models import Posting
 from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSeat, RatingSession, TableHold
 from players.sql import hold_settled
 from rounds.models import Round
-from rounds.results import SettlementResult, posting_result
+from rounds.results import SettlementResult, is_points, posting_result
 from rules.edges import PositionEdge, RuleSetEdges, rule_set_edges
 from tables.models import BuyIn, Table
 
@@ -74,7 +74,7 @@ def position_figures(result: SettlementResult | None, edges: RuleSetEdges) -> li
     """Every position's figures in a settlement's ``result`` (see the module's docstring; none without one)."""
     if result is None:
         return []
-    if "pairs" in result:  # a points game: theo is the rake the seat paid
+    if is_points(result):  # a points game: theo is the rake the seat paid
         return [
             PositionFigures(
                 seat=line["seat"],

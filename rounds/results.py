@@ -15,14 +15,17 @@ settled, and ``posting_result`` reads it back, typed. Amounts are integer cents.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import NotRequired, TypeAlias, TypedDict, cast, final
+from typing import TYPE_CHECKING, NotRequired, TypeAlias, TypedDict, cast, final
 
 from django.contrib.auth.models import User
 
 from ledger.lines import Line
 from ledger.models import Posting
 from ledger.services import post
-from rules.hands import StoredHands
+from rules.hands import StoredHands, stored_hands
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 
 @final
@@ -119,7 +122,6 @@ class HouseLine(TypedDict):
     wager_won_cents: NotRequired[int]
 
 
-@final
 class BankedResult(TypedDict):
     seats: list[BankedSeatLine]
     bank: BankLine | None
@@ -127,7 +129,6 @@ class BankedResult(TypedDict):
     house_wager: NotRequired[BankedSeatLine]
 
 
-@final
 class PointsResult(TypedDict):
     seats: list[PointsSeatLine]
     pairs: list[PairLine]
@@ -136,6 +137,11 @@ class PointsResult(TypedDict):
 
 
 SettlementResult: TypeAlias = BankedResult | PointsResult
+
+
+def is_points(result: BankedResult | PointsResult) -> TypeIs[PointsResult]:
+    """Whether a result is a points round's (its pairs scored), not a banked round's."""
+    return "pairs" in result
 
 
 def settlement_post(
@@ -184,11 +190,7 @@ def stored_result(value: object) -> SettlementResult | None:
     return cast(SettlementResult, value)  # written by ``settlement_post`` alone
 
 
-def seat_nets(result: SettlementResult | None) -> dict[int, int]:
-    """Each seat's net in a result, by seat number."""
-    return {line["seat"]: line["net_cents"] for line in (result["seats"] if result is not None else ())}
-
-
-def house_total_cents(result: SettlementResult | None) -> int | None:
-    """What the house took in a result (its bank's result, commission and rake), None without one."""
-    return result["house"]["total_cents"] if result is not None else None
+def posting_hands(posting: Posting) -> StoredHands | None:
+    """The hands a settlement posting was settled with, as ``settlement_post`` wrote them; None for a posting that
+    holds none."""
+    return stored_hands(posting.hands)

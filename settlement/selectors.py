@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from ledger.models import Posting
 from rounds.models import Round
@@ -19,14 +19,34 @@ def settlement_in_force(round_: Round) -> Posting | None:
     return None
 
 
-def round_balances(round_: Round) -> dict[str, Any]:
+class RoundBalances(TypedDict):
+    """Each account's net on a round, in cents: the players' and the banker's by seat number (as text)."""
+
+    players: dict[str, int]
+    banker: dict[str, int]
+    house: int
+    commission: int
+    rake: int
+    wagers: int
+
+
+def round_balances(round_: Round) -> RoundBalances:
     """Each account's net on the round, from its entries: players and banker by seat."""
-    totals: dict[str, Any] = {"players": {}, "banker": {}, "house": 0, "commission": 0, "rake": 0, "wagers": 0}
+    players: dict[str, int] = {}
+    banker: dict[str, int] = {}
+    accounts = dict.fromkeys(("house", "commission", "rake", "wagers"), 0)
     for posting in round_postings(round_):
         for entry in posting.entries_read:  # type: ignore[attr-defined]
             if entry.account in ("player", "banker"):
-                bucket = totals["players" if entry.account == "player" else "banker"]
+                bucket = players if entry.account == "player" else banker
                 bucket[str(entry.seat_number)] = bucket.get(str(entry.seat_number), 0) + entry.amount_cents
             else:
-                totals[entry.account] += entry.amount_cents
-    return totals
+                accounts[entry.account] += entry.amount_cents
+    return {
+        "players": players,
+        "banker": banker,
+        "house": accounts["house"],
+        "commission": accounts["commission"],
+        "rake": accounts["rake"],
+        "wagers": accounts["wagers"],
+    }

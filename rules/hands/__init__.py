@@ -39,6 +39,7 @@ from rules.hands.stored import (
     entry_fields,
     round_is_banked,
     round_is_peer,
+    stored_hands,
 )
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "round_hands_read",
     "round_is_banked",
     "round_is_peer",
+    "stored_hands",
 ]
 
 

@@ -5,12 +5,20 @@ them in again."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from rules import engines
 from rules import options as rule_options
 from rules.games import registry
-from rules.hands.reading import DEALER
+from rules.hands.reading import DEALER, StoredHands
+
+
+def stored_hands(value: object) -> StoredHands | None:
+    """A round's hands as read from a JSON column (``Round.hands``, a settlement's ``Posting.hands``): None when there
+    are none, or the value is not hands (a row no service writes)."""
+    if not isinstance(value, dict) or not isinstance(value.get("seats"), dict):
+        return None
+    return cast(StoredHands, value)  # written from ``RoundHands.stored`` alone
 
 
 def round_is_banked(round_: Any) -> bool:

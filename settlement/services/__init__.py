@@ -16,10 +16,19 @@ from settlement.services.corrections import (
     correct_round,
     correction_submit,
 )
-from settlement.services.settle import MAX_KEY_LENGTH, settle_round, settlement_body, settlement_preview
+from settlement.services.settle import (
+    MAX_KEY_LENGTH,
+    SettlementAnswer,
+    SettlementPreview,
+    settle_round,
+    settlement_body,
+    settlement_preview,
+)
 
 __all__ = [
     "MAX_KEY_LENGTH",
+    "SettlementAnswer",
+    "SettlementPreview",
     "adjustment_approve",
     "adjustment_reject",
     "adjustment_request",

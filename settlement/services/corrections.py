@@ -37,13 +37,14 @@ from ledger.services import post
 from ledger.sql import key_used_sql
 from players.rating import round_settled_rate
 from rounds.models import Adjustment, Round
-from rounds.results import HouseLine, posting_result
+from rounds.results import HouseLine, posting_hands, posting_result
 from rounds.services.play import read_hands, round_seat_ids, round_wagers
 from rounds.services.transitions import round_check, round_transition
 from rounds.services.voids import four_eyes_required, require_second_person, round_party, void_round
 from rounds.sql import round_lock, round_lock_reading, stakes_read, stakes_sql
 from rounds.states import RoundState, check_move
 from settlement.services.settle import (
+    SettlementAnswer,
     check_key,
     entered_hands,
     key_race,
@@ -60,7 +61,7 @@ def _settlement_to_correct(locked: Round, hands: Mapping[str, Any]) -> Posting:
     """The settlement in force of a settled round, which ``hands`` (as stored) would correct; refused when they are
     the hands it settled."""
     current = Posting.objects.get(round_id=locked.pk, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
-    if entered_hands(hands) == entered_hands(current.hands or {"seats": {}}):
+    if entered_hands(hands) == entered_hands(posting_hands(current) or {"seats": {}}):
         raise ApplicationError(
             "The corrected hands are the hands already settled: nothing to correct.", extra={"field": "hands"}
         )
@@ -75,7 +76,7 @@ def correct_round(
     reason: str,
     idempotency_key: str,
     requested_by: User | None = None,
-) -> dict[str, Any]:
+) -> SettlementAnswer:
     """Correct a settled round: reverse its settlement and settle again with the corrected hands.
 
     A Floor supervisor's or Pit boss's act, with a reason. Two postings, linked: a
@@ -171,7 +172,7 @@ class CorrectionSubmitted:
     """What a supervisor's correction did: ``settlement`` (``correct_round``'s answer) when the round was corrected
     at once, or ``request``, the correction waiting for another supervisor."""
 
-    settlement: dict[str, Any] | None = None
+    settlement: SettlementAnswer | None = None
     request: Adjustment | None = None
 
 

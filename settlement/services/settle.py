@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeAlias, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -19,17 +19,69 @@ from ledger.services import posting_record
 from ledger.sql import key_used_sql
 from players.rating import round_settled_rate
 from rounds.models import Round
-from rounds.results import posting_result, settlement_post
+from rounds.results import (
+    BankedResult,
+    PointsResult,
+    is_points,
+    posting_hands,
+    posting_result,
+    settlement_post,
+)
 from rounds.services.house_wager import house_wager_cents
 from rounds.services.play import read_hands, round_wagers
 from rounds.services.transitions import round_transition
 from rounds.sql import round_lock_reading, stakes_read, stakes_sql
 from rounds.states import RoundState, check_move
 from rules import hands as round_hands
+from rules.hands import StoredHands, stored_hands
 from settlement import compute
 from tables.permissions import require_act_at_table
 
 MAX_KEY_LENGTH = 200
+
+
+class SettlementAnswer(TypedDict):
+    """What a settle or a correction answers: which settlement of which round (the posting, its key, the round, its
+    rules' version, when it settled, the settlement it corrects, the bank's seat, the hands it settled), then its
+    result's lines (``BankedAnswer``, ``PointsAnswer``; none for a posting that holds no result, a row no service
+    writes)."""
+
+    settlement_id: int
+    idempotency_key: str | None
+    round: int
+    table: str
+    number: int
+    game: str
+    rule_set_version: int
+    settled_at: str
+    corrects: int | None
+    bank_seat: int | None
+    hands: StoredHands | None
+
+
+class BankedAnswer(SettlementAnswer, BankedResult):
+    pass
+
+
+class PointsAnswer(SettlementAnswer, PointsResult):
+    pass
+
+
+class PreviewHead(TypedDict):
+    round: int
+    preview: bool
+    hands: StoredHands
+
+
+class BankedPreview(PreviewHead, BankedResult):
+    pass
+
+
+class PointsPreview(PreviewHead, PointsResult):
+    pass
+
+
+SettlementPreview: TypeAlias = BankedPreview | PointsPreview
 
 
 def used_key_posting(key: str) -> Posting:
@@ -55,10 +107,10 @@ def check_key(idempotency_key: str | None) -> str:
     return key
 
 
-def settlement_body(posting: Posting, round_: Round) -> dict[str, Any]:
+def settlement_body(posting: Posting, round_: Round) -> SettlementAnswer:
     """What a settle (or correction) call answers, rebuilt the same from the stored posting (of ``round_``) on every
     retry."""
-    return {
+    head: SettlementAnswer = {
         "settlement_id": posting.pk,
         "idempotency_key": posting.idempotency_key,
         "round": round_.pk,
@@ -69,12 +121,19 @@ def settlement_body(posting: Posting, round_: Round) -> dict[str, Any]:
         "settled_at": posting.created_at.isoformat(),
         "corrects": posting.corrects_id,
         "bank_seat": round_.bank_seat.number if round_.bank_seat is not None else None,
-        "hands": posting.hands,
-        **(posting.result or {}),
+        "hands": posting_hands(posting),
     }
+    result = posting_result(posting)
+    if result is None:
+        return head
+    if is_points(result):
+        points: PointsAnswer = {**head, **result}
+        return points
+    banked: BankedAnswer = {**head, **result}
+    return banked
 
 
-def replay(existing: Posting, round_: Round, *, correction: bool) -> dict[str, Any]:
+def replay(existing: Posting, round_: Round, *, correction: bool) -> SettlementAnswer:
     """The stored answer for a retried key, if the key was used for this very act; otherwise refuse."""
     same_act = existing.kind == Posting.Kind.SETTLEMENT and (existing.corrects_id is not None) == correction
     if existing.round_id != round_.pk or not same_act:
@@ -112,7 +171,7 @@ def settle_into(
     read: round_hands.RoundHands,
     wagers: Mapping[int, int],
     seat_ids: Mapping[int, int],
-    stored: round_hands.StoredHands,
+    stored: StoredHands,
     corrects: Posting | None = None,
     reason: str = "",
 ) -> Posting:
@@ -143,7 +202,7 @@ def key_race() -> Iterator[None]:
         ) from exc
 
 
-def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> dict[str, Any]:
+def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> SettlementAnswer:
     """Settle a revealed round by its frozen rules and post its balanced ledger entries, once.
 
     Checks every hand again (``rules.hands``), asks the engine for each outcome or score
@@ -169,13 +228,12 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> d
                 extra={"field": "idempotency_key"},
             )
         check_move(locked.state, RoundState.SETTLED, round_number=locked.number)
-        if locked.hands is None:
+        hands = stored_hands(locked.hands)
+        if hands is None:
             raise WrongState(f"Round {locked.number} has no hands entered.")
         wagers, seat_ids = stakes_read(locked, stakes)
-        read = read_hands(locked, entered_hands(locked.hands), wagers=wagers, complete_boards=True)
-        posting = settle_into(
-            locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=locked.hands
-        )
+        read = read_hands(locked, entered_hands(hands), wagers=wagers, complete_boards=True)
+        posting = settle_into(locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=hands)
         round_transition(
             already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED, money=settlement_money(posting)
         )
@@ -216,7 +274,7 @@ def entered_hands(stored: Mapping[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def settlement_preview(*, round: Round, hands: Mapping[str, Any]) -> dict[str, Any]:
+def settlement_preview(*, round: Round, hands: Mapping[str, Any]) -> SettlementPreview:
     """What settling ``round`` with ``hands`` would pay, without writing anything (the dealer's preview).
 
     The hands are checked as ``round_hands_record`` checks them; the answer has the
@@ -228,4 +286,9 @@ def settlement_preview(*, round: Round, hands: Mapping[str, Any]) -> dict[str, A
     wagers = round_wagers(round_)
     read = read_hands(round_, hands, wagers=wagers, complete_boards=True)
     computed = settlement_compute(round_, read, wagers)
-    return {"round": round_.pk, "preview": True, "hands": read.stored, **computed.result}
+    head: PreviewHead = {"round": round_.pk, "preview": True, "hands": read.stored}
+    if is_points(computed.result):
+        points: PointsPreview = {**head, **computed.result}
+        return points
+    banked: BankedPreview = {**head, **computed.result}
+    return banked

@@ -25,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import valid_input
 from casino.errors import NotAllowed
 from casino.fields import StrictCharField, StrictDateField, query_flag
 from casino.models import Shift
@@ -47,12 +48,6 @@ def _require_reader(request: Request, *, what: str = "the shift reports") -> Non
             f"Only a {needed} may read {what}.",
             extra={"required_roles": [role.value for role in REPORT_READERS]},
         )
-
-
-def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class ReportOutputSerializer(serializers.Serializer[Any]):
@@ -127,7 +122,7 @@ class ShiftListApi(APIView):
         examples=[OpenApiExample("The day shift", value={"name": "Day"})],
     )
     def post(self, request: Request) -> Response:
-        data = _valid(ShiftOpenInputSerializer, request)
+        data = valid_input(ShiftOpenInputSerializer, request)
         shift = shift_open(actor=actor_of(request.user), name=data["name"])
         body = ShiftOutputSerializer(shift_get(shift_id=shift.pk), context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED)
@@ -253,7 +248,7 @@ class GamingDayListApi(APIView):
         examples=[OpenApiExample("1 March 2025", value={"business_date": "2025-03-01"})],
     )
     def post(self, request: Request) -> Response:
-        data = _valid(GamingDayOpenInputSerializer, request)
+        data = valid_input(GamingDayOpenInputSerializer, request)
         day = gaming_day_open(actor=actor_of(request.user), business_date=data["business_date"])
         body = GamingDayOutputSerializer(gaming_day_get(gaming_day_id=day.pk)).data
         return Response(body, status=status.HTTP_201_CREATED)

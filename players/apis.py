@@ -33,6 +33,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import valid_input
 from casino.errors import ApplicationError, NotAllowed
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import OVERSEERS, Role, require_role, user_has_role
@@ -61,12 +62,6 @@ PLAYER_READERS: tuple[Role, ...] = (Role.DEALER, *OVERSEERS)
 # The sessions a player's page lists, newest first: a regular's year fits.
 MOST_SESSIONS = 100
 MOST_QUERY = 120
-
-
-def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _sees_figures(user: Viewer) -> bool:
@@ -326,7 +321,7 @@ class PlayerListApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _valid(PlayerCreateInputSerializer, request)
+        data = valid_input(PlayerCreateInputSerializer, request)
         player = player_create(
             actor=actor_of(request.user),
             tier=data["tier"],
@@ -378,7 +373,7 @@ class SessionStartApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _valid(SessionStartInputSerializer, request)
+        data = valid_input(SessionStartInputSerializer, request)
         session = session_start(
             actor=actor_of(request.user),
             player=_named(Player, data["player"], field="player", what="player"),
@@ -433,7 +428,7 @@ class SessionMoveApi(APIView):
         examples=[OpenApiExample("To seat 1 of table 2", value={"table": 2, "seat": 1})],
     )
     def post(self, request: Request, session_id: int) -> Response:
-        data = _valid(SessionMoveInputSerializer, request)
+        data = valid_input(SessionMoveInputSerializer, request)
         session = get_object_or_404(RatingSession, pk=session_id)
         table = _named(Table, data["table"], field="table", what="table")
         session_move(actor=actor_of(request.user), session=session, table=table, seat=data["seat"])
@@ -450,7 +445,7 @@ class SessionEndApi(APIView):
         examples=[OpenApiExample("Walked with 1,250.00", value={"walk_with_cents": 125000})],
     )
     def post(self, request: Request, session_id: int) -> Response:
-        data = _valid(SessionEndInputSerializer, request)
+        data = valid_input(SessionEndInputSerializer, request)
         session = get_object_or_404(RatingSession, pk=session_id)
         session_end(actor=actor_of(request.user), session=session, walk_with_cents=data["walk_with_cents"])
         return _session_answer(request, session_id)

@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import valid_input
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.users import actor_of
@@ -195,7 +196,7 @@ class RoundOpenApi(APIView):
         summary="Open the next round at a table (optionally with a player bank)",
     )
     def post(self, request: Request, table_id: int) -> Response:
-        data = _valid(RoundOpenInputSerializer, request)
+        data = valid_input(RoundOpenInputSerializer, request)
         table = table_get(table_id=table_id)
         round_ = round_open(
             actor=actor_of(request.user),
@@ -215,12 +216,6 @@ class RoundDetailApi(APIView):
         return Response(RoundOutputSerializer(round_get_for_reader(round_id=round_id, user=request.user)).data)
 
 
-def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 class WagerInputSerializer(serializers.Serializer[Any]):
     seat = StrictIntegerField()
     amount_cents = StrictIntegerField()
@@ -234,7 +229,7 @@ class WagerCreateApi(APIView):
         examples=[OpenApiExample("A wager of 25.00 on seat 3", value={"seat": 3, "amount_cents": 2500})],
     )
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(WagerInputSerializer, request)
+        data = valid_input(WagerInputSerializer, request)
         round_services.wager_place(
             actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
@@ -267,7 +262,7 @@ class DealApi(APIView):
         ],
     )
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(DealInputSerializer, request)
+        data = valid_input(DealInputSerializer, request)
         round_services.round_deal(
             actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
@@ -344,7 +339,7 @@ class SwapApi(APIView):
         examples=[OpenApiExample("Seat 2 swaps two cards", value={"seat": 2, "gave": "2s 3h", "took": "Ad Kh"})],
     )
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(SwapInputSerializer, request)
+        data = valid_input(SwapInputSerializer, request)
         round_services.round_swap_record(
             actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
@@ -422,7 +417,7 @@ class VoidApi(APIView):
         summary="Void a round not yet settled and return its wagers (Floor supervisor or Pit boss)",
     )
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(VoidInputSerializer, request)
+        data = valid_input(VoidInputSerializer, request)
         round_services.void_round(
             actor=actor_of(request.user), round=round_get_for_action(round_id=round_id), reason=data["reason"]
         )
@@ -450,7 +445,7 @@ class CorrectionApi(APIView):
         "settlement and settles again at once (200)",
     )
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(CorrectionInputSerializer, request)
+        data = valid_input(CorrectionInputSerializer, request)
         hands = data["hands"]
         if not isinstance(hands, dict):
             raise ApplicationError(
@@ -488,7 +483,7 @@ class AdjustmentRequestApi(APIView):
         summary="The dealer asks a supervisor to void this round or correct its settlement",
     )
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(AdjustmentRequestInputSerializer, request)
+        data = valid_input(AdjustmentRequestInputSerializer, request)
         adjustment = services.adjustment_request(
             actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
@@ -526,7 +521,7 @@ class AdjustmentApproveApi(APIView):
         summary="Approve a request: the round is voided or corrected (Floor supervisor or Pit boss)",
     )
     def post(self, request: Request, adjustment_id: int) -> Response:
-        data = _valid(DecisionInputSerializer, request)
+        data = valid_input(DecisionInputSerializer, request)
         adjustment = services.adjustment_approve(
             actor=actor_of(request.user), adjustment=adjustment_get(adjustment_id=adjustment_id), note=data["note"]
         )
@@ -540,7 +535,7 @@ class AdjustmentRejectApi(APIView):
         summary="Reject a request, saying why (Floor supervisor or Pit boss)",
     )
     def post(self, request: Request, adjustment_id: int) -> Response:
-        data = _valid(DecisionInputSerializer, request)
+        data = valid_input(DecisionInputSerializer, request)
         adjustment = services.adjustment_reject(
             actor=actor_of(request.user), adjustment=adjustment_get(adjustment_id=adjustment_id), note=data["note"]
         )

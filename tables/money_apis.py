@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import valid_input
 from casino.errors import ApplicationError, NotAllowed
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import OVERSEERS, Role
@@ -53,12 +54,6 @@ from tables.selectors import (
 )
 from tables.slips import slip_issue, slip_numbers, slip_request, slip_sign, slip_void
 from tables.tray import MOST_CHIPS, tray_count_confirm, tray_count_record, tray_variance
-
-
-def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _choice(request: Request, name: str, choices: list[str], *, what: str) -> str | None:
@@ -276,7 +271,7 @@ class TableTrayCountsApi(APIView):
         ],
     )
     def post(self, request: Request, table_id: int) -> Response:
-        data = _valid(TrayCountInputSerializer, request)
+        data = valid_input(TrayCountInputSerializer, request)
         count = tray_count_record(
             actor=actor_of(request.user), table=table_get(table_id=table_id), kind=data["kind"], counts=data["counts"]
         )
@@ -344,7 +339,7 @@ class TableSlipsApi(APIView):
         ],
     )
     def post(self, request: Request, table_id: int) -> Response:
-        data = _valid(SlipRequestInputSerializer, request)
+        data = valid_input(SlipRequestInputSerializer, request)
         slip = slip_request(
             actor=actor_of(request.user), table=table_get(table_id=table_id), kind=data["kind"], chips=data["chips"]
         )
@@ -412,7 +407,7 @@ class SlipVoidApi(APIView):
         ],
     )
     def post(self, request: Request, slip_id: int) -> Response:
-        data = _valid(SlipVoidInputSerializer, request)
+        data = valid_input(SlipVoidInputSerializer, request)
         slip_void(actor=actor_of(request.user), slip=slip_get(slip_id=slip_id), reason=data["reason"])
         return _slip(slip_id)
 
@@ -464,7 +459,7 @@ class TableBuyInsApi(APIView):
         ],
     )
     def post(self, request: Request, table_id: int) -> Response:
-        data = _valid(BuyInInputSerializer, request)
+        data = valid_input(BuyInInputSerializer, request)
         buy_in = buy_in_record(
             actor=actor_of(request.user),
             table=table_get(table_id=table_id),
@@ -499,7 +494,7 @@ class BuyInVoidApi(APIView):
         ],
     )
     def post(self, request: Request, buy_in_id: int) -> Response:
-        data = _valid(SlipVoidInputSerializer, request)
+        data = valid_input(SlipVoidInputSerializer, request)
         buy_in = get_object_or_404(BuyIn.objects.select_related("table"), pk=buy_in_id)
         require_view_table(request.user, buy_in.table)
         voiding = buy_in_void(actor=actor_of(request.user), buy_in=buy_in, reason=data["reason"])
@@ -535,7 +530,7 @@ class DropBoxApi(APIView):
         ],
     )
     def post(self, request: Request, table_id: int, shift_id: int) -> Response:
-        data = _valid(DropCountInputSerializer, request)
+        data = valid_input(DropCountInputSerializer, request)
         table, shift = table_get(table_id=table_id), drop_shift_get(shift_id=shift_id)
         drop_count_record(
             actor=actor_of(request.user),

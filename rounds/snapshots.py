@@ -3,12 +3,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from rounds.models import Round
+from rules.hands import StoredHands
 
 
-def round_snapshot(round_: Round) -> dict[str, Any]:
+class RoundSnapshot(TypedDict):
+    """A round as an audit event holds it: its table, number and shift, its state, its bank, its rules' version, why
+    it was voided, its dice and action order, its hands and its Open-Face placements (as stored)."""
+
+    table: str
+    number: int
+    shift: int
+    state: str
+    bank_seat: int | None
+    bank_cents: int | None
+    rule_set_version: int
+    void_reason: str
+    dice: list[int] | None
+    action_order: list[int] | None
+    hands: StoredHands | None
+    placements: dict[str, object] | None
+
+
+def round_snapshot(round_: Round) -> RoundSnapshot:
     """The round's state, as an audit event's ``before`` and ``after`` hold it."""
     return {
         "table": round_.table.name,

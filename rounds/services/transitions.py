@@ -199,7 +199,7 @@ def round_open(
             raise WrongState(f"Another round was opened at table {locked.name} at the same moment.") from exc
         if in_a_row:
             BankTurn.objects.create(round=round_, seat=bank_seat, consecutive=in_a_row)
-        opened = round_snapshot(round_)
+        opened: dict[str, object] = {**round_snapshot(round_)}
         if house_plan.amount_cents is not None or house_plan.why_not:
             opened |= {"house_wager_cents": house_plan.amount_cents, "house_wager_why_not": house_plan.why_not}
         audit_event_record(actor=actor, event_type=AuditEventType.ROUND_OPENED, subject=round_, after=opened)

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from casino.errors import ApplicationError, WrongState
 from casino.roles import TABLE_STAFF, require_role
 from ledger.models import Posting
-from ledger.services import posting_record
+from ledger.services import PostingRecord, posting_record
 from ledger.sql import key_used_sql
 from players.rating import round_settled_rate
 from rounds.models import Round
@@ -241,7 +241,17 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
     return settlement_body(posting, locked)
 
 
-def settlement_money(posting: Posting, *also: Posting) -> dict[str, Any]:
+class SettlementMoney(TypedDict):
+    """A settlement's money as its audit event records it: its postings line by line, each seat's net (by seat
+    number, as text), the player bank's net and the house's total."""
+
+    postings: list[PostingRecord]
+    seats: dict[str, int]
+    bank_net_cents: int | None
+    house_total_cents: int | None
+
+
+def settlement_money(posting: Posting, *also: Posting) -> SettlementMoney:
     """What a settlement's audit event records of its money: the posting (and ``also``, a correction's reversal)
     line by line, and the settlement's net per seat, the player bank's and the house's."""
     result = posting_result(posting)

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, ClassVar
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import valid_input
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
 from rules import options as rule_options
@@ -108,12 +109,12 @@ class RuleSetIdField(StrictIntegerField):
 # --- Pai Gow Poker ----------------------------------------------------------------------------------
 
 
-class PaigowPokerHouseWayInputSerializer(serializers.Serializer):
+class PaigowPokerHouseWayInputSerializer(serializers.Serializer[Any]):
     cards = StrictCharField(help_text="Seven cards, e.g. 'As Ad 7s 4d 2c Kh Kc'; the joker is Jk.")
     rule_set = RuleSetIdField()
 
 
-class PaigowPokerHouseWayOutputSerializer(serializers.Serializer):
+class PaigowPokerHouseWayOutputSerializer(serializers.Serializer[Any]):
     high = serializers.CharField(help_text="The five-card high hand.")
     low = serializers.CharField(help_text="The two-card low hand.")
     rule = serializers.CharField(help_text="The house-way rule that chose the setting.")
@@ -129,11 +130,10 @@ class PaigowPokerHouseWayApi(APIView):
         summary="Pai Gow Poker: the bank's setting by the house way, and why",
     )
     def post(self, request: Request) -> Response:
-        data = PaigowPokerHouseWayInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        options = _engine_options(rule_set_id=data.validated_data["rule_set"], game=rule_options.PAIGOW_POKER)
+        data = valid_input(PaigowPokerHouseWayInputSerializer, request)
+        options = _engine_options(rule_set_id=data["rule_set"], game=rule_options.PAIGOW_POKER)
         with _refused_as("cards"):
-            cards = parse_cards(data.validated_data["cards"])
+            cards = parse_cards(data["cards"])
             setting, rule = paigow_poker.house_way_explained(cards, **options["house_way"])
         answer = {
             "high": cards_text(setting.high),
@@ -148,12 +148,12 @@ class PaigowPokerHouseWayApi(APIView):
 # --- Pai Gow tiles ----------------------------------------------------------------------------------
 
 
-class PaigowTilesInputSerializer(serializers.Serializer):
+class PaigowTilesInputSerializer(serializers.Serializer[Any]):
     tiles = StrictCharField(help_text="Four tiles by their pips, e.g. '6-6 5-4 3-1 2-2'.")
     rule_set = RuleSetIdField()
 
 
-class PaigowTilesHouseWayOutputSerializer(serializers.Serializer):
+class PaigowTilesHouseWayOutputSerializer(serializers.Serializer[Any]):
     high = serializers.CharField(help_text="The high two-tile hand.")
     low = serializers.CharField(help_text="The low two-tile hand.")
     rule = serializers.CharField(help_text="The house-way rule that chose the setting.")
@@ -169,11 +169,10 @@ class PaigowTilesHouseWayApi(APIView):
         summary="Pai Gow tiles: the bank's setting by the house way, and why",
     )
     def post(self, request: Request) -> Response:
-        data = PaigowTilesInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        options = _engine_options(rule_set_id=data.validated_data["rule_set"], game=rule_options.PAIGOW_TILES)
+        data = valid_input(PaigowTilesInputSerializer, request)
+        options = _engine_options(rule_set_id=data["rule_set"], game=rule_options.PAIGOW_TILES)
         with _refused_as("tiles"):
-            tiles = parse_tiles(data.validated_data["tiles"])
+            tiles = parse_tiles(data["tiles"])
             setting, rule = paigow_tiles.house_way_explained(tiles, **options["house_way"])
         answer = {
             "high": tiles_text(setting.high),
@@ -185,7 +184,7 @@ class PaigowTilesHouseWayApi(APIView):
         return Response(PaigowTilesHouseWayOutputSerializer(answer).data)
 
 
-class PaigowTilesSettingAdviceSerializer(serializers.Serializer):
+class PaigowTilesSettingAdviceSerializer(serializers.Serializer[Any]):
     high = serializers.CharField()
     low = serializers.CharField()
     wins = serializers.IntegerField(help_text="Bank hands this setting beats, of 20,475.")
@@ -197,7 +196,7 @@ class PaigowTilesSettingAdviceSerializer(serializers.Serializer):
     ev = serializers.FloatField(help_text="Expected value per unit wagered, after any commission on a win.")
 
 
-class PaigowTilesAdviceOutputSerializer(serializers.Serializer):
+class PaigowTilesAdviceOutputSerializer(serializers.Serializer[Any]):
     tiles = serializers.CharField()
     way = serializers.CharField(help_text="The house way the bank sets its hands by.")
     commission_bp = serializers.IntegerField()
@@ -216,39 +215,7 @@ def _setting_advice(row: paigow_tiles_advice.SettingAdvice) -> dict[str, Any]:
     }
 
 
-class PaigowTilesAdviseApi(APIView):
-    @extend_schema(
-        operation_id="assist_paigow_tiles_advise",
-        request=PaigowTilesInputSerializer,
-        responses=PaigowTilesAdviceOutputSerializer,
-        summary="Pai Gow tiles: every setting's exact odds and EV against a house-way bank",
-    )
-    def post(self, request: Request) -> Response:
-        data = PaigowTilesInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        snapshot = _snapshot(rule_set_id=data.validated_data["rule_set"], game=rule_options.PAIGOW_TILES)
-        options = rule_options.engine_options(snapshot)
-        with _refused_as("tiles"):
-            advice = paigow_tiles_advice.advise(
-                parse_tiles(data.validated_data["tiles"]),
-                commission_bp=options["commission"]["rate_bp"],
-                commission_on_player_wins=snapshot["commission_on_player_wins"],
-                **options["house_way"],
-            )
-        answer = {
-            "tiles": tiles_text(advice.tiles),
-            "way": advice.way,
-            "commission_bp": advice.commission_bp,
-            "commission_on_player_wins": advice.commission_on_player_wins,
-            "bank_hands": paigow_tiles_advice.BANK_HANDS,
-            "settings": [_setting_advice(row) for row in advice.settings],
-            "best": _setting_advice(advice.best),
-            "house": _setting_advice(advice.house),
-        }
-        return Response(PaigowTilesAdviceOutputSerializer(answer).data)
-
-
-class PaigowPokerSettingAdviceSerializer(serializers.Serializer):
+class PaigowPokerSettingAdviceSerializer(serializers.Serializer[Any]):
     high = serializers.CharField()
     low = serializers.CharField()
     foul = serializers.BooleanField(help_text="The low hand outranks the high hand.")
@@ -259,7 +226,7 @@ class PaigowPokerSettingAdviceSerializer(serializers.Serializer):
     margin = serializers.FloatField(help_text="95% margin of the EV (0 when exact).")
 
 
-class PaigowPokerAdviceOutputSerializer(serializers.Serializer):
+class PaigowPokerAdviceOutputSerializer(serializers.Serializer[Any]):
     cards = serializers.CharField()
     way = serializers.CharField(help_text="The house way the bank sets its hands by.")
     exact = serializers.BooleanField(help_text="False: against a random sample of the bank's hands.")
@@ -278,26 +245,98 @@ def _poker_setting_advice(row: paigow_poker_advice.SettingAdvice) -> dict[str, A
     }
 
 
-class PaigowPokerAdviseApi(APIView):
-    @extend_schema(
+# --- the advice: every setting's odds against a house-way bank -------------------------------------------------
+
+
+# A hand's every setting, its odds and EV against a bank that sets its hand by the house way (nothing written): the
+# one shape of the two advice endpoints. Each names its game, the input field holding the hand (refused in the
+# engine's words, naming it), how it asks its engine and how it answers. (No docstring: drf-spectacular would publish
+# it as each endpoint's description.)
+class AdviseApi(APIView):
+    game: ClassVar[str]
+    hand: ClassVar[str]
+    input_serializer: ClassVar[type[serializers.Serializer[Any]]]
+    output_serializer: ClassVar[type[serializers.Serializer[Any]]]
+
+    def post(self, request: Request) -> Response:
+        data = valid_input(self.input_serializer, request)
+        snapshot = _snapshot(rule_set_id=data["rule_set"], game=self.game)
+        options = rule_options.engine_options(snapshot)
+        with _refused_as(self.hand):
+            answer = self.advise(
+                data[self.hand],
+                options,
+                commission_bp=options["commission"]["rate_bp"],
+                commission_on_player_wins=snapshot["commission_on_player_wins"],
+            )
+        return Response(self.output_serializer(answer).data)
+
+    def advise(
+        self, hand: str, options: dict[str, dict[str, Any]], *, commission_bp: int, commission_on_player_wins: bool
+    ) -> dict[str, Any]:
+        """The engine's advice on ``hand`` as the endpoint answers it."""
+        raise NotImplementedError
+
+
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="assist_paigow_tiles_advise",
+        request=PaigowTilesInputSerializer,
+        responses=PaigowTilesAdviceOutputSerializer,
+        summary="Pai Gow tiles: every setting's exact odds and EV against a house-way bank",
+    )
+)
+class PaigowTilesAdviseApi(AdviseApi):
+    game = rule_options.PAIGOW_TILES
+    hand = "tiles"
+    input_serializer = PaigowTilesInputSerializer
+    output_serializer = PaigowTilesAdviceOutputSerializer
+
+    def advise(
+        self, hand: str, options: dict[str, dict[str, Any]], *, commission_bp: int, commission_on_player_wins: bool
+    ) -> dict[str, Any]:
+        advice = paigow_tiles_advice.advise(
+            parse_tiles(hand),
+            commission_bp=commission_bp,
+            commission_on_player_wins=commission_on_player_wins,
+            **options["house_way"],
+        )
+        return {
+            "tiles": tiles_text(advice.tiles),
+            "way": advice.way,
+            "commission_bp": advice.commission_bp,
+            "commission_on_player_wins": advice.commission_on_player_wins,
+            "bank_hands": paigow_tiles_advice.BANK_HANDS,
+            "settings": [_setting_advice(row) for row in advice.settings],
+            "best": _setting_advice(advice.best),
+            "house": _setting_advice(advice.house),
+        }
+
+
+@extend_schema_view(
+    post=extend_schema(
         operation_id="assist_paigow_poker_advise",
         request=PaigowPokerHouseWayInputSerializer,
         responses=PaigowPokerAdviceOutputSerializer,
         summary="Pai Gow Poker: every setting's odds and EV against a house-way bank, with a 95% margin",
     )
-    def post(self, request: Request) -> Response:
-        data = PaigowPokerHouseWayInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        snapshot = _snapshot(rule_set_id=data.validated_data["rule_set"], game=rule_options.PAIGOW_POKER)
-        options = rule_options.engine_options(snapshot)
-        with _refused_as("cards"):
-            advice = paigow_poker_advice.advise(
-                parse_cards(data.validated_data["cards"]),
-                commission_bp=options["commission"]["rate_bp"],
-                commission_on_player_wins=snapshot["commission_on_player_wins"],
-                **options["outcome"],
-            )
-        answer = {
+)
+class PaigowPokerAdviseApi(AdviseApi):
+    game = rule_options.PAIGOW_POKER
+    hand = "cards"
+    input_serializer = PaigowPokerHouseWayInputSerializer
+    output_serializer = PaigowPokerAdviceOutputSerializer
+
+    def advise(
+        self, hand: str, options: dict[str, dict[str, Any]], *, commission_bp: int, commission_on_player_wins: bool
+    ) -> dict[str, Any]:
+        advice = paigow_poker_advice.advise(
+            parse_cards(hand),
+            commission_bp=commission_bp,
+            commission_on_player_wins=commission_on_player_wins,
+            **options["outcome"],
+        )
+        return {
             "cards": cards_text(advice.cards),
             "way": advice.way,
             "exact": advice.exact,
@@ -307,19 +346,18 @@ class PaigowPokerAdviseApi(APIView):
             "best": _poker_setting_advice(advice.best),
             "house": _poker_setting_advice(advice.house),
         }
-        return Response(PaigowPokerAdviceOutputSerializer(answer).data)
 
 
 # --- the points games: Chinese Poker and OFC --------------------------------------------------------
 
 
-class PointsSeatRowsSerializer(serializers.Serializer):
+class PointsSeatRowsSerializer(serializers.Serializer[Any]):
     front = StrictCharField(help_text="3 cards, e.g. 'Qs Qd 4c'.")
     middle = StrictCharField(help_text="5 cards.")
     back = StrictCharField(help_text="5 cards.")
 
 
-class PointsScoreInputSerializer(serializers.Serializer):
+class PointsScoreInputSerializer(serializers.Serializer[Any]):
     seats = serializers.DictField(
         child=PointsSeatRowsSerializer(), help_text="Two to four seats, each keyed by its seat label, e.g. '1'."
     )
@@ -329,13 +367,13 @@ class PointsScoreInputSerializer(serializers.Serializer):
     rule_set = RuleSetIdField()
 
 
-class PointsSeatTotalSerializer(serializers.Serializer):
+class PointsSeatTotalSerializer(serializers.Serializer[Any]):
     seat = serializers.CharField()
     points = serializers.IntegerField(help_text="The seat's net points against every other seat (zero-sum).")
     cents = serializers.IntegerField(allow_null=True, help_text="The points in cents at the stakes; null without.")
 
 
-class ChinesePokerPairScoreSerializer(serializers.Serializer):
+class ChinesePokerPairScoreSerializer(serializers.Serializer[Any]):
     seat = serializers.CharField(source="player")
     opponent = serializers.CharField()
     won = serializers.IntegerField(help_text="Rows won (0-3 for a fouled hand, as if scooped).")
@@ -349,7 +387,7 @@ class ChinesePokerPairScoreSerializer(serializers.Serializer):
     net = serializers.IntegerField(help_text="The seat's points from the opponent, every item summed.")
 
 
-class ChinesePokerScoreOutputSerializer(serializers.Serializer):
+class ChinesePokerScoreOutputSerializer(serializers.Serializer[Any]):
     seats = PointsSeatTotalSerializer(many=True)
     pairs = ChinesePokerPairScoreSerializer(many=True, help_text="Every ordered pair of seats.")
 
@@ -362,15 +400,14 @@ class ChinesePokerScoreApi(APIView):
         summary="Chinese Poker: score a round, every seat against every other",
     )
     def post(self, request: Request) -> Response:
-        data = PointsScoreInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        options = _engine_options(rule_set_id=data.validated_data["rule_set"], game=rule_options.CHINESE_POKER)
+        data = valid_input(PointsScoreInputSerializer, request)
+        options = _engine_options(rule_set_id=data["rule_set"], game=rule_options.CHINESE_POKER)
         hands = {}
-        for seat, rows in _seat_rows(data.validated_data["seats"]).items():
+        for seat, rows in _seat_rows(data["seats"]).items():
             with _refused_as(f"seats.{seat}", f"Seat {seat}: "):
                 hands[seat] = chinese_poker.Arrangement(*rows)
         with _refused_as("seats"):
-            sheet = chinese_poker.score(hands, stakes=data.validated_data["stakes_cents"], **options["score"])
+            sheet = chinese_poker.score(hands, stakes=data["stakes_cents"], **options["score"])
         cents = sheet.totals_cents or {}
         answer = {
             "seats": [
@@ -381,13 +418,13 @@ class ChinesePokerScoreApi(APIView):
         return Response(ChinesePokerScoreOutputSerializer(answer).data)
 
 
-class ChinesePokerSuggestInputSerializer(serializers.Serializer):
+class ChinesePokerSuggestInputSerializer(serializers.Serializer[Any]):
     cards = StrictCharField(help_text="The 13 cards dealt, e.g. '2s 3d 4h 5c 6s 8d 9h Tc Js Qd Kh Ac 7c'.")
     top = StrictIntegerField(required=False, default=3, min_value=1, max_value=5)
     rule_set = RuleSetIdField()
 
 
-class ChinesePokerSuggestionSerializer(serializers.Serializer):
+class ChinesePokerSuggestionSerializer(serializers.Serializer[Any]):
     front = serializers.CharField()
     middle = serializers.CharField()
     back = serializers.CharField()
@@ -409,13 +446,12 @@ class ChinesePokerSuggestApi(APIView):
         summary="Chinese Poker: the best ways to set 13 cards, best first",
     )
     def post(self, request: Request) -> Response:
-        data = ChinesePokerSuggestInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        options = _engine_options(rule_set_id=data.validated_data["rule_set"], game=rule_options.CHINESE_POKER)
+        data = valid_input(ChinesePokerSuggestInputSerializer, request)
+        options = _engine_options(rule_set_id=data["rule_set"], game=rule_options.CHINESE_POKER)
         with _refused_as("cards"):
             suggestions = chinese_poker.suggest(
-                parse_cards(data.validated_data["cards"]),
-                top=data.validated_data["top"],
+                parse_cards(data["cards"]),
+                top=data["top"],
                 scoring=options["score"]["scoring"],
                 royalties=options["score"]["royalties"],
             )
@@ -438,7 +474,7 @@ class OfcSeatTotalSerializer(PointsSeatTotalSerializer):
     fantasyland = serializers.BooleanField(help_text="Qualifies for Fantasyland (only when the rules play it).")
 
 
-class OfcPairScoreSerializer(serializers.Serializer):
+class OfcPairScoreSerializer(serializers.Serializer[Any]):
     seat = serializers.CharField(source="player")
     opponent = serializers.CharField()
     rows = serializers.ListField(child=serializers.IntegerField(), help_text="Front, middle, back: +1, 0 or -1.")
@@ -449,7 +485,7 @@ class OfcPairScoreSerializer(serializers.Serializer):
     net = serializers.IntegerField(source="total", help_text="The seat's points from the opponent, every item summed.")
 
 
-class OfcScoreOutputSerializer(serializers.Serializer):
+class OfcScoreOutputSerializer(serializers.Serializer[Any]):
     royalty_table = serializers.CharField()
     seats = OfcSeatTotalSerializer(many=True)
     pairs = OfcPairScoreSerializer(many=True, help_text="Every ordered pair of seats.")
@@ -463,16 +499,15 @@ class OfcScoreApi(APIView):
         summary="Open-Face Chinese Poker: score finished boards, every seat against every other",
     )
     def post(self, request: Request) -> Response:
-        data = PointsScoreInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        options = _engine_options(rule_set_id=data.validated_data["rule_set"], game=rule_options.OFC)
+        data = valid_input(PointsScoreInputSerializer, request)
+        options = _engine_options(rule_set_id=data["rule_set"], game=rule_options.OFC)
         boards = {}
-        for seat, rows in _seat_rows(data.validated_data["seats"]).items():
+        for seat, rows in _seat_rows(data["seats"]).items():
             with _refused_as(f"seats.{seat}", f"Seat {seat}: "):
                 boards[seat] = ofc.Board.from_rows(*rows)
         with _refused_as("seats"):
             sheet = ofc.score(boards, **options["score"])
-        stakes = data.validated_data["stakes_cents"]
+        stakes = data["stakes_cents"]
         cents = sheet.totals_cents(stakes) if stakes is not None else {}
         answer = {
             "royalty_table": sheet.table,

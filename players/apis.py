@@ -21,8 +21,9 @@ state (409), and a card number belongs to one player.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
@@ -253,9 +254,24 @@ class AlertsOutputSerializer(serializers.Serializer[Any]):
     tables = TableDriftOutputSerializer(many=True, help_text="Tables whose hold left its interval, largest |z| first.")
 
 
-def _player_body(user: Viewer, player: Player) -> dict[str, Any]:
+class PlayerBody(TypedDict):
+    """A player as the API answers: name, tier and whether anonymised for everyone; the card number, the dates and
+    the sessions (newest first, at most ``MOST_SESSIONS``, with their total) for those who see figures, else None."""
+
+    pk: int
+    name: str
+    tier: str
+    anonymous: bool
+    card_number: str | None
+    created_at: dt.datetime | None
+    anonymised_at: dt.datetime | None
+    sessions: list[SessionView] | None
+    sessions_total: int | None
+
+
+def _player_body(user: Viewer, player: Player) -> PlayerBody:
     """The player as ``user`` may see them (see the module's docstring)."""
-    body: dict[str, Any] = {
+    body: PlayerBody = {
         "pk": player.pk,
         "name": player.name,
         "tier": player.tier,
@@ -269,15 +285,13 @@ def _player_body(user: Viewer, player: Player) -> dict[str, Any]:
     if _sees_figures(user):
         sessions = _sessions().filter(player=player)
         now = timezone.now()
-        body.update(
-            card_number=player.card_number,
-            created_at=player.created_at,
-            anonymised_at=player.anonymised_at,
-            sessions=[
-                _view(session, list(session.seats.all()), figures=True, now=now) for session in sessions[:MOST_SESSIONS]
-            ],
-            sessions_total=sessions.count(),
-        )
+        body["card_number"] = player.card_number
+        body["created_at"] = player.created_at
+        body["anonymised_at"] = player.anonymised_at
+        body["sessions"] = [
+            _view(session, list(session.seats.all()), figures=True, now=now) for session in sessions[:MOST_SESSIONS]
+        ]
+        body["sessions_total"] = sessions.count()
     return body
 
 

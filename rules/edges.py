@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 from casino.audit import subject_type
 from casino.events import AuditEventType
@@ -99,6 +99,20 @@ class RuleSetEdges:
     hands: int
 
 
+class CountsJson(TypedDict):
+    """An entry of the data file as written (``Counts.as_json``)."""
+
+    game: str
+    options: dict[str, Any]
+    method: str
+    wins: int
+    pushes: int
+    losses: int
+    hands: int
+    seed: int | None
+    command: str
+
+
 @dataclass(frozen=True)
 class Counts:
     """One entry of the data file: a house-way player's wins, pushes and losses over ``hands`` coups."""
@@ -113,7 +127,7 @@ class Counts:
     seed: int | None
     command: str
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> CountsJson:
         return {
             "game": self.game,
             "options": dict(self.options),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -220,7 +220,21 @@ _ADJUSTMENT_EVENTS: Mapping[tuple[str, str], AuditEventType] = {
 }
 
 
-def _adjustment_snapshot(adjustment: Adjustment) -> dict[str, Any]:
+class AdjustmentSnapshot(TypedDict):
+    """A request for a void or a correction as its audit events record it."""
+
+    round: int
+    kind: str
+    status: str
+    reason: str
+    requested_by: str | None
+    decided_by: str | None
+    decision_note: str
+    hands: dict[str, Any] | None
+    four_eyes: bool
+
+
+def _adjustment_snapshot(adjustment: Adjustment) -> AdjustmentSnapshot:
     return {
         "round": adjustment.round_id,
         "kind": adjustment.kind,

@@ -45,7 +45,7 @@ def q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def refused(sql: str, params: list[object] | None = None) -> str:
+def database_refuses(sql: str, params: list[object] | None = None) -> str:
     """Run ``sql`` as the application; it must be refused. The database's message."""
     with pytest.raises(DatabaseError) as refusal, transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -180,10 +180,10 @@ def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # t
         cursor.execute(f"SELECT COUNT(*) FROM {q(table)}")
         before = cursor.fetchone()[0]
     for sql in (f"UPDATE {q(table)} SET id = id", f"DELETE FROM {q(table)}"):
-        message = refused(sql)
+        message = database_refuses(sql)
         assert "permission denied" in message or "append-only" in message or "Cannot" in message, message
     if connection.vendor == "postgresql":
-        message = refused(f"TRUNCATE {q(table)} CASCADE")
+        message = database_refuses(f"TRUNCATE {q(table)} CASCADE")
         assert "permission denied" in message or "Cannot truncate" in message, message
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {q(table)}")
@@ -193,21 +193,23 @@ def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # t
 @pytest.mark.django_db
 def test_the_ledger_attacks_of_the_issue_are_refused_as_the_application(settled) -> None:
     posting = settlement_of(settled)
-    assert refused(f"UPDATE {q(W)} SET amount_cents = amount_cents * 100 WHERE round_id = %s", [settled.pk])
-    assert refused(f"UPDATE {q(LE)} SET amount_cents = amount_cents + 99900 WHERE posting_id = %s", [posting.pk])
-    assert refused(f"DELETE FROM {q(AE)} WHERE seq = (SELECT MAX(seq) FROM {q(AE)})")
+    assert database_refuses(f"UPDATE {q(W)} SET amount_cents = amount_cents * 100 WHERE round_id = %s", [settled.pk])
+    assert database_refuses(
+        f"UPDATE {q(LE)} SET amount_cents = amount_cents + 99900 WHERE posting_id = %s", [posting.pk]
+    )
+    assert database_refuses(f"DELETE FROM {q(AE)} WHERE seq = (SELECT MAX(seq) FROM {q(AE)})")
     assert Wager.objects.filter(round=settled).order_by("seat__number").first().amount_cents == 2500
 
 
 @pytest.mark.django_db
 def test_a_rounds_frozen_rules_and_a_settled_rounds_state_are_refused_as_the_application(settled) -> None:
     r = q(Round._meta.db_table)
-    refused(f"UPDATE {r} SET bank_cents = 1 WHERE id = %s", [settled.pk])
-    refused(f"UPDATE {r} SET number = number + 100 WHERE id = %s", [settled.pk])
-    refused(f"UPDATE {r} SET state = 'revealed' WHERE id = %s", [settled.pk])
-    refused(f"UPDATE {r} SET action_order = %s WHERE id = %s", ["[2, 1, 3, 4, 5, 6, 7]", settled.pk])
-    refused(f"UPDATE {r} SET dice = %s WHERE id = %s", ["[6, 6, 6]", settled.pk])
-    refused(f"DELETE FROM {r} WHERE id = %s", [settled.pk])
+    database_refuses(f"UPDATE {r} SET bank_cents = 1 WHERE id = %s", [settled.pk])
+    database_refuses(f"UPDATE {r} SET number = number + 100 WHERE id = %s", [settled.pk])
+    database_refuses(f"UPDATE {r} SET state = 'revealed' WHERE id = %s", [settled.pk])
+    database_refuses(f"UPDATE {r} SET action_order = %s WHERE id = %s", ["[2, 1, 3, 4, 5, 6, 7]", settled.pk])
+    database_refuses(f"UPDATE {r} SET dice = %s WHERE id = %s", ["[6, 6, 6]", settled.pk])
+    database_refuses(f"DELETE FROM {r} WHERE id = %s", [settled.pk])
     assert Round.objects.get(pk=settled.pk).state == "settled"
 
 
@@ -230,11 +232,11 @@ def test_the_application_role_cannot_switch_the_guards_off() -> None:
         "CREATE FUNCTION public.evil() RETURNS int AS 'SELECT 1' LANGUAGE sql",
         f"ALTER TABLE {q(AE)} OWNER TO CURRENT_USER",
     ):
-        refused(sql)
+        database_refuses(sql)
     # pgtrigger's own bypass (a session setting naming the triggers) does not lift the role's missing privilege.
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SELECT set_config('pgtrigger.ignore', %s, true)", ["{" + ",".join(names) + "}"])
-        refused(f"UPDATE {q(AE)} SET reason = 'x'")
+        database_refuses(f"UPDATE {q(AE)} SET reason = 'x'")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -568,10 +570,10 @@ def test_a_request_and_a_seat_cannot_be_edited_by_the_application(settled, deale
         hands={"banker": BANK, "seats": {"1": WINS, "2": PUSHES}},
     )
     a, s = q("settlement_adjustment"), q("tables_seat")
-    refused(f"UPDATE {a} SET requested_by_id = %s WHERE id = %s", [floor_supervisor.pk, request.pk])
-    refused(f"UPDATE {a} SET hands = %s WHERE id = %s", ['{"seats": {}}', request.pk])
-    refused(f"DELETE FROM {a} WHERE id = %s", [request.pk])
-    refused(f"UPDATE {s} SET number = number + 10 WHERE table_id = %s", [settled.table_id])
+    database_refuses(f"UPDATE {a} SET requested_by_id = %s WHERE id = %s", [floor_supervisor.pk, request.pk])
+    database_refuses(f"UPDATE {a} SET hands = %s WHERE id = %s", ['{"seats": {}}', request.pk])
+    database_refuses(f"DELETE FROM {a} WHERE id = %s", [request.pk])
+    database_refuses(f"UPDATE {s} SET number = number + 10 WHERE table_id = %s", [settled.table_id])
 
 
 @pytest.mark.django_db
@@ -587,11 +589,13 @@ def test_pgtriggers_escape_hatch_does_not_lift_a_rounds_guard(settled) -> None:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SELECT set_config('pgtrigger.ignore', %s, true)", ["{" + ",".join(names) + "}"])
         # state is a column the role may UPDATE: only the trigger stands between it and a settled round reopened
-        message = refused(f"UPDATE {q(Round._meta.db_table)} SET state = 'revealed' WHERE id = %s", [settled.pk])
+        message = database_refuses(
+            f"UPDATE {q(Round._meta.db_table)} SET state = 'revealed' WHERE id = %s", [settled.pk]
+        )
     assert "Cannot update" in message
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SELECT set_config('pgtrigger.ignore', %s, true)", ["{" + ",".join(names) + "}"])
-        message = refused(f"UPDATE {q(Round._meta.db_table)} SET bank_cents = 1 WHERE id = %s", [settled.pk])
+        message = database_refuses(f"UPDATE {q(Round._meta.db_table)} SET bank_cents = 1 WHERE id = %s", [settled.pk])
     assert "permission denied" in message or "Cannot update" in message  # a frozen column: no privilege either
 
 
@@ -600,7 +604,7 @@ def test_sqlites_insert_or_replace_is_refused_like_a_delete(settled) -> None:
     if connection.vendor != "sqlite":
         pytest.skip("SQLite's REPLACE")
     wager = Wager.objects.filter(round=settled).order_by("pk").first()
-    refused(
+    database_refuses(
         f"INSERT OR REPLACE INTO {q(W)} (id, round_id, seat_id, amount_cents, placed_by_id, placed_at) "
         "VALUES (%s, %s, %s, 250000, NULL, CURRENT_TIMESTAMP)",
         [wager.pk, settled.pk, wager.seat_id],

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -24,15 +23,8 @@ from ledger.verify import ledger_verify
 from poker_room.pure.seating import TableSeats, next_big_blind
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tournament, TournamentTable
+from tests.poker_room.refusals import refused
 from tests.poker_room.tournament_setup import at, entry, everything, fresh, seating
-
-
-def refused(tournament: Tournament, error: type[Exception], message: str, write: Callable[[], object]) -> None:
-    before = everything(tournament)
-    with pytest.raises(error) as refusal:
-        write()
-    assert str(refusal.value) == message
-    assert everything(tournament) == before
 
 
 def at_table(tournament: Tournament, number: int) -> list[Entry]:

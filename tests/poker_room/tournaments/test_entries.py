@@ -8,7 +8,6 @@ level 3 at minutes 60–75 (``tournament_setup.LEVELS``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 import pytest
 
@@ -20,7 +19,8 @@ from players.services import player_create
 from poker_room.pure.structure import Level, LevelKind
 from poker_room.tournaments import services
 from poker_room.tournaments.entries import addon_row
-from poker_room.tournaments.models import Entry, Purchase, SeatMove, Tournament
+from poker_room.tournaments.models import Entry, Purchase, SeatMove
+from tests.poker_room.refusals import refused
 from tests.poker_room.tournament_setup import T0, at, entry, everything, fresh, seating
 
 pytestmark = pytest.mark.django_db
@@ -34,15 +34,6 @@ def posted(purchase: Purchase) -> dict[str, int]:
             "account", "amount_cents"
         )
     }
-
-
-def refused(tournament: Tournament, error: type[Exception], message: str, write: Callable[[], object]) -> None:
-    """``write`` is refused with ``message`` (exactly) and nothing at all is written."""
-    before = everything(tournament)
-    with pytest.raises(error) as refusal:
-        write()
-    assert str(refusal.value) == message
-    assert everything(tournament) == before
 
 
 # --- registration ----------------------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ Tina directs; Dana deals; Alex audits.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
 
@@ -21,17 +20,10 @@ from poker_room.pure.payouts import HOUSE_PAYOUTS, bands_as_json
 from poker_room.tournaments import clock_services, services
 from poker_room.tournaments.clock_services import clock_now
 from poker_room.tournaments.models import Entry, SeatMove, Tournament, TournamentTable
-from tests.poker_room.tournament_setup import LEVELS, T0, at, entry, everything, fresh
+from tests.poker_room.refusals import refused
+from tests.poker_room.tournament_setup import LEVELS, T0, at, entry, fresh
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(tournament: Tournament, error: type[Exception], message: str, write: Callable[[], object]) -> None:
-    before = everything(tournament)
-    with pytest.raises(error) as refusal:
-        write()
-    assert str(refusal.value) == message
-    assert everything(tournament) == before
 
 
 # --- made from a template -------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.core.cache import cache
@@ -141,8 +142,9 @@ class _Money:
     pending: int = 0
 
 
-# A row of ``_money_rows``: source, table id, kind, number, status, cents, more cents, when (``_MONEY_COLUMNS``).
-_MoneyRow = tuple[str, int, str, int, str, int | None, int | None, dt.datetime | None]
+# A row of ``_money_rows``: source, table id, kind, number, status, cents, more cents, when (``_MONEY_COLUMNS``); the
+# sums come back from PostgreSQL as numeric (Decimal).
+_MoneyRow = tuple[str, int, str, int, str, int | Decimal | None, int | Decimal | None, dt.datetime | None]
 
 
 def _money_rows(shift: Shift) -> QuerySet[Any, _MoneyRow]:

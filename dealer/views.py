@@ -340,7 +340,7 @@ def round_open_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     bank_cents = _int(request.POST.get("bank_cents")) if seat is not None else None
     try:
         require_view_table(request.user, table)
-        round_ = round_open(actor=actor_of(request.user), table=table, banker_seat=seat, bank_cents=bank_cents)  # type: ignore[arg-type]
+        round_ = round_open(actor=actor_of(request.user), table=table, banker_seat=seat, bank_cents=bank_cents)  # type: ignore[arg-type]  # text typed: the service refuses it
     except ApplicationError as exc:
         return _refused(request, table, exc)
     notice = _("Round %(number)s is open: take the wagers.") % {"number": round_.number}
@@ -360,7 +360,7 @@ def round_open_view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 @_on_round
 def wager_view(request: HtmxHttpRequest, round_: Round) -> str:
     seat, amount = _int(request.POST.get("seat")), _int(request.POST.get("amount_cents"))
-    wager = wager_place(actor=actor_of(request.user), round=round_, seat=seat, amount_cents=amount)  # type: ignore[arg-type]
+    wager = wager_place(actor=actor_of(request.user), round=round_, seat=seat, amount_cents=amount)  # type: ignore[arg-type]  # text typed: the service refuses it
     return _("Seat %(seat)s wagers %(amount)s.") % {"seat": seat, "amount": _money(wager.amount_cents)}
 
 
@@ -380,7 +380,7 @@ def deal_view(request: HtmxHttpRequest, round_: Round) -> str:
     dice = None if auto else [_int(request.POST.get(f"die{n}")) for n in (1, 2, 3)]
     if dice is not None and None in dice:
         raise ApplicationError(_("Tap all three dice first."), extra={"field": "dice"})
-    round_deal(actor=actor_of(request.user), round=round_, dice=dice, auto=auto)  # type: ignore[arg-type]
+    round_deal(actor=actor_of(request.user), round=round_, dice=dice, auto=auto)  # type: ignore[arg-type]  # a die typed as text: the service refuses it
     return _("Dealt: enter the hands.")
 
 

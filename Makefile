@@ -9,6 +9,8 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
+# The suite runs on every core the machine has (pytest-xdist); JOBS=1 runs it in one process.
+JOBS ?= auto
 
 .PHONY: demo test lint bench serve run-worker run-beat clean
 
@@ -41,15 +43,17 @@ $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 
-# The import contracts first (seconds): an import that climbs a layer fails the build before the suite runs.
+# The import contracts and the types first (seconds): an import that climbs a layer, or a value of the wrong type
+# (mypy --strict over every app, pyproject.toml), fails the build before the suite runs.
 test: $(VENV)/.dev-installed $(CHROMIUM)
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m mypy
+	$(PY) -m pytest -n $(JOBS) --dist worksteal $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev-installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy rules/games
+	$(PY) -m mypy
 	$(VENV)/bin/lint-imports --no-cache
 
 # Production: gunicorn (config/gunicorn.conf.py; WEB_CONCURRENCY workers) on HOST:PORT, after collecting the static

@@ -14,6 +14,16 @@ from django.contrib.auth.models import Group, User
 from casino.roles import Role
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``make test`` runs the suite on every core) each worker has its own test database
+    (pytest-django suffixes its name) and here its own keys in the shared cache: two workers' shifts, tables and
+    form keys share ids, and must not read each other's cached figures or find each other's form keys taken."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        for alias in settings.CACHES.values():
+            alias["KEY_PREFIX"] = f"test-{worker}"
+
+
 @pytest.fixture
 def make_user(db: None) -> Callable[..., User]:
     """Make a user holding the given roles."""
@@ -139,6 +149,39 @@ def _flush_past_the_guards() -> Iterator[None]:
     BaseDatabaseOperations.execute_sql_flush = execute_sql_flush  # type: ignore[method-assign]
     yield
     BaseDatabaseOperations.execute_sql_flush = original  # type: ignore[method-assign]
+
+
+# The rows the data migrations put in every database: the roles' groups, the games' default rule sets, the house's
+# chips. A transactional test's flush empties them with the rest; under pytest-xdist a worker may run an ordinary test
+# after a transactional one, so they are put back, where Django itself puts back content types and permissions.
+_MIGRATION_DATA = (
+    ("casino.migrations.0002_roles", "create_roles"),
+    ("casino.migrations.0005_cage_cashier_role", "create"),
+    ("casino.migrations.0006_count_team_role", "create"),
+    ("casino.migrations.0007_tournament_director_role", "create"),
+    ("rules.migrations.0002_default_rule_sets", "create_defaults"),
+    ("tables.migrations.0012_house_chips", "seed"),
+)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _migration_data_after_a_flush() -> Iterator[None]:
+    from importlib import import_module
+
+    from django.apps import apps
+    from django.db.models.signals import post_migrate
+
+    seeds = [getattr(import_module(module), name) for module, name in _MIGRATION_DATA]
+
+    def reseed(sender: object, using: str = "default", **kwargs: object) -> None:
+        if getattr(sender, "label", None) != "tables":  # once per flush: after the last app it signals for
+            return
+        for seed in seeds:
+            seed(apps, None)  # none of them needs the schema editor
+
+    post_migrate.connect(reseed, dispatch_uid="tests-migration-data")
+    yield
+    post_migrate.disconnect(dispatch_uid="tests-migration-data")
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django import forms
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
@@ -30,13 +29,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino.errors import ApplicationError
-from casino.forms import AmountField
 from casino.models import Shift
 from casino.once import FormPage, Kept
 from casino.selectors import shift_current
 from casino.templatetags.money import cents as _money
 from casino.users import actor_of
-from dealer.table_pages import FORM_SCOPE, at_table, page
+from dealer.table_pages import FORM_SCOPE, amount_typed, at_table, page
 from tables.drop import MOST_CENTS, buy_in_record, buy_in_void
 from tables.models import BuyIn, ChipDenomination, Slip, Table, TrayCount
 from tables.slips import slip_request, slip_sign, slip_void
@@ -167,15 +165,8 @@ def _chip_counts(typed: Mapping[str, str]) -> dict[object, object]:
     return {key: 0 if not value.strip() else _whole(value) for key, value in typed.items()}
 
 
-class BuyInForm(forms.Form):
-    amount = AmountField(most_cents=MOST_CENTS, required=False)
-
-
 def _buy_in_amount(posted: Mapping[str, str]) -> int:
-    form = BuyInForm({"amount": posted.get("amount", "")})
-    if not form.is_valid():
-        raise ApplicationError(str(form.errors["amount"][0]), extra={"field": "amount"})
-    amount: int | None = form.cleaned_data["amount"]
+    amount = amount_typed(posted.get("amount", ""), field="amount", most_cents=MOST_CENTS)
     if amount is None:
         raise ApplicationError(_("Type the amount, like 500.00."), extra={"field": "amount"})
     return amount

@@ -19,7 +19,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -32,11 +31,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError, WrongState
-from casino.forms import AmountField
 from casino.once import FormPage, Kept
 from casino.templatetags.money import cents as _money
 from casino.users import actor_of
-from dealer.table_pages import FORM_SCOPE, at_table, page
+from dealer.table_pages import FORM_SCOPE, amount_typed, at_table, page
 from players.figures import seconds_played
 from players.models import Player, RatingSeat, RatingSession
 from players.selectors import player_find
@@ -171,17 +169,9 @@ def _found(query: str) -> list[FoundPlayer]:
 # --- reading the forms ----------------------------------------------------------------------------------
 
 
-class _AmountForm(forms.Form):
-    amount = AmountField(most_cents=MOST_CENTS, required=False)
-
-
 def _amount(text: str, *, field: str) -> int | None:
     """An optional amount of money as typed ("250" or "250.50"), in cents; None when left empty."""
-    form = _AmountForm({"amount": text})
-    if not form.is_valid():
-        raise ApplicationError(str(form.errors["amount"][0]), extra={"field": field})
-    amount: int | None = form.cleaned_data["amount"]
-    return amount
+    return amount_typed(text, field=field, most_cents=MOST_CENTS)
 
 
 def _seat(text: str) -> int:

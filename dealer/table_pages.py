@@ -1,5 +1,5 @@
 """What the tablet's pages of a table share beyond the tablet itself (the table's money, its rated players): who may
-act at the table, the page drawn, and the scope their forms are recorded once in.
+act at the table, the page drawn, the scope their forms are recorded once in, and an amount of money as typed.
 
 Each of their views acts at one table: ``at_table`` loads it from the address and gives the tablet's 403 page to
 anyone who may not act there. A page is never cached and carries the notices of the last form and a fresh form key
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -19,6 +20,7 @@ from django.utils.functional import Promise
 
 from casino import once
 from casino.errors import ApplicationError
+from casino.forms import AmountField
 from casino.pages import loaded_by
 from casino.roles import SUPERVISORS, user_has_role
 from tables.models import Table
@@ -64,3 +66,13 @@ def page(request: HttpRequest, template: str, context: dict[str, Any], *, status
     )
     add_never_cache_headers(response)
     return response
+
+
+def amount_typed(text: str, *, field: str, most_cents: int) -> int | None:
+    """An amount of money as typed ("250" or "250.50"), in cents, at most ``most_cents``; None when left empty; one
+    that is not an amount is refused in the form's words, naming ``field``."""
+    try:
+        amount: int | None = AmountField(most_cents=most_cents, required=False).clean(text)
+    except forms.ValidationError as error:
+        raise ApplicationError(str(error.messages[0]), extra={"field": field}) from None
+    return amount

@@ -70,10 +70,6 @@ def _tournament_named(request: HttpRequest, *, tournament_id: int, **kwargs: Any
 at_tournament = loaded_by(_tournament_named)
 
 
-def console_url(tournament: Tournament, anchor: str = "") -> str:
-    return reverse("poker-room-console", args=[tournament.pk]) + (f"#{anchor}" if anchor else "")
-
-
 # --- the tournaments ------------------------------------------------------------------------------------------------
 
 

@@ -160,7 +160,7 @@ def _typed_chips(posted: Mapping[str, str]) -> dict[str, str]:
     return {name.removeprefix("chip-")[:_SHOWN]: value for name, value in posted.items() if name.startswith("chip-")}
 
 
-def _chip_counts(typed: Mapping[str, str]) -> dict[object, object]:
+def _chip_counts(typed: Mapping[str, str]) -> dict[str, object]:
     """The chips counted, for the service: an empty field is none of that chip."""
     return {key: 0 if not value.strip() else _whole(value) for key, value in typed.items()}
 

@@ -24,6 +24,8 @@ The accounts:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypedDict
+
 from django.conf import settings
 from django.db import models
 from django.utils.functional import Promise
@@ -31,6 +33,11 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import AppendOnlyModel, append_only_triggers
 from casino.models import Shift
+
+if TYPE_CHECKING:  # the stubs' extensions are a development requirement
+    from django_stubs_ext import WithAnnotations
+
+    from ledger.lines import Line
 
 
 class Kind(models.TextChoices):
@@ -136,6 +143,11 @@ class Posting(AppendOnlyModel):
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="corrected_by", verbose_name=_("corrects")
     )
 
+    # Kept on a posting as it is read or written, not columns: its entries, each with its seat's number, as
+    # ``rounds.selectors.rounds_postings_read`` reads them; the lines ``ledger.services.post`` just wrote.
+    entries_read: list[WithAnnotations[LedgerEntry, EntrySeat]]
+    lines: tuple[Line, ...]
+
     class Meta:
         ordering = ["round_id", "pk"]
         verbose_name = _("posting")
@@ -169,6 +181,12 @@ class Posting(AppendOnlyModel):
     def __str__(self) -> str:
         on = f" on round id {self.round_id}" if self.round_id else ""
         return f"{self.get_kind_display()} {self.pk}{on}"
+
+
+class EntrySeat(TypedDict):
+    """What an entry read with its seat carries besides its columns: the seat's number (None: no seat)."""
+
+    seat_number: int | None
 
 
 class LedgerEntry(AppendOnlyModel):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any, TypedDict
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch
 
-from ledger.models import LedgerEntry, Posting
+from ledger.models import Posting
 from rounds.models import Adjustment, Round
 from rounds.selectors import round_postings, round_queryset, rounds_postings_read
 from rules.faces import PositionHand, positions_faces
@@ -103,30 +103,16 @@ class RoundHistory:
 
     @property
     def ledger_total_cents(self) -> int:
-        return sum(entry.amount_cents for posting in self.postings for entry in _entries(posting))
+        return sum(entry.amount_cents for posting in self.postings for entry in posting.entries_read)
 
     def player_totals(self) -> dict[str, int]:
         """Each account's net on the round (players and bankers by seat number)."""
         totals: dict[str, int] = defaultdict(int)
         for posting in self.postings:
-            for entry in _entries(posting):
+            for entry in posting.entries_read:
                 key = f"{entry.account} {entry.seat_number}" if entry.seat_id else entry.account
                 totals[key] += entry.amount_cents
         return dict(totals)
-
-
-class _SeatNumber(TypedDict):
-    seat_number: int | None  # the entry's seat's number (``rounds.selectors.seat_value``); None: no seat
-
-
-if TYPE_CHECKING:  # the stubs' extensions are a development requirement
-    from django_stubs_ext import WithAnnotations
-
-
-def _entries(posting: Posting) -> list[WithAnnotations[LedgerEntry, _SeatNumber]]:
-    """A posting's entries as ``rounds_postings_read`` kept them on it, each with its seat's number."""
-    entries: list[WithAnnotations[LedgerEntry, _SeatNumber]] = posting.entries_read  # type: ignore[attr-defined]  # set by rounds_postings_read
-    return entries
 
 
 def table_round_history(*, table: Table, page: int | str | None = 1) -> tuple[Page[Round], list[RoundHistory]]:

@@ -10,19 +10,22 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
 from casino.models import Shift
 from casino.users import Viewer
-from ledger.models import LedgerEntry, Posting
+from ledger.models import EntrySeat, LedgerEntry, Posting
 from rounds.models import Adjustment, Round, Wager
 from rounds.states import TRANSITIONS, RoundState
 from rules.games import registry
 from tables.models import Seat
 from tables.permissions import can_view_every_table, require_view_table, tables_visible_to
+
+if TYPE_CHECKING:  # the stubs' extensions are a development requirement
+    from django_stubs_ext import WithAnnotations
 
 
 def round_queryset() -> QuerySet[Round]:
@@ -43,7 +46,7 @@ def rounds_postings_read(rounds: Iterable[Round]) -> None:
     if not by_round:
         return
     postings = list(Posting.objects.filter(round_id__in=list(by_round)).select_related("actor").order_by("pk"))
-    entries: dict[int, list[LedgerEntry]] = defaultdict(list)
+    entries: dict[int, list[WithAnnotations[LedgerEntry, EntrySeat]]] = defaultdict(list)
     if postings:
         for entry in (
             LedgerEntry.objects.filter(posting_id__in=[p.pk for p in postings])

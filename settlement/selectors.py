@@ -36,7 +36,7 @@ def round_balances(round_: Round) -> RoundBalances:
     banker: dict[str, int] = {}
     accounts = dict.fromkeys(("house", "commission", "rake", "wagers"), 0)
     for posting in round_postings(round_):
-        for entry in posting.entries_read:  # type: ignore[attr-defined]
+        for entry in posting.entries_read:
             if entry.account in ("player", "banker"):
                 bucket = players if entry.account == "player" else banker
                 bucket[str(entry.seat_number)] = bucket.get(str(entry.seat_number), 0) + entry.amount_cents

@@ -15,7 +15,6 @@ Each write records its audit event; refusals say what is wrong and write nothing
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -32,7 +31,7 @@ from casino.selectors import shift_current_held
 from tables.models import Counted, Slip, SlipSequence, Table
 from tables.money import chips_post
 from tables.permissions import can_act_at_table, require_act_at_table
-from tables.tray import tray_counts_read
+from tables.tray import ChipsCounted, tray_counts_read
 
 
 def _snapshot(slip: Slip) -> dict[str, object]:
@@ -74,7 +73,7 @@ def _slip_name(slip: Slip) -> str:
     return _("credit slip %(number)s") % {"number": slip.number}
 
 
-def slip_request(*, actor: User | None, table: Table, kind: str, chips: Mapping[object, object]) -> Slip:
+def slip_request(*, actor: User | None, table: Table, kind: str, chips: ChipsCounted) -> Slip:
     """Ask for a fill or a credit at ``table``, chips by denomination (as a tray is counted, none of them zero)."""
     if kind not in Slip.Kind.values:
         raise ApplicationError(

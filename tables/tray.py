@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -34,6 +35,9 @@ from tables.permissions import require_act_at_table
 
 # How many chips of one denomination a count may name: more than any tray holds, fewer than a typo of a total.
 MOST_CHIPS = 100_000
+
+# Chips counted, by value in cents: a number (the services, the API's JSON read) or as typed on a page.
+ChipsCounted: TypeAlias = Mapping[int, object] | Mapping[str, object]
 
 
 def _chips_in_use() -> dict[int, ChipDenomination]:
@@ -137,7 +141,7 @@ def _snapshot(count: TrayCount) -> dict[str, object]:
     }
 
 
-def tray_count_record(*, actor: User | None, table: Table, kind: str, counts: Mapping[object, object]) -> TrayCount:
+def tray_count_record(*, actor: User | None, table: Table, kind: str, counts: ChipsCounted) -> TrayCount:
     """The table's dealer (or a supervisor) counts its tray, in the open shift: an opener or a closer.
 
     The count waits for a second person's confirmation (``tray_count_confirm``); one count waits at a table at a

@@ -63,7 +63,7 @@ DEMO_ENTRANTS = (
 )
 
 # Each demo table's opening tray: 2,000.00 in 100s, 1,000.00 in 25s, 200.00 in 5s, 100.00 in 1s.
-DEMO_TRAY: dict[object, object] = {10000: 20, 2500: 40, 500: 40, 100: 100}  # chips by value (cents): how many
+DEMO_TRAY = {10000: 20, 2500: 40, 500: 40, 100: 100}  # chips by value (cents): how many
 
 DEMO_PITS: dict[str, list[tuple[str, str, int, int, int]]] = {
     "Pit 1 · Asian games": [

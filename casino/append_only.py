@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import pgtrigger
 from django.apps import apps
@@ -30,7 +30,10 @@ class AppendOnlyError(Exception):
     """Raised on any attempt to change or remove a row of an append-only table."""
 
 
-class AppendOnlyQuerySet(models.QuerySet[Any]):
+_M = TypeVar("_M", bound=models.Model)
+
+
+class AppendOnlyQuerySet(models.QuerySet[_M]):
     def update(self, **kwargs: Any) -> NoReturn:
         raise AppendOnlyError(f"{self.model._meta.verbose_name_plural} are append-only: rows cannot be updated")
 

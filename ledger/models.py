@@ -146,7 +146,7 @@ class Posting(AppendOnlyModel):
     # Kept on a posting as it is read or written, not columns: its entries, each with its seat's number, as
     # ``rounds.selectors.rounds_postings_read`` reads them; the lines ``ledger.services.post`` just wrote.
     entries_read: list[WithAnnotations[LedgerEntry, EntrySeat]]
-    lines: tuple[Line, ...]
+    lines_written: tuple[Line, ...]
 
     class Meta:
         ordering = ["round_id", "pk"]

@@ -66,7 +66,7 @@ def post(
         corrects=corrects,
     )
     posting = ledger_insert(posting, lines=lines, seat_ids=seat_ids or {})
-    posting.lines = tuple(lines)  # for posting_record, in the same transaction
+    posting.lines_written = tuple(lines)  # for posting_record, in the same transaction
     return posting
 
 
@@ -74,7 +74,7 @@ def posting_record(posting: Posting) -> PostingRecord:
     """A posting just written by ``post`` as its audit event records it: its id, kind and every line (account, seat
     number, cents, kind). The event's keyed hash holds it; the verifiers hold the stored entries to it: neither
     record can change without the other showing it."""
-    lines = posting.lines
+    lines = posting.lines_written
     return {
         "id": posting.pk,
         "kind": posting.kind,

@@ -343,6 +343,7 @@ def _adjustments(shift: Shift) -> list[AdjustmentLine]:
     rounds = {round_.pk: round_ for round_ in corrected}
     requests = {a.posting_id: a for a in approved.values() if a.kind == Adjustment.Kind.CORRECTION}
     for posting in corrections:
+        assert posting.round_id is not None  # read by round
         round_ = rounds[posting.round_id]
         request = requests.get(posting.pk)
         rows.append(
@@ -458,9 +459,9 @@ def shift_figures(shift: Shift) -> ShiftFigures:
         .annotate(count=Count("pk"), total=Sum("amount_cents"))
         .order_by()
     )
-    for row in wagers:
-        tables[row["round__table_id"]]["wagers"] += row["count"]
-        tables[row["round__table_id"]]["handle_cents"] += row["total"] or 0
+    for wagered in wagers:
+        tables[wagered["round__table_id"]]["wagers"] += wagered["count"]
+        tables[wagered["round__table_id"]]["handle_cents"] += wagered["total"] or 0
     money = _money_by_table_and_hour(shift)
     for line in money:
         figures = tables[line["table"]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
@@ -212,14 +213,16 @@ def money_since(shift: MarkedShift, sealed: SealedShift) -> dict[int, Figures]:
         sums[name] = Sum("amount_cents", filter=Q(account=account, pk__gt=seal_to))
     rows = LedgerEntry.objects.filter(pk__gt=sealed.entries_mark, account__in=_MONEY.values())
     rows = rows if sealed.entries_mark else rows.filter(round_id__in=shift_round_ids(shift))  # by id alone, as rounds
-    rows = (
+    by_table = (
         rows.annotate(round_shift=round_value("shift_id"), round_table=round_value("table_id"))
         .values("round_shift", "round_table")
         .annotate(**sums)
         .order_by()
     )
     fresh: dict[int, Figures] = {}
-    for row in rows:
+    # The sums are annotated by name (``sums``), which the stubs cannot follow: each row, read by name.
+    rows_read: Iterable[Mapping[str, Any]] = by_table
+    for row in rows_read:
         if row["round_shift"] != shift.pk:  # a correction of an earlier shift's round
             continue
         table_id = row["round_table"]
@@ -281,7 +284,7 @@ def big_wins_since(shift: MarkedShift, sealed: SealedShift) -> tuple[list[BigWin
 
     def settlements(**where: Any) -> QuerySet[Posting, _SettlementRow]:
         rows = Posting.objects.filter(kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True, **where)
-        rows = rows.annotate(**of_round).filter(threshold__isnull=False)
+        rows = rows.annotate(**of_round).filter(Q(threshold__isnull=False))
         # The seats' wins are annotated by name (``won``), which the stubs cannot follow: the rows are ``fields``.
         return cast("QuerySet[Posting, _SettlementRow]", rows.annotate(**won).filter(above).values(*fields).order_by())
 

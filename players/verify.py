@@ -128,6 +128,7 @@ def _holds_check() -> list[str]:
     in_force_rows = list(in_force.order_by("pk"))
     rounds = {r.pk: r for r in settled.filter(pk__in={posting.round_id for posting in in_force_rows})}
     for posting in in_force_rows:
+        assert posting.round_id is not None  # read by round
         round_: Round = rounds[posting.round_id]
         hold = holds.get(round_.pk)
         if hold is None:

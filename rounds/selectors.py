@@ -55,6 +55,7 @@ def rounds_postings_read(rounds: Iterable[Round]) -> None:
         ):
             entries[entry.posting_id].append(entry)
     for posting in postings:
+        assert posting.round_id is not None  # read by round
         posting.entries_read = entries[posting.pk]
         by_round[posting.round_id].append(posting)
     for round_ in rounds:

@@ -75,8 +75,8 @@ class _Chunk:
     """What a chunk of rounds was settled with and what was posted, read in five statements."""
 
     rounds: list[Round]
-    postings: dict[int, list[dict[str, Any]]]  # by round id, in posting order
-    entries: dict[int, list[dict[str, Any]]]  # by posting id
+    postings: dict[int | None, list[Mapping[str, Any]]]  # by round id, in posting order
+    entries: dict[int, list[Mapping[str, Any]]]  # by posting id
     wagers: dict[int, list[tuple[int, int]]]  # by round id: (seat id, cents)
     seats: dict[int, tuple[int, int]]  # seat id: (table id, seat number)
 
@@ -122,14 +122,14 @@ def _chunk_read(ids: Sequence[int]) -> _Chunk:
     round_rows = list(
         Round.objects.filter(pk__in=ids).select_related("table", "bank_seat", "house_wager").order_by("pk")
     )
-    postings: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    postings: dict[int | None, list[Mapping[str, Any]]] = defaultdict(list)
     for posting in (
         Posting.objects.filter(round_id__in=ids, kind__in=_REPLAYED)
         .values("pk", "round_id", "kind", "hands", "result", "corrects_id", "reversed_by")
         .order_by("pk")
     ):
         postings[posting["round_id"]].append(posting)
-    entries: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    entries: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for entry in (
         LedgerEntry.objects.filter(posting__round_id__in=ids, posting__kind__in=_REPLAYED)
         .values("pk", "posting_id", "round_id", "account", "seat_id", "amount_cents", "kind")

@@ -73,7 +73,7 @@ def rounds_ledger_check(rounds: Collection[int] | None) -> Findings:
                 f"does not undo posting(s) {', '.join(map(str, undone))} line for line."
             )
     round_rows = Round.objects.all() if rounds is None else Round.objects.filter(pk__in=list(rounds))
-    layouts: dict[int, int] = dict(
+    layouts: dict[int | None, int] = dict(
         entries.filter(account="wagers")
         .values("round_id")
         .annotate(total=Sum("amount_cents"))

@@ -383,6 +383,8 @@ class BuyIn(AppendOnlyModel):
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("corrects")
     )
 
+    is_voided: bool  # not a column: whether a later buy-in voids it, as the dealer's money page reads it
+
     class Meta:
         ordering = ["recorded_at", "pk"]
         verbose_name = _("buy-in")

@@ -66,7 +66,7 @@ def table_money_check() -> list[str]:
         posting__round_id__isnull=True, posting__kind__in=table_kinds
     ).values_list("posting_id", "account", "amount_cents"):
         lines[posting_id][account] += amount
-    seen: set[str] = set()
+    seen: set[str | None] = set()
     for pk, kind, key, table_id, shift_id in postings.values_list(
         "pk", "kind", "idempotency_key", "table_id", "shift_id"
     ):

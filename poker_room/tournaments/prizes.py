@@ -87,7 +87,7 @@ def place_prize(tournament: Tournament, entry: Entry, place: int, places: tuple[
     """What ``entry`` is paid for ``place``: its amount in the deal if one covers it (the winner also gets what was
     left to play for), else the place's prize with the places of one tier (heads-up: the losers of one round)
     sharing their prizes equally, each share rounded down to the payout unit and the odd units to 1st place."""
-    deal: Deal | None = Deal.objects.filter(tournament=tournament).first()
+    deal = Deal.objects.filter(tournament=tournament).first()
     if deal is not None:
         amount = deal.amount_for(entry.number)
         if amount is not None:

@@ -63,6 +63,7 @@ class _Ledger:
             .order_by("pk")
             .values_list("pk", "kind", "idempotency_key", "reverses_id")
         ):
+            assert key is not None  # the poker room's postings are keyed (the ledger's constraint)
             self.by_key[key] = _Posting(pk, kind, lines[pk], reverses_id)
         self.lines_of: dict[int, _Lines] = {found.pk: found.lines for found in self.by_key.values()}
         self.expected: set[str] = set()

@@ -1,5 +1,6 @@
 """What the HTML pages share around their views: a view run only for whoever a check lets through
-(``guarded_by``), and a view given the objects its address names, or the refusal instead (``loaded_by``).
+(``guarded_by``), a view given the objects its address names, or the refusal instead (``loaded_by``), and the
+request as htmx's middleware leaves it (``HtmxHttpRequest``).
 
 The forms of a page, each recorded once, are declared in ``casino.once`` (``FormPage``).
 """
@@ -11,6 +12,7 @@ from functools import wraps
 from typing import Any, Concatenate, ParamSpec, TypeAlias
 
 from django.http import HttpRequest, HttpResponse
+from django_htmx.middleware import HtmxDetails
 
 P = ParamSpec("P")
 View: TypeAlias = Callable[Concatenate[HttpRequest, P], HttpResponse]
@@ -18,6 +20,12 @@ View: TypeAlias = Callable[Concatenate[HttpRequest, P], HttpResponse]
 Check: TypeAlias = Callable[[HttpRequest], HttpResponse | None]
 # What a view's address names, as the view takes it (by keyword), or the refusal page to answer instead.
 Load: TypeAlias = Callable[..., dict[str, Any] | HttpResponse]
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it: ``htmx`` says whether htmx sent it (and what it swaps)."""
+
+    htmx: HtmxDetails
 
 
 def guarded_by(*checks: Check) -> Callable[[View[P]], View[P]]:

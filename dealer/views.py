@@ -28,10 +28,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
-from django_htmx.middleware import HtmxDetails
 
 from casino import once
 from casino.errors import ApplicationError
+from casino.pages import HtmxHttpRequest
 from casino.templatetags.money import cents as _money
 from casino.users import actor_of
 from dealer import tablet, tablet_swap, tablet_values, tablet_version
@@ -67,12 +67,6 @@ from tables.permissions import (
 
 # Set on every refusal the tablet draws in its banner (or, for the advice, in its box): see the module's docstring.
 REFUSAL_HEADER = once.REFUSAL_HEADER  # casino.once: every refusal drawn in a page carries it
-
-
-class HtmxHttpRequest(HttpRequest):
-    """A request as django-htmx's middleware leaves it: ``htmx`` says whether htmx sent it (and what it swaps)."""
-
-    htmx: HtmxDetails
 
 
 # --- who may see a table ----------------------------------------------------------------------------

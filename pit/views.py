@@ -15,9 +15,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.middleware import HtmxDetails
 
 from casino.errors import ApplicationError
+from casino.pages import HtmxHttpRequest
 from casino.roles import OVERSEERS, SUPERVISORS, Role, user_has_role, user_roles
 from casino.selectors import audit_events_recent, shift_current
 from casino.users import actor_of
@@ -98,12 +98,6 @@ def pit_live(request: HttpRequest) -> HttpResponse:
     """The dashboard's live part alone, which htmx fetches every few seconds."""
     _require(request, PIT_VIEWERS)
     return render(request, "pit/pit_live.html", _live_context(request))
-
-
-class HtmxHttpRequest(HttpRequest):
-    """A request as django-htmx's middleware leaves it: ``htmx`` says whether htmx sent it (and what it swaps)."""
-
-    htmx: HtmxDetails
 
 
 class _Decision(Protocol):

@@ -35,7 +35,7 @@ from rules.faces import PART_LABELS, card_face, tile_face
 from rules.games import registry
 from rules.games.cards import JOKER, Card
 from rules.games.tiles import TILE_FACES
-from rules.hands import dealt_bank_position, dealt_hands_set, entry_fields, round_is_banked
+from rules.hands import HandsEntered, dealt_bank_position, dealt_hands_set, entry_fields, round_is_banked
 from tables.models import Table
 
 BANK = "bank"
@@ -491,17 +491,6 @@ def _in_turn(position: Position, seat: int, placed: int, turn: Any, values: Mapp
 
 def _text(post: Mapping[str, str], name: str) -> str:
     return " ".join(str(post.get(name, "")).split())
-
-
-class HandsEntered(TypedDict):
-    """The hands as the dealer entered them, as ``round_hands_record`` and ``settlement_preview`` take them: each
-    seat's parts in notation by seat number; the bank's (``banker``) and the house's own hand (``house``) as parts,
-    or as one ``cards``/``tiles`` entry for the house way to set; Chinese Poker's surrendered seats."""
-
-    seats: dict[str, dict[str, str]]
-    surrendered: NotRequired[list[int]]
-    house: NotRequired[dict[str, str]]
-    banker: NotRequired[dict[str, str]]
 
 
 def hands_payload(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]) -> HandsEntered:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
-from dealer.tablet import BANK, HOUSE, ROW_WORDS, HandsEntered, Position, ValueLine, hands_payload, ofc_boards
+from dealer.tablet import BANK, HOUSE, ROW_WORDS, Position, ValueLine, hands_payload, ofc_boards
 from rounds.models import Round
 from rules import engines
 from rules import options as rule_options
@@ -23,7 +23,7 @@ from rules.faces import PART_LABELS, ROWS, hand_faces
 from rules.games import chinese_poker, ofc, poker, registry
 from rules.games.cards import Card, parse_cards
 from rules.games.errors import InvalidHand
-from rules.hands import round_is_banked
+from rules.hands import HandsEntered, round_is_banked
 from settlement.selectors import settlement_in_force
 from settlement.services import settlement_preview
 

@@ -22,7 +22,7 @@ from rounds.selectors import round_postings, round_queryset
 from rounds.states import RoundState
 from rules.faces import PART_LABELS, PositionHand, positions_faces
 from rules.games import registry
-from rules.hands import entry_fields
+from rules.hands import HandsEntered, entry_fields
 from settlement.selectors import settlement_in_force
 from settlement.services.settle import entered_hands, settlement_preview
 
@@ -158,9 +158,9 @@ def correction_form(*, round: Round, posted: Mapping[str, str] | None = None) ->
     return [FormPosition(key=key, fields=grouped[key]) for key in order]
 
 
-def correction_hands(*, form: list[FormPosition]) -> dict[str, Any]:
+def correction_hands(*, form: list[FormPosition]) -> HandsEntered:
     """The correction form's fields read back as the hands ``correction_submit`` takes."""
-    hands: dict[str, Any] = {"seats": {}}
+    hands: HandsEntered = {"seats": {}}
     for position in form:
         parts = {f["name"].rsplit("-", 1)[1]: f["value"].strip() for f in position.fields}
         if position.key == "bank":

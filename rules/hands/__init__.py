@@ -34,6 +34,7 @@ from rules.hands.reading import BANK, DEALER, RoundHands, StoredHand, StoredHand
 from rules.hands.rows import arranged_hands
 from rules.hands.stored import (
     PEER_PLAYERS,
+    HandsEntered,
     dealt_bank_position,
     dealt_hands_set,
     entry_fields,
@@ -45,6 +46,7 @@ from rules.hands.stored import (
 __all__ = [
     "BANK",
     "DEALER",
+    "HandsEntered",
     "PEER_PLAYERS",
     "RoundHands",
     "StoredHand",

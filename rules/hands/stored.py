@@ -1,11 +1,11 @@
 """A round's hands as stored, read back for what the pages and the services ask of them: whether somebody banks,
 which position of the deal is the bank's, the system's deal set as the house sets it, and the fields a page enters
-them in again."""
+them in again (``entry_fields``); the hands as a page enters them (``HandsEntered``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 from rules import engines
 from rules import options as rule_options
@@ -24,9 +24,6 @@ def stored_hands(value: object) -> StoredHands | None:
 def round_is_banked(round_: Any) -> bool:
     """Whether somebody banks the round (the house or a player): not in the points games, nor the peer variant."""
     return bool(round_.rule_set_snapshot["banking_mode"] != rule_options.NO_BANK)
-
-
-# The tiles' peer variant (GAME_RULES.md §1, "Peer variant", Czech seed): two to four players, equal stakes.
 
 
 # The tiles' peer variant (GAME_RULES.md §1, "Peer variant", Czech seed): two to four players, equal stakes.
@@ -49,14 +46,14 @@ def dealt_bank_position(round_: Any) -> str | None:
 
 def dealt_hands_set(
     *, game: str, snapshot: Mapping[str, Any], dealt: Mapping[str, str], bank_position: str | None
-) -> dict[str, Any]:
+) -> HandsEntered:
     """The system's deal (training and simulation mode) as a dealer would enter it, every hand set as the house
     sets it: the house way for the banked games (the house's own hand left unset, for the house way to set when
     the round settles), the best arrangement for Chinese Poker. ``bank_position`` is the position dealt the
     bank's hand ("0" the dealer's, or the banking seat's number), None when nobody banks. Open-Face is placed
     street by street, so it has nothing to set at once.
     """
-    payload: dict[str, Any] = {"seats": {}}
+    payload: HandsEntered = {"seats": {}}
     spec = registry.game(game)
     if spec.placed_by_street:
         return payload
@@ -64,7 +61,10 @@ def dealt_hands_set(
     for position, hand in dealt.items():
         if position == str(DEALER):
             # The dealer's cards: the house banks, or it wagers against a player bank; the house way sets both.
-            payload["banker" if position == bank_position else "house"] = {spec.noun: hand}
+            if position == bank_position:
+                payload["banker"] = {spec.noun: hand}
+            else:
+                payload["house"] = {spec.noun: hand}
             continue
         items = spec.parse(hand)
         if spec.bankable:
@@ -79,6 +79,17 @@ def dealt_hands_set(
         else:
             payload["seats"][position] = setting_text
     return payload
+
+
+class HandsEntered(TypedDict):
+    """The hands as the dealer entered them, as ``round_hands_record`` and ``settlement_preview`` take them: each
+    seat's parts in notation by seat number; the bank's (``banker``) and the house's own hand (``house``) as parts,
+    or as one ``cards``/``tiles`` entry for the house way to set; Chinese Poker's surrendered seats."""
+
+    seats: dict[str, dict[str, str]]
+    surrendered: NotRequired[list[int]]
+    house: NotRequired[dict[str, str]]
+    banker: NotRequired[dict[str, str]]
 
 
 def entry_fields(stored: Mapping[str, Any], *, noun: str, house_banks: bool) -> dict[str, str]:

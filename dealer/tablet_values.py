@@ -17,13 +17,14 @@ from django.utils.translation import gettext_lazy
 from casino.errors import ApplicationError
 from dealer.tablet import BANK, HOUSE, ROW_WORDS, Position, ValueLine, hands_payload, ofc_boards
 from rounds.models import Round
+from rounds.results import BankLine, HouseLine, SettlementResult, is_points, posting_hands, posting_result
 from rules import engines
 from rules import options as rule_options
 from rules.faces import PART_LABELS, ROWS, hand_faces
 from rules.games import chinese_poker, ofc, poker, registry
 from rules.games.cards import Card, parse_cards
 from rules.games.errors import InvalidHand
-from rules.hands import HandsEntered, round_is_banked
+from rules.hands import HandsEntered, StoredHand, StoredHands, round_is_banked
 from settlement.selectors import settlement_in_force
 from settlement.services import settlement_preview
 
@@ -212,7 +213,8 @@ def preview(round_: Round, post: Mapping[str, str], *, wagers: Mapping[int, int]
     else:
         hands = hands_payload(round_, post, wagers=wagers)
     try:
-        return {"result": result_rows(round_, settlement_preview(round=round_, hands=hands))}
+        answer = settlement_preview(round=round_, hands=hands)
+        return {"result": result_rows(round_, answer, hands=answer["hands"])}
     except ApplicationError as exc:
         return {"error": exc.message}
 
@@ -234,29 +236,30 @@ class ResultRows(TypedDict):
 
     house_wager: dict[str, Any] | None
     seats: list[dict[str, Any]]
-    bank: dict[str, Any] | None
+    bank: BankLine | None
     bank_hand: list[dict[str, Any]] | None
     bank_rule: str
     bank_set_by_house_way: bool
     bank_fouled: bool
-    house: dict[str, Any]
+    house: HouseLine
     pairs: list[dict[str, Any]]
     points_game: bool
 
 
-def result_rows(round_: Round, result: Mapping[str, Any]) -> ResultRows:
-    """A settle (or preview) answer as the tables the tablet shows: per seat, the bank, the house; the pairs."""
+def result_rows(round_: Round, result: SettlementResult, *, hands: StoredHands | None) -> ResultRows:
+    """A settle (or preview) answer as the tables the tablet shows: per seat, the bank, the house; the pairs. The
+    seats' and the bank's hands drawn are ``hands``, as stored."""
     tiles = registry.game(round_.table.game).tiles
     # Naturals are a house rule of the games that have them (Chinese Poker's ``naturals`` option).
     naturals = bool(round_.rule_set_snapshot["options"].get("naturals", False))
-    stored = result.get("hands") or {}
+    stored: StoredHands = hands or {"seats": {}}
     seats = []
     for row in result["seats"]:
-        hand = (stored.get("seats") or {}).get(str(row["seat"]), {})
+        hand: StoredHand = stored["seats"].get(str(row["seat"]), {})
         seats.append(
             {
                 **row,
-                "outcome_label": OUTCOME_LABELS.get(row.get("outcome", ""), ""),
+                "outcome_label": OUTCOME_LABELS.get(str(row.get("outcome", "")), ""),
                 "hand": hand_faces(hand, tiles),
                 "set_by_house_way": hand.get("set_by") == "house_way",
                 "rule": hand.get("rule", ""),
@@ -268,7 +271,7 @@ def result_rows(round_: Round, result: Mapping[str, Any]) -> ResultRows:
     banker = stored.get("banker")
     bank_hand = hand_faces(banker, tiles) if banker else None
     pairs = []
-    for pair in result.get("pairs") or []:
+    for pair in result["pairs"] if is_points(result) else []:
         a, b, points = pair["seat"], pair["opponent"], pair["points"]
         payer, payee = (b, a) if points > 0 else (a, b)
         natural = pair.get("natural") or 0
@@ -288,13 +291,14 @@ def result_rows(round_: Round, result: Mapping[str, Any]) -> ResultRows:
                 else "",
             }
         )
-    points_game = "pairs" in result
-    house_wager = result.get("house_wager")
-    if house_wager is not None:  # the house's wager against a player bank, drawn as a row of the sheet
+    points_game = is_points(result)
+    wagered = result.get("house_wager") if not is_points(result) else None
+    house_wager: dict[str, Any] | None = None
+    if wagered is not None:  # the house's wager against a player bank, drawn as a row of the sheet
         hand = stored.get("house") or {}
         house_wager = {
-            **house_wager,
-            "outcome_label": OUTCOME_LABELS.get(house_wager.get("outcome", ""), ""),
+            **wagered,
+            "outcome_label": OUTCOME_LABELS.get(wagered.get("outcome", ""), ""),
             "hand": hand_faces(hand, tiles),
             "rule": hand.get("rule", ""),
         }
@@ -323,9 +327,10 @@ def _natural_name(hand: Mapping[str, Any]) -> str:
 def settled_result(round_: Round) -> ResultRows | None:
     """The settlement in force on a settled round, as ``result_rows``."""
     posting = settlement_in_force(round_)
-    if posting is None:
+    result = posting_result(posting) if posting is not None else None
+    if posting is None or result is None:
         return None
-    return result_rows(round_, {**(posting.result or {}), "hands": posting.hands or {}})
+    return result_rows(round_, result, hands=posting_hands(posting))
 
 
 def outcomes_by_seat(result: ResultRows | None) -> dict[int, dict[str, Any]]:

@@ -54,6 +54,7 @@ from rules.games import paigow_poker_advice, paigow_tiles_advice, registry
 from rules.games.cards import cards_text, parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.tiles import parse_tiles, tiles_text
+from rules.hands import stored_hands
 from settlement.services import adjustment_request, settle_round, settlement_preview
 from settlement.services.settle import entered_hands
 from tables.models import Table
@@ -175,9 +176,10 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
         context["entry_url"] = reverse("dealer-correction-request", args=[round_.pk])
     if state == RoundState.REVEALED and round_ is not None:
         try:
-            answer = settlement_preview(round=round_, hands=entered_hands(round_.hands or {"seats": {}}))
+            recorded = stored_hands(round_.hands)
+            answer = settlement_preview(round=round_, hands=entered_hands(recorded or {"seats": {}}))
             # Shown with the hands as recorded: the house way's setting keeps the rule that chose it.
-            result = tablet_values.result_rows(round_, {**answer, "hands": round_.hands})
+            result = tablet_values.result_rows(round_, answer, hands=recorded)
         except ApplicationError as exc:
             context["preview_error"] = exc.message
         # A key of its own for this preview: a double tap or a retry of the same form settles once.

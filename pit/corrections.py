@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
 from ledger.models import Posting
 from rounds.models import Adjustment, Round
+from rounds.results import SettlementResult, posting_result, settled_hands
 from rounds.selectors import round_postings, round_queryset
 from rounds.states import RoundState
 from rules.faces import PART_LABELS, PositionHand, positions_faces
@@ -61,13 +61,12 @@ class CorrectionReview:
     preview_error: str = ""
 
 
-def _nets(result: Mapping[str, Any]) -> dict[tuple[str, int | None], int]:
-    nets: dict[tuple[str, int | None], int] = {
-        ("seat", int(line["seat"])): int(line["net_cents"]) for line in result.get("seats", ())
-    }
-    if result.get("bank"):
-        nets["bank", int(result["bank"]["seat"])] = int(result["bank"]["net_cents"])
-    nets["house", None] = int((result.get("house") or {}).get("total_cents", 0))
+def _nets(result: SettlementResult) -> dict[tuple[str, int | None], int]:
+    nets: dict[tuple[str, int | None], int] = {("seat", line["seat"]): line["net_cents"] for line in result["seats"]}
+    bank = result["bank"]
+    if bank:
+        nets["bank", bank["seat"]] = bank["net_cents"]
+    nets["house", None] = result["house"]["total_cents"]
     return nets
 
 
@@ -87,7 +86,7 @@ def correction_review(*, adjustment: Adjustment) -> CorrectionReview:
     round_ = round_queryset().get(pk=adjustment.round_id)
     tiles = registry.game(round_.table.game).tiles
     current = _settlement_before(round_, adjustment)
-    settled_stored = current.hands if current is not None and current.hands else round_.hands
+    settled_stored = settled_hands(round_, current)
     settled = positions_faces(settled_stored, tiles=tiles)
     if adjustment.kind != Adjustment.Kind.CORRECTION or not adjustment.hands:
         return CorrectionReview(
@@ -100,7 +99,8 @@ def correction_review(*, adjustment: Adjustment) -> CorrectionReview:
     # as stored, the way the request stores it.
     before |= {hand.key: hand.text for hand in settled if hand.key == "house"}
     changed = frozenset(hand.key for hand in asked if before.get(hand.key) != hand.text)
-    now = _nets(current.result or {}) if current is not None else {}
+    result = posting_result(current) if current is not None else None
+    now = _nets(result) if result is not None else {}
     after: dict[tuple[str, int | None], int] = {}
     error = ""
     if adjustment.status == Adjustment.Status.PENDING and round_.state == RoundState.SETTLED:
@@ -145,7 +145,7 @@ def correction_form(*, round: Round, posted: Mapping[str, str] | None = None) ->
     enters them: a house hand the house way set comes back unset, for the house way to set again), each holding
     what was posted (a refused form keeps what the supervisor typed) or else the hand as settled."""
     current = settlement_in_force(round)
-    stored = current.hands if current is not None and current.hands else round.hands
+    stored = settled_hands(round, current)
     noun = registry.game(round.table.game).noun
     fields = entry_fields(stored or {"seats": {}}, noun=noun, house_banks=round.bank_seat_id is None)
     labels = {**{part: str(label) for part, label in PART_LABELS.items()}, noun: str(UNSET_LABELS[noun])}

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch
 
 from ledger.models import Posting
 from rounds.models import Adjustment, Round
+from rounds.results import SettlementResult, is_points, posting_hands, posting_result, settled_hands
 from rounds.selectors import round_postings, round_queryset, rounds_postings_read
 from rules.faces import PositionHand, positions_faces
 from rules.games import registry
@@ -47,31 +48,49 @@ class RoundHistory:
     adjustments: list[Adjustment]
 
     @property
-    def result(self) -> dict[str, Any]:
-        """The settlement's result as stored (read with care: a row written by an older version may lack a key)."""
-        return (self.settlement.result or {}) if self.settlement is not None else {}
+    def result(self) -> SettlementResult | None:
+        """The settlement's result (``rounds.results.posting_result``); None before the round settles."""
+        return posting_result(self.settlement) if self.settlement is not None else None
 
     @property
     def seat_lines(self) -> list[HistorySeatLine]:
-        """The settlement's line for each seat, in seat order."""
+        """The settlement's line for each seat, in seat order (read with care: a row written by an older version may
+        lack a key)."""
+        result = self.result
+        if result is None:
+            return []
+        if is_points(result):
+            return [
+                {
+                    "seat": line["seat"],
+                    "wager_cents": line.get("stake_cents"),
+                    "outcome": None,
+                    "points": line.get("points"),
+                    "fouled": line.get("fouled", False),
+                    "won_cents": line["won_cents"],
+                    "fee_cents": line.get("rake_cents", 0),
+                    "net_cents": line["net_cents"],
+                }
+                for line in sorted(result["seats"], key=lambda line: line["seat"])
+            ]
         return [
             {
                 "seat": line["seat"],
-                "wager_cents": line.get("wager_cents", line.get("stake_cents")),
+                "wager_cents": line.get("wager_cents"),
                 "outcome": line.get("outcome"),
-                "points": line.get("points"),
+                "points": None,
                 "fouled": line.get("fouled", False),
                 "won_cents": line["won_cents"],
-                "fee_cents": line.get("commission_cents", 0) + line.get("rake_cents", 0),
+                "fee_cents": line.get("commission_cents", 0),
                 "net_cents": line["net_cents"],
             }
-            for line in sorted(self.result.get("seats", []), key=lambda line: line["seat"])
+            for line in sorted(result["seats"], key=lambda line: line["seat"])
         ]
 
     @property
     def house_fee_cents(self) -> int:
-        house = self.result.get("house") or {}
-        return int(house.get("commission_cents", 0)) + int(house.get("rake_cents", 0))
+        house = self.result["house"] if self.result is not None else None
+        return house.get("commission_cents", 0) + house.get("rake_cents", 0) if house is not None else 0
 
     @property
     def pending(self) -> bool:
@@ -86,8 +105,7 @@ class RoundHistory:
     def hands(self) -> list[PositionHand]:
         """The hands the round stands on, drawn: the settlement in force's (a correction's, when corrected), else
         the hands revealed so far."""
-        stored = self.settlement.hands if self.settlement is not None and self.settlement.hands else self.round.hands
-        return positions_faces(stored, tiles=self.tiles)
+        return positions_faces(settled_hands(self.round, self.settlement), tiles=self.tiles)
 
     @property
     def first_hands(self) -> list[PositionHand]:
@@ -95,7 +113,7 @@ class RoundHistory:
         if not self.corrected:
             return []
         first = next(p for p in self.postings if p.kind == Posting.Kind.SETTLEMENT)
-        return positions_faces(first.hands, tiles=self.tiles)
+        return positions_faces(posting_hands(first), tiles=self.tiles)
 
     @property
     def corrected(self) -> bool:

@@ -25,6 +25,7 @@ from casino.models import Shift
 from ledger.models import LedgerEntry, Posting
 from pit.dashboard_rows import BIG_WINS_SHOWN, MAX_SEATS, BigWin
 from rounds.models import Round
+from rounds.results import stored_result
 from rounds.selectors import round_value, shift_round_ids
 from rounds.states import RoundState
 
@@ -233,17 +234,6 @@ def money_since(shift: MarkedShift, sealed: SealedShift) -> dict[int, Figures]:
     return fresh
 
 
-class _SeatResult(TypedDict):
-    """A seat's line in a settlement's stored ``result``, as far as the big wins read it."""
-
-    seat: int
-    won_cents: int
-
-
-class _SettlementResult(TypedDict):
-    seats: list[_SeatResult]
-
-
 class _SettlementRow(TypedDict):
     """A settlement with a big win as ``big_wins_since`` reads it, with its round's shift, number and table, and
     the table's name and big-win threshold."""
@@ -255,7 +245,7 @@ class _SettlementRow(TypedDict):
     round_table: int
     table_name: str
     threshold: int
-    result: _SettlementResult
+    result: object  # as stored: read by ``rounds.results.stored_result``
     created_at: dt.datetime
 
 
@@ -309,7 +299,8 @@ def big_wins_since(shift: MarkedShift, sealed: SealedShift) -> tuple[list[BigWin
             settled_at=row["created_at"],
         )
         for row in rows
-        for seat in row["result"]["seats"]
+        if (result := stored_result(row["result"])) is not None
+        for seat in result["seats"]
         if seat["won_cents"] > row["threshold"]
     ]
     return wins[:BIG_WINS_SHOWN], len(rows) > BIG_WINS_SHOWN or len(wins) > BIG_WINS_SHOWN

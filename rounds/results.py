@@ -3,7 +3,8 @@ the tablet, the ratings (``players``), the replay and the verifiers, the API and
 ``pit.reports``).
 
 ``settlement.compute`` builds it; ``settlement_post`` writes it into the settlement's posting beside the hands it
-settled, and ``posting_result`` reads it back, typed. Amounts are integer cents.
+settled, and ``posting_result`` reads it back, typed (``posting_hands`` the hands; ``settled_hands`` the hands a
+round stands on). Amounts are integer cents.
 
 * The banked games (``BankedResult``): a line a seat (``BankedSeatLine``, in action order), the player bank's
   (``BankLine``, None when the house banks), the house's totals (``HouseLine``) and, when the house wagers against a
@@ -22,6 +23,7 @@ from django.contrib.auth.models import User
 from ledger.lines import Line
 from ledger.models import Posting
 from ledger.services import post
+from rounds.models import Round
 from rules.hands import StoredHands, stored_hands
 
 if TYPE_CHECKING:
@@ -194,3 +196,10 @@ def posting_hands(posting: Posting) -> StoredHands | None:
     """The hands a settlement posting was settled with, as ``settlement_post`` wrote them; None for a posting that
     holds none."""
     return stored_hands(posting.hands)
+
+
+def settled_hands(round_: Round, settlement: Posting | None) -> StoredHands | None:
+    """The hands a round stands on: those its settlement in force was settled with (a correction's, when
+    corrected), else the hands revealed so far (``Round.hands``); None when there are none."""
+    settled = posting_hands(settlement) if settlement is not None else None
+    return settled if settled is not None else stored_hands(round_.hands)

@@ -35,7 +35,15 @@ from rules.faces import PART_LABELS, card_face, tile_face
 from rules.games import registry
 from rules.games.cards import JOKER, Card
 from rules.games.tiles import TILE_FACES
-from rules.hands import HandsEntered, dealt_bank_position, dealt_hands_set, entry_fields, round_is_banked
+from rules.hands import (
+    HandsEntered,
+    StoredHands,
+    dealt_bank_position,
+    dealt_hands_set,
+    entry_fields,
+    round_is_banked,
+    stored_hands,
+)
 from tables.models import Table
 
 BANK = "bank"
@@ -340,20 +348,21 @@ def _in_action_order(round_: Round, seats: Sequence[int]) -> list[int]:
     return order + sorted(s for s in seats if s not in order)
 
 
-def _prefill(round_: Round, stored_hands: Mapping[str, Any] | None) -> dict[str, str]:
+def _prefill(round_: Round, recorded: StoredHands | None) -> dict[str, str]:
     """What the entry starts with: the hands entered so far, or the system's deal set as the house sets it (in
     Chinese Poker, the deal as the swaps recorded so far left it)."""
     unset = registry.game(round_.table.game).noun
-    if not stored_hands or not stored_hands.get("seats"):
-        if not round_.dealt:
-            return {}
-        stored_hands = dealt_hands_set(
-            game=round_.table.game,
-            snapshot=round_.rule_set_snapshot,
-            dealt=surrender_swap.dealt_now(round_.dealt, stored=round_.hands, snapshot=round_.rule_set_snapshot),
-            bank_position=dealt_bank_position(round_),
-        )
-    return entry_fields(stored_hands, noun=unset, house_banks=round_.bank_seat is None)
+    if recorded is not None and recorded["seats"]:
+        return entry_fields(recorded, noun=unset, house_banks=round_.bank_seat is None)
+    if not round_.dealt:
+        return {}
+    dealt_set = dealt_hands_set(
+        game=round_.table.game,
+        snapshot=round_.rule_set_snapshot,
+        dealt=surrender_swap.dealt_now(round_.dealt, stored=recorded, snapshot=round_.rule_set_snapshot),
+        bank_position=dealt_bank_position(round_),
+    )
+    return entry_fields(dealt_set, noun=unset, house_banks=round_.bank_seat is None)
 
 
 # How a short row is named in "Seat 3: low hand needs 1 more card".
@@ -399,7 +408,9 @@ def entry(
     by_street = spec.placed_by_street and not correcting
     order = list(round_.action_order or [])
     # A QueryDict read key by key (``dict()`` of one would copy its lists of values).
-    values = {key: str(posted.get(key, "")) for key in posted} if posted is not None else _prefill(round_, round_.hands)
+    recorded = stored_hands(round_.hands)
+    surrendered = (recorded.get(surrender_swap.SURRENDERED) if recorded is not None else None) or []
+    values = {key: str(posted.get(key, "")) for key in posted} if posted is not None else _prefill(round_, recorded)
     positions: list[Position] = []
     if spec.bankable and round_is_banked(round_):
         bank_place = order.index(round_.bank_seat.number if round_.bank_seat else DEALER) + 1 if order else None
@@ -463,7 +474,7 @@ def entry(
             if posted is not None:
                 position.surrendered = posted.get(f"surrender-{seat}") == "1"
             else:
-                position.surrendered = seat in ((round_.hands or {}).get(surrender_swap.SURRENDERED) or [])
+                position.surrendered = seat in surrendered
         positions.append(position)
     return positions
 

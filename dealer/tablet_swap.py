@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from rounds.models import Round
 from rules import surrender_swap
-from rules.hands import Swap
+from rules.hands import Swap, stored_hands
 
 
 @dataclass
@@ -25,11 +25,12 @@ def swap_panel(round_: Round, *, wagers: Mapping[int, int]) -> SwapPanel | None:
     snapshot = round_.rule_set_snapshot
     if not snapshot["options"].get("swap_allowed") or len(wagers) != surrender_swap.SWAP_PLAYERS:
         return None
-    swaps = surrender_swap.recorded_swaps(round_.hands)
+    recorded = stored_hands(round_.hands)
+    swaps = surrender_swap.recorded_swaps(recorded)
     swapped = {swap["seat"] for swap in swaps}
     order = [seat for seat in (round_.action_order or []) if seat in wagers]
     order += sorted(seat for seat in wagers if seat not in order)
     undealt = ""
     if round_.dealt:
-        undealt = surrender_swap.undealt_now(round_.dealt, stored=round_.hands, snapshot=snapshot)
+        undealt = surrender_swap.undealt_now(round_.dealt, stored=recorded, snapshot=snapshot)
     return SwapPanel(seats=[seat for seat in order if seat not in swapped], swaps=swaps, undealt=undealt)

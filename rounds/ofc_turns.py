@@ -24,6 +24,7 @@ from rounds.models import Round
 from rounds.states import RoundState
 from rules.games import ofc, ofc_table, registry
 from rules.games.cards import parse_cards
+from rules.hands import StoredHands, stored_hands
 
 DEALER = 0  # the dealer's own position in a dice order (``rules.hands.DEALER``)
 
@@ -63,9 +64,10 @@ def _board(rows: Mapping[str, Any]) -> ofc.Board:
     return ofc.Board.from_rows(*(parse_cards(rows[row]) for row in ofc.ROWS))
 
 
-def fantasyland_of(hands: Mapping[str, Any] | None) -> dict[int, str]:
+def fantasyland_of(hands: StoredHands | None) -> dict[int, str]:
     """The seats a round's stored hands played in Fantasyland, each with its discard ("" when none)."""
-    return {int(seat): str(discard) for seat, discard in ((hands or {}).get("fantasyland") or {}).items()}
+    played = (hands.get("fantasyland") if hands is not None else None) or {}
+    return {int(seat): str(discard) for seat, discard in played.items()}
 
 
 def fantasyland_seats(round_: Round, seats_in_play: Sequence[int]) -> frozenset[int]:
@@ -75,10 +77,11 @@ def fantasyland_seats(round_: Round, seats_in_play: Sequence[int]) -> frozenset[
     if not registry.game(round_.table.game).placed_by_street:
         return frozenset()
     previous = previous_round(round_)
-    if previous is None or previous.state != RoundState.SETTLED or not previous.hands:
+    hands = stored_hands(previous.hands) if previous is not None else None
+    if previous is None or previous.state != RoundState.SETTLED or hands is None:
         return frozenset()
-    played = previous.hands.get("seats") or {}
-    was_in = fantasyland_of(previous.hands)
+    played = hands["seats"]
+    was_in = fantasyland_of(hands)
     seats = set()
     for seat in seats_in_play:
         rows = played.get(str(seat))

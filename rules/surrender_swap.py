@@ -32,7 +32,7 @@ from casino.errors import ApplicationError
 from rules.games import chinese_poker
 from rules.games.cards import Card, cards_text, deck, parse_cards
 from rules.games.errors import InvalidHand
-from rules.hands import RoundHands, Swap, position_name
+from rules.hands import RoundHands, StoredHands, Swap, position_name
 
 SURRENDERED: Final = "surrendered"
 SWAPS: Final = "swaps"
@@ -61,12 +61,12 @@ def _cards(text: object, where: str, field: str) -> tuple[Card, ...]:
     return cards
 
 
-def recorded_swaps(stored: Mapping[str, Any] | None) -> list[Swap]:
-    """The swaps recorded on a round (its ``hands``), in announcement order."""
-    return list((stored or {}).get(SWAPS) or [])
+def recorded_swaps(stored: StoredHands | None) -> list[Swap]:
+    """The swaps recorded on a round (its ``hands``, read by ``rules.hands.stored_hands``), in announcement order."""
+    return list(stored.get(SWAPS) or []) if stored is not None else []
 
 
-def with_recorded_swaps(payload: Mapping[str, Any], stored: Mapping[str, Any] | None) -> Mapping[str, Any]:
+def with_recorded_swaps(payload: Mapping[str, Any], stored: StoredHands | None) -> Mapping[str, Any]:
     """``payload`` with the round's recorded swaps, when it names none: the hands entered (and a correction's)
     are the hands after the swaps, which happened at the table before them."""
     swaps = recorded_swaps(stored)
@@ -272,9 +272,7 @@ def _live_hands_check(read: RoundHands, moved: Mapping[int, tuple[set[Card], set
             )
 
 
-def dealt_now(
-    dealt: Mapping[str, str], *, stored: Mapping[str, Any] | None, snapshot: Mapping[str, Any]
-) -> dict[str, str]:
+def dealt_now(dealt: Mapping[str, str], *, stored: StoredHands | None, snapshot: Mapping[str, Any]) -> dict[str, str]:
     """The system's deal as the swaps recorded on the round (its ``stored`` hands) left it: what each seat holds
     now (the tablet's hand entry starts from it). The swaps were checked when recorded."""
     swaps = recorded_swaps(stored)
@@ -285,6 +283,6 @@ def dealt_now(
     return after if after is not None else dict(dealt)
 
 
-def undealt_now(dealt: Mapping[str, str], *, stored: Mapping[str, Any] | None, snapshot: Mapping[str, Any]) -> str:
+def undealt_now(dealt: Mapping[str, str], *, stored: StoredHands | None, snapshot: Mapping[str, Any]) -> str:
     """The cards left undealt by the system's deal and the swaps recorded so far, in the deck's order."""
     return cards_text(_undealt(dealt_now(dealt, stored=stored, snapshot=snapshot)))

@@ -274,7 +274,7 @@ def read_hands(
         return boards
     # Chinese Poker's swaps happened before the hands were set (recorded on the dealt round), and its surrender
     # is entered with them: the hands are checked against the deal as the swaps left it.
-    payload = surrender_swap.with_recorded_swaps(payload, locked.hands)
+    payload = surrender_swap.with_recorded_swaps(payload, round_hands.stored_hands(locked.hands))
     dealt = surrender_swap.dealt_after_swaps(
         payload, snapshot=snapshot, seats_in_play=seats_in_play, dealt=locked.dealt
     )
@@ -307,7 +307,9 @@ def round_hands_record(*, actor: User | None, round: Round, hands: Mapping[str, 
             check_move(locked.state, RoundState.REVEALED, round_number=locked.number)
         # Present at all (null included), the swaps must be the ones recorded: the hands never change them.
         named = isinstance(hands, Mapping) and surrender_swap.SWAPS in hands
-        if named and hands[surrender_swap.SWAPS] != surrender_swap.recorded_swaps(locked.hands):
+        if named and hands[surrender_swap.SWAPS] != surrender_swap.recorded_swaps(
+            round_hands.stored_hands(locked.hands)
+        ):
             raise ApplicationError(
                 "The swaps are recorded one at a time as they are announced, before the hands: "
                 "leave them out of the hands.",

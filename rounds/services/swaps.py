@@ -17,6 +17,7 @@ from rounds.services.transitions import round_check, round_transition
 from rounds.sql import round_lock
 from rounds.states import RoundState
 from rules import surrender_swap
+from rules.hands import stored_hands
 from tables.permissions import require_act_at_table
 
 
@@ -43,7 +44,7 @@ def round_swap_record(*, actor: User | None, round: Round, seat: Any, gave: Any,
         snapshot = locked.rule_set_snapshot
         if "swap_allowed" not in snapshot["options"]:
             raise WrongState(f"{locked.table.get_game_display()} has no swap.", extra={"field": "seat"})
-        swaps = surrender_swap.recorded_swaps(locked.hands)
+        swaps = surrender_swap.recorded_swaps(stored_hands(locked.hands))
         new = {"seat": seat, "gave": gave, "took": took}
         checked, _after, _moved, _loose = surrender_swap.swaps_check(
             [*swaps, new], snapshot=snapshot, seats_in_play=sorted(round_wagers(locked)), dealt=locked.dealt

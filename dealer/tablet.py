@@ -31,7 +31,7 @@ from rounds.services.house_wager import house_wager_applies, house_wager_cents, 
 from rounds.states import FINAL_STATES, RoundState
 from rules import options as rule_options
 from rules import surrender_swap
-from rules.faces import PART_LABELS, card_face, tile_face
+from rules.faces import PART_LABELS, CardFace, TileFace, card_face, tile_face
 from rules.games import registry
 from rules.games.cards import JOKER, Card
 from rules.games.tiles import TILE_FACES
@@ -88,9 +88,9 @@ class Picker(TypedDict):
     """The tap grid: the tile faces (``items``) when ``tiles``, else the cards by suit (``rows``) and the joker."""
 
     tiles: bool
-    items: NotRequired[list[dict[str, Any]]]
-    rows: NotRequired[list[list[dict[str, Any]]]]
-    joker: NotRequired[dict[str, Any] | None]
+    items: NotRequired[list[TileFace]]
+    rows: NotRequired[list[list[CardFace]]]
+    joker: NotRequired[CardFace | None]
 
 
 def picker(game: str) -> Picker:

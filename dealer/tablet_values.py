@@ -20,7 +20,7 @@ from rounds.models import Round
 from rounds.results import BankLine, HouseLine, SettlementResult, is_points, posting_hands, posting_result
 from rules import engines
 from rules import options as rule_options
-from rules.faces import PART_LABELS, ROWS, hand_faces
+from rules.faces import PART_LABELS, ROWS, PartFaces, hand_faces
 from rules.games import chinese_poker, ofc, poker, registry
 from rules.games.cards import Card, parse_cards
 from rules.games.errors import InvalidHand
@@ -237,7 +237,7 @@ class ResultRows(TypedDict):
     house_wager: dict[str, Any] | None
     seats: list[dict[str, Any]]
     bank: BankLine | None
-    bank_hand: list[dict[str, Any]] | None
+    bank_hand: list[PartFaces] | None
     bank_rule: str
     bank_set_by_house_way: bool
     bank_fouled: bool

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias, TypedDict
 
 from django.utils.translation import gettext_lazy
 
@@ -26,10 +26,61 @@ PART_LABELS = {
     "middle": gettext_lazy("Middle"),
     "back": gettext_lazy("Back"),
 }
-__all__ = ["JOKER", "PART_LABELS", "ROWS", "card_face", "faces", "hand_faces", "positions_faces", "tile_face"]
+__all__ = [
+    "JOKER",
+    "PART_LABELS",
+    "ROWS",
+    "CardFace",
+    "Face",
+    "PartFaces",
+    "TileFace",
+    "card_face",
+    "faces",
+    "hand_faces",
+    "positions_faces",
+    "tile_face",
+]
 
 
-def card_face(card: Card) -> dict[str, Any]:
+class CardFace(TypedDict):
+    """A card as drawn: its notation (``code``), rank and suit symbol as printed, red or black, the joker, and its
+    name for a tooltip (``title``)."""
+
+    code: str
+    rank: str
+    suit: str
+    red: bool
+    joker: bool
+    title: str
+
+
+class TileFace(TypedDict):
+    """A domino as drawn: its notation (``code``) and name, each half's nine cells (pips where True) and whether
+    they are red, how many copies the set holds, and its label for a tooltip (``title``)."""
+
+    code: str
+    name: str
+    top: list[bool]
+    bottom: list[bool]
+    top_red: bool
+    bottom_red: bool
+    copies: int
+    title: str
+
+
+Face: TypeAlias = CardFace | TileFace
+
+
+class PartFaces(TypedDict):
+    """One part of a hand as drawn: its name (``high``, ``front`` …), its label, the notation and the faces."""
+
+    part: str
+    label: str
+    text: str
+    faces: list[Face]
+
+
+def card_face(card: Card) -> CardFace:
     if card.is_joker:
         return {"code": "Jk", "rank": "JK", "suit": "★", "red": False, "joker": True, "title": "Joker"}
     rank = "10" if card.rank == 10 else RANK_CHARS[card.rank - 2]
@@ -50,7 +101,7 @@ def _half(pips: int) -> list[bool]:
     return [cell in _PIPS[pips] for cell in range(9)]
 
 
-def tile_face(tile: Tile) -> dict[str, Any]:
+def tile_face(tile: Tile) -> TileFace:
     """A domino: two halves of nine cells, pips where the number has them (the 1s and 4s red, as on the set)."""
     return {
         "code": str(tile),
@@ -64,16 +115,17 @@ def tile_face(tile: Tile) -> dict[str, Any]:
     }
 
 
-def faces(text: str, *, tiles: bool) -> list[dict[str, Any]]:
+def faces(text: str, *, tiles: bool) -> list[Face]:
     """Cards or tiles in notation as faces to draw; text that does not parse draws nothing."""
     try:
-        items = parse_tiles(text) if tiles else parse_cards(text)
+        if tiles:
+            return [tile_face(tile) for tile in parse_tiles(text)]
+        return [card_face(card) for card in parse_cards(text)]
     except InvalidHand:
         return []
-    return [tile_face(item) if tiles else card_face(item) for item in items]  # type: ignore[arg-type]
 
 
-def hand_faces(hand: Mapping[str, Any], tiles: bool) -> list[dict[str, Any]]:
+def hand_faces(hand: Mapping[str, Any], tiles: bool) -> list[PartFaces]:
     """The rows of a stored hand as labelled faces: high and low, or front, middle and back."""
     return [
         {"part": part, "label": str(PART_LABELS[part]), "text": hand[part], "faces": faces(hand[part], tiles=tiles)}
@@ -88,7 +140,7 @@ class PositionHand:
     house's own hand when it wagers against a player bank."""
 
     seat: int | None
-    rows: list[dict[str, Any]]
+    rows: list[PartFaces]
     set_by_house_way: bool
     rule: str
     fouled: bool

@@ -10,7 +10,7 @@ from typing import Any, NotRequired, TypedDict, cast
 from rules import engines
 from rules import options as rule_options
 from rules.games import registry
-from rules.hands.reading import DEALER, StoredHands
+from rules.hands.reading import DEALER, StoredHands, Swap
 
 
 def stored_hands(value: object) -> StoredHands | None:
@@ -84,12 +84,16 @@ def dealt_hands_set(
 class HandsEntered(TypedDict):
     """The hands as the dealer entered them, as ``round_hands_record`` and ``settlement_preview`` take them: each
     seat's parts in notation by seat number; the bank's (``banker``) and the house's own hand (``house``) as parts,
-    or as one ``cards``/``tiles`` entry for the house way to set; Chinese Poker's surrendered seats."""
+    or as one ``cards``/``tiles`` entry for the house way to set; Chinese Poker's surrendered seats and the swaps
+    recorded; Open-Face's placement history (as ``StoredHands`` holds them)."""
 
     seats: dict[str, dict[str, str]]
     surrendered: NotRequired[list[int]]
     house: NotRequired[dict[str, str]]
     banker: NotRequired[dict[str, str]]
+    swaps: NotRequired[list[Swap]]
+    turns: NotRequired[list[list[int]]]
+    fantasyland: NotRequired[dict[str, str]]
 
 
 def entry_fields(stored: Mapping[str, Any], *, noun: str, house_banks: bool) -> dict[str, str]:

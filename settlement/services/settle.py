@@ -33,7 +33,7 @@ from rounds.services.transitions import round_transition
 from rounds.sql import round_lock_reading, stakes_read, stakes_sql
 from rounds.states import RoundState, check_move
 from rules import hands as round_hands
-from rules.hands import StoredHands, stored_hands
+from rules.hands import HandsEntered, StoredHands, stored_hands
 from settlement import compute
 from tables.permissions import require_act_at_table
 
@@ -264,10 +264,10 @@ def settlement_money(posting: Posting, *also: Posting) -> SettlementMoney:
     }
 
 
-def entered_hands(stored: Mapping[str, Any]) -> dict[str, Any]:
+def entered_hands(stored: Mapping[str, Any]) -> HandsEntered:
     """Stored hands as they would be entered: each setting or arrangement, without the notes kept beside it."""
     parts = ("high", "low", "front", "middle", "back")
-    payload: dict[str, Any] = {
+    payload: HandsEntered = {
         "seats": {seat: {k: v for k, v in hand.items() if k in parts} for seat, hand in stored["seats"].items()}
     }
     if stored.get("banker") is not None:
@@ -275,12 +275,16 @@ def entered_hands(stored: Mapping[str, Any]) -> dict[str, Any]:
     house = stored.get("house")
     if house is not None:  # the house's hand against a player bank: its cards, for the house way to set again
         payload["house"] = {"cards": house["cards"] if "cards" in house else f"{house['high']} {house['low']}"}
-    for key in ("surrendered", "swaps"):  # Chinese Poker's surrender and swaps (``rules.surrender_swap``)
-        if stored.get(key):
-            payload[key] = stored[key]
-    for key in ("turns", "fantasyland"):  # Open-Face's placement history (``rules.hands.ofc_history_check``)
-        if key in stored:
-            payload[key] = stored[key]
+    # Chinese Poker's surrender and swaps (``rules.surrender_swap``).
+    if stored.get("surrendered"):
+        payload["surrendered"] = stored["surrendered"]
+    if stored.get("swaps"):
+        payload["swaps"] = stored["swaps"]
+    # Open-Face's placement history (``rules.hands.ofc_history_check``).
+    if "turns" in stored:
+        payload["turns"] = stored["turns"]
+    if "fantasyland" in stored:
+        payload["fantasyland"] = stored["fantasyland"]
     return payload
 
 

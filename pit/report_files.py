@@ -17,7 +17,8 @@ from casino.money import money_text
 from casino.templatetags.money import cents
 from pit import master_game, rating_report
 from pit.report_controls import shift_checkpoint, write_controls
-from pit.reports import BUILDERS, FIGURES, ReportFigures, content_hash
+from pit.report_figures import FIGURES, ReportFigures
+from pit.reports import BUILDERS, content_hash
 from settlement.models import ShiftReport
 
 

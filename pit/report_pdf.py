@@ -26,7 +26,7 @@ from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Sp
 from casino.money import money_text
 from pit import master_game, rating_report
 from pit.report_controls import controls_lines
-from pit.reports import FIGURES
+from pit.report_figures import FIGURES
 from settlement.models import ShiftReport
 
 TITLES = {

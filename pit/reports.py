@@ -16,7 +16,7 @@ import datetime as dt
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NotRequired, TypedDict, TypeVar, cast
+from typing import Any, TypedDict, TypeVar, cast
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
@@ -29,170 +29,27 @@ from casino.models import AuditEvent, Shift
 from casino.users import Actor
 from ledger.models import LedgerEntry, Posting
 from pit import master_game, rating_report
-from pit.master_game import MasterGameSections
-from pit.rating_report import RatingSections
-from pit.report_controls import ReportControls, report_controls
+from pit.report_controls import report_controls
+from pit.report_figures import (
+    FIGURES,
+    AdjustmentLine,
+    AuditFigures,
+    AuditLine,
+    CommissionFigures,
+    FigureCounts,
+    HourFigures,
+    MasterGameFigures,
+    RatingFigures,
+    ReportFigures,
+    ShiftFigures,
+    ShiftHead,
+    TableFigures,
+)
 from rounds.models import Adjustment, Round, Wager
 from rounds.selectors import round_value, seat_value, shift_round_ids
 from rounds.states import RoundState
 from settlement.models import ShiftReport
 from tables.models import Table
-
-
-class FigureCounts(TypedDict):
-    """The figures of one table, pit or the floor, in the order the reports show them (``shift_figures`` says
-    what each is)."""
-
-    rounds_settled: int
-    rounds_voided: int
-    wagers: int
-    handle_cents: int
-    wins: int
-    pushes: int
-    losses: int
-    no_actions: int
-    payouts_cents: int
-    commission_cents: int
-    rake_cents: int
-    house_cents: int
-    banker_cents: int
-    player_cents: int
-
-
-FIGURES: tuple[str, ...] = tuple(FigureCounts.__annotations__)
-
-
-class TableFigures(FigureCounts):
-    pit: str
-    table: str
-
-
-class PitFigures(FigureCounts):
-    pit: str
-
-
-class HourFigures(TypedDict):
-    """The money figures of one hour of the shift (``HOUR_FIGURES``)."""
-
-    hour: str  # its start, in the floor's time zone
-    commission_cents: int
-    rake_cents: int
-    house_cents: int
-    banker_cents: int
-    player_cents: int
-
-
-class ShiftHead(TypedDict):
-    """The shift a report is about."""
-
-    gaming_day: str
-    number: int
-    name: str
-    opened_at: str
-    closed_at: str | None
-
-
-class AdjustmentLine(TypedDict):
-    """A void or correction of the shift: who asked, who approved and why."""
-
-    kind: str  # "void" or "correction"
-    table: str
-    round: int
-    asked_by: str
-    approved_by: str
-    reason: str
-
-
-class ShiftFigures(TypedDict):
-    """The end-of-shift report's figures (``shift_figures``)."""
-
-    kind: str
-    shift: ShiftHead
-    tables: list[TableFigures]
-    pits: list[PitFigures]
-    floor: FigureCounts
-    hours: list[HourFigures]
-    adjustments: list[AdjustmentLine]
-    controls: ReportControls
-    checkpoint: NotRequired[dict[str, Any] | None]  # added by ``pit.report_files.report_render``
-
-
-class CommissionByTable(TypedDict):
-    pit: str
-    table: str
-    commission_cents: int
-
-
-class CommissionByDealer(TypedDict):
-    dealer: str
-    commission_cents: int
-
-
-class CommissionByBank(TypedDict):
-    table: str
-    bank: str  # "seat" (a player bank) or "house"
-    seat: int | None
-    commission_cents: int
-
-
-class CommissionFloor(TypedDict):
-    commission_cents: int
-
-
-class CommissionFigures(TypedDict):
-    """The commission report's figures (``commission_figures``)."""
-
-    kind: str
-    shift: ShiftHead
-    by_table: list[CommissionByTable]
-    by_dealer: list[CommissionByDealer]
-    by_banking_seat: list[CommissionByBank]
-    floor: CommissionFloor
-    checkpoint: NotRequired[dict[str, Any] | None]
-
-
-class AuditLine(TypedDict):
-    seq: int
-    occurred_at: str
-    actor: str
-    event_type: str
-    subject: str
-    reason: str
-    hash: str
-
-
-class ChainResult(TypedDict):
-    ok: bool
-    broken_seq: int | None
-    problem: str
-
-
-class MasterGameFigures(MasterGameSections):
-    """The Master Game Report's figures (``master_game_figures``)."""
-
-    kind: str
-    shift: ShiftHead
-    checkpoint: NotRequired[dict[str, Any] | None]
-
-
-class RatingFigures(RatingSections):
-    """The rating report's figures (``rating_figures``)."""
-
-    kind: str
-    shift: ShiftHead
-    checkpoint: NotRequired[dict[str, Any] | None]
-
-
-class AuditFigures(TypedDict):
-    """The audit report's figures (``audit_figures``)."""
-
-    kind: str
-    shift: ShiftHead
-    events: list[AuditLine]
-    chain: ChainResult
-    controls: ReportControls
-    checkpoint: NotRequired[dict[str, Any] | None]
-
 
 # The ledger account whose entries (all of them, reversals included) give each money figure.
 _ACCOUNT_FIGURES = {
@@ -657,7 +514,6 @@ def rating_figures(shift: Shift) -> RatingFigures:
 
 
 # A report's figures, of any kind.
-ReportFigures = ShiftFigures | CommissionFigures | AuditFigures | MasterGameFigures | RatingFigures
 
 BUILDERS: dict[str, Callable[[Shift], ReportFigures]] = {
     ShiftReport.Kind.SHIFT: shift_figures,

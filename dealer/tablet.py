@@ -16,7 +16,7 @@ Form fields of the hand entry: ``hand-<position>-<part>``, ``position`` a seat n
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 
 from casino.errors import ApplicationError
 from rounds import ofc_turns
-from rounds.models import Adjustment, BankTurn, Round
+from rounds.models import Adjustment, Round
 from rounds.selectors import round_next_actions, round_queryset
 from rounds.services.house_wager import house_wager_applies, house_wager_cents, round_house_wager
 from rounds.states import FINAL_STATES, RoundState
@@ -101,130 +101,6 @@ def picker(game: str) -> Picker:
     rows = [[card_face(Card(rank, suit)) for rank in range(14, 1, -1)] for suit in "shdc"]
     joker = card_face(JOKER) if spec.joker else None
     return {"tiles": False, "rows": rows, "joker": joker}
-
-
-# --- the table and its rules ----------------------------------------------------------------------
-
-
-def _percent(bp: int) -> str:
-    return f"{bp / 100:g}%"
-
-
-def _words(value: str) -> str:
-    return value.replace("_", " ")
-
-
-def _house_way_rules(way_option: str) -> Callable[[Mapping[str, Any]], list[str]]:
-    """A banked game's rules: its house way (the option ``way_option``), foul policy and commission."""
-
-    def rules(snapshot: Mapping[str, Any]) -> list[str]:
-        o = snapshot["options"]
-        items = [
-            _("house way %(way)s") % {"way": _words(o[way_option]).title()},
-            _("foul: %(policy)s") % {"policy": _words(o["foul_policy"])},
-        ]
-        rate = _percent(snapshot["commission_rate_bp"])
-        if snapshot["commission_on_player_wins"]:
-            items.append(_("%(rate)s commission on player wins") % {"rate": rate})
-        else:
-            items.append(_("%(rate)s commission on the bank's win") % {"rate": rate})
-        return items
-
-    return rules
-
-
-def _chinese_poker_rules(snapshot: Mapping[str, Any]) -> list[str]:
-    o = snapshot["options"]
-    items = [
-        _("%(system)s scoring") % {"system": o["cp_scoring"]},
-        _("%(table)s royalties") % {"table": o["cp_royalties"]},
-        _("naturals") if o["naturals"] else _("no naturals"),
-    ]
-    if o.get("surrender_allowed"):
-        items.append(_("surrender"))
-    if o.get("swap_allowed"):
-        items.append(_("swap (three players)"))
-    return items
-
-
-def _tiles_rules(snapshot: Mapping[str, Any]) -> list[str]:
-    """Pai Gow tiles: the banked game's house way and commission, or the peer variant's own rules (§1)."""
-    o = snapshot["options"]
-    if o.get("mode") != "peer":
-        return _house_way_rules("tiles_house_way")(snapshot)
-    items = [
-        _("peer variant: each player against each, equal stakes"),
-        _("foul: %(policy)s") % {"policy": _words(o["foul_policy"])},
-    ]
-    if o.get("gee_joon_as_zero"):
-        items.append(_("Gee Joon tiles count 0"))
-    if o.get("peer_points"):
-        items.append(_("gong 10, wong 11"))
-    return items
-
-
-def _ofc_rules(snapshot: Mapping[str, Any]) -> list[str]:
-    o = snapshot["options"]
-    items = [_("%(table)s royalties") % {"table": o["ofc_royalties"].title()}]
-    if o["fantasyland"]:
-        items.append(_("Fantasyland"))
-    return items
-
-
-# Each game's own options in a few words (they differ per game, as ``rules.options.GAME_OPTIONS`` does).
-_GAME_RULES: Mapping[str, Callable[[Mapping[str, Any]], list[str]]] = {
-    registry.PAIGOW_TILES: _tiles_rules,
-    registry.PAIGOW_POKER: _house_way_rules("pgp_house_way"),
-    registry.CHINESE_POKER: _chinese_poker_rules,
-    registry.OFC: _ofc_rules,
-}
-
-
-def rule_summary(snapshot: Mapping[str, Any]) -> list[str]:
-    """The key options of a rule set in a few words each, for the table bar."""
-    game, o = snapshot["game"], snapshot["options"]
-    banking = {
-        rule_options.HOUSE: _("the house banks"),
-        rule_options.PLAYER_ROTATION: _("players bank in rotation"),
-        rule_options.CO_BANKING: _("co-banking"),
-        rule_options.NO_BANK: _("no bank"),
-    }[snapshot["banking_mode"]]
-    items = _GAME_RULES[game](snapshot)
-    if not registry.game(game).bankable and o["rake_bp"]:
-        items.append(_("rake %(rate)s") % {"rate": _percent(o["rake_bp"])})
-    items.append(banking)
-    return items
-
-
-@dataclass
-class Bank:
-    """Who banks: ``seat`` (None: the house, or nobody when ``none``), for how many rounds in a row."""
-
-    none: bool
-    seat: int | None
-    in_a_row: int
-    bank_cents: int | None
-
-
-def bank_of(round_: Round | None, snapshot: Mapping[str, Any]) -> Bank:
-    if snapshot["banking_mode"] == rule_options.NO_BANK:
-        return Bank(True, None, 0, None)
-    if round_ is None:
-        return Bank(False, None, 0, None)
-    turn = BankTurn.objects.filter(round=round_).first()
-    seat = round_.bank_seat.number if round_.bank_seat is not None else None
-    return Bank(False, seat, turn.consecutive if turn is not None else 0, round_.bank_cents)
-
-
-def last_bank_turn(table: Table) -> BankTurn | None:
-    """The newest bank turn of a round that was not voided: who may bank next follows from it."""
-    return (
-        BankTurn.objects.filter(round__table=table)
-        .exclude(round__state=RoundState.VOIDED)
-        .select_related("seat", "round")
-        .order_by("-round__number")
-        .first()
-    )
 
 
 # --- the seat ring --------------------------------------------------------------------------------

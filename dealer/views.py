@@ -34,7 +34,7 @@ from casino.errors import ApplicationError
 from casino.pages import HtmxHttpRequest
 from casino.templatetags.money import cents as _money
 from casino.users import actor_of
-from dealer import tablet, tablet_swap, tablet_values, tablet_version
+from dealer import tablet, tablet_rules, tablet_swap, tablet_values, tablet_version
 from poker_room.tournaments.table_selectors import dealer_tournament_tables
 from rounds import ofc_turns
 from rounds.models import Adjustment, Round
@@ -125,8 +125,8 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
         "round": round_,
         "in_play": in_play,
         "snapshot": snapshot,
-        "rules": tablet.rule_summary(snapshot),
-        "bank": tablet.bank_of(round_ if in_play else None, snapshot),
+        "rules": tablet_rules.rule_summary(snapshot),
+        "bank": tablet_rules.bank_of(round_ if in_play else None, snapshot),
         "actions": actions,
         "state_label": tablet.STATE_LABELS[RoundState(round_.state)] if round_ is not None else _("No round yet"),
         "can_act": can_act,
@@ -200,7 +200,7 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
 def _open_context(table: Table, snapshot: dict[str, Any], round_: Round | None) -> dict[str, Any]:
     mode = snapshot["banking_mode"]
     player_bank = mode in (rule_options.PLAYER_ROTATION, rule_options.CO_BANKING)
-    last = tablet.last_bank_turn(table) if player_bank else None
+    last = tablet_rules.last_bank_turn(table) if player_bank else None
     return {
         "number": (round_.number + 1) if round_ is not None else 1,
         "player_bank": player_bank,

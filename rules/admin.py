@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
 from casino.errors import ApplicationError, WrongState
+from casino.users import actor_of
 from rules import options as rule_options
 from rules.models import RuleSet
 from rules.services import rule_set_create, rule_set_update
@@ -84,14 +85,14 @@ class RuleSetAdmin(ModelAdmin):
         try:
             if change:
                 saved = rule_set_update(
-                    actor=request.user,  # type: ignore[arg-type]
+                    actor=actor_of(request.user),
                     rule_set=RuleSet.objects.get(pk=obj.pk),
                     name=form.cleaned_data["name"],
                     **values,
                 )
             else:
                 saved = rule_set_create(
-                    actor=request.user,  # type: ignore[arg-type]
+                    actor=actor_of(request.user),
                     name=form.cleaned_data["name"],
                     game=form.cleaned_data["game"],
                     **values,

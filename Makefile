@@ -5,7 +5,8 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-PIP    := $(PY) -m pip --disable-pip-version-check -q
+# --no-compile: modules are compiled when first imported, not every module of every package at install time.
+PIP    := $(PY) -m pip --disable-pip-version-check -q --no-compile
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=

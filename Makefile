@@ -5,8 +5,9 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check -q
 # --no-compile: modules are compiled when first imported, not every module of every package at install time.
-PIP    := $(PY) -m pip --disable-pip-version-check -q --no-compile
+INSTALL := $(PIP) install --no-compile
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
@@ -19,11 +20,11 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.runtime-installed: requirements.txt | $(PY)
-	$(PIP) install -r requirements.txt
+	$(INSTALL) -r requirements.txt
 	touch $@
 
 $(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(PY)
-	$(PIP) install -r requirements-dev.txt
+	$(INSTALL) -r requirements-dev.txt
 	touch $@ $(VENV)/.runtime-installed
 
 demo: $(VENV)/.runtime-installed
@@ -75,7 +76,7 @@ clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache
 
 $(VENV)/.bench-installed: requirements-bench.txt requirements-dev.txt requirements.txt | $(PY)
-	$(PIP) install -r requirements-bench.txt
+	$(INSTALL) -r requirements-bench.txt
 	touch $@ $(VENV)/.dev-installed $(VENV)/.runtime-installed
 
 bench: $(VENV)/.bench-installed

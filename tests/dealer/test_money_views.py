@@ -23,6 +23,7 @@ from ledger.models import Posting
 from tables.models import BuyIn, Slip, Table, TrayCount
 from tables.slips import slip_issue, slip_request
 from tables.tray import tray_count_confirm, tray_count_record
+from tests.caches import cache_clear
 from tests.dealer.conftest import signed_in, text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
@@ -35,11 +36,10 @@ KEY = "0123456789abcdef0123456789abcdef"
 def _forms_sent_before_forgotten() -> Iterator[None]:
     """A form's one-time key lives in the cache, which outlives a test's rolled-back database (whose ids come
     again): each test starts with none sent."""
-    from django.core.cache import cache
 
-    cache.clear()
+    cache_clear()
     yield
-    cache.clear()
+    cache_clear()
 
 
 def _money(table: Table, rest: str = "") -> str:

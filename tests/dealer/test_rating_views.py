@@ -26,6 +26,7 @@ from players.models import Player, RatingPause, RatingSeat, RatingSession
 from players.services import player_create, session_end, session_move, session_pause, session_start
 from tables.models import Table
 from tables.services import table_assign_dealer, table_close
+from tests.caches import cache_clear
 from tests.dealer.conftest import signed_in, text
 
 pytestmark = pytest.mark.django_db
@@ -38,11 +39,10 @@ THIN = "\u2009"  # the thousands separator of the ``cents`` filter
 @pytest.fixture(autouse=True)
 def _forms_sent_before_forgotten() -> Iterator[None]:
     """A form's one-time key lives in the cache, which outlives a test's rolled-back database: none sent yet."""
-    from django.core.cache import cache
 
-    cache.clear()
+    cache_clear()
     yield
-    cache.clear()
+    cache_clear()
 
 
 def _players(table: Table, rest: str = "") -> str:

@@ -34,6 +34,7 @@ from rules.services import rule_set_create, rule_set_default
 from settlement.services import adjustment_approve, adjustment_request, correct_round, settle_round
 from tables.models import Seat, Table
 from tables.services import table_set_big_win
+from tests.caches import cache_clear
 
 # Pai Gow Poker against the house's queens over jacks (tests/settlement/conftest.py, paigow_poker.outcome):
 BANK = {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc"}
@@ -463,7 +464,7 @@ def test_figures_kept_between_refreshes_match_a_whole_read_after_more_play_a_voi
     )
     settle(play(pgp_table, dealer, wagers={4: 6000}, hands={**PGP_HANDS, "seats": {"4": LOSES}}), dealer)
     refreshed = figures()
-    cache.clear()
+    cache_clear()
     assert refreshed == figures()
     # Three settled rounds, 85.00 + 85.00 + 60.00 handle (the void is none); the correction
     # turns round 1 from -26.25 into +23.75 - 10.00 = 13.75 for the players.

@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -35,6 +34,7 @@ from players.models import Player, RatingSeat, RatingSession
 from players.page_selectors import SESSIONS_A_PAGE, player_page
 from players.services import player_create, session_start
 from tables.models import Table
+from tests.caches import cache_clear
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ TUESDAY = MONDAY + dt.timedelta(days=1)
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    cache.clear()  # the one-time form keys outlive a rolled-back test database
+    cache_clear()  # the one-time form keys outlive a rolled-back test database
 
 
 def signed_in(user: User) -> Client:

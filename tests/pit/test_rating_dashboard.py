@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -28,6 +27,7 @@ from players.figures import session_figures
 from players.models import Player, RatingSeat, RatingSession, TableHold
 from players.services import player_create, session_end, session_pause, session_start
 from tables.models import Table
+from tests.caches import cache_clear
 from tests.pit.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, fill_floor, play, settle
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    cache.clear()  # the dashboard's sealed figures outlive a rolled-back test database
+    cache_clear()  # the dashboard's sealed figures outlive a rolled-back test database
 
 
 def signed_in(user: User) -> Client:

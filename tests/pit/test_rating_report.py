@@ -20,7 +20,6 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
 from django.db.models import Sum
 from rest_framework.test import APIClient
 
@@ -35,6 +34,7 @@ from rules.edges import rule_set_edges
 from rules.services import rule_set_create
 from settlement.models import ShiftReport
 from settlement.services import settle_round
+from tests.caches import cache_clear
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
@@ -281,7 +281,7 @@ def test_a_supervisor_builds_a_missing_rating_report_on_demand_and_no_one_else( 
 def test_the_reports_page_offers_build_now_for_a_missing_rating_report(  # type: ignore[no-untyped-def]
     shift, pit_boss, floor_supervisor, auditor, client
 ) -> None:
-    cache.clear()
+    cache_clear()
     shift_close(actor=pit_boss, shift=shift)
     for kind in ("shift", "commission", "audit"):  # a shift closed before rated play was reported
         shift_report_build(shift=shift, kind=kind)

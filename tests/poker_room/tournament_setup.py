@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 
 from casino.models import AuditEvent
 from casino.roles import Role
 from ledger.models import LedgerEntry, Posting
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
+from tests.caches import cache_clear
 
 T0 = dt.datetime(2025, 10, 18, 18, 0, tzinfo=dt.UTC)  # shuffle up and deal at 18:00
 
@@ -68,7 +68,7 @@ def at(minutes: float) -> dt.datetime:
 
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
-    cache.clear()  # the tournaments' versions outlive a rolled-back test database
+    cache_clear()  # the tournaments' versions outlive a rolled-back test database
 
 
 @pytest.fixture

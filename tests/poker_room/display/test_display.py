@@ -28,6 +28,7 @@ from poker_room.tournaments import clock_services as cs
 from poker_room.tournaments import money
 from poker_room.tournaments.models import Entry, Purchase, Tournament
 from poker_room.tournaments.selectors import running_tournaments, tournament_board
+from tests.caches import cache_clear
 
 T0 = dt.datetime(2025, 10, 18, 18, 0, tzinfo=dt.UTC)
 
@@ -45,7 +46,7 @@ def at(minutes: float) -> dt.datetime:
 
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
-    cache.clear()  # the versions outlive a rolled-back test database
+    cache_clear()  # the versions outlive a rolled-back test database
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
@@ -19,6 +18,7 @@ from poker_room.display import live
 from poker_room.pure.clock import ClockStatus
 from poker_room.tournaments import clock_services as cs
 from poker_room.tournaments.models import Tournament
+from tests.caches import cache_clear
 
 T0 = dt.datetime(2025, 10, 18, 18, 0, tzinfo=dt.UTC)  # Zocktoberfest shuffles up at 18:00
 
@@ -43,7 +43,7 @@ def at(minutes: float) -> dt.datetime:
 
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
-    cache.clear()  # the versions outlive a rolled-back test database
+    cache_clear()  # the versions outlive a rolled-back test database
 
 
 @pytest.fixture
@@ -270,7 +270,7 @@ def test_the_end_instant_survives_a_server_restart_to_the_millisecond(
     now = T0 + dt.timedelta(minutes=7, seconds=13, milliseconds=457)
     before_restart = cs.clock_now(started, now)
     # A restart: nothing in memory survives, neither the instance nor the cache.
-    cache.clear()
+    cache_clear()
     restarted = fresh(tournament)
     after_restart = cs.clock_now(restarted, now)
     assert after_restart == before_restart

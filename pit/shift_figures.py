@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.db.models import (
     BigIntegerField,
-    F,
     Q,
     QuerySet,
     Subquery,
@@ -28,6 +27,7 @@ from rounds.models import Round
 from rounds.results import stored_result
 from rounds.selectors import round_value, shift_round_ids
 from rounds.states import RoundState
+from tables.models import Table
 
 # --- the shift's figures, read once and kept ------------------------------------------------------
 #
@@ -214,22 +214,22 @@ def money_since(shift: MarkedShift, sealed: SealedShift) -> dict[int, Figures]:
         sums[name] = Sum("amount_cents", filter=Q(account=account, pk__gt=seal_to))
     rows = LedgerEntry.objects.filter(pk__gt=sealed.entries_mark, account__in=_MONEY.values())
     rows = rows if sealed.entries_mark else rows.filter(round_id__in=shift_round_ids(shift))  # by id alone, as rounds
-    by_table = (
-        rows.annotate(round_shift=round_value("shift_id"), round_table=round_value("table_id"))
-        .values("round_shift", "round_table")
+    # Summed by round in the database, each round's shift and table looked up once a round (the ledger holds its
+    # id only; looked up for every entry, the round would be read again for each of the shift's entries), then by
+    # table here.
+    by_round: Iterable[Mapping[str, Any]] = (
+        rows.values("round_id")
         .annotate(**sums)
+        .annotate(round_shift=round_value("shift_id"), round_table=round_value("table_id"))
         .order_by()
     )
     fresh: dict[int, Figures] = {}
-    # The sums are annotated by name (``sums``), which the stubs cannot follow: each row, read by name.
-    rows_read: Iterable[Mapping[str, Any]] = by_table
-    for row in rows_read:
+    for row in by_round:
         if row["round_shift"] != shift.pk:  # a correction of an earlier shift's round
             continue
         table_id = row["round_table"]
         sealed.figures(table_id).add_money(**{name: row[f"sealed_{name}"] for name in _MONEY})
-        fresh[table_id] = Figures()
-        fresh[table_id].add_money(**{name: row[name] for name in _MONEY})
+        fresh.setdefault(table_id, Figures()).add_money(**{name: row[name] for name in _MONEY})
     sealed.entries_mark = seal_to
     return fresh
 
@@ -244,7 +244,7 @@ class _SettlementRow(TypedDict):
     round_number: int
     round_table: int
     table_name: str
-    threshold: int
+    threshold: int | None
     result: object  # as stored: read by ``rounds.results.stored_result``
     created_at: dt.datetime
 
@@ -259,10 +259,16 @@ def big_wins_since(shift: MarkedShift, sealed: SealedShift) -> tuple[list[BigWin
     """
     seal_to = max(sealed.postings_mark, shift.seal_postings or 0)
     won = {f"won_{i}": Cast(KT(f"result__seats__{i}__won_cents"), BigIntegerField()) for i in range(MAX_SEATS)}
+    # The ledger holds the round's id only: its shift, number and table, and the table's threshold, looked up for
+    # the settlements that come back only. The database keeps those where a seat won more than the lowest threshold
+    # of the floor (none without one); each is held to its own table's threshold here, newest first, until one more
+    # than is shown.
+    lowest = Subquery(  # one value for the whole query (no outer reference): the database reads it once
+        Table.objects.filter(big_win_cents__isnull=False).order_by("big_win_cents").values("big_win_cents")[:1]
+    )
     above = Q()
     for name in won:
-        above |= Q(**{f"{name}__gt": F("threshold")})
-    # The ledger holds the round's id only: its shift, number and table, and the table's threshold, looked up.
+        above |= Q(**{f"{name}__gt": lowest})
     of_round = {
         "round_shift": round_value("shift_id"),
         "round_number": round_value("number"),
@@ -270,13 +276,13 @@ def big_wins_since(shift: MarkedShift, sealed: SealedShift) -> tuple[list[BigWin
         "table_name": round_value("table__name"),
         "threshold": round_value("table__big_win_cents"),
     }
-    fields = ("pk", "round_id", *of_round, "result", "created_at")
+    fields = ("pk", "round_id", *of_round, "result", "created_at", *won)
 
     def settlements(**where: Any) -> QuerySet[Posting, _SettlementRow]:
         rows = Posting.objects.filter(kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True, **where)
-        rows = rows.annotate(**of_round).filter(Q(threshold__isnull=False))
         # The seats' wins are annotated by name (``won``), which the stubs cannot follow: the rows are ``fields``.
-        return cast("QuerySet[Posting, _SettlementRow]", rows.annotate(**won).filter(above).values(*fields).order_by())
+        rows = rows.annotate(**won).filter(above).annotate(**of_round)
+        return cast("QuerySet[Posting, _SettlementRow]", rows.values(*fields).order_by())
 
     if not sealed.postings_mark:
         candidates = settlements(round_id__in=shift_round_ids(shift))
@@ -284,7 +290,15 @@ def big_wins_since(shift: MarkedShift, sealed: SealedShift) -> tuple[list[BigWin
         candidates = settlements(pk__gt=sealed.postings_mark)
         if sealed.big_ids:
             candidates = candidates.union(settlements(pk__in=sealed.big_ids), all=True)
-    rows = [row for row in candidates.order_by("-pk")[: BIG_WINS_SHOWN + 1] if row["round_shift"] == shift.pk]
+    newest: list[_SettlementRow] = []
+    for row in candidates.order_by("-pk").iterator(chunk_size=BIG_WINS_SHOWN + 1):
+        seats = cast("Mapping[str, int | None]", row)  # the wins, by the names in ``won``
+        threshold = row["threshold"]
+        if threshold is not None and any((cents := seats[name]) is not None and cents > threshold for name in won):
+            newest.append(row)
+            if len(newest) > BIG_WINS_SHOWN:
+                break
+    rows = [row for row in newest if row["round_shift"] == shift.pk]
     sealed.big_ids = tuple(row["pk"] for row in rows if row["pk"] <= seal_to)
     sealed.postings_mark = seal_to
     wins = [
@@ -295,12 +309,12 @@ def big_wins_since(shift: MarkedShift, sealed: SealedShift) -> tuple[list[BigWin
             round_number=row["round_number"],
             seat=seat["seat"],
             won_cents=seat["won_cents"],
-            threshold_cents=row["threshold"],
+            threshold_cents=threshold,
             settled_at=row["created_at"],
         )
         for row in rows
-        if (result := stored_result(row["result"])) is not None
+        if (threshold := row["threshold"]) is not None and (result := stored_result(row["result"])) is not None
         for seat in result["seats"]
-        if seat["won_cents"] > row["threshold"]
+        if seat["won_cents"] > threshold
     ]
     return wins[:BIG_WINS_SHOWN], len(rows) > BIG_WINS_SHOWN or len(wins) > BIG_WINS_SHOWN

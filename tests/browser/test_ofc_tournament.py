@@ -53,10 +53,13 @@ def _score(page: Any, boards: dict[int, tuple[str, str, str]], *, double_tap: bo
     """Type the boards, score the hand, and check each player's points against the engine's."""
     _fill(page, boards)
     button = page.locator("#ofc-hand-form button[type=submit]")
-    if double_tap:
-        button.dblclick()
-    else:
-        button.click()
+    # Until the answer's page is in: the last hand's points may be the same, and a page opened meanwhile would be
+    # interrupted by the answer's redirect (to #result).
+    with page.expect_navigation():
+        if double_tap:
+            button.dblclick()
+        else:
+            button.click()
     page.wait_for_load_state()
     for number, points in engine_points(boards).items():
         expect(page.locator(f'#ofc-result tr[data-entry="{number}"] td.points')).to_have_attribute(

@@ -15,7 +15,7 @@ with the same key (a double tap, a resend) is recorded once (``casino.once``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -344,17 +344,6 @@ def _tray_page(
     return page(request, "dealer/money_tray.html", context, status=status)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-@never_cache
-@at_table(_MONEY_ACTION)
-def tray_count_view(request: HttpRequest, table: Table) -> HttpResponse:
-    """GET: the chip tray to count. POST: record the opener or the closer (the button tapped names it)."""
-    if request.method == "GET":
-        return _tray_page(request, table, mode="count")
-    return _tray_count_record(request, table=table)
-
-
 @TRAY.acts(mode="count")
 def _tray_count_record(request: HttpRequest, kept: Kept, table: Table) -> str:
     typed = kept["typed"] = _typed_chips(request.POST)
@@ -364,17 +353,6 @@ def _tray_count_record(request: HttpRequest, kept: Kept, table: Table) -> str:
         "kind": count.get_kind_display(),
         "total": _money(count.total_cents),
     }
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-@never_cache
-@at_table(_MONEY_ACTION)
-def slip_request_view(request: HttpRequest, table: Table) -> HttpResponse:
-    """GET: the chip tray to ask the cage for chips. POST: request the fill or the credit (the button tapped)."""
-    if request.method == "GET":
-        return _tray_page(request, table, mode="slip")
-    return _slip_request_record(request, table=table)
 
 
 @TRAY.acts(mode="slip")
@@ -387,3 +365,29 @@ def _slip_request_record(request: HttpRequest, kept: Kept, table: Table) -> str:
         "number": slip.number,
         "total": _money(slip.total_cents),
     }
+
+
+def _tray_form(mode: str, record: Callable[..., HttpResponse], doc: str) -> Callable[..., HttpResponse]:
+    """The chip tray's page in ``mode`` on GET; on POST, ``record`` what the button tapped names."""
+
+    @login_required
+    @require_http_methods(["GET", "POST"])
+    @never_cache
+    @at_table(_MONEY_ACTION)
+    def view(request: HttpRequest, table: Table) -> HttpResponse:
+        if request.method == "GET":
+            return _tray_page(request, table, mode=mode)
+        return record(request, table=table)
+
+    view.__doc__ = doc
+    return view
+
+
+tray_count_view = _tray_form(
+    "count",
+    _tray_count_record,
+    "GET: the chip tray to count. POST: record the opener or the closer.",
+)
+slip_request_view = _tray_form(
+    "slip", _slip_request_record, "GET: the chip tray to ask the cage for chips. POST: request the fill or the credit."
+)

@@ -42,7 +42,7 @@ from casino.money import money_text
 from casino.templatetags.money import cents
 from pit.report_selectors import shift_boxes_awaited
 from settlement.models import ShiftReport
-from settlement.table_money import TableShiftMoney, WinHold, table_money_figures, win_hold_by
+from settlement.table_money import SlipLine, TableShiftMoney, WinHold, table_money_figures, win_hold_by
 from tables.models import Slip
 
 
@@ -127,22 +127,6 @@ class DropVarianceLine(TypedDict):
     drop_variance_cents: int
 
 
-class SlipRow(TypedDict):
-    """A slip of the shift with who requested, issued, signed or voided it and why (``SLIP_COLUMNS``)."""
-
-    kind: str
-    number: int
-    table: str
-    status: str
-    total_cents: int
-    requested_by: str
-    issued_by: str
-    dealer_signed_by: str
-    supervisor_signed_by: str
-    voided_by: str
-    void_reason: str
-
-
 class SlipNumbers(TypedDict):
     """A kind's slip numbers in the shift: from ``first`` to ``last``, used, voided and missing."""
 
@@ -164,7 +148,7 @@ class MasterGameSections(TypedDict):
     periods: list[PeriodWinHold]
     drop_variance: list[DropVarianceLine]
     boxes_missing: list[str]
-    slips: list[SlipRow]
+    slips: list[SlipLine]
     slip_numbers: list[SlipNumbers]
 
 
@@ -263,28 +247,12 @@ def _drop_variance(rows: Sequence[TableLine]) -> list[DropVarianceLine]:
     return lines
 
 
-def _slips(shift_rows: Sequence[TableShiftMoney]) -> list[SlipRow]:
-    slips: list[SlipRow] = [
-        {
-            "kind": slip.kind,
-            "number": slip.number,
-            "table": money.table,
-            "status": slip.status,
-            "total_cents": slip.total_cents,
-            "requested_by": slip.requested_by,
-            "issued_by": slip.issued_by,
-            "dealer_signed_by": slip.dealer_signed_by,
-            "supervisor_signed_by": slip.supervisor_signed_by,
-            "voided_by": slip.voided_by,
-            "void_reason": slip.void_reason,
-        }
-        for money in shift_rows
-        for slip in money.slips
-    ]
+def _slips(shift_rows: Sequence[TableShiftMoney]) -> list[SlipLine]:
+    slips = [slip for money in shift_rows for slip in money.slips]
     return sorted(slips, key=lambda slip: (Slip.Kind.values.index(slip["kind"]), slip["number"]))
 
 
-def _slip_numbers(slips: Sequence[SlipRow]) -> list[SlipNumbers]:
+def _slip_numbers(slips: Sequence[SlipLine]) -> list[SlipNumbers]:
     """Per kind: the shift's numbers from the one after the last used before them to its last; each used (not
     voided) or voided, or missing (no slip holds it). One query, for the numbers used before the shift's."""
     numbers: dict[str, dict[int, str]] = {kind: {} for kind in Slip.Kind.values}

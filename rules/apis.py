@@ -14,6 +14,7 @@ serializer here has a name of its own (nested ``InputSerializer`` classes would 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar
@@ -252,7 +253,9 @@ def _poker_setting_advice(row: paigow_poker_advice.SettingAdvice) -> dict[str, A
 # one shape of the two advice endpoints. Each names its game, the input field holding the hand (refused in the
 # engine's words, naming it), how it asks its engine and how it answers. (No docstring: drf-spectacular would publish
 # it as each endpoint's description.)
-class AdviseApi(APIView):
+# An advice endpoint: the rule set's options checked and read, then the game's own ``advise`` (a comment, not a
+# docstring: drf-spectacular would publish a docstring as each endpoint's description).
+class AdviseApi(APIView, ABC):
     game: ClassVar[str]
     hand: ClassVar[str]
     input_serializer: ClassVar[type[serializers.Serializer[Any]]]
@@ -271,11 +274,11 @@ class AdviseApi(APIView):
             )
         return Response(self.output_serializer(answer).data)
 
+    @abstractmethod
     def advise(
         self, hand: str, options: dict[str, dict[str, Any]], *, commission_bp: int, commission_on_player_wins: bool
     ) -> dict[str, Any]:
         """The engine's advice on ``hand`` as the endpoint answers it."""
-        raise NotImplementedError
 
 
 @extend_schema_view(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db.models import OuterRef, Subquery, Sum
@@ -28,12 +28,13 @@ User = get_user_model()
 HOUSE_ACCOUNTS = (LedgerEntry.Account.HOUSE, LedgerEntry.Account.COMMISSION, LedgerEntry.Account.RAKE)
 
 
-@dataclass(frozen=True)
-class SlipLine:
-    """A slip as the Master Game Report lists it."""
+class SlipLine(TypedDict):
+    """A slip of the shift as the Master Game Report lists it, with who requested, issued, signed or voided it and
+    why (``pit.master_game.SLIP_COLUMNS``)."""
 
     kind: str
     number: int
+    table: str
     status: str
     total_cents: int
     requested_by: str
@@ -83,7 +84,7 @@ class TableShiftMoney:
 
     @property
     def pending_slips(self) -> int:
-        return sum(1 for slip in self.slips if slip.status in (Slip.Status.REQUESTED, Slip.Status.ISSUED))
+        return sum(1 for slip in self.slips if slip["status"] in (Slip.Status.REQUESTED, Slip.Status.ISSUED))
 
     @property
     def missing(self) -> list[str]:
@@ -236,6 +237,7 @@ def table_money_figures(*, shifts: Sequence[Shift], table_ids: Sequence[int] | N
             SlipLine(
                 kind=slip.kind,
                 number=slip.number,
+                table=money.table,
                 status=slip.status,
                 total_cents=slip.total_cents,
                 requested_by=_name(slip.requested_by_id, names),

@@ -62,7 +62,8 @@ def get(port: int, path: str, **headers: str):  # type: ignore[no-untyped-def]
     opener = urllib.request.build_opener(NoRedirect)
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
     try:
-        return opener.open(request, timeout=5)
+        # The socket answers as soon as gunicorn binds it; its worker may still be loading the app on a busy machine.
+        return opener.open(request, timeout=30)
     except urllib.error.HTTPError as error:
         return error
 
@@ -70,7 +71,7 @@ def get(port: int, path: str, **headers: str):  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="module")
 def server() -> Iterator[int]:
     process, port = start()
-    deadline = time.monotonic() + 12
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
             pytest.fail(f"gunicorn exited: {process.stdout.read() if process.stdout else ''}")
@@ -81,7 +82,7 @@ def server() -> Iterator[int]:
             time.sleep(0.1)
     else:
         process.kill()
-        pytest.fail("gunicorn did not answer within 12 seconds")
+        pytest.fail("gunicorn did not answer within 30 seconds")
     yield port
     process.terminate()
     process.wait(timeout=10)

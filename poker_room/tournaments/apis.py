@@ -21,8 +21,8 @@ their state (409) under the tournament's row lock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, TypedDict
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
@@ -41,7 +41,7 @@ from casino.users import Viewer
 from poker_room.api_inputs import InputSerializer, cents_field, tournament_or_404, valid_input
 from poker_room.floor import MOST_CHIPS, MOST_TEXT, is_viewer, reader_tables, require_viewer
 from poker_room.pure.payouts import HOUSE_PAYOUTS, BandJson, bands_as_json
-from poker_room.pure.structure import MAX_LEVELS, AnteKind, Game, LevelJson, LevelKind, structure_as_dicts
+from poker_room.pure.structure import MAX_LEVELS, AnteKind, Game, LevelKind, structure_as_dicts
 from poker_room.pure.templates_data import Template, template_structure, templates
 from poker_room.tournaments import services
 from poker_room.tournaments.models import Tournament, TournamentTable
@@ -307,42 +307,9 @@ class TemplateOutputSerializer(serializers.Serializer[Any]):
     structure = TournamentLevelSerializer(many=True, help_text="The default structure a new tournament gets.")
 
 
-class TemplateBody(TypedDict):
-    """A template as the API answers it (``TemplateOutputSerializer``)."""
-
-    key: str
-    name: str
-    games: list[str]
-    starting_stack: int | None
-    stack_from_points: bool
-    level_minutes: int | None
-    level_hands: int | None
-    rules: str
-    knockout: bool
-    ante_up: bool
-    heads_up: bool
-    table_size: int
-    source: str
-    structure: list[LevelJson]
-
-
-def _template_body(t: Template) -> TemplateBody:
-    return {
-        "key": t.key,
-        "name": t.name,
-        "games": list(t.games),
-        "starting_stack": t.starting_stack,
-        "stack_from_points": t.stack_from_points,
-        "level_minutes": t.level_minutes,
-        "level_hands": t.level_hands,
-        "rules": t.rules,
-        "knockout": t.knockout,
-        "ante_up": t.ante_up,
-        "heads_up": t.heads_up,
-        "table_size": t.table_size,
-        "source": t.source,
-        "structure": structure_as_dicts(template_structure(t)),
-    }
+def _template_body(t: Template) -> dict[str, object]:
+    """A template as ``TemplateOutputSerializer`` answers it: its fields, and the default structure it gives."""
+    return {**asdict(t), "structure": structure_as_dicts(template_structure(t))}
 
 
 # --- tournaments --------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -36,18 +37,38 @@ def _uses_the_database(item: pytest.Item) -> bool:
     )
 
 
+# The packages whose code imports no Django (import contracts hold it): their tests answer alike on every database.
+_DJANGO_FREE = (("rules", "games"), ("tests", "rules"), ("tests", "poker_room", "pure"))
+
+
+def _same_on_every_database(item: pytest.Item, root: Path) -> bool:
+    """A test that reaches neither the database nor a service, and runs code that cannot read them: the game
+    engines' and the poker room's pure rules (no Django), or code run in a process of its own whose environment the
+    test sets (``own_process``)."""
+    if _uses_the_database(item) or item.get_closest_marker("services") is not None:
+        return False
+    where = item.path.relative_to(root).parts
+    return any(where[: len(package)] == package for package in _DJANGO_FREE) or (
+        item.get_closest_marker("own_process") is not None
+    )
+
+
+def _in_the_browser(item: pytest.Item, root: Path) -> bool:
+    return item.path.relative_to(root).parts[:2] == ("tests", "browser")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """``TABLESIDE_ENGINE_TESTS_DONE=1`` (the second CI pass) leaves out the game engines' own tests: the doctests of
-    ``rules/games`` and the tests under ``tests/rules`` that never reach the database. The engines import no Django
-    (an import contract holds it), so those tests cannot answer differently on PostgreSQL; the first pass ran them."""
-    if os.environ.get("TABLESIDE_ENGINE_TESTS_DONE") != "1":
+    """``TABLESIDE_CI_PASS`` (set by ``.ci/run``) runs each test where it tells something: pass 1 (SQLite) leaves the
+    browser tests to pass 2, which drives the screens on PostgreSQL (the production database, whose row locks make a
+    double tap over the live server a real race); pass 2 leaves out the tests that answer alike on every database
+    (``_same_on_every_database``), which pass 1 ran. Unset (``make test`` on a developer's machine), every test runs."""
+    leave_out = {"1": _in_the_browser, "2": _same_on_every_database}.get(os.environ.get("TABLESIDE_CI_PASS", ""))
+    if leave_out is None:
         return
     root = config.rootpath
     kept, done = [], []
     for item in items:
-        where = item.path.relative_to(root).parts[:2]
-        engine = where[:2] == ("rules", "games") or where == ("tests", "rules")
-        (done if engine and not _uses_the_database(item) else kept).append(item)
+        (done if leave_out(item, root) else kept).append(item)
     if done:
         config.hook.pytest_deselected(items=done)
         items[:] = kept

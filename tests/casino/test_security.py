@@ -19,6 +19,10 @@ from django.test import Client, override_settings
 from casino.checks import production_refusals_raise
 from casino.defaults import DEVELOPMENT_AUDIT_KEY, DEVELOPMENT_SECRET_KEY
 
+# The tests that reach no database here run the code in a process of their own and set its environment, or check
+# this process's settings and templates: the pass's database and services never reach them (tests/conftest.py).
+pytestmark = pytest.mark.own_process
+
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
     "DEBUG": "0",

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# Each test runs the code in a process of its own and sets its environment: see tests/conftest.py.
+pytestmark = pytest.mark.own_process
+
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import json, django

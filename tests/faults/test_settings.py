@@ -11,6 +11,9 @@ import pytest
 
 from tests.casino.test_settings import ROOT, SERVICE_VARS
 
+# Each test runs the code in a process of its own and sets its environment: see tests/conftest.py.
+pytestmark = pytest.mark.own_process
+
 PROBE = """
 import json, django
 django.setup()

@@ -118,3 +118,25 @@ def test_an_empty_form_field_for_a_number_is_refused_not_taken_as_left_out(pit_b
     response = client.post(f"/api/tables/{table.pk}/setup/", {"rule_set": ""}, format="multipart")
     assert response.status_code == 400
     assert response.json()["extra"] == {"fields": {"rule_set": ["A valid integer is required."]}}
+
+
+@pytest.mark.django_db
+def test_a_lone_surrogate_in_a_buy_ins_medium_is_refused_in_words_and_records_nothing(api, make_table, shift) -> None:
+    from tables.models import BuyIn
+
+    table = make_table(name="PGP 1", game="paigow_poker", seat_count=6)
+    body = '{"seat": 1, "amount_cents": 50000, "medium": "\\ud800"}'
+    response = api.post(f"/api/tables/{table.pk}/buy-ins/", data=body, content_type="application/json")
+    assert response.status_code == 400, response.content[:200]
+    assert "no field can hold" in response.json()["message"]
+    assert not BuyIn.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_nul_in_a_forms_field_is_refused_in_words(api, make_table, shift) -> None:
+    table = make_table(name="PGP 1", game="paigow_poker", seat_count=6)
+    response = api.post(
+        f"/api/tables/{table.pk}/slips/", data="kind=fill%00&chips=x", content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 400, response.content[:200]
+    assert response.json()["message"] == "The field 'kind' holds a NUL byte: no such value is ever valid."

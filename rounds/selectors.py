@@ -19,7 +19,7 @@ from casino.models import Shift
 from casino.users import Viewer
 from ledger.models import EntrySeat, LedgerEntry, Posting
 from rounds.models import Adjustment, Round, Wager
-from rounds.states import TRANSITIONS, RoundState
+from rounds.states import TRANSITIONS, UNFINISHED_STATES, RoundState
 from rules.games import registry
 from tables.models import Seat
 from tables.permissions import can_view_every_table, require_view_table, tables_visible_to
@@ -145,3 +145,11 @@ def adjustment_list(*, status: str | None = None, user: Viewer | None = None) ->
 def adjustment_get(*, adjustment_id: int) -> Adjustment:
     """One request, or 404."""
     return get_object_or_404(adjustment_list(), pk=adjustment_id)
+
+
+def unfinished_rounds(table_ids: Iterable[int]) -> dict[int, Round]:
+    """Each table's round still being played (a table has one at a time), by table id; one query."""
+    found = Round.objects.filter(table_id__in=list(table_ids), state__in=UNFINISHED_STATES).only(
+        "id", "table_id", "number", "state"
+    )
+    return {round_.table_id: round_ for round_ in found}

@@ -68,20 +68,24 @@ def can_move(current: str, target: str) -> bool:
     return RoundState(target) in TRANSITIONS[RoundState(current)]
 
 
-def check_move(current: str, target: str, *, round_number: int | None = None) -> RoundState:
+def check_move(
+    current: str, target: str, *, round_number: int | None = None, round_id: int | None = None
+) -> RoundState:
     """Refuse a move the transition table does not allow, in the dealer's words; return the target state.
 
     Raises ``WrongState`` (409) for a move out of a final state, a move to the same
-    state, or a skipped or backward step; ``ApplicationError`` for an unknown state.
+    state, or a skipped or backward step, naming the round (``extra``: its id, number and state);
+    ``ApplicationError`` for an unknown state.
     """
     now = _state(current, field="state")
     then = _state(target, field="target")
     if then in TRANSITIONS[now]:
         return then
     name = f"Round {round_number}" if round_number is not None else "The round"
+    extra = {"round_id": round_id, "round_number": round_number, "state": now.value}
     if now == then:
-        raise WrongState(f"{name} is already {now.value}.")
+        raise WrongState(f"{name} is already {now.value}.", extra=extra)
     if now in FINAL_STATES:
-        raise WrongState(f"{name} is {now.value}: it cannot be {_PARTICIPLE[then]}.")
+        raise WrongState(f"{name} is {now.value}: it cannot be {_PARTICIPLE[then]}.", extra=extra)
     (forward,) = TRANSITIONS[now] - {RoundState.VOIDED}
-    raise WrongState(f"A round goes from {now.value} to {forward.value}, not to {then.value}.")
+    raise WrongState(f"A round goes from {now.value} to {forward.value}, not to {then.value}.", extra=extra)

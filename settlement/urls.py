@@ -5,8 +5,11 @@ from __future__ import annotations
 from django.urls import path
 
 from settlement import apis
+from settlement.table_apis import TableDetailApi, TableListApi
 
 api_urlpatterns = [
+    path("tables/", TableListApi.as_view(), name="api-table-list"),
+    path("tables/<int:table_id>/", TableDetailApi.as_view(), name="api-table-detail"),
     path("tables/<int:table_id>/rounds/", apis.RoundOpenApi.as_view(), name="api-round-open"),
     path("rounds/<int:round_id>/", apis.RoundDetailApi.as_view(), name="api-round-detail"),
     path("rounds/<int:round_id>/wagers/", apis.WagerCreateApi.as_view(), name="api-round-wagers"),

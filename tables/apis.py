@@ -17,39 +17,8 @@ from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
 from casino.users import actor_of
 from rules.models import RuleSet
-from tables.permissions import require_view_table, tables_visible_to
 from tables.selectors import table_get
 from tables.services import MOST_LIMIT_CENTS, UNCHANGED, table_configure
-
-
-class TableOutputSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    pit = serializers.CharField(source="pit.name")
-    game = serializers.CharField()
-    game_display = serializers.CharField(source="get_game_display")
-    min_wager_cents = serializers.IntegerField()
-    max_wager_cents = serializers.IntegerField()
-    seat_count = serializers.IntegerField()
-    status = serializers.CharField()
-
-
-class TableListApi(APIView):
-    @extend_schema(
-        responses=TableOutputSerializer(many=True),
-        summary="The tables the user may see: every table on the floor, or a dealer's own",
-    )
-    def get(self, request: Request) -> Response:
-        return Response(TableOutputSerializer(tables_visible_to(request.user), many=True).data)
-
-
-class TableDetailApi(APIView):
-    @extend_schema(responses=TableOutputSerializer, summary="One table (a dealer sees their own)")
-    def get(self, request: Request, table_id: int) -> Response:
-        table = table_get(table_id=table_id)
-        require_view_table(request.user, table)
-        return Response(TableOutputSerializer(table).data)
-
 
 # --- a table's set-up ------------------------------------------------------------------
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 from django.urls import path
 
 from tables import money_apis
-from tables.apis import TableDetailApi, TableListApi, TableSetupApi
+from tables.apis import TableSetupApi
 
 api_urlpatterns = [
-    path("tables/", TableListApi.as_view(), name="api-table-list"),
-    path("tables/<int:table_id>/", TableDetailApi.as_view(), name="api-table-detail"),
     path("tables/<int:table_id>/setup/", TableSetupApi.as_view(), name="api-table-setup"),
     # the table's money
     path("chips/", money_apis.ChipListApi.as_view(), name="api-chip-list"),

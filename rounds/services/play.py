@@ -160,7 +160,7 @@ def round_close_betting(*, actor: User | None, round: Round) -> Round:
         locked = round_lock(round)
         require_act_at_table(actor, locked.table, action="close the betting")
         round_check(locked)
-        check_move(locked.state, RoundState.BETTING_CLOSED, round_number=locked.number)
+        check_move(locked.state, RoundState.BETTING_CLOSED, round_number=locked.number, round_id=locked.pk)
         count = locked.wagers.count()
         needed = 1 if round_hands.round_is_banked(locked) else 2
         if count < needed:
@@ -204,7 +204,7 @@ def round_deal(
         locked = round_lock(round)
         require_act_at_table(actor, locked.table, action="deal")
         round_check(locked)
-        check_move(locked.state, RoundState.DEALT, round_number=locked.number)
+        check_move(locked.state, RoundState.DEALT, round_number=locked.number, round_id=locked.pk)
         bank = locked.bank_seat.number if locked.bank_seat is not None else None
         positions, banker = registry.deal_positions(seat_count=locked.table.seat_count, bank_seat=bank)
         dealt: dict[str, str] | None = None
@@ -304,7 +304,7 @@ def round_hands_record(*, actor: User | None, round: Round, hands: Mapping[str, 
         require_act_at_table(actor, locked.table, action="enter the hands")
         round_check(locked)
         if locked.state not in (RoundState.DEALT, RoundState.REVEALED):
-            check_move(locked.state, RoundState.REVEALED, round_number=locked.number)
+            check_move(locked.state, RoundState.REVEALED, round_number=locked.number, round_id=locked.pk)
         # Present at all (null included), the swaps must be the ones recorded: the hands never change them.
         named = isinstance(hands, Mapping) and surrender_swap.SWAPS in hands
         if named and hands[surrender_swap.SWAPS] != surrender_swap.recorded_swaps(

@@ -167,7 +167,8 @@ def round_open(
         if unfinished is not None:
             raise WrongState(
                 f"Round {unfinished.number} at table {locked.name} is still {unfinished.state}: "
-                "settle or void it before opening another."
+                "settle or void it before opening another.",
+                extra={"round_id": unfinished.pk, "round_number": unfinished.number, "state": unfinished.state},
             )
         snapshot = locked.rule_set.snapshot()
         in_a_row = _check_banker(table=locked, banking_mode=snapshot["banking_mode"], seat_number=banker_seat)
@@ -196,7 +197,11 @@ def round_open(
                     state_changed_at=now,
                 )
         except IntegrityError as exc:  # a concurrent open won the race
-            raise WrongState(f"Another round was opened at table {locked.name} at the same moment.") from exc
+            winner = locked.rounds.filter(state__in=UNFINISHED_STATES).first()
+            raise WrongState(
+                f"Another round was opened at table {locked.name} at the same moment.",
+                extra={"round_id": winner.pk, "round_number": winner.number} if winner is not None else {},
+            ) from exc
         if in_a_row:
             BankTurn.objects.create(round=round_, seat=bank_seat, consecutive=in_a_row)
         opened: dict[str, object] = {**round_snapshot(round_)}
@@ -252,7 +257,7 @@ def round_transition(
         for name, value in (changes or {}).items():
             setattr(locked, name, value)
         if target is not None:
-            state = check_move(locked.state, target, round_number=locked.number)
+            state = check_move(locked.state, target, round_number=locked.number, round_id=locked.pk)
             locked.state = state
             locked.state_changed_at = timezone.now()
             fields += ["state", "state_changed_at"]

@@ -97,7 +97,7 @@ def void_round(*, actor: User | None, round: Round, reason: str, requested_by: U
         raise ApplicationError("A round is voided only with a reason.", extra={"field": "reason"})
     with transaction.atomic():
         locked = round_lock(round)
-        check_move(locked.state, RoundState.VOIDED, round_number=locked.number)
+        check_move(locked.state, RoundState.VOIDED, round_number=locked.number, round_id=locked.pk)
         require_second_person(
             actor=actor, round=locked, kind="void", requested_by=requested_by, asked=requested_by is not None
         )

@@ -273,7 +273,7 @@ def adjustment_request(
         require_act_at_table(actor, locked.table, action="ask for a void or a correction")
         round_check(locked, hold=None)
         if kind == Adjustment.Kind.VOID:
-            check_move(locked.state, RoundState.VOIDED, round_number=locked.number)
+            check_move(locked.state, RoundState.VOIDED, round_number=locked.number, round_id=locked.pk)
             hands = None
         else:
             if locked.state != RoundState.SETTLED:

@@ -227,7 +227,7 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
                 "A supervisor corrects a settled round.",
                 extra={"field": "idempotency_key"},
             )
-        check_move(locked.state, RoundState.SETTLED, round_number=locked.number)
+        check_move(locked.state, RoundState.SETTLED, round_number=locked.number, round_id=locked.pk)
         hands = stored_hands(locked.hands)
         if hands is None:
             raise WrongState(f"Round {locked.number} has no hands entered.")

@@ -617,7 +617,8 @@ def test_bad_wagers_and_dice_answer_400_and_write_nothing(pgp_table: Any, api: A
 def test_wrong_state_answers_409_and_unknown_round_404(pgp_table: Any, api: APIClient) -> None:
     round_id = _ok(_open(api, pgp_table), 201)["id"]
     _refused(api.post(_url(round_id, "close-betting")), 409, "needs a wager")
-    _refused(_open(api, pgp_table), 409, "still open")
+    again = _refused(_open(api, pgp_table), 409, "still open")
+    assert again["extra"] == {"round_id": round_id, "round_number": 1, "state": "open"}
     _post(api, _url(round_id, "wagers"), {"seat": 1, "amount_cents": 1000}, 201)
     _post(api, _url(round_id, "close-betting"))
     before, writes = _ok(api.get(_url(round_id))), _writes()
@@ -627,7 +628,8 @@ def test_wrong_state_answers_409_and_unknown_round_404(pgp_table: Any, api: APIC
         409,
         "not to revealed",
     )
-    _refused(api.post(_url(round_id, "settle"), HTTP_IDEMPOTENCY_KEY="early"), 409, "not to settled")
+    early = _refused(api.post(_url(round_id, "settle"), HTTP_IDEMPOTENCY_KEY="early"), 409, "not to settled")
+    assert early["extra"] == {"round_id": round_id, "round_number": 1, "state": "betting_closed"}
     assert _ok(api.get(_url(round_id))) == before
     assert _writes() == writes
 
@@ -759,3 +761,21 @@ def test_a_bank_past_what_the_database_holds_is_refused_in_words_and_nothing_is_
     before = Round.objects.count()
     _refused(_open(api, player_bank_tiles, banker_seat=2, bank_cents=bank_cents), 400, "A bank puts up at most")
     assert Round.objects.count() == before
+
+
+def test_a_client_that_lost_the_answer_to_open_a_round_finds_it_on_the_table(
+    pgp_table: Any, api: APIClient, pit_boss: User, django_assert_max_num_queries: Any
+) -> None:
+    from rounds.services import void_round
+
+    table_url = f"/api/tables/{pgp_table.pk}/"
+    assert _ok(api.get(table_url))["current_round"] is None
+    opened = _ok(_open(api, pgp_table), 201)
+    assert _ok(api.get(table_url))["current_round"] == {"id": opened["id"], "number": 1, "state": "open"}
+    with django_assert_max_num_queries(8):  # the tables and their rounds in one query each, however many tables
+        listed = _ok(api.get("/api/tables/"))
+    assert [t["current_round"] for t in listed if t["id"] == pgp_table.pk] == [
+        {"id": opened["id"], "number": 1, "state": "open"}
+    ]
+    void_round(actor=pit_boss, round=Round.objects.get(pk=opened["id"]), reason="Misdeal")
+    assert _ok(api.get(table_url))["current_round"] is None

@@ -10,7 +10,9 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from django.views.csrf import csrf_failure as django_csrf_failure
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -93,3 +95,31 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
             extra={"reason": reason},
         )
     return django_csrf_failure(request, reason)
+
+
+# Seconds a client waits before it asks again when the database cannot be reached.
+RETRY_AFTER_SECONDS = 5
+
+
+def database_unreachable(exc: BaseException | None) -> bool:
+    """Whether the request failed because the database could not be reached or answer (the connection refused or
+    lost, the server shutting down, a lock or statement timed out): a moment later the same request may succeed."""
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
+def unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with ``Retry-After``: the API's refusal under /api/, elsewhere a page in words that reads nothing from the
+    database (it cannot) and, for a page asked for (GET), asks again by itself."""
+    if api_path(request):
+        response = refusal(
+            request,
+            "The server cannot reach its database just now; nothing of this request was recorded. "
+            f"Send it again in {RETRY_AFTER_SECONDS} seconds (with the same Idempotency-Key, it records once).",
+            status=503,
+            extra={"retry_after": RETRY_AFTER_SECONDS},
+        )
+    else:
+        context = {"retry_after": RETRY_AFTER_SECONDS, "again": request.method == "GET"}
+        response = HttpResponse(render_to_string("503.html", context), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

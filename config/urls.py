@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
@@ -12,6 +14,7 @@ from django.views.defaults import bad_request, page_not_found, permission_denied
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from casino.apis import ObtainExpiringToken, RevokeToken
+from casino.errors import database_unreachable, unavailable
 from casino.middleware import api_path, refusal
 from casino.parsers import TOKEN_PARSERS
 from dealer.urls import page_urlpatterns as dealer_pages
@@ -78,7 +81,10 @@ def handler403(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
-    """Under /api/ even a fault is JSON, saying nothing of its cause; elsewhere Django's page."""
+    """Under /api/ even a fault is JSON, saying nothing of its cause; elsewhere Django's page. A database that cannot
+    be reached (``casino.errors.database_unreachable``) is a 503 with ``Retry-After``, not a fault."""
+    if database_unreachable(sys.exc_info()[1]):
+        return unavailable(request)
     if api_path(request):
         return refusal(
             request,

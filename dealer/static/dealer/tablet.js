@@ -62,6 +62,11 @@
     if (status >= 400 && isRefusal(detail.xhr)) {
       detail.shouldSwap = true;
       detail.isError = false;
+    } else if (status === 503) {
+      // The server cannot reach its database: nothing was recorded, the entries stay, and the same request (its
+      // form key with it, so it records once) goes again when the server says to.
+      detail.shouldSwap = false;
+      retryLater(detail);
     } else if (status >= 400) {
       detail.shouldSwap = false;
       say(status === 403 ? "msgSignedOut" : status >= 500 ? "msgFailed" : "msgRefused", status);
@@ -70,6 +75,30 @@
       detail.shouldSwap = false;
       say("msgSignedOut", status);
     }
+  });
+
+  var MOST_RETRIES = 12;
+
+  function retryLater(detail) {
+    var source = detail.requestConfig && detail.requestConfig.elt;
+    var tries = source ? parseInt(source.dataset.retries || "0", 10) + 1 : MOST_RETRIES + 1;
+    var seconds = parseInt(detail.xhr.getResponseHeader("Retry-After") || "5", 10) || 5;
+    if (tries > MOST_RETRIES) {
+      if (source) delete source.dataset.retries;
+      say("msgUnavailableStopped", 503);
+      return;
+    }
+    source.dataset.retries = String(tries);
+    say("msgUnavailable", seconds);
+    var event = detail.requestConfig.triggeringEvent;
+    setTimeout(function () {
+      if (document.body.contains(source)) htmx.trigger(source, event ? event.type : "submit");
+    }, seconds * 1000);
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (source && event.detail.xhr && event.detail.xhr.status !== 503) delete source.dataset.retries;
   });
 
   document.addEventListener("htmx:sendError", function () {

@@ -268,10 +268,19 @@ CELERY_TIMEZONE = "UTC"
 # (max_retries 0: no reconnecting in a web request): the task waits in the outbox (casino.outbox) for
 # ``outbox_flush``. A worker still reconnects to its broker for ever (broker_connection_retry).
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_SOCKET_CONNECT_TIMEOUT
+# A task is acknowledged when it ends (CELERY_TASK_ACKS_LATE); a worker killed outright (kill -9, a machine lost)
+# never says so, and its task stays with the broker unacknowledged. Any running worker sweeps for such tasks every
+# 10 seconds and delivers again one held longer than TASK_VISIBILITY_SECONDS (default 240: a killed report build
+# runs again within 5 minutes, beat or no beat). A task still running past it is delivered a second time too, and
+# every task is idempotent: a report finishes what is missing, a lab run already taken is left alone.
+TASK_VISIBILITY_SECONDS = _positive_number("TASK_VISIBILITY_SECONDS", 240, most=3600)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": REDIS_SOCKET_CONNECT_TIMEOUT,
     "socket_timeout": REDIS_SOCKET_TIMEOUT,
     "max_retries": 0,
+    "visibility_timeout": TASK_VISIBILITY_SECONDS,
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
 }
 CELERY_TASK_PUBLISH_RETRY = False
 

@@ -28,7 +28,7 @@ print(json.dumps({
     "worker_reconnects": app.conf.broker_connection_retry,
 }))
 """
-TIMEOUT_VARS = ("REDIS_SOCKET_TIMEOUT", "REDIS_SOCKET_CONNECT_TIMEOUT")
+TIMEOUT_VARS = ("REDIS_SOCKET_TIMEOUT", "REDIS_SOCKET_CONNECT_TIMEOUT", "TASK_VISIBILITY_SECONDS")
 
 
 def probe(**env: str) -> subprocess.CompletedProcess[str]:
@@ -52,7 +52,15 @@ def test_a_redis_url_gives_a_cache_that_gives_up_after_half_a_second_and_ignores
         "IGNORE_EXCEPTIONS": True,
     }
     assert seen["log_ignored"] is True
-    assert seen["transport"] == {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "max_retries": 0}
+    assert seen["transport"] == {
+        "socket_connect_timeout": 0.5,
+        "socket_timeout": 0.5,
+        "max_retries": 0,
+        # A task a killed worker held is delivered again after 4 minutes, swept for every 10 seconds.
+        "visibility_timeout": 240,
+        "unacked_restore_interval": 10,
+        "unacked_restore_throttle": 1,
+    }
     assert (seen["connection_timeout"], seen["publish_retry"], seen["worker_reconnects"]) == (0.5, False, True)
 
 
@@ -65,6 +73,16 @@ def test_the_timeouts_are_read_from_the_environment() -> None:
     assert seen["caches"]["default"]["OPTIONS"]["SOCKET_TIMEOUT"] == 2.0
     assert seen["caches"]["default"]["OPTIONS"]["SOCKET_CONNECT_TIMEOUT"] == 0.25
     assert seen["transport"]["socket_timeout"] == 2.0 and seen["connection_timeout"] == 0.25
+    kept = probe(TASK_VISIBILITY_SECONDS="600")
+    assert kept.returncode == 0, kept.stderr
+    assert json.loads(kept.stdout)["transport"]["visibility_timeout"] == 600
+
+
+@pytest.mark.parametrize("raw", ["soon", "0", "3601"])
+def test_a_visibility_that_is_not_seconds_up_to_an_hour_is_refused_naming_the_variable(raw: str) -> None:
+    result = probe(TASK_VISIBILITY_SECONDS=raw)
+    assert result.returncode != 0
+    assert f"TASK_VISIBILITY_SECONDS must be a number more than 0 and at most 3600, got {raw!r}" in result.stderr
 
 
 @pytest.mark.parametrize("raw", ["soon", "0", "-1", "nan", "31", "inf"])

@@ -197,3 +197,35 @@ class TaskOutbox(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task_name}{tuple(self.args)!r} ({'sent' if self.sent_at else 'waiting'})"
+
+
+class IdempotencyKey(models.Model):
+    """A write under /api/ sent with an ``Idempotency-Key`` header (``casino.idempotency``): the first request with
+    the key runs, and its answer is kept so that the same request sent again (a lost answer, a retry) gets that answer
+    replayed, never a second record. One row per user and key; kept at least ``KEPT_HOURS`` (24) after it was made.
+
+    ``fingerprint`` is the request's method, path and body hashed: the same key sent with another request is refused.
+    A row ``running`` is a request still being answered (or one whose process died: taken over after a minute).
+    Only a successful answer (2xx) is kept: a refused or failed request wrote nothing, and may be sent again.
+    """
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(_("key"), max_length=255)
+    fingerprint = models.CharField(_("request fingerprint"), max_length=64)
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.RUNNING)
+    response_status = models.PositiveSmallIntegerField(_("answer's status"), null=True, blank=True)
+    response_type = models.CharField(_("answer's content type"), max_length=100, blank=True)
+    response_body = models.BinaryField(_("answer's body"), blank=True, default=b"")
+    created_at = models.DateTimeField(_("made at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("idempotency key")
+        verbose_name_plural = _("idempotency keys")
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status})"

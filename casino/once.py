@@ -2,8 +2,8 @@
 
 Each page drawn carries a one-time key in every form (``FORM_KEY``, ``form_key_new``). The same form sent twice with
 the same key (a double tap, a resend after Back) runs its service once; the second answer says it was already
-recorded. A refused form may be sent again, corrected, and so may one whose service failed. The key is remembered in
-the cache for half a day; a cache that fails never refuses a form.
+recorded. A refused form may be sent again, corrected, and so may one whose service failed. The key is kept in the
+database with the API's idempotency keys (``casino.idempotency``), a day, whatever becomes of the cache.
 
 A page declares its forms' answers once (``FormPage``): where the browser goes when a form is done, and the page drawn
 again with the refusal in its banner and what was typed kept. Each of its views is then the action alone
@@ -20,18 +20,18 @@ from functools import wraps
 from typing import Any, Concatenate, ParamSpec, TypeAlias
 
 from django.contrib import messages
-from django.core.cache import cache
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from casino.errors import ApplicationError
+from casino.idempotency import form_key_let_go, form_key_take
 
 FORM_KEY = "form_key"
 # Set on every refusal drawn in a page: the tablet's script swaps an error answer only when it has it.
 REFUSAL_HEADER = "Tableside-Refusal"
 _KEY = re.compile(r"[0-9a-f]{32}")
-_KEY_SECONDS = 12 * 60 * 60
 
 P = ParamSpec("P")
 # What a view keeps for its refusal, by the name its page's ``refused`` takes it under (what was typed, mostly).
@@ -42,22 +42,25 @@ def form_key_new() -> str:
     return uuid.uuid4().hex
 
 
-def _key_name(request: HttpRequest, scope: str) -> str | None:
+def _key_name(request: HttpRequest) -> str | None:
     key = request.POST.get(FORM_KEY, "")
-    return f"{scope}:{request.user.pk}:{key}:{request.path}" if _KEY.fullmatch(key) else None
+    return f"{request.path}:{key}" if _KEY.fullmatch(key) else None
 
 
 def _first_time(request: HttpRequest, scope: str) -> bool:
-    """Whether this form, from the page that drew it, is sent for the first time. A form without a key is always
-    taken; a cache that fails (``cache.add`` answers None, not False) never refuses one."""
-    name = _key_name(request, scope)
-    return name is None or cache.add(name, True, timeout=_KEY_SECONDS) is not False
+    """Whether this form, from the page that drew it, is sent for the first time. A form without a key, or sent by
+    nobody signed in, is always taken."""
+    name = _key_name(request)
+    user = request.user
+    if name is None or not isinstance(user, User) or not user.is_authenticated:
+        return True
+    return form_key_take(user, scope=scope, name=name)
 
 
 def _forget(request: HttpRequest, scope: str) -> None:
-    name = _key_name(request, scope)
-    if name is not None:
-        cache.delete(name)
+    name = _key_name(request)
+    if name is not None and isinstance(request.user, User) and request.user.is_authenticated:
+        form_key_let_go(request.user, scope=scope, name=name)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ that does not already say otherwise:
 - 404 where there is an id in the path;
 - 409 on a write that changes what is stored: a service refuses a round, a request or a shift that is not in a
   state that allows the action. The stateless answers (the dealer-assist engines, signing in) are not such writes;
-- 429 where anyone may call (signing in): too many failed sign-ins lock the name out for a while.
+- 429 where anyone may call (signing in): too many failed sign-ins lock the name out for a while;
+- 422 on every write a signed-in user sends: its ``Idempotency-Key`` was sent with another request; and the header
+  itself, required where the write moves money or chips (``casino.idempotency``).
 
 An operation open to anyone (a view with no permission classes, as the token endpoint) is marked so: its
 ``security`` gains the empty requirement, as drf-spectacular does for ``AllowAny``.
@@ -19,6 +21,8 @@ An operation open to anyone (a view with no permission classes, as the token end
 from __future__ import annotations
 
 from typing import Any
+
+from casino.idempotency import HEADER, schema_parameter
 
 REFUSAL = "Refusal"
 
@@ -49,6 +53,7 @@ DESCRIPTIONS = {
     "409": "The thing exists but its state does not allow this now.",
     "415": "The body's content type is not one the API reads (JSON, a form), or the body cannot be parsed as it.",
     "429": "Too many failed sign-ins: try again later.",
+    "422": "The Idempotency-Key was sent with another request: a key names one request.",
 }
 
 
@@ -85,6 +90,13 @@ def refusal_statuses(*, path: str, method: str, operation: dict[str, Any], open_
     return statuses
 
 
+def _idempotency_key(operation: dict[str, Any], callback: Any) -> None:
+    """The ``Idempotency-Key`` header on a write (``casino.idempotency``): required where the view moves money."""
+    required = bool(getattr(getattr(callback, "cls", None), "idempotency_key_required", False))
+    others = [p for p in operation.get("parameters", []) if not (p["in"] == "header" and p["name"] == HEADER)]
+    operation["parameters"] = [*others, schema_parameter(required=required)]
+
+
 def postprocess_refusals(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
     """Document every operation's refusals with the one ``Refusal`` component (see the module's docstring)."""
     callbacks = {(path, method.lower()): callback for path, _, method, callback in (generator.endpoints or [])}
@@ -96,6 +108,11 @@ def postprocess_refusals(result: dict[str, Any], generator: Any, **kwargs: Any) 
             if open_to_anyone and {} not in operation.get("security", [{}]):
                 operation["security"].append({})
             responses = operation.setdefault("responses", {})
+            if method in WRITE_METHODS and not open_to_anyone:
+                _idempotency_key(operation, callbacks.get((path, method)))
+                responses.setdefault(
+                    "422", {"description": DESCRIPTIONS["422"], "content": {"application/json": {"schema": reference}}}
+                )
             for status in refusal_statuses(
                 path=path, method=method, operation=operation, open_to_anyone=open_to_anyone
             ):

@@ -6,6 +6,7 @@ from celery import shared_task
 from django.db import transaction
 
 from casino.audit import audit_chain_verify, audit_checkpoint_make
+from casino.idempotency import idempotency_keys_expire
 from casino.models import AuditCheckpoint
 from casino.outbox import outbox_flush
 from casino.rows import chain_head
@@ -40,3 +41,9 @@ def outbox_flush_task() -> dict[str, object]:
     """Publish the queued tasks the broker could not take when they were asked for (Celery beat, every minute)."""
     report = outbox_flush()
     return {"sent": report.sent, "waiting": report.waiting, "last_error": report.last_error}
+
+
+@shared_task(name="casino.idempotency_keys_expire")
+def idempotency_keys_expire_task() -> dict[str, object]:
+    """Let go the API's idempotency keys kept 24 hours (Celery beat, hourly)."""
+    return {"expired": idempotency_keys_expire()}

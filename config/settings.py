@@ -146,6 +146,8 @@ MIDDLEWARE = [
     "casino.middleware.RefuseNulBytes",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Every API write with an Idempotency-Key recorded once; a write that moves money refused without one.
+    "casino.idempotency.IdempotentWrites",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -298,6 +300,8 @@ CELERY_BEAT_SCHEDULE = {
     "audit-checkpoint": {"task": "casino.audit_checkpoint", "schedule": 5 * 60.0},
     # Tasks that could not be published when they were asked for (the broker down): sent again (casino.outbox).
     "outbox-flush": {"task": "casino.outbox_flush", "schedule": 60.0},
+    # The API's idempotency keys let go once kept 24 hours (casino.idempotency).
+    "idempotency-keys-expire": {"task": "casino.idempotency_keys_expire", "schedule": 60 * 60.0},
 }
 
 # --- Auth ---------------------------------------------------------------------

@@ -393,6 +393,8 @@ def _key(request: Request) -> str:
 
 
 class SettleApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_KEY],
@@ -430,6 +432,8 @@ class CorrectionInputSerializer(serializers.Serializer[Any]):
 
 
 class CorrectionApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=CorrectionInputSerializer,
         parameters=[IDEMPOTENCY_KEY],

@@ -246,6 +246,8 @@ class ChipListApi(APIView):
 
 
 class TableTrayCountsApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         responses=TrayCountOutputSerializer(many=True),
         summary="The table's tray counts, newest first, each opener with its discrepancy against the last closer "
@@ -281,6 +283,8 @@ class TableTrayCountsApi(APIView):
 
 
 class TrayCountConfirmApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=None,
         responses=TrayCountOutputSerializer,
@@ -313,6 +317,8 @@ def _slip(slip_id: int) -> Response:
 
 
 class TableSlipsApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         parameters=SLIP_FILTERS,
         responses=SlipOutputSerializer(many=True),
@@ -371,6 +377,8 @@ class SlipDetailApi(APIView):
 
 
 class SlipIssueApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=None,
         responses=SlipOutputSerializer,
@@ -383,6 +391,8 @@ class SlipIssueApi(APIView):
 
 
 class SlipSignApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=None,
         responses=SlipOutputSerializer,
@@ -397,6 +407,8 @@ class SlipSignApi(APIView):
 
 
 class SlipVoidApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=SlipVoidInputSerializer,
         responses=SlipOutputSerializer,
@@ -436,6 +448,8 @@ class SlipNumbersApi(APIView):
 
 
 class TableBuyInsApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         responses=BuyInOutputSerializer(many=True),
         summary="The table's buy-ins in the open shift, in the order taken (the table's dealer, a supervisor or an "
@@ -478,6 +492,8 @@ def _box(request: Request, box: DropBox) -> dict[str, Any]:
 
 
 class BuyInVoidApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=SlipVoidInputSerializer,
         responses={
@@ -503,6 +519,8 @@ class BuyInVoidApi(APIView):
 
 
 class DropBoxApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         responses=DropBoxOutputSerializer,
         summary="The table's drop box for a shift: where its count stands, its counts and the drop (the table's "

@@ -6,6 +6,7 @@ import os
 import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest
@@ -23,6 +24,30 @@ def pytest_configure(config: pytest.Config) -> None:
     if worker:
         for alias in settings.CACHES.values():
             alias["KEY_PREFIX"] = f"test-{worker}"
+
+
+def _keyed_writes() -> None:
+    """The tests' clients send a fresh ``Idempotency-Key`` with every write under /api/, as a well-behaved integrator
+    does (``casino.idempotency`` refuses a write that moves money without one). A test of the key itself passes its
+    own, or ``HTTP_IDEMPOTENCY_KEY=None`` to send none."""
+    import uuid
+
+    from django.test.client import RequestFactory
+
+    generic = RequestFactory.generic
+
+    def keyed(self: RequestFactory, method: str, path: str, *args: Any, **extra: Any) -> Any:
+        if method.upper() in ("POST", "PUT", "PATCH", "DELETE") and str(path).startswith("/api/"):
+            if "HTTP_IDEMPOTENCY_KEY" not in extra:
+                extra["HTTP_IDEMPOTENCY_KEY"] = f"test-{uuid.uuid4().hex}"
+            elif extra["HTTP_IDEMPOTENCY_KEY"] is None:
+                del extra["HTTP_IDEMPOTENCY_KEY"]
+        return generic(self, method, path, *args, **extra)
+
+    RequestFactory.generic = keyed  # type: ignore[method-assign]
+
+
+_keyed_writes()
 
 
 # The fixtures through which a test reaches the database (pytest-django's, and the live server's).
@@ -72,6 +97,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if done:
         config.hook.pytest_deselected(items=done)
         items[:] = kept
+
+
+@pytest.fixture(autouse=True)
+def _each_test_in_english() -> Iterator[None]:
+    """A request in German (Accept-Language) leaves its language active in the thread, as a server's next request
+    would not find it: each test starts in the default language, and leaves it so."""
+    from django.utils import translation
+
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

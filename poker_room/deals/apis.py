@@ -134,6 +134,8 @@ def _state_answer(tournament: Tournament, code: int = status.HTTP_200_OK) -> Res
 
 
 class DealApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         responses=TournamentDealStateSerializer,
         summary="A tournament's deal: as recorded (null before one), the players still in, and whether one can be "

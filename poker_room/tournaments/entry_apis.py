@@ -191,6 +191,8 @@ class ResultsOutputSerializer(serializers.Serializer[Any]):
 
 
 class EntryListApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         responses=EntryOutputSerializer(many=True),
         summary="The entries by number (a Dealer of one of its tables: the players still in)",
@@ -225,6 +227,8 @@ class EntryListApi(APIView):
 
 
 class EntryReenterApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=None,
         responses={201: EntryOutputSerializer},
@@ -241,6 +245,8 @@ class EntryReenterApi(APIView):
 
 
 class EntryRebuyApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=None,
         responses=EntryOutputSerializer,
@@ -254,6 +260,8 @@ class EntryRebuyApi(APIView):
 
 
 class EntryAddonApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=None,
         responses=EntryOutputSerializer,
@@ -267,6 +275,8 @@ class EntryAddonApi(APIView):
 
 
 class EntryEliminateApi(APIView):
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+
     @extend_schema(
         request=EliminateInputSerializer,
         responses={201: EliminationOutputSerializer},

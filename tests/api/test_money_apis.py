@@ -536,21 +536,23 @@ def test_every_money_endpoint_is_in_the_schema_with_its_refusals(pit_boss: User)
     expected = {
         ("get", "/api/chips/"): {"401", "403"},
         ("get", "/api/tables/{table_id}/tray-counts/"): {"401", "403", "404"},
-        ("post", "/api/tables/{table_id}/tray-counts/"): {"400", "401", "403", "404", "409", "415"},
-        ("post", "/api/tray-counts/{tray_count_id}/confirm/"): {"401", "403", "404", "409"},
+        ("post", "/api/tables/{table_id}/tray-counts/"): {"400", "401", "403", "404", "409", "415", "422"},
+        ("post", "/api/tray-counts/{tray_count_id}/confirm/"): {"400", "401", "403", "404", "409", "422"},
         ("get", "/api/tables/{table_id}/slips/"): {"400", "401", "403", "404"},
-        ("post", "/api/tables/{table_id}/slips/"): {"400", "401", "403", "404", "409", "415"},
+        ("post", "/api/tables/{table_id}/slips/"): {"400", "401", "403", "404", "409", "415", "422"},
         ("get", "/api/slips/"): {"400", "401", "403"},
         ("get", "/api/slips/numbers/"): {"400", "401", "403"},
         ("get", "/api/slips/{slip_id}/"): {"401", "403", "404"},
-        ("post", "/api/slips/{slip_id}/issue/"): {"401", "403", "404", "409"},
-        ("post", "/api/slips/{slip_id}/sign/"): {"401", "403", "404", "409"},
-        ("post", "/api/slips/{slip_id}/void/"): {"400", "401", "403", "404", "409", "415"},
+        ("post", "/api/slips/{slip_id}/issue/"): {"400", "401", "403", "404", "409", "422"},
+        ("post", "/api/slips/{slip_id}/sign/"): {"400", "401", "403", "404", "409", "422"},
+        ("post", "/api/slips/{slip_id}/void/"): {"400", "401", "403", "404", "409", "415", "422"},
         ("get", "/api/tables/{table_id}/buy-ins/"): {"401", "403", "404"},
-        ("post", "/api/tables/{table_id}/buy-ins/"): {"400", "401", "403", "404", "409", "415"},
+        ("post", "/api/tables/{table_id}/buy-ins/"): {"400", "401", "403", "404", "409", "415", "422"},
         ("get", "/api/tables/{table_id}/drop/{shift_id}/"): {"401", "403", "404"},
-        ("post", "/api/tables/{table_id}/drop/{shift_id}/"): {"400", "401", "403", "404", "409", "415"},
+        ("post", "/api/tables/{table_id}/drop/{shift_id}/"): {"400", "401", "403", "404", "409", "415", "422"},
     }
+    # Every write: 400 without the Idempotency-Key it requires (they all move money or chips), 422 with one sent
+    # with another request (casino.idempotency).
     for (method, path), refusals in expected.items():
         responses = paths[path][method]["responses"]
         assert {status for status in responses if status >= "400"} == refusals, (method, path)

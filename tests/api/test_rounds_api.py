@@ -465,9 +465,13 @@ def test_correction_is_asked_by_one_supervisor_and_approved_by_another(
     # Nothing moved yet: the request and its audit event only.
     assert _writes() == (writes[0], writes[1], writes[2] + 1)
     assert _ok(boss.get(_url(round_id)))["settlement"] == first
-    # Sent again while it waits: one request at a time.
+    # Its answer lost, sent again with its key: the first answer again, nothing asked twice.
+    again = boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-1")
+    assert (again.status_code, again["Idempotent-Replayed"]) == (202, "true")
+    assert _writes() == (writes[0], writes[1], writes[2] + 1)
+    # Asked again as a new request while it waits: one request at a time.
     _refused(
-        boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-1"), 409, "waiting"
+        boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-2"), 409, "waiting"
     )
     # The pit boss cannot approve their own correction; the floor supervisor can.
     approve = f"/api/adjustments/{request['id']}/approve/"
@@ -653,9 +657,11 @@ def test_wrong_state_answers_409_and_unknown_round_404(pgp_table: Any, api: APIC
 # --- 7. idempotent settlement ---------------------------------------------------------------------
 
 
-def test_settle_is_idempotent_by_key(pgp_table: Any, api: APIClient, make_table: Callable[..., Any]) -> None:
+def test_settle_is_idempotent_by_key(
+    pgp_table: Any, api: APIClient, make_table: Callable[..., Any], make_user: Callable[..., User]
+) -> None:
     round_id = _pgp_revealed(api, pgp_table)
-    _refused(api.post(_url(round_id, "settle")), 400, "Idempotency-Key")
+    _refused(api.post(_url(round_id, "settle"), HTTP_IDEMPOTENCY_KEY=None), 400, "Idempotency-Key")
     _refused(api.post(_url(round_id, "settle"), HTTP_IDEMPOTENCY_KEY="   "), 400, "Idempotency-Key")
     _refused(api.post(_url(round_id, "settle"), HTTP_IDEMPOTENCY_KEY="k" * 201), 400, "at most 200")
     first = _settle(api, round_id, "key-A")
@@ -664,16 +670,19 @@ def test_settle_is_idempotent_by_key(pgp_table: Any, api: APIClient, make_table:
     assert Posting.objects.filter(round_id=round_id, kind="settlement").count() == 1
     writes = _writes()
     _refused(api.post(_url(round_id, "settle"), HTTP_IDEMPOTENCY_KEY="key-B"), 409, "already settled")
-    _refused(api.post(_url(round_id, "settle")), 400, "Idempotency-Key")
+    _refused(api.post(_url(round_id, "settle"), HTTP_IDEMPOTENCY_KEY=None), 400, "Idempotency-Key")
     assert _writes() == writes
     detail = _ok(api.get(_url(round_id)))
     assert [p["kind"] for p in detail["postings"]].count("settlement") == 1
     assert detail["settlement"] == first
 
-    # The key belongs to that round: used on another round, it is refused.
+    # The key belongs to that round: used on another round, it is refused (by the same user, as a key sent with
+    # another request, 422; by anyone, by the settlement's own key, 409).
     other = make_table(name="PGP 2", game="paigow_poker", seat_count=6)
     other_round = _pgp_revealed(api, other)
-    _refused(api.post(_url(other_round, "settle"), HTTP_IDEMPOTENCY_KEY="key-A"), 409, "use a new key")
+    _refused(api.post(_url(other_round, "settle"), HTTP_IDEMPOTENCY_KEY="key-A"), 422, "another request")
+    supervisor = _client(make_user("fay_floor", Role.FLOOR_SUPERVISOR))
+    _refused(supervisor.post(_url(other_round, "settle"), HTTP_IDEMPOTENCY_KEY="key-A"), 409, "use a new key")
     assert _ok(api.get(_url(other_round)))["state"] == "revealed"
 
 

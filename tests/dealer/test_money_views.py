@@ -481,7 +481,8 @@ def test_a_form_that_failed_on_the_server_is_taken_when_sent_again(pgp: Table, d
     client.raise_request_exception = False
     buy_in = {"seat": "2", "medium": "cash", "amount": "100.00", "form_key": KEY}
     with mock.patch("dealer.money_views.buy_in_record", side_effect=OperationalError("database is locked")):
-        assert client.post(_money(pgp, "buy-in/"), buy_in).status_code == 500
+        # A database that cannot answer just now: 503, with Retry-After (casino.errors.unavailable).
+        assert client.post(_money(pgp, "buy-in/"), buy_in).status_code == 503
     assert not BuyIn.objects.exists()
     # Sent again, the same form records the buy-in: the dealer's work is not lost to "already sent".
     _done(client.post(_money(pgp, "buy-in/"), buy_in), pgp, client, "Seat 2 buys in 100.00 (cash).")

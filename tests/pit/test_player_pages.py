@@ -44,7 +44,7 @@ TUESDAY = MONDAY + dt.timedelta(days=1)
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    cache_clear()  # the one-time form keys outlive a rolled-back test database
+    cache_clear()  # the cached figures outlive a rolled-back test database
 
 
 def signed_in(user: User) -> Client:

@@ -223,9 +223,9 @@ def test_a_worker_killed_mid_report_has_its_report_built_once_by_another_without
     sent = shift_reports_build.apply_async(args=[shift.pk], queue=queue)
     try:
         assert _waits_on_a_lock(timeout=90), log.read_text()[-2000:]
+    finally:
         os.killpg(first.pid, signal.SIGKILL)  # the whole worker, as a lost machine: nothing is acknowledged
         first.wait(timeout=20)
-    finally:
         holder.rollback()
         holder.close()
     assert ShiftReport.objects.get(shift=shift, kind="shift").status != "ready"

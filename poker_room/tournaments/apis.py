@@ -41,9 +41,10 @@ from casino.users import Viewer
 from poker_room.api_inputs import InputSerializer, cents_field, tournament_or_404, valid_input
 from poker_room.floor import MOST_CHIPS, MOST_TEXT, is_viewer, reader_tables, require_viewer
 from poker_room.pure.payouts import HOUSE_PAYOUTS, BandJson, bands_as_json
-from poker_room.pure.structure import MAX_LEVELS, AnteKind, Game, LevelKind, structure_as_dicts
+from poker_room.pure.structure import MAX_LEVELS, AnteKind, Game, LevelJson, LevelKind, structure_as_dicts
 from poker_room.pure.templates_data import Template, template_structure, templates
 from poker_room.tournaments import services
+from poker_room.tournaments.clock_services import tournament_levels
 from poker_room.tournaments.models import Tournament, TournamentTable
 from poker_room.tournaments.selectors import Board, boards, tournament_board
 from poker_room.tournaments.tables import MOST_TABLES
@@ -206,6 +207,11 @@ class TournamentOutputSerializer(serializers.Serializer[Any]):
     template = serializers.CharField(source="tournament.template_key")
     games = serializers.ListField(child=serializers.CharField(), source="tournament.games")
     status = serializers.CharField(source="tournament.status", help_text="planned, running or finished")
+    problem = serializers.CharField(
+        source="board.problem",
+        help_text="What makes the stored structure or clock unreadable, in words (empty when they read): the "
+        "director can set them again. The figures that need them are then null.",
+    )
     starts_at = serializers.DateTimeField(source="tournament.starts_at", allow_null=True)
     started_at = serializers.DateTimeField(source="tournament.started_at", allow_null=True)
     finished_at = serializers.DateTimeField(source="tournament.finished_at", allow_null=True)
@@ -247,7 +253,7 @@ class TournamentDetailOutputSerializer(TournamentOutputSerializer):
     payout_unit_cents = serializers.IntegerField(source="tournament.payout_unit_cents")
     min_cash_cents = serializers.IntegerField(source="tournament.min_cash_cents")
     table_size = serializers.IntegerField(source="tournament.table_size")
-    levels = TournamentLevelSerializer(many=True, source="tournament.levels")
+    levels = TournamentLevelSerializer(many=True, help_text="The structure; empty when it cannot be read (problem).")
     chips = serializers.ListField(child=serializers.IntegerField(), source="tournament.chips")
     payouts = PayoutBandOutputSerializer(
         many=True,
@@ -274,6 +280,14 @@ class TournamentView:
     board: Board
     tables: list[TournamentTable]
     payouts_in_force: list[BandJson]
+
+    @property
+    def levels(self) -> list[LevelJson]:
+        """The structure as stored, once it reads (a row written past the application may not: ``board.problem``)."""
+        try:
+            return structure_as_dicts(tournament_levels(self.tournament))
+        except ApplicationError:
+            return []
 
 
 def _detail(tournament_id: int) -> TournamentView:

@@ -71,6 +71,30 @@ def tournament_levels(tournament: Tournament) -> tuple[Level, ...]:
         ) from None
 
 
+def clock_problem(tournament: Tournament, levels: Sequence[Level]) -> str:
+    """What makes the row's clock unreadable against its structure, in the director's words ("" when it reads): a
+    value outside its domain written past the application (a status it does not know, a level past the last, a
+    running clock with no end). The board shows it in the clock's place; the rest of every page stays up."""
+    problem = ""
+    if tournament.clock_status not in ClockStatus.__members__.values():
+        problem = _("its status is %(status)r") % {"status": tournament.clock_status}
+    elif levels and not 0 <= tournament.clock_level < len(levels):
+        problem = _("level %(level)s of %(levels)s") % {"level": tournament.clock_level + 1, "levels": len(levels)}
+    elif (
+        tournament.clock_status == ClockStatus.RUNNING
+        and levels
+        and levels[tournament.clock_level].minutes is not None
+        and tournament.clock_ends_at is None
+    ):
+        problem = _("it runs with no end")
+    if not problem:
+        return ""
+    return _("The clock of %(name)s cannot be read: %(problem)s; the director can reset it.") % {
+        "name": tournament.name,
+        "problem": problem,
+    }
+
+
 def level_spans(levels: Sequence[Level]) -> list[LevelSpan]:
     """How long each row of a structure lasts, as the clock counts it: minutes × 60 seconds, or a number of hands."""
     try:
@@ -100,6 +124,9 @@ def tournament_clock_state(tournament: Tournament, spans: Sequence[LevelSpan] | 
     Before the start the row keeps no time unless the director changed it: the level then has its full length
     (or, counted in hands, no time at all), so a structure edited before the start needs no clock fix.
     """
+    problem = clock_problem(tournament, tournament_levels(tournament))
+    if problem:  # a row written past the application: refused in words, never a server error
+        raise WrongState(problem, extra={"field": "clock"})
     status = ClockStatus(tournament.clock_status)
     remaining = tournament.clock_remaining_ms
     if status is ClockStatus.NOT_STARTED:

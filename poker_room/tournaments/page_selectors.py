@@ -26,7 +26,7 @@ from casino.roles import Role
 from poker_room.floor import said
 from poker_room.pure.payouts import HOUSE_PAYOUTS, PayoutBand, PayoutError, band_for, bands_from_json, prizes
 from poker_room.pure.structure import DEFAULT_CHIPS, GAME_NAMES, Game, Level
-from poker_room.tournaments.clock_services import current_level_number, tournament_levels
+from poker_room.tournaments.clock_services import tournament_levels
 from poker_room.tournaments.entries import addon_row, registration_refusal
 from poker_room.tournaments.models import Elimination, Entry, SeatMove, Tournament, TournamentTable
 from poker_room.tournaments.selectors import Board, boards, tournament_board
@@ -248,7 +248,8 @@ def console(tournament: Tournament, *, now: dt.datetime | None = None, dealers: 
     now = timezone.now() if now is None else now
     board = tournament_board(tournament, now=now)
     levels = safe_levels(tournament)
-    level = current_level_number(tournament, now) if levels else 1
+    # The level as the board read it (none when its clock cannot be read: the board says why).
+    level = max(1, board.level.number) if board.level is not None else 1
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player").order_by("number"))
     by_pk = {entry.pk: entry for entry in entries}
     eliminations = list(Elimination.objects.filter(tournament=tournament).order_by("-pk"))
@@ -268,7 +269,9 @@ def console(tournament: Tournament, *, now: dt.datetime | None = None, dealers: 
             bounties_won[e.entry_id] += e.bounty_paid_cents
     reentries = _chain_reentries(entries)
     reentered = {entry.reentry_of_id for entry in entries if entry.reentry_of_id is not None}
-    refusal = registration_refusal(tournament, now) if levels or tournament.status != "planned" else None
+    refusal = board.problem or (
+        registration_refusal(tournament, now) if levels or tournament.status != "planned" else None
+    )
     rebuys_open = _rebuys_open(tournament, level)
     row = addon_row(levels, tournament.rebuy_until_level) if levels else None
     addon_open = (

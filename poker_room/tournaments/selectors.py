@@ -30,11 +30,18 @@ from django.core.cache import cache
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
+from casino.errors import ApplicationError
 from poker_room.display import live
 from poker_room.pure.clock import ClockView, LevelSpan, clock_at
 from poker_room.pure.payouts import prize_pool
 from poker_room.pure.structure import Level
-from poker_room.tournaments.clock_services import level_number, level_spans, tournament_clock_state, tournament_levels
+from poker_room.tournaments.clock_services import (
+    clock_problem,
+    level_number,
+    level_spans,
+    tournament_clock_state,
+    tournament_levels,
+)
 from poker_room.tournaments.models import Entry, Tournament
 from poker_room.tournaments.money import tournament_money
 
@@ -89,6 +96,8 @@ class Board:
     guarantee_cents: int
     prize_pool_cents: int
     overlay_cents: int
+    # What makes the row's structure or clock unreadable, in words ("" when they read): shown in the clock's place.
+    problem: str = ""
 
 
 @dataclass(frozen=True)
@@ -180,11 +189,15 @@ def _line(levels: Sequence[Level], row: int | None, default_game: str) -> LevelL
 
 
 def _board(tournament: Tournament, figures: _Figures, now: dt.datetime) -> Board:
-    levels = tournament_levels(tournament)
-    spans: list[LevelSpan] = level_spans(levels)
-    default_game = tournament.games[0] if tournament.games else ""
+    default_game = tournament.games[0] if isinstance(tournament.games, list) and tournament.games else ""
     clock = level = following = next_level = next_break = None
-    if spans:
+    try:
+        levels = tournament_levels(tournament)
+        spans: list[LevelSpan] = level_spans(levels)
+        problem = clock_problem(tournament, levels)
+    except ApplicationError as exc:  # the structure itself cannot be read
+        levels, spans, problem = (), [], exc.message
+    if spans and not problem:
         clock = clock_at(tournament_clock_state(tournament, spans), spans, now)
         level = _line(levels, clock.level, default_game)
         following = _line(levels, clock.next_level, default_game)
@@ -196,7 +209,7 @@ def _board(tournament: Tournament, figures: _Figures, now: dt.datetime) -> Board
         tournament_id=tournament.pk,
         name=tournament.name,
         status=tournament.status,
-        games=tuple(tournament.games),
+        games=tuple(tournament.games) if isinstance(tournament.games, list) else (),
         rules=tournament.rules,
         version=tournament.version,
         now=now,
@@ -216,6 +229,7 @@ def _board(tournament: Tournament, figures: _Figures, now: dt.datetime) -> Board
         guarantee_cents=tournament.guarantee_cents,
         prize_pool_cents=pool,
         overlay_cents=overlay,
+        problem=problem,
     )
 
 

@@ -138,6 +138,20 @@ def _keep(row: IdempotencyKey, response: HttpResponse) -> None:
         IdempotencyKey.objects.filter(pk=row.pk).delete()
 
 
+class KeepTheBody:
+    """Before anything reads an API write's body as a form (``casino.middleware.RefuseNulBytes``, which a multipart
+    body cannot be read again after), read it whole, so that its fingerprint is the exact bytes sent. The body is
+    within ``DATA_UPLOAD_MAX_MEMORY_SIZE`` or refused (413) here already."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method in WRITES and api_path(request) and HEADER in request.headers:
+            request.body  # noqa: B018  (read and kept: Django parses the form from the kept bytes)
+        return self.get_response(request)
+
+
 class IdempotentWrites:
     """The middleware (``MIDDLEWARE``, after authentication): see the module's docstring."""
 

@@ -143,6 +143,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # An API write's body kept whole before it is read as a form: its Idempotency-Key's fingerprint is its bytes.
+    "casino.idempotency.KeepTheBody",
     "casino.middleware.RefuseNulBytes",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -79,8 +79,15 @@
     return !!(active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && !active.readOnly);
   }
 
+  // A page on its way out (a form sent, a link followed) never draws itself again: its reload would cut short the
+  // page it is going to, and that page shows the change anyway.
+  var leaving = false;
+  window.addEventListener("beforeunload", function () {
+    leaving = true;
+  });
+
   function redraw() {
-    window.location.reload();
+    if (!leaving) window.location.reload();
   }
 
   var noticeShown = false;

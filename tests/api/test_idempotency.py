@@ -19,7 +19,7 @@ from casino.models import AuditEvent, IdempotencyKey
 from tables.models import BuyIn, Slip
 from tests.api.clients import api_client, refusal
 from tests.api.test_schemathesis import _last, seeded_floor, wsgi_in_test_transaction  # noqa: F401  (fixtures)
-from tests.api.test_text_sweep import _filled
+from tests.api.test_text_sweep import _filled, signed_in_schema
 
 pytestmark = pytest.mark.django_db
 
@@ -152,9 +152,7 @@ def test_every_write_operation_sent_twice_with_one_key_records_once(
     pit_boss: User,
     wsgi_in_test_transaction: Any,  # noqa: F811
 ) -> None:
-    client = APIClient(raise_request_exception=False)
-    client.force_authenticate(pit_boss)
-    schema = client.get("/api/schema/", {"format": "json"}).json()
+    client, schema = signed_in_schema(pit_boss)
     operations = sorted(
         (
             (path, method, op)

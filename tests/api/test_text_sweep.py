@@ -60,15 +60,20 @@ def _filled(template: str, ids: dict[str, list[int]]) -> str:
     return template
 
 
+def signed_in_schema(user: User) -> tuple[APIClient, dict[str, Any]]:
+    """A client signed in as ``user`` (answering errors, never raising) and the API description it reads."""
+    client = APIClient(raise_request_exception=False)
+    client.force_authenticate(user)
+    return client, client.get("/api/schema/", {"format": "json"}).json()
+
+
 @pytest.mark.django_db
 def test_text_no_field_can_hold_is_refused_in_words_in_every_field_of_every_operation(
     seeded_floor: dict[str, list[int]],  # noqa: F811
     pit_boss: User,
     wsgi_in_test_transaction: Any,  # noqa: F811
 ) -> None:
-    client = APIClient(raise_request_exception=False)
-    client.force_authenticate(pit_boss)
-    schema = client.get("/api/schema/", {"format": "json"}).json()
+    client, schema = signed_in_schema(pit_boss)
     sent, failures = 0, []
     operations = sorted(
         ((path, method, op) for path, item in schema["paths"].items() for method, op in item.items()),

@@ -110,28 +110,11 @@ def test_a_task_travels_through_redis_to_a_worker_process_and_its_result_comes_b
 def test_a_closed_shifts_reports_are_built_by_a_real_worker_and_a_second_run_changes_nothing(
     worker, make_table, shift, dealer, pit_boss
 ) -> None:
-    from casino.services import shift_close
     from pit.tasks import shift_reports_build
-    from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
     from settlement.models import ShiftReport
-    from settlement.services import settle_round
 
     queue, log = worker
-    table = make_table(name="PGP-1", game="paigow_poker", seat_count=6)
-    round_ = round_open(actor=dealer, table=table)
-    wager_place(actor=dealer, round=round_, seat=1, amount_cents=2500)
-    round_close_betting(actor=dealer, round=round_)
-    round_deal(actor=dealer, round=round_, dice=[3, 5, 6])
-    round_hands_record(
-        actor=dealer,
-        round=round_,
-        hands={
-            "banker": {"high": "Qs Qd 8s 5d 3c", "low": "Jh Jc"},
-            "seats": {"1": {"high": "As Ad 7s 4d 2c", "low": "Kh Kc"}},
-        },
-    )
-    settle_round(round=round_, actor=dealer, idempotency_key="worker-shift")
-    shift_close(actor=pit_boss, shift=shift)  # its own task goes to the default queue, which no worker here reads
+    _played_and_closed_shift(make_table, shift, dealer, pit_boss, key="worker-shift")
 
     first = shift_reports_build.apply_async(args=[shift.pk], queue=queue).get(timeout=120)
     stored = {r.kind: r for r in ShiftReport.objects.filter(shift=shift)}
@@ -146,7 +129,8 @@ def test_a_closed_shifts_reports_are_built_by_a_real_worker_and_a_second_run_cha
     assert "settlement.shift_reports_build" in log.read_text()
 
 
-def _played_and_closed_shift(make_table, shift, dealer, pit_boss):  # type: ignore[no-untyped-def]
+def _played_and_closed_shift(make_table, shift, dealer, pit_boss, *, key):  # type: ignore[no-untyped-def]
+    """A round of PGP-1 settled (seat 1 wins 25.00), then the shift closed: its reports wait for a worker."""
     from casino.services import shift_close
     from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
     from settlement.services import settle_round
@@ -164,7 +148,7 @@ def _played_and_closed_shift(make_table, shift, dealer, pit_boss):  # type: igno
             "seats": {"1": {"high": "As Ad 7s 4d 2c", "low": "Kh Kc"}},
         },
     )
-    settle_round(round=round_, actor=dealer, idempotency_key="worker-killed")
+    settle_round(round=round_, actor=dealer, idempotency_key=key)
     shift_close(actor=pit_boss, shift=shift)  # its own task goes to the default queue, which no worker here reads
 
 
@@ -209,7 +193,7 @@ def test_a_worker_killed_mid_report_has_its_report_built_once_by_another_without
     from pit.tasks import shift_reports_build
     from settlement.models import ShiftReport
 
-    _played_and_closed_shift(make_table, shift, dealer, pit_boss)
+    _played_and_closed_shift(make_table, shift, dealer, pit_boss, key="worker-killed")
     queue, log = f"tableside-test-{uuid.uuid4().hex[:8]}", tmp_path / "worker.log"
     db = connection.settings_dict
     # The shift report's row, locked from another session: the worker renders the report, then waits on the lock

@@ -1,5 +1,6 @@
-"""How long the auditor's checks take: ``verify_audit``, ``verify_ledger`` and ``verify_ledger --replay``, over a
-floor of seven-position Pai Gow Poker rounds played through the services.
+"""How long the auditor's checks take: ``verify_audit`` (the keyed chain, then every audited record held to its last
+audit event), ``verify_ledger`` and ``verify_ledger --replay``, over a floor of seven-position Pai Gow Poker rounds
+played through the services, a rated player at the first seat of every table.
 
 The floor is built once (``--rounds`` rounds at ``--tables`` tables: open, six wagers, close, the system's deal,
 the house way's hands, settle; every wager and settlement writes its audit event) in a throwaway database. Then
@@ -54,8 +55,10 @@ def main(argv: list[str] | None = None) -> None:
         from bench.settlement import floor_build, round_revealed
         from casino.audit import audit_chain_verify
         from casino.models import AuditEvent
+        from casino.verify import records_verify
         from ledger.models import LedgerEntry, Posting
         from ledger.verify import ledger_verify
+        from players.services import player_create, session_start
         from rounds.models import Wager
         from settlement.replay import ledger_replay
         from settlement.services import settle_round
@@ -63,6 +66,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{where} | {machine()}")
         rng = random.Random(SEED)
         floor = floor_build(args.tables)
+        for number, table in enumerate(floor.tables):  # the ratings a settle feeds: a rated row a round at seat 1
+            player = player_create(actor=floor.dealer, tier="Gold", name=f"Player {number}")
+            session_start(actor=floor.dealer, player=player, table=table, seat=1)
         started, made = time.perf_counter(), 0
         while made < args.rounds:
             for table in floor.tables[: args.rounds - made]:
@@ -86,6 +92,7 @@ def main(argv: list[str] | None = None) -> None:
         floor_ledger, _ = best(args.repeats, read_ledger)
         checks = [
             ("verify_audit (keyed chain)", floor_events, audit_chain_verify),
+            ("verify_audit (records held to their events)", floor_events, records_verify),
             ("verify_ledger (sums, reversals, audit events)", floor_ledger + floor_events, ledger_verify),
             ("verify_ledger --replay (the engines again)", floor_ledger, ledger_replay),
         ]

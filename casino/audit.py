@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from casino.events import AuditEventType
 from casino.models import GENESIS_HASH, AuditCheckpoint, AuditEvent, Shift
+from casino.records import rows_recorded, subject_type
 from casino.rows import chain_lock_and_head, row_insert
 
 SYSTEM_ACTOR = "system"
@@ -65,7 +66,7 @@ def _payload(event: AuditEvent) -> dict[str, Any]:
         "before": event.before,
         "after": event.after,
         "reason": event.reason,
-    }
+    } | ({"rows": event.rows} if event.rows is not None else {})
 
 
 class UnknownKey(KeyError):
@@ -98,14 +99,6 @@ def event_hash(*, prev_hash: str, event: AuditEvent) -> str:
     return hmac.digest(_key(event.key_id), message, "sha256").hex()
 
 
-def subject_type(model: type[models.Model] | models.Model) -> str:
-    """The name the audit log gives a model's rows (an event's ``subject_type``): its ``audit_subject`` where it sets
-    one (a model that moved to another app keeps the name its events have always had: the chain never changes),
-    else its label (``poker_room.tournament``)."""
-    name: str = getattr(model, "audit_subject", "") or model._meta.label_lower
-    return name
-
-
 def _subject_key(subject: models.Model | tuple[str, object]) -> tuple[str, str]:
     if isinstance(subject, models.Model):
         return subject_type(subject), str(subject.pk)
@@ -122,6 +115,8 @@ def audit_event_record(
     after: Any = None,
     reason: str = "",
     change: tuple[str, Sequence[Any]] | None = None,
+    rows: Iterable[models.Model] = (),
+    removed: Iterable[models.Model] = (),
 ) -> AuditEvent:
     """Append one event to the chain, inside the caller's transaction.
 
@@ -148,6 +143,7 @@ def audit_event_record(
             before=_jsonable(before),
             after=_jsonable(after),
             reason=reason,
+            rows=rows_recorded(rows, removed),
             prev_hash=last[1] if last else GENESIS_HASH,
             key_id=current_key_id(),
         )

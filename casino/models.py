@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
+from casino.records import audited
 
 GENESIS_HASH = "0" * 64
 
@@ -26,6 +27,7 @@ class Pit(models.Model):
         return self.name
 
 
+@audited()
 class GamingDay(models.Model):
     """A casino's accounting day (it usually starts in the morning, not at midnight)."""
 
@@ -57,6 +59,7 @@ class GamingDay(models.Model):
         return self.closed_at is None
 
 
+@audited()
 class Shift(models.Model):
     """A floor-wide shift inside a gaming day (day, swing, graveyard...)."""
 
@@ -125,6 +128,8 @@ class AuditEvent(AppendOnlyModel):
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
+    # The audited records the change wrote ("poker_room.deal:3": its snapshot) or removed (None): casino.records.
+    rows = models.JSONField(_("records written"), null=True, blank=True)
     prev_hash = models.CharField(_("previous hash"), max_length=64)
     hash = models.CharField(_("hash"), max_length=64, unique=True)
     key_id = models.CharField(_("key"), max_length=16, blank=True, default="")

@@ -56,6 +56,7 @@ def gaming_day_open(*, actor: Actor, business_date: dt.date) -> GamingDay:
             event_type=AuditEventType.GAMING_DAY_OPENED,
             subject=day,
             after={"business_date": business_date},
+            rows=[day],
         )
     return day
 
@@ -78,6 +79,7 @@ def gaming_day_close(*, actor: Actor | None, gaming_day: GamingDay) -> GamingDay
             subject=day,
             before={"closed_at": None},
             after={"closed_at": day.closed_at},
+            rows=[day],
         )
     return day
 
@@ -109,7 +111,11 @@ def shift_open(*, actor: Actor, name: str) -> Shift:
         except IntegrityError as exc:  # a concurrent open won the race
             raise WrongState("Another shift was opened at the same moment; reload and try again.") from exc
         audit_event_record(
-            actor=actor, event_type=AuditEventType.SHIFT_OPENED, subject=shift, after=_shift_snapshot(shift)
+            actor=actor,
+            event_type=AuditEventType.SHIFT_OPENED,
+            subject=shift,
+            after=_shift_snapshot(shift),
+            rows=[shift],
         )
     return shift
 
@@ -142,6 +148,7 @@ def shift_close(*, actor: Actor | None, shift: Shift) -> Shift:
             subject=locked,
             before=before,
             after=_shift_snapshot(locked),
+            rows=[locked],
         )
         # The chain's head, signed, as the shift closes: its reports print it (they leave the building).
         audit_checkpoint_make(reason="shift closed", shift=locked)

@@ -24,8 +24,9 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
-from casino.audit import audit_chain_verify, canonical_json, subject_type
+from casino.audit import audit_chain_verify, canonical_json
 from casino.models import AuditEvent, Shift
+from casino.records import subject_type
 from casino.users import Actor
 from ledger.models import LedgerEntry, Posting
 from pit import master_game, rating_report

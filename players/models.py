@@ -16,10 +16,12 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import AppendOnlyModel, append_only_triggers
+from casino.records import audited
 from rounds.models import Round
 from tables.models import BuyIn, Table
 
 
+@audited()
 class Player(models.Model):
     card_number = models.CharField(_("card number"), max_length=32, null=True, blank=True, unique=True)
     name = models.CharField(_("name"), max_length=120, blank=True)
@@ -48,6 +50,19 @@ class Player(models.Model):
         return self.name or f"anonymous player {self.pk}"
 
 
+@audited(
+    kept=(
+        "cash_in_cents",
+        "markers_in_cents",
+        "rounds",
+        "banker_rounds",
+        "wagered_cents",
+        "banker_wagered_cents",
+        "win_loss_cents",
+        "theo_millicents",
+        "variance_cents2",
+    )
+)
 class RatingSession(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", _("playing")
@@ -102,6 +117,7 @@ class RatingSession(models.Model):
         return f"session {self.pk} of player {self.player_id} ({self.get_status_display()})"
 
 
+@audited()
 class RatingSeat(models.Model):
     """Where a session sat: a table and a seat, from ``started_at`` until ``ended_at`` (None: sitting there now)."""
 
@@ -130,6 +146,7 @@ class RatingSeat(models.Model):
         return f"session {self.session_id} at table {self.table_id} seat {self.seat_number}"
 
 
+@audited()
 class RatingPause(models.Model):
     """A break: the session's clock stops from ``started_at`` until ``ended_at``."""
 
@@ -146,6 +163,7 @@ class RatingPause(models.Model):
         return f"break of session {self.session_id} from {self.started_at:%H:%M}"
 
 
+@audited()
 class RatedBuyIn(AppendOnlyModel):
     """A buy-in (or the row voiding one) recorded at a rated seat, counted by the session seated there."""
 
@@ -161,6 +179,7 @@ class RatedBuyIn(AppendOnlyModel):
         return f"buy-in {self.buy_in_id} in session {self.session_id}"
 
 
+@audited()
 class RatedRound(AppendOnlyModel):
     """What one settlement added to a rated session, for one position (a seat's wager, or the bank): the session's
     kept figures are the sums of these rows. A wager the bank could not cover ("no action") is a row of zeros

@@ -33,6 +33,7 @@ from django.db.models import Count, F, Sum
 from django.utils.translation import gettext
 
 from casino.errors import WrongState
+from casino.records import rows_pending
 from ledger.models import Posting
 from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSeat, RatingSession, TableHold
 from players.sql import hold_settled
@@ -290,7 +291,7 @@ def round_settled_rate(*, round: Round, posting: Posting, corrects: Posting | No
             HoldRound.objects.create(round=round, table_id=round.table_id, **written)
         hold_window_update(round.table_id)
     if rows:
-        RatedRound.objects.bulk_create(rows)
+        rows_pending(*RatedRound.objects.bulk_create(rows))  # recorded by the settle's (the correction's) event
         _add_to_sessions(rows)
 
 
@@ -309,7 +310,7 @@ def buy_in_rate(sender: Any, *, buy_in: BuyIn, **kwargs: Any) -> None:
         )
     if session_id is None:
         return
-    RatedBuyIn.objects.create(session_id=session_id, buy_in=buy_in)
+    rows_pending(RatedBuyIn.objects.create(session_id=session_id, buy_in=buy_in))  # recorded by the buy-in's event
     field = "markers_in_cents" if buy_in.medium == BuyIn.Medium.MARKER else "cash_in_cents"
     RatingSession.objects.filter(pk=session_id).update(**{field: F(field) + buy_in.amount_cents})
 

@@ -102,7 +102,11 @@ def player_create(
                 tier=tier, name=name, card_number=card or None, anonymous=anonymous, created_by=person
             )
             audit_event_record(
-                actor=person, event_type=AuditEventType.PLAYER_CREATED, subject=player, after=_player_record(player)
+                actor=person,
+                event_type=AuditEventType.PLAYER_CREATED,
+                subject=player,
+                after=_player_record(player),
+                rows=[player],
             )
     except IntegrityError as exc:
         raise WrongState(
@@ -124,7 +128,11 @@ def player_anonymise(*, actor: User | None, player: Player) -> Player:
         locked.anonymised_at = timezone.now()
         locked.save(update_fields=["name", "card_number", "anonymous", "anonymised_at"])
         audit_event_record(
-            actor=person, event_type=AuditEventType.PLAYER_ANONYMISED, subject=locked, after=_player_record(locked)
+            actor=person,
+            event_type=AuditEventType.PLAYER_ANONYMISED,
+            subject=locked,
+            after=_player_record(locked),
+            rows=[locked],
         )
     return locked
 
@@ -185,6 +193,15 @@ def _run_clock(session: RatingSession, now: dt.datetime) -> None:
         session.running_since = None
 
 
+def _pauses_end(session: RatingSession, now: dt.datetime) -> list[RatingPause]:
+    """End the session's break that is running (if any): the rows changed."""
+    ended = list(RatingPause.objects.filter(session=session, ended_at__isnull=True))
+    for pause in ended:
+        pause.ended_at = now
+        pause.save(update_fields=["ended_at"])
+    return ended
+
+
 def session_start(
     *, actor: User | None, player: Player, table: Table, seat: int, chips_cents: int = 0
 ) -> RatingSession:
@@ -209,6 +226,7 @@ def session_start(
                 event_type=AuditEventType.RATING_STARTED,
                 subject=session,
                 after=_session_record(session, placed, chips_in_cents=chips_cents),
+                rows=[session, placed],
             )
     except IntegrityError as exc:  # the player's session or the seat was taken at the same moment
         raise WrongState(
@@ -236,9 +254,13 @@ def session_pause(*, actor: User | None, session: RatingSession) -> RatingSessio
         _run_clock(locked, now)
         locked.status = RatingSession.Status.PAUSED
         locked.save(update_fields=["status", "seconds_played", "running_since"])
-        RatingPause.objects.create(session=locked, started_at=now)
+        pause = RatingPause.objects.create(session=locked, started_at=now)
         audit_event_record(
-            actor=person, event_type=AuditEventType.RATING_PAUSED, subject=locked, after=_session_record(locked, seat)
+            actor=person,
+            event_type=AuditEventType.RATING_PAUSED,
+            subject=locked,
+            after=_session_record(locked, seat),
+            rows=[locked, pause],
         )
     return locked
 
@@ -257,11 +279,15 @@ def session_resume(*, actor: User | None, session: RatingSession) -> RatingSessi
         require_act_at_table(person, seat.table, action="rate a player")
         _no_wager_in_play(seat.table, seat.seat_number)  # a wager placed at the seat during the break is not theirs
         now = timezone.now()
-        RatingPause.objects.filter(session=locked, ended_at__isnull=True).update(ended_at=now)
+        ended = _pauses_end(locked, now)
         locked.status, locked.running_since = RatingSession.Status.PLAYING, now
         locked.save(update_fields=["status", "running_since"])
         audit_event_record(
-            actor=person, event_type=AuditEventType.RATING_RESUMED, subject=locked, after=_session_record(locked, seat)
+            actor=person,
+            event_type=AuditEventType.RATING_RESUMED,
+            subject=locked,
+            after=_session_record(locked, seat),
+            rows=[locked, *ended],
         )
     return locked
 
@@ -302,6 +328,7 @@ def session_move(*, actor: User | None, session: RatingSession, table: Table, se
             event_type=AuditEventType.RATING_MOVED,
             subject=locked,
             after=_session_record(locked, placed, moved_from={"table": here.table.name, "seat": here.seat_number}),
+            rows=[locked, here, placed],
         )
     return locked
 
@@ -321,7 +348,7 @@ def session_end(*, actor: User | None, session: RatingSession, walk_with_cents: 
             _no_wager_in_play(seat.table, seat.seat_number)
         now = timezone.now()
         _run_clock(locked, now)
-        RatingPause.objects.filter(session=locked, ended_at__isnull=True).update(ended_at=now)
+        ended = _pauses_end(locked, now)
         seat.ended_at = now
         seat.save(update_fields=["ended_at"])
         locked.status, locked.ended_at, locked.walk_with_cents = RatingSession.Status.ENDED, now, walk_with_cents
@@ -331,5 +358,6 @@ def session_end(*, actor: User | None, session: RatingSession, walk_with_cents: 
             event_type=AuditEventType.RATING_ENDED,
             subject=locked,
             after=_session_record(locked, seat, walk_with_cents=walk_with_cents),
+            rows=[locked, seat, *ended],
         )
     return locked

@@ -39,7 +39,9 @@ def _same(name: str, kept: float, summed: float) -> bool:
     return kept == summed
 
 
-def _sessions_check() -> list[str]:
+def sessions_kept_check() -> list[str]:
+    """Every rating session's kept figures are the sums of its rated rounds and buy-ins: one line for each session that
+    differs."""
     problems: list[str] = []
     kept: dict[int, KeptFigures] = defaultdict(KeptFigures)
     rows = RatedRound.objects.values("session_id", "position").annotate(
@@ -147,4 +149,4 @@ def _holds_check() -> list[str]:
 
 def ratings_verify() -> list[str]:
     """What does not hold (empty: the ratings are sound)."""
-    return [*_sessions_check(), *_rows_check(), *_holds_check()]
+    return [*sessions_kept_check(), *_rows_check(), *_holds_check()]

@@ -43,9 +43,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Final, TypedDict
 
-from casino.audit import subject_type
 from casino.events import AuditEventType
 from casino.models import AuditEvent
+from casino.records import subject_type
 from rules.games import registry
 from rules.models import LabRun
 from rules.options import (

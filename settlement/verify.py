@@ -14,9 +14,9 @@ from typing import Any
 
 from django.db.models import Sum
 
-from casino.audit import subject_type
 from casino.events import AuditEventType
 from casino.models import AuditEvent
+from casino.records import subject_type
 from ledger.lines import lines_text
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import Findings

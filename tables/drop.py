@@ -108,6 +108,7 @@ def buy_in_record(*, actor: User | None, table: Table, seat: int, medium: str, a
                 "shift": shift.pk,
                 "postings": [posted],
             },
+            rows=[buy_in],
         )
     return buy_in
 
@@ -165,6 +166,7 @@ def buy_in_void(*, actor: User | None, buy_in: BuyIn, reason: str) -> BuyIn:
                 "postings": [posted],
             },
             reason=reason,
+            rows=[voiding],
         )
     return voiding
 
@@ -327,7 +329,9 @@ def drop_count_record(
                     key=f"drop:{table.pk}:{locked.pk}",
                 )
             ]
-        audit_event_record(actor=actor, event_type=AuditEventType.DROP_COUNTED, subject=count, after=after)
+        audit_event_record(
+            actor=actor, event_type=AuditEventType.DROP_COUNTED, subject=count, after=after, rows=[count]
+        )
         if box.drop_cents is not None:
             drop_box_final.send(sender=Table, table=table, shift=locked)
     return count

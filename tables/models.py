@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
 from casino.models import Pit, Shift
+from casino.records import audited
 from rules.models import Game, RuleSet
 
 
@@ -136,6 +137,7 @@ class ChipDenomination(models.Model):
         return f"{units:,}.{cents:02d}"
 
 
+@audited()
 class TrayCount(models.Model):
     """A count of a table's chip tray by denomination: the opener when the table opens, the closer when it closes
     (DESIGN.md, "The table's money"). Counted by one person (the dealer, or a supervisor), confirmed by a second,
@@ -215,6 +217,7 @@ class TrayCount(models.Model):
         return f"{self.get_kind_display()} of {self.table.name} ({self.get_status_display()})"
 
 
+@audited()
 class SlipSequence(models.Model):
     """The last number given to a slip of one kind: the next slip's number is taken under this row's lock, in the
     slip's own transaction, so numbers run without gaps (a request that fails gives its number back)."""
@@ -230,6 +233,7 @@ class SlipSequence(models.Model):
         return f"{self.kind} slips: {self.last_number}"
 
 
+@audited()
 class Slip(models.Model):
     """A fill (chips from the cage to the table) or a credit (chips from the table back to the cage), serially
     numbered without gaps per kind (DESIGN.md, "The table's money"; ``tables.slips``).
@@ -361,6 +365,7 @@ class Slip(models.Model):
         return f"{self.get_kind_display()} slip {self.number} ({self.table.name}, {self.get_status_display()})"
 
 
+@audited()
 class BuyIn(AppendOnlyModel):
     """Cash or a marker exchanged for chips at a seat, recorded by the dealer (``tables.drop``): the cash and the
     marker go into the table's drop box for the shift. Append-only: a buy-in entered wrong is answered by a
@@ -399,6 +404,7 @@ class BuyIn(AppendOnlyModel):
         return f"{self.table.name} seat {self.seat_number}: {self.amount_cents} cents in {self.medium}"
 
 
+@audited()
 class DropCount(AppendOnlyModel):
     """One count of a table's drop box for a shift, by a member of the count team (``tables.drop``): the cash by
     note, the markers and the promotional chips. A box is final when two counts by two different people agree on

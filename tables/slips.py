@@ -119,7 +119,13 @@ def slip_request(*, actor: User | None, table: Table, kind: str, chips: ChipsCou
             requested_by=person,
             requested_at=timezone.now(),
         )
-        audit_event_record(actor=person, event_type=AuditEventType.SLIP_REQUESTED, subject=slip, after=_snapshot(slip))
+        audit_event_record(
+            actor=person,
+            event_type=AuditEventType.SLIP_REQUESTED,
+            subject=slip,
+            after=_snapshot(slip),
+            rows=[sequence, slip],
+        )
     return slip
 
 
@@ -158,7 +164,12 @@ def slip_issue(*, actor: User | None, slip: Slip) -> Slip:
         locked.status, locked.issued_by, locked.issued_at = Slip.Status.ISSUED, person, timezone.now()
         locked.save(update_fields=["status", "issued_by", "issued_at"])
         audit_event_record(
-            actor=person, event_type=AuditEventType.SLIP_ISSUED, subject=locked, before=before, after=_snapshot(locked)
+            actor=person,
+            event_type=AuditEventType.SLIP_ISSUED,
+            subject=locked,
+            before=before,
+            after=_snapshot(locked),
+            rows=[locked],
         )
     return locked
 
@@ -218,6 +229,7 @@ def slip_sign(*, actor: User | None, slip: Slip) -> Slip:
             subject=locked,
             before=before,
             after={**_snapshot(locked), **after},
+            rows=[locked],
         )
     return locked
 
@@ -260,6 +272,7 @@ def slip_void(*, actor: User | None, slip: Slip, reason: str) -> Slip:
             before=before,
             after=_snapshot(locked),
             reason=reason,
+            rows=[locked],
         )
     return locked
 

@@ -182,7 +182,9 @@ def tray_count_record(*, actor: User | None, table: Table, kind: str, counts: Ch
             raise WrongState(
                 _("Table %(table)s's tray was counted at the same moment: reload.") % {"table": locked.name}
             ) from exc
-        audit_event_record(actor=actor, event_type=AuditEventType.TRAY_COUNTED, subject=count, after=_snapshot(count))
+        audit_event_record(
+            actor=actor, event_type=AuditEventType.TRAY_COUNTED, subject=count, after=_snapshot(count), rows=[count]
+        )
     return count
 
 
@@ -215,5 +217,6 @@ def tray_count_confirm(*, actor: User | None, count: TrayCount) -> TrayCount:
             subject=locked,
             before=before,
             after={**_snapshot(locked), "difference_cents": variance.difference_cents, "level": variance.level},
+            rows=[locked],
         )
     return locked

@@ -109,6 +109,31 @@ def _each_test_in_english() -> Iterator[None]:
     translation.activate(settings.LANGUAGE_CODE)
 
 
+@pytest.fixture(autouse=True)
+def _records_held_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """With ``TABLESIDE_TEST_HOLD_RECORDS=1``, every test that reaches the database ends by holding every audited
+    record to its audit events (``casino.verify``): a service that writes a record without recording it fails the
+    test that used it. Off by default (it costs about 50 queries a test); the trust tests hold the records of their
+    own flows always."""
+    if not os.environ.get("TABLESIDE_TEST_HOLD_RECORDS") or "db" not in request.fixturenames:
+        yield
+        return
+    from django.db import connection
+
+    from tests.guards import TAMPERED
+
+    request.getfixturevalue("db")
+    connection.__dict__.pop(TAMPERED, None)
+    yield
+    if connection.__dict__.pop(TAMPERED, None):
+        return  # an attack: the attack tests hold the verifier to what it must find
+    from casino.verify import records_verify
+
+    report = records_verify()
+    if not report.ok:
+        pytest.fail("records not as their audit events wrote them:\n" + "\n".join(report.problems[:20]))
+
+
 @pytest.fixture
 def make_user(db: None) -> Callable[..., User]:
     """Make a user holding the given roles."""

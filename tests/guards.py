@@ -18,10 +18,13 @@ from django.db import connection
 
 from casino.append_only import sqlite_triggers_drop, sqlite_triggers_install
 
+TAMPERED = "_tableside_test_tampered"
+
 
 @contextmanager
 def guards_off() -> Iterator[None]:
     """Inside: the connection is a superuser's with every trigger off (PostgreSQL), or has no triggers (SQLite)."""
+    connection.__dict__[TAMPERED] = True  # what the test changes past the guards is not the services' to answer for
     if connection.vendor == "sqlite":
         sqlite_triggers_drop(connection)
         try:

@@ -7,9 +7,11 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import AppendOnlyModel, append_only_triggers
+from casino.records import audited
 from poker_room.tournaments.models import Tournament
 
 
+@audited()
 class Deal(AppendOnlyModel):
     """A deal at the final table: what each player still in is paid when placed, whatever the place.
 

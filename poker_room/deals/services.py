@@ -301,6 +301,7 @@ def deal_record(
             event_type=AuditEventType.TOURNAMENT_DEAL,
             subject=locked,
             after=deal_audit_record(deal, proposal, pool_made_final=not pool_was_final),
+            rows=[deal],
         )
         tournament_changed(locked)
     return deal

@@ -7,9 +7,11 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import guarded_triggers
+from casino.records import audited
 from poker_room.tournaments.models import Entry, Tournament
 
 
+@audited()
 class Match(models.Model):
     """A heads-up match: two entries (one may not be known yet), the hands dealt, the winner.
 

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -173,10 +173,10 @@ class GroupsDraw(TypedDict):
 
 
 def _knockout_store(
-    tournament: Tournament, players: Sequence[Entry], *, drawn: bool, rng: random.Random
+    tournament: Tournament, players: Sequence[Entry], *, drawn: bool, rng: random.Random, rows: list[models.Model]
 ) -> KnockoutDraw:
     """Store the knock-out of ``players`` (in seed order): every match at once, the final first (each match names
-    the one its winner goes to). Returns the draw as the audit trail records it."""
+    the one its winner goes to), added to ``rows``. Returns the draw as the audit trail records it."""
     try:
         bracket = knockout(list(players), drawn=drawn, rng=rng)
     except BracketError as error:
@@ -196,6 +196,7 @@ def _knockout_store(
                 next_side=planned.next_side,
                 status=Match.Status.READY if a is not None and b is not None else Match.Status.WAITING,
             )
+    rows += stored.values()
     return {
         "stage": "knockout",
         "size": bracket.size,
@@ -206,7 +207,11 @@ def _knockout_store(
     }
 
 
-def _groups_store(tournament: Tournament, players: Sequence[Entry], *, drawn: bool, rng: random.Random) -> GroupsDraw:
+def _groups_store(
+    tournament: Tournament, players: Sequence[Entry], *, drawn: bool, rng: random.Random, rows: list[models.Model]
+) -> GroupsDraw:
+    """Store the groups of ``players`` and every match of their round robins, added to ``rows``. Returns the draw as
+    the audit trail records it."""
     try:
         placed = groups(list(players), tournament.group_size, drawn=drawn, rng=rng)
     except BracketError as error:
@@ -217,7 +222,7 @@ def _groups_store(tournament: Tournament, players: Sequence[Entry], *, drawn: bo
         for robin in round_robin(group):
             for a, b in robin.pairs:
                 numbers[robin.number] = numbers.get(robin.number, 0) + 1
-                Match.objects.create(
+                match = Match.objects.create(
                     tournament=tournament,
                     stage=Match.Stage.GROUP,
                     round=robin.number,
@@ -227,6 +232,7 @@ def _groups_store(tournament: Tournament, players: Sequence[Entry], *, drawn: bo
                     entry_b=b,
                     status=Match.Status.READY,
                 )
+                rows.append(match)
                 count += 1
     return {"stage": "group", "groups": [[entry.number for entry in group] for group in placed], "matches": count}
 
@@ -287,19 +293,21 @@ def bracket_draw(*, actor: Requester, tournament: Tournament, rng: random.Random
         source = rng or system_rng()
         mode = stage_mode(locked, len(players))
         record: GroupsDraw | KnockoutDraw
+        written: list[models.Model] = []
         if mode == "groups":
             if locked.bounty_kind != Tournament.BountyKind.NONE:
                 # A group's non-winners go out on the standing, not to one player: nobody to pay their bounty to.
                 raise WrongState(
                     _("A heads-up event in groups pays no bounties: play it as a knock-out, or remove the bounty.")
                 )
-            record = _groups_store(locked, players, drawn=drawn, rng=source)
+            record = _groups_store(locked, players, drawn=drawn, rng=source, rows=written)
             locked.prize_tiers = _tiers(len(players), len(record["groups"]))
         else:
-            record = _knockout_store(locked, players, drawn=drawn, rng=source)
+            record = _knockout_store(locked, players, drawn=drawn, rng=source, rows=written)
             locked.prize_tiers = _tiers(len(players), None)
         locked.save(update_fields=["prize_tiers"])
-        tables = tables_assign(locked, who)
+        written.append(locked)
+        tables = tables_assign(locked, who, written)
         audit_event_record(
             actor=who,
             event_type=AuditEventType.TOURNAMENT_BRACKET,
@@ -311,6 +319,7 @@ def bracket_draw(*, actor: Requester, tournament: Tournament, rng: random.Random
                 "prize_tiers": locked.prize_tiers,
                 "tables": tables,
             },
+            rows=written,
         )
         tournament_changed(locked)
     return list(Match.objects.filter(tournament=tournament).order_by("stage", "round", "number"))
@@ -332,7 +341,8 @@ def _winners_knockout(tournament: Tournament, who: User, rng: random.Random) -> 
     if len(winners) < 2:
         return None  # one group: its winner has won the event
     drawn = tournament.seeding == Tournament.Seeding.DRAWN
-    record = _knockout_store(tournament, winners, drawn=drawn, rng=rng)
+    written: list[models.Model] = []
+    record = _knockout_store(tournament, winners, drawn=drawn, rng=rng, rows=written)
     audit_event_record(
         actor=who,
         event_type=AuditEventType.TOURNAMENT_BRACKET,
@@ -343,6 +353,7 @@ def _winners_knockout(tournament: Tournament, who: User, rng: random.Random) -> 
             "seeding": str(tournament.seeding),
             "prize_tiers": tournament.prize_tiers,
         },
+        rows=written,
     )
     return record
 
@@ -366,6 +377,21 @@ def _group_complete(tournament: Tournament, group: int, who: User, now: dt.datet
 
 
 # --- a match ------------------------------------------------------------------------------------------------------
+
+
+def _tables_given(tournament: Tournament, who: User) -> None:
+    """After a result or its undo: tables given to the matches that can start and their players seated
+    (``tables_assign``), in an audit event of their own when anyone or anything moved."""
+    written: list[models.Model] = []
+    given = tables_assign(tournament, who, written)
+    if written:
+        audit_event_record(
+            actor=who,
+            event_type=AuditEventType.TOURNAMENT_SEATS,
+            subject=tournament,
+            after={"action": "match_tables", "tables": given},
+            rows=written,
+        )
 
 
 def _hand_change(actor: Requester, tournament: Tournament, match: Match | int, by: int) -> Match:
@@ -392,6 +418,7 @@ def _hand_change(actor: Requester, tournament: Tournament, match: Match | int, b
             subject=locked,
             before={"hands": found.hands - by, "level": before.level_number},
             after={**_record(found), "action": "hand" if by > 0 else "hand_undone", "level": after.level_number},
+            rows=[found],
         )
         tournament_changed(locked)
     return found
@@ -446,6 +473,7 @@ def match_decide(
         won, lost = _winner_of(found, winner)
         found.status, found.winner, found.decided_at, found.decided_by = Match.Status.DECIDED, won, now, who
         found.save(update_fields=["status", "winner", "decided_at", "decided_by"])
+        written: list[models.Model] = [found]
         after: dict[str, Any] = {**_record(found), "winner": won.number, "loser": lost.number}
         if found.stage == Match.Stage.KNOCKOUT:
             elimination = record_out(tournament=locked, entry=lost, eliminated_by=won, actor=who, now=now, reseat=False)
@@ -456,16 +484,19 @@ def match_decide(
                 if following.entry_a_id is not None and following.entry_b_id is not None:
                     following.status = Match.Status.READY
                 following.save(update_fields=["entry_a", "entry_b", "status"])
+                written.append(following)
                 after["winner_to"] = following.pk
         else:
             assert found.group is not None
             after["group_out"] = _group_complete(locked, found.group, who, now)
-        audit_event_record(actor=who, event_type=AuditEventType.TOURNAMENT_MATCH, subject=locked, after=after)
+        audit_event_record(
+            actor=who, event_type=AuditEventType.TOURNAMENT_MATCH, subject=locked, after=after, rows=written
+        )
         if found.stage == Match.Stage.GROUP:
             _winners_knockout(locked, who, rng or system_rng())
         locked.refresh_from_db()
         if locked.status == Tournament.Status.RUNNING:
-            tables_assign(locked, who)
+            _tables_given(locked, who)
         tournament_changed(locked)
     return found
 
@@ -530,7 +561,8 @@ def match_undo(
             before=before,
             after={**_record(found), "action": "undone"},
             reason=why,
+            rows=[following, found] if following is not None else [found],
         )
-        tables_assign(locked, who)
+        _tables_given(locked, who)
         tournament_changed(locked)
     return found

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from django.contrib.auth.models import User
+from django.db import models
 
 from poker_room.heads_up.models import Match
 from poker_room.tournaments.models import Entry, SeatMove, Tournament
@@ -20,11 +21,12 @@ class TableGiven(TypedDict):
     table: int
 
 
-def tables_assign(tournament: Tournament, actor: User) -> list[TableGiven]:
+def tables_assign(tournament: Tournament, actor: User, rows: list[models.Model]) -> list[TableGiven]:
     """Give free tables to the matches that can start, in order, and seat each player at their match's table.
 
     Startable: both players known, not decided, and (knock-out) every earlier round of the stage decided; (groups) no
-    player of it busy in another match holding a table. Returns the tables given, as the audit trail records them."""
+    player of it busy in another match holding a table. Returns the tables given, as the audit trail records them;
+    the rows written (the matches, the entries, their seat moves) are added to ``rows``."""
     matches = list(
         Match.objects.select_for_update()
         .filter(tournament=tournament)
@@ -51,13 +53,14 @@ def tables_assign(tournament: Tournament, actor: User) -> list[TableGiven]:
         table = free.pop(0)
         match.table_number = table
         match.save(update_fields=["table_number"])
+        rows.append(match)
         busy.update((match.entry_a_id, match.entry_b_id))
         given.append({"match": match.pk, "table": table})
-    _seats_sync(tournament, actor)
+    _seats_sync(tournament, actor, rows)
     return given
 
 
-def _seats_sync(tournament: Tournament, actor: User) -> None:
+def _seats_sync(tournament: Tournament, actor: User, rows: list[models.Model]) -> None:
     """Each player of a match holding a table in its seat (side a seat 1, side b seat 2), every other player still
     in at no table; each new seat recorded as a ``SeatMove`` (everyone moving stands up before anyone sits down)."""
     wanted: dict[int, tuple[int, int]] = {}
@@ -78,6 +81,7 @@ def _seats_sync(tournament: Tournament, actor: User) -> None:
         if entry.table_number is not None:
             entry.table_number = entry.seat_number = None
             entry.save(update_fields=["table_number", "seat_number"])
+            rows.append(entry)
     before = {entry.pk: (entry.table_number, entry.seat_number) for entry in active}
     for entry in moving:
         if entry.pk not in wanted:
@@ -86,7 +90,7 @@ def _seats_sync(tournament: Tournament, actor: User) -> None:
         entry.table_number, entry.seat_number = table, seat
         entry.save(update_fields=["table_number", "seat_number"])
         from_table, from_seat = before[entry.pk]
-        SeatMove.objects.create(
+        seat_move = SeatMove.objects.create(
             tournament=tournament,
             entry=entry,
             from_table=from_table,
@@ -96,3 +100,4 @@ def _seats_sync(tournament: Tournament, actor: User) -> None:
             reason=SeatMove.Reason.DRAW,
             actor=actor,
         )
+        rows += [entry, seat_move]

@@ -7,9 +7,11 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import guarded_triggers
+from casino.records import audited
 from poker_room.tournaments.models import Tournament
 
 
+@audited()
 class League(models.Model):
     """A season of the poker room's events: points per event by the house's formula, the best N counted,
     ties broken in a set order; its top players are invited to the Master Class, their points their stack."""
@@ -58,6 +60,7 @@ class League(models.Model):
         return f"{self.name} {self.season}"
 
 
+@audited()
 class LeagueEvent(models.Model):
     """A tournament counted in a league. Taken out by marking it (``removed_at``), never by deleting it."""
 

@@ -26,7 +26,7 @@ import datetime as dt
 import math
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -155,8 +155,12 @@ def _record(league: League) -> dict[str, Any]:
     return {name: getattr(league, name) for name in SETTINGS}
 
 
-def _audit(actor: Requester, league: League, event_type: AuditEventType, **changes: Any) -> None:
-    audit_event_record(actor=actor, event_type=event_type, subject=league, after={"league": league.pk, **changes})
+def _audit(
+    actor: Requester, league: League, event_type: AuditEventType, *, rows: list[models.Model], **changes: Any
+) -> None:
+    audit_event_record(
+        actor=actor, event_type=event_type, subject=league, after={"league": league.pk, **changes}, rows=rows
+    )
 
 
 def _locked(league: League) -> League:
@@ -196,7 +200,7 @@ def league_create(
     _formula_complete(values)
     with transaction.atomic():
         league = League.objects.create(created_by=who, **values)
-        _audit(who, league, AuditEventType.LEAGUE_CREATED, **_record(league))
+        _audit(who, league, AuditEventType.LEAGUE_CREATED, rows=[league], **_record(league))
     return league
 
 
@@ -232,6 +236,7 @@ def league_update(*, actor: Requester, league: League, **fields: object) -> Leag
             who,
             locked,
             AuditEventType.LEAGUE_UPDATED,
+            rows=[locked],
             before={field: before[field] for field in changed},
             changed=changed,
         )
@@ -267,7 +272,14 @@ def league_event_add(*, actor: Requester, league: League, tournament_id: object)
                 extra={"field": "tournament"},
             )
         event = LeagueEvent.objects.create(league=locked, tournament=tournament, added_by=who)
-        _audit(who, locked, AuditEventType.LEAGUE_EVENT_ADDED, tournament=tournament.pk, league_event=event.pk)
+        _audit(
+            who,
+            locked,
+            AuditEventType.LEAGUE_EVENT_ADDED,
+            rows=[event],
+            tournament=tournament.pk,
+            league_event=event.pk,
+        )
     return event
 
 
@@ -295,7 +307,14 @@ def league_event_remove(
         event.removed_at = now or timezone.now()
         event.removed_by = who
         event.save(update_fields=["removed_at", "removed_by"])
-        _audit(who, locked, AuditEventType.LEAGUE_EVENT_REMOVED, tournament=tournament.pk, league_event=event.pk)
+        _audit(
+            who,
+            locked,
+            AuditEventType.LEAGUE_EVENT_REMOVED,
+            rows=[event],
+            tournament=tournament.pk,
+            league_event=event.pk,
+        )
     return event
 
 
@@ -372,6 +391,7 @@ def master_class_invite(
             who,
             locked,
             AuditEventType.LEAGUE_MASTER_CLASS,
+            rows=[locked],
             tournament=tournament.pk,
             chips_per_point=locked.chips_per_point,
             chip_rounding=locked.chip_rounding,

@@ -8,9 +8,11 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import guarded_triggers
+from casino.records import audited
 from poker_room.tournaments.models import Tournament
 
 
+@audited()
 class OfcHand(models.Model):
     """One hand of an Open-Face points tournament at one table: the boards as entered, scored once by
     ``rules.games.ofc``. Voided once (a hand entered wrongly), by the director, and it stays in the record."""

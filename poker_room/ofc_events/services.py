@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -102,22 +102,24 @@ def _refuse_unfinished(tournament: Tournament) -> None:
 # --- a round --------------------------------------------------------------------------------------------------------
 
 
-def _tables_ready(tournament: Tournament, count: int) -> list[int]:
+def _tables_ready(tournament: Tournament, count: int, rows: list[models.Model]) -> list[int]:
     """Tables 1..``count`` open: those missing added (the seats of the tournament's tables), a broken one reopened.
-    The numbers added or reopened."""
+    The numbers added or reopened (the tables added to ``rows``)."""
     changed: list[int] = []
     existing = {table.number: table for table in TournamentTable.objects.filter(tournament=tournament)}
     for number in range(1, count + 1):
         table = existing.get(number)
         if table is None:
-            TournamentTable.objects.create(
+            table = TournamentTable.objects.create(
                 tournament=tournament, number=number, seats=tournament.table_size, break_position=number - 1
             )
+            rows.append(table)
             changed.append(number)
         elif table.broken_at is not None or table.seats < _most(tournament):
             table.broken_at = None
             table.seats = max(table.seats, _most(tournament))
             table.save(update_fields=["broken_at", "seats"])
+            rows.append(table)
             changed.append(number)
     return changed
 
@@ -157,13 +159,14 @@ def ofc_round_begin(*, actor: Requester, tournament: Tournament, rng: random.Ran
         keep = locked.ofc_round == 0 and len(seating) == len(entries) and fits(seating, most=most)
         records: list[MoveRecord] = []
         added: list[int] = []
+        written: list[models.Model] = []
         if not keep:
             _refuse_undrawable(len(entries), most)
             try:
                 draw = round_draw([entry.pk for entry in entries], most=most, rng=rng or system_rng())
             except OfcStandingsError as error:
                 raise WrongState(said(error)) from None
-            added = _tables_ready(locked, max(table for table, _seat in draw.values()))
+            added = _tables_ready(locked, max(table for table, _seat in draw.values()), written)
             moves = [
                 Move(
                     player=entry.pk,
@@ -176,9 +179,12 @@ def ofc_round_begin(*, actor: Requester, tournament: Tournament, rng: random.Ran
                 )
                 for entry in entries
             ]
-            records = moves_apply(tournament=locked, moves=moves, actor=who, reason=SeatMove.Reason.ROUND_DRAW)
+            records = moves_apply(
+                tournament=locked, moves=moves, actor=who, rows=written, reason=SeatMove.Reason.ROUND_DRAW
+            )
         locked.ofc_round += 1
         locked.save(update_fields=["ofc_round"])
+        written.append(locked)
         audit_event_record(
             actor=who,
             event_type=AuditEventType.TOURNAMENT_OFC_ROUND,
@@ -191,6 +197,7 @@ def ofc_round_begin(*, actor: Requester, tournament: Tournament, rng: random.Ran
                 "tables_added": added,
                 "seats": records,
             },
+            rows=written,
         )
         tournament_changed(locked)
     return locked
@@ -388,6 +395,7 @@ def ofc_hand_record(
                 "fouls": hand.fouls,
                 "scoring": locked.ofc_royalties,
             },
+            rows=[hand],
         )
         tournament_changed(locked)
     return hand
@@ -431,6 +439,7 @@ def ofc_hand_void(*, actor: Requester, tournament: Tournament, hand: OfcHand, re
             before={"hand": found.pk, "points": found.points},
             after={"round": found.round, "number": found.hand, "table": found.table_number},
             reason=why,
+            rows=[found],
         )
         tournament_changed(locked)
     return found

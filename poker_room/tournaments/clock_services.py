@@ -265,6 +265,7 @@ def _clock_change(
             subject=locked,
             before=before_record,
             after={"action": action, **detail, **_record(after, spans, levels, now)},
+            rows=[locked],
         )
         live.tournament_changed(locked)
     # The caller's instance too: a service that goes on to save it (the tournament's start) must not write the

@@ -27,7 +27,7 @@ import random
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -136,6 +136,8 @@ def _elimination_audit(
     tournament: Tournament,
     elimination: Elimination,
     postings: list[Posting | None],
+    *,
+    rows: list[models.Model],
     **extra: Any,
 ) -> None:
     audit_event_record(
@@ -154,6 +156,7 @@ def _elimination_audit(
             "seat": [elimination.table_number, elimination.seat_number],
             **extra,
         },
+        rows=rows,
     )
 
 
@@ -181,7 +184,7 @@ def _finish(tournament: Tournament, *, actor: User, now: dt.datetime, places: tu
     winner.status, winner.place = Entry.Status.WON, 1
     winner.table_number = winner.seat_number = None
     winner.save(update_fields=["status", "place", "table_number", "seat_number"])
-    _elimination_audit(actor, tournament, elimination, [prize_posting, bounty_posting])
+    _elimination_audit(actor, tournament, elimination, [prize_posting, bounty_posting], rows=[elimination, winner])
     tournament.status, tournament.finished_at = Tournament.Status.FINISHED, now
     tournament.save(update_fields=["status", "finished_at"])
     audit_event_record(
@@ -189,6 +192,7 @@ def _finish(tournament: Tournament, *, actor: User, now: dt.datetime, places: tu
         event_type=AuditEventType.TOURNAMENT_FINISHED,
         subject=tournament,
         after={**entry_record(winner), "entries": Entry.objects.filter(tournament=tournament).count()},
+        rows=[tournament],
     )
 
 
@@ -224,9 +228,11 @@ def record_out(
         pool_lock(tournament, actor=actor, now=now)
     paid, added = _bounty_split(tournament, busted.bounty_cents)
     prize_posting, bounty_posting = _pay(tournament, busted, prize=prize, bounty=paid, actor=actor)
+    written: list[models.Model] = []
     if by is not None and added:
         by.bounty_cents += added
         by.save(update_fields=["bounty_cents"])
+        written.append(by)
     elimination = Elimination.objects.create(
         tournament=tournament,
         entry=busted,
@@ -243,6 +249,7 @@ def record_out(
     busted.status, busted.place = Entry.Status.BUSTED, place
     busted.table_number = busted.seat_number = None
     busted.save(update_fields=["status", "place", "table_number", "seat_number"])
+    written += [elimination, busted]
     moves: list[MoveRecord] = []
     broken: list[int] = []
     if place > 2 and reseat:
@@ -254,10 +261,16 @@ def record_out(
             )
         except SeatingError as error:
             raise WrongState(said(error)) from None
-        moves = moves_apply(tournament=tournament, moves=planned, actor=actor)
-        broken = emptied_tables_break(tournament, now, had_players=had_players)
+        moves = moves_apply(tournament=tournament, moves=planned, actor=actor, rows=written)
+        broken = emptied_tables_break(tournament, now, had_players=had_players, rows=written)
     _elimination_audit(
-        actor, tournament, elimination, [prize_posting, bounty_posting], moves=moves, broken_tables=broken
+        actor,
+        tournament,
+        elimination,
+        [prize_posting, bounty_posting],
+        rows=written,
+        moves=moves,
+        broken_tables=broken,
     )
     if place == 2:
         _finish(tournament, actor=actor, now=now, places=places)
@@ -330,12 +343,12 @@ def elimination_postings(elimination: Elimination) -> list[Posting]:
 
 
 def _seat_again(
-    tournament: Tournament, entry: Entry, elimination: Elimination, rng: random.Random
+    tournament: Tournament, entry: Entry, elimination: Elimination, rng: random.Random, rows: list[models.Model]
 ) -> tuple[Move[int], int | None]:
     """The busted player's seat if it is free and its table still plays, else a random free seat at the shortest
     table; with every seat in play taken, their own table if it has broken since (the bust broke it, or redrew the
-    final table): it opens again, and they sit in their seat. The move, and the number of the table opened again
-    (None: none was)."""
+    final table): it opens again (added to ``rows``), and they sit in their seat. The move, and the number of the
+    table opened again (None: none was)."""
     seats = table_seats(tournament, tables_in_play(tournament))
     for table in seats:
         if table.number == elimination.table_number and elimination.seat_number not in table.occupied:
@@ -351,6 +364,7 @@ def _seat_again(
     if broken is not None and elimination.seat_number is not None and not any(table.empty_seats for table in seats):
         broken.broken_at = None
         broken.save(update_fields=["broken_at"])
+        rows.append(broken)
         return Move(entry.pk, None, None, broken.number, elimination.seat_number, MoveReason.DRAW), broken.number
     try:
         return seat_late_entry(seats, entry.pk, rng), None
@@ -375,20 +389,25 @@ def _undo(
     originals = elimination_postings(undone)
     reversals = [_reverse(locked, original, actor=who) for original in originals]
     by_original = {reversal.reverses_id: reversal for reversal in reversals}
+    written: list[models.Model] = []
     if undone.eliminated_by is not None and undone.bounty_added_cents:
         by = Entry.objects.select_for_update().get(pk=undone.eliminated_by.pk)
         by.bounty_cents -= undone.bounty_added_cents
         by.save(update_fields=["bounty_cents"])
+        written.append(by)
     entry = Entry.objects.select_for_update().get(pk=undone.entry_id)
     entry.status, entry.place = Entry.Status.ACTIVE, None
     entry.save(update_fields=["status", "place"])
-    back, reopened = _seat_again(locked, entry, undone, rng)
-    seats = moves_apply(tournament=locked, moves=[back], actor=who, reason=SeatMove.Reason.UNDO)
-    seats += lone_player_balanced(locked, back.to_table, actor=who, rng=rng)  # not alone at a table opened for them
+    written.append(entry)
+    back, reopened = _seat_again(locked, entry, undone, rng, written)
+    seats = moves_apply(tournament=locked, moves=[back], actor=who, rows=written, reason=SeatMove.Reason.UNDO)
+    # Not alone at a table opened for them.
+    seats += lone_player_balanced(locked, back.to_table, actor=who, rng=rng, rows=written)
     undone.status = Elimination.Status.UNDONE
     undone.undone_at, undone.undone_by, undone.undo_reason = now, who, why
     undone.undo_posting = by_original.get(undone.posting_id)
     undone.save(update_fields=["status", "undone_at", "undone_by", "undo_reason", "undo_posting"])
+    written.append(undone)
     audit_event_record(
         actor=who,
         event_type=AuditEventType.TOURNAMENT_ELIMINATION_UNDONE,
@@ -403,6 +422,7 @@ def _undo(
             "reopened_table": reopened,
         },
         reason=why,
+        rows=written,
     )
 
 
@@ -528,6 +548,7 @@ def bust_undo(
                 subject=locked,
                 after={"status": locked.status, "reopened": True, "elimination": undone.pk},
                 reason=why,
+                rows=[locked],
             )
         tournament_changed(locked)
     return undone

@@ -45,7 +45,7 @@ import random
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -183,6 +183,7 @@ def _purchase_audit(
     entry: Entry,
     purchase: Purchase,
     postings: list[Posting],
+    rows: list[models.Model],
     **extra: Any,
 ) -> None:
     audit_event_record(
@@ -200,6 +201,7 @@ def _purchase_audit(
             "chips": purchase.chips,
             **extra,
         },
+        rows=[*rows, purchase],
     )
 
 
@@ -212,9 +214,11 @@ def _entry_bounty(tournament: Tournament) -> int:
     return tournament.bounty_cents if tournament.bounty_kind != Tournament.BountyKind.NONE else 0
 
 
-def _seat_late(tournament: Tournament, entry: Entry, actor: User, rng: random.Random) -> list[MoveRecord]:
+def _seat_late(
+    tournament: Tournament, entry: Entry, actor: User, rng: random.Random, rows: list[models.Model]
+) -> list[MoveRecord]:
     """A late entry (or a re-entry) drawn to a random free seat at a table with the fewest players; at a table
-    opened for it (every other seat taken), the floor balanced at once."""
+    opened for it (every other seat taken), the floor balanced at once (the rows written added to ``rows``)."""
     if tournament.status != Tournament.Status.RUNNING:
         return []
     try:
@@ -223,11 +227,11 @@ def _seat_late(tournament: Tournament, entry: Entry, actor: User, rng: random.Ra
         raise WrongState(
             _("No free seat for %(entry)s: %(reason)s") % {"entry": entry_name(entry), "reason": said(error)}
         ) from None
-    seats = moves_apply(tournament=tournament, moves=[move], actor=actor)
-    return seats + lone_player_balanced(tournament, move.to_table, actor=actor, rng=rng)
+    seats = moves_apply(tournament=tournament, moves=[move], actor=actor, rows=rows)
+    return seats + lone_player_balanced(tournament, move.to_table, actor=actor, rng=rng, rows=rows)
 
 
-def _places_make_room(tournament: Tournament) -> None:
+def _places_make_room(tournament: Tournament, rows: list[models.Model]) -> None:
     """A new entry grows the field: every player already out finishes one place further down (a player out is placed
     by the entries still in; with one more entry, one more player finishes above them). One row at a time, from the
     last place up, so no two entries ever share a place. Only busts out of the money move: the first paid bust makes
@@ -235,6 +239,7 @@ def _places_make_room(tournament: Tournament) -> None:
     for busted in Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED).order_by("-place"):
         busted.place = (busted.place or 0) + 1
         busted.save(update_fields=["place"])
+        rows.append(busted)
 
 
 def _new_entry(
@@ -245,10 +250,13 @@ def _new_entry(
     player: Player | None,
     reentry_of: Entry | None,
     rng: random.Random,
+    rows: list[models.Model],
     chips: int | None = None,
 ) -> tuple[Entry, Purchase, list[Posting], list[MoveRecord]]:
+    """The new entry, its payment and its seat; the entries placed lower, the seat moves and the entry added to
+    ``rows`` (the purchase is the audit event's own)."""
     stack = tournament.starting_stack if chips is None else chips
-    _places_make_room(tournament)
+    _places_make_room(tournament, rows)
     entry = Entry.objects.create(
         tournament=tournament,
         number=_next_number(tournament),
@@ -259,8 +267,9 @@ def _new_entry(
         bounty_cents=_entry_bounty(tournament),
         created_by=actor,
     )
-    seats = _seat_late(tournament, entry, actor, rng)
+    seats = _seat_late(tournament, entry, actor, rng, rows)
     entry.refresh_from_db(fields=["table_number", "seat_number"])
+    rows.append(entry)
     purchase, postings = _purchase(
         tournament=tournament,
         entry=entry,
@@ -317,10 +326,26 @@ def entry_register(
                     _("%(entry)s is out (%(place)s): that is a re-entry, not a new registration.")
                     % {"entry": entry_name(earlier), "place": ordinal(earlier.place or 0)}
                 )
+        written: list[models.Model] = []
         entry, purchase, postings, seats = _new_entry(
-            locked, actor=who, name=name, player=player, reentry_of=None, rng=rng or system_rng(), chips=chips
+            locked,
+            actor=who,
+            name=name,
+            player=player,
+            reentry_of=None,
+            rng=rng or system_rng(),
+            rows=written,
+            chips=chips,
         )
-        _purchase_audit(actor=who, tournament=locked, entry=entry, purchase=purchase, postings=postings, seats=seats)
+        _purchase_audit(
+            actor=who,
+            tournament=locked,
+            entry=entry,
+            purchase=purchase,
+            postings=postings,
+            rows=written,
+            seats=seats,
+        )
         tournament_changed(locked)
     return entry
 
@@ -375,8 +400,15 @@ def entry_reenter(
                 )
                 % {"entry": entry_name(busted), "count": locked.reentries_max}
             )
+        written: list[models.Model] = []
         new, purchase, postings, seats = _new_entry(
-            locked, actor=who, name=busted.name, player=busted.player, reentry_of=busted, rng=rng or system_rng()
+            locked,
+            actor=who,
+            name=busted.name,
+            player=busted.player,
+            reentry_of=busted,
+            rng=rng or system_rng(),
+            rows=written,
         )
         _purchase_audit(
             actor=who,
@@ -384,6 +416,7 @@ def entry_reenter(
             entry=new,
             purchase=purchase,
             postings=postings,
+            rows=written,
             reentry_of=busted.number,
             seats=seats,
         )
@@ -438,7 +471,7 @@ def entry_rebuy(*, actor: Requester, tournament: Tournament, entry: Entry, now: 
             chips=locked.rebuy_chips,
             actor=who,
         )
-        _purchase_audit(actor=who, tournament=locked, entry=buyer, purchase=purchase, postings=postings)
+        _purchase_audit(actor=who, tournament=locked, entry=buyer, purchase=purchase, postings=postings, rows=[buyer])
         tournament_changed(locked)
     return purchase
 
@@ -475,6 +508,6 @@ def entry_addon(*, actor: Requester, tournament: Tournament, entry: Entry, now: 
             chips=locked.addon_chips,
             actor=who,
         )
-        _purchase_audit(actor=who, tournament=locked, entry=buyer, purchase=purchase, postings=postings)
+        _purchase_audit(actor=who, tournament=locked, entry=buyer, purchase=purchase, postings=postings, rows=[buyer])
         tournament_changed(locked)
     return purchase

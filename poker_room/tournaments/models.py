@@ -19,10 +19,12 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
+from casino.records import audited
 from ledger.models import Posting
 from players.models import Player
 
 
+@audited(exclude=("version",))
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("planned")
@@ -171,6 +173,7 @@ class Tournament(models.Model):
         return self.name
 
 
+@audited()
 class TournamentTable(models.Model):
     """A table of the tournament: its seats, where the button is, the dealer working it, and when it broke."""
 
@@ -203,6 +206,7 @@ class TournamentTable(models.Model):
         return f"{self.tournament}: table {self.number}"
 
 
+@audited()
 class Entry(models.Model):
     """One buy-in into the tournament: a player's first entry, or a re-entry after busting (a new entry).
 
@@ -267,6 +271,7 @@ class Entry(models.Model):
         return f"#{self.number} {self.name}"
 
 
+@audited()
 class Purchase(AppendOnlyModel):
     """What an entrant paid, once: an entry, a re-entry, a rebuy or an add-on, and its posting in the ledger."""
 
@@ -302,6 +307,7 @@ class Purchase(AppendOnlyModel):
         return self.prize_cents + self.fee_cents + self.bounty_cents
 
 
+@audited()
 class Elimination(models.Model):
     """A player out of the tournament (or the winner, ``place`` 1, with no eliminator), with what it paid.
 
@@ -375,6 +381,7 @@ class Elimination(models.Model):
         return f"{self.entry} out in place {self.place}"
 
 
+@audited()
 class SeatMove(AppendOnlyModel):
     """A seat change: the draw, a late entry seated, a balance, a table broken, the final table, an undo."""
 

@@ -80,6 +80,7 @@ def pool_lock(tournament: Tournament, *, actor: User, now: dt.datetime) -> None:
             "entries": Entry.objects.filter(tournament=tournament).count(),
             "prizes_cents": list(places),
         },
+        rows=[tournament],
     )
 
 

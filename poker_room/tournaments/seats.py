@@ -10,6 +10,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import TypedDict
 
+from django.db import models
+
 from casino.errors import WrongState
 from poker_room.floor import Requester, said
 from poker_room.pure.seating import Move, MoveReason, SeatingError, TableSeats, rebalance
@@ -60,6 +62,7 @@ def moves_apply(
     tournament: Tournament,
     moves: Iterable[Move[int]],
     actor: Requester,
+    rows: list[models.Model],
     reason: SeatMove.Reason | None = None,
 ) -> list[MoveRecord]:
     """Carry out ``moves`` (entry ids) in order: each entry's seat changed and a ``SeatMove`` row written.
@@ -67,7 +70,8 @@ def moves_apply(
     A run of final-table moves is one redraw: everyone stands up before anyone sits down, so a seat someone is leaving
     can be drawn by another (the seat's uniqueness is checked by the database at every statement). ``reason``
     overrides the moves' own (an undone bust's return is drawn like a late entry but recorded as ``undo``). Returns
-    the moves as the audit trail records them.
+    the moves as the audit trail records them; the rows written (the entries, their seat moves, the redrawn tables)
+    are added to ``rows``, for the caller's audit event.
     """
     pending = list(moves)
     entries = Entry.objects.in_bulk([move.player for move in pending])
@@ -89,7 +93,7 @@ def moves_apply(
             entry.table_number, entry.seat_number = move.to_table, move.to_seat
             entry.save(update_fields=["table_number", "seat_number"])
             moved_as = reason or _REASONS[move.reason]
-            SeatMove.objects.create(
+            seat_move = SeatMove.objects.create(
                 tournament=tournament,
                 entry=entry,
                 from_table=move.from_table,
@@ -99,6 +103,7 @@ def moves_apply(
                 reason=moved_as,
                 actor=user,
             )
+            rows += [entry, seat_move]
             records.append(
                 {
                     "entry": entry.number,
@@ -109,20 +114,22 @@ def moves_apply(
             )
         i = j
     if any(move.reason is MoveReason.FINAL_TABLE for move in pending):
-        TournamentTable.objects.filter(
+        redrawn = TournamentTable.objects.filter(
             tournament=tournament,
             number__in={move.to_table for move in pending if move.reason is MoveReason.FINAL_TABLE},
-        ).update(button=None)
+        )
+        redrawn.update(button=None)
+        rows += redrawn  # read again after the update: the tables as stored
     return records
 
 
 def lone_player_balanced(
-    tournament: Tournament, table_number: int, *, actor: Requester, rng: random.Random
+    tournament: Tournament, table_number: int, *, actor: Requester, rng: random.Random, rows: list[models.Model]
 ) -> list[MoveRecord]:
     """A player who has just sat down alone at a table (one opened for a late entry or a re-entry, or for a bust
     undone) while others play elsewhere: the floor is balanced at once (``seating.rebalance``, TDA "Balancing
     Tables"), so nobody waits alone at a table for the next bust. The moves as the audit trail records them (none
-    when the player does not sit alone)."""
+    when the player does not sit alone); the rows written added to ``rows``."""
     sitting = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE, table_number__isnull=False)
     alone = sitting.filter(table_number=table_number).count() == 1
     if not alone or not sitting.exclude(table_number=table_number).exists():
@@ -133,12 +140,14 @@ def lone_player_balanced(
         planned = rebalance(table_seats(tournament, tables), break_order=order, final_table=final, rng=rng)
     except SeatingError as error:
         raise WrongState(said(error)) from None
-    return moves_apply(tournament=tournament, moves=planned, actor=actor)
+    return moves_apply(tournament=tournament, moves=planned, actor=actor, rows=rows)
 
 
-def emptied_tables_break(tournament: Tournament, now: dt.datetime, *, had_players: Iterable[int]) -> list[int]:
+def emptied_tables_break(
+    tournament: Tournament, now: dt.datetime, *, had_players: Iterable[int], rows: list[models.Model]
+) -> list[int]:
     """Mark broken every table but the final one that had players (``had_players``) and has none now; their
-    numbers. A table nobody was drawn to stays open for late entries."""
+    numbers (the tables added to ``rows``). A table nobody was drawn to stays open for late entries."""
     tables = tables_in_play(tournament)
     if not tables:
         return []
@@ -155,5 +164,7 @@ def emptied_tables_break(tournament: Tournament, now: dt.datetime, *, had_player
         if table.number != final and table.number in before and table.number not in sitting
     ]
     if emptied:
-        TournamentTable.objects.filter(tournament=tournament, number__in=emptied).update(broken_at=now)
+        broken = TournamentTable.objects.filter(tournament=tournament, number__in=emptied)
+        broken.update(broken_at=now)
+        rows += broken  # read again after the update: the tables as stored
     return emptied

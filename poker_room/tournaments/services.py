@@ -157,8 +157,10 @@ def _settings_record(tournament: Tournament) -> dict[str, Any]:
     return {field: getattr(tournament, field) for field in SETTINGS}
 
 
-def _audit(actor: Requester, tournament: Tournament, event: AuditEventType, **after: Any) -> None:
-    audit_event_record(actor=actor, event_type=event, subject=tournament, after=after)
+def _audit(
+    actor: Requester, tournament: Tournament, event: AuditEventType, *, rows: list[models.Model], **after: Any
+) -> None:
+    audit_event_record(actor=actor, event_type=event, subject=tournament, after=after, rows=rows)
 
 
 # --- a tournament and its settings --------------------------------------------------------------------------------
@@ -219,7 +221,7 @@ def tournament_create(
             format=kind,
             created_by=who,
         )
-        TournamentTable.objects.bulk_create(
+        tables_made = TournamentTable.objects.bulk_create(
             TournamentTable(tournament=tournament, number=number, seats=seats, break_position=position)
             for number, position in table_layout(count).items()
         )
@@ -227,6 +229,7 @@ def tournament_create(
             who,
             tournament,
             AuditEventType.TOURNAMENT_CREATED,
+            rows=[tournament, *tables_made],
             template=chosen.key,
             tables=count,
             levels=len(levels),
@@ -347,14 +350,18 @@ def tournament_settings_set(*, actor: Requester, tournament: Tournament, **field
                 extra={"field": "bounty_kind"},
             )
         locked.save(update_fields=list(changes))
+        written: list[models.Model] = [locked]
         if "table_size" in changes:
-            TournamentTable.objects.filter(tournament=locked).update(seats=locked.table_size)
+            tables = TournamentTable.objects.filter(tournament=locked)
+            tables.update(seats=locked.table_size)
+            written += tables  # read again after the update: the tables as stored
         audit_event_record(
             actor=actor,
             event_type=AuditEventType.TOURNAMENT_UPDATED,
             subject=locked,
             before=before,
             after={"action": "settings", **changes},
+            rows=written,
         )
         tournament_changed(locked)
     return locked
@@ -456,6 +463,7 @@ def tournament_structure_set(
                     else {}
                 ),
             },
+            rows=[locked],
         )
         tournament_changed(locked)
     return locked
@@ -483,6 +491,7 @@ def tournament_payouts_set(*, actor: Requester, tournament: Tournament, bands: l
             subject=locked,
             before={"payouts": before},
             after={"action": "payouts", "payouts": stored},
+            rows=[locked],
         )
         tournament_changed(locked)
     return locked
@@ -504,9 +513,14 @@ def _tables_for(tables: list[TournamentTable], players: int) -> list[TournamentT
 
 
 def _seats_drawn(
-    tournament: Tournament, entries: list[Entry], *, actor: Requester, rng: random.Random | None
+    tournament: Tournament,
+    entries: list[Entry],
+    *,
+    actor: Requester,
+    rng: random.Random | None,
+    rows: list[models.Model],
 ) -> tuple[list[TournamentTable], list[MoveRecord]]:
-    """The start's seat draw: at random over as few tables as seat everyone."""
+    """The start's seat draw: at random over as few tables as seat everyone (the rows written added to ``rows``)."""
     tables = list(TournamentTable.objects.filter(tournament=tournament).order_by("number"))
     seats = sum(table.seats for table in tables)
     if len(entries) > seats:
@@ -523,7 +537,7 @@ def _seats_drawn(
         )
     except SeatingError as error:
         raise WrongState(said(error)) from None
-    records = moves_apply(tournament=tournament, moves=moves, actor=actor)
+    records = moves_apply(tournament=tournament, moves=moves, actor=actor, rows=rows)
     return drawn, records
 
 
@@ -552,8 +566,9 @@ def tournament_start(
             )
         drawn: list[TournamentTable] = []
         records: list[MoveRecord] = []
+        written: list[models.Model] = []
         if locked.format != Tournament.Format.HEADS_UP:  # heads-up: the bracket's draw seats the matches
-            drawn, records = _seats_drawn(locked, entries, actor=actor, rng=rng)
+            drawn, records = _seats_drawn(locked, entries, actor=actor, rng=rng, rows=written)
         locked.status, locked.started_at = Tournament.Status.RUNNING, now
         locked.save(update_fields=["status", "started_at"])
         audit_event_record(
@@ -561,6 +576,7 @@ def tournament_start(
             event_type=AuditEventType.TOURNAMENT_STARTED,
             subject=locked,
             after={"entries": len(entries), "tables": [table.number for table in drawn], "seats": records},
+            rows=[*written, locked],
         )
         tournament_changed(locked)
         # A heads-up match's blinds go by its own hands and an Open-Face event plays rounds of hands: no clock. A

@@ -60,7 +60,9 @@ def tournament_tables_set(*, actor: Requester, tournament: Tournament, count: in
                 _("%(name)s has started: tables are added to it, never taken away.") % {"name": locked.name},
                 extra={"field": "count"},
             )
-        TournamentTable.objects.filter(tournament=locked, number__gt=count).delete()
+        going = TournamentTable.objects.filter(tournament=locked, number__gt=count)
+        removed = list(going)
+        going.delete()
         existing = set(TournamentTable.objects.filter(tournament=locked).values_list("number", flat=True))
         for number, position in table_layout(count).items():
             if number in existing:
@@ -77,6 +79,8 @@ def tournament_tables_set(*, actor: Requester, tournament: Tournament, count: in
             subject=locked,
             before={"tables": before},
             after={"action": "tables", "tables": count},
+            rows=TournamentTable.objects.filter(tournament=locked),  # as stored, after the updates
+            removed=removed,
         )
         tournament_changed(locked)
     return locked
@@ -117,6 +121,7 @@ def tournament_table_dealer_set(
             subject=locked,
             before={"table": table.number, "dealer": before},
             after={"action": "dealer", "table": table.number, "dealer": table.dealer_id},
+            rows=[table],
         )
         tournament_changed(locked)
     return table
@@ -141,6 +146,7 @@ def table_button_set(*, actor: Requester, tournament: Tournament, table_number: 
             subject=locked,
             before={"table": table.number, "button": before},
             after={"action": "button", "table": table.number, "button": seat},
+            rows=[table],
         )
         tournament_changed(locked)
     return table

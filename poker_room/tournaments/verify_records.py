@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from casino.audit import subject_type
 from casino.events import AuditEventType
 from casino.models import AuditEvent
+from casino.records import subject_type
 from poker_room.deals.models import Deal
 from poker_room.heads_up.models import Match
 from poker_room.ofc_events.models import OfcHand

@@ -13,10 +13,10 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from casino.audit import subject_type
 from casino.errors import ApplicationError, NotAllowed
 from casino.events import AuditEventType
 from casino.models import AuditEvent
+from casino.records import subject_type
 from casino.roles import SUPERVISORS, require_role
 from ledger.lines import reversal_lines
 from ledger.models import LedgerEntry, Posting

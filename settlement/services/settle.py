@@ -234,10 +234,10 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
         wagers, seat_ids = stakes_read(locked, stakes)
         read = read_hands(locked, entered_hands(hands), wagers=wagers, complete_boards=True)
         posting = settle_into(locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=hands)
+        round_settled_rate(round=locked, posting=posting)  # the ratings it feeds, recorded by the settle's event
         round_transition(
             already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED, money=settlement_money(posting)
         )
-        round_settled_rate(round=locked, posting=posting)  # the ratings it feeds
     return settlement_body(posting, locked)
 
 

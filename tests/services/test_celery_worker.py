@@ -186,9 +186,9 @@ def test_a_worker_killed_mid_report_has_its_report_built_once_by_another_without
 
     import psycopg
 
-    from casino.audit import subject_type
     from casino.events import AuditEventType
     from casino.models import AuditEvent
+    from casino.records import subject_type
     from pit.report_files import report_render
     from pit.tasks import shift_reports_build
     from settlement.models import ShiftReport

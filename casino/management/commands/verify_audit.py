@@ -1,5 +1,7 @@
-"""``manage.py verify_audit``: walk the audit chain and hold it to its checkpoints; exit non-zero at the first
-broken event or at any checkpoint the chain no longer reaches.
+"""``manage.py verify_audit``: walk the audit chain and hold it to its checkpoints, then hold every audited record
+to its last audit event and every kept figure to its rows (``casino.verify``); exit non-zero at the first broken
+event, at any checkpoint the chain no longer reaches, or naming every record changed, inserted or removed past the
+application.
 
 The checkpoints are the database's, the checkpoint file's (``TABLESIDE_AUDIT_CHECKPOINT_FILE``), every
 ``--checkpoint-file`` given, and every ``--checkpoint`` copied from a shift report
@@ -13,10 +15,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from casino.audit import audit_chain_verify, checkpoint_parse, checkpoints_from_file
+from casino.verify import records_verify
 
 
 class Command(BaseCommand):
-    help = "Verify the keyed hash chain of the audit log against its checkpoints and name the first broken event."
+    help = (
+        "Verify the keyed hash chain of the audit log against its checkpoints and name the first broken event, then "
+        "every audited record and kept figure against its audit events."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -49,4 +55,7 @@ class Command(BaseCommand):
         report = audit_chain_verify(checkpoints=checkpoints)
         if not report.ok:
             raise CommandError(report.describe())
-        self.stdout.write(self.style.SUCCESS(report.describe()))
+        records = records_verify()
+        if not records.ok:
+            raise CommandError(f"{report.describe()}\n{records.describe()}")
+        self.stdout.write(self.style.SUCCESS(f"{report.describe()}\n{records.describe()}"))

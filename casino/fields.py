@@ -72,3 +72,25 @@ def query_flag(value: str | None, *, field: str) -> bool:
     if flag is None:
         raise ApplicationError(f"{field} is true or false, not {value!r}.", extra={"field": field})
     return flag
+
+
+# What reading a row the code does not expect raises: a value outside its domain, a JSON column of another shape.
+UNREADABLE = (TypeError, ValueError, AttributeError, KeyError, IndexError)
+
+
+def unreadable_row(instance: Any, exc: Exception) -> str:
+    """What a reader is told of a row that cannot be read, in words."""
+    meta = getattr(instance, "_meta", None)
+    name = str(meta.verbose_name).capitalize() if meta is not None else "This row"
+    return f"{name} #{getattr(instance, 'pk', '?')} cannot be read ({exc}); verify_audit names what changed in it."
+
+
+# An output serializer whose row, when it cannot be read (a value outside its domain, written past the application),
+# answers its id and what is wrong instead of the whole list or page failing. (A comment, not a docstring:
+# drf-spectacular would publish a docstring as every schema's description.)
+class RowOrProblem(serializers.Serializer[Any]):
+    def to_representation(self, instance: Any) -> Any:
+        try:
+            return super().to_representation(instance)
+        except UNREADABLE as exc:
+            return {"id": getattr(instance, "pk", None), "problem": unreadable_row(instance, exc)}

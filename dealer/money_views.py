@@ -29,6 +29,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino.errors import ApplicationError
+from casino.fields import UNREADABLE, unreadable_row
 from casino.models import Shift
 from casino.once import FormPage, Kept
 from casino.selectors import shift_current
@@ -58,12 +59,14 @@ class CountRow:
     count: TrayCount
     variance: TrayVariance
     chips: list[tuple[int, int]]
+    problem: str = ""  # the count's chips cannot be read (a value written past the application)
 
 
 @dataclass(frozen=True)
 class SlipRow:
     slip: Slip
     chips: list[tuple[int, int]]
+    problem: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,9 +83,13 @@ class ShiftMoney:
     kinds_counted: set[str] = field(default_factory=set)
 
 
-def _chips(stored: Mapping[str, int]) -> list[tuple[int, int]]:
-    """A count or a slip's chips, ``(chips, value in cents)``, the highest value first, none of zero."""
-    return sorted(((n, int(value)) for value, n in stored.items() if n), key=lambda pair: -pair[1])
+def _chips(row: TrayCount | Slip, stored: Mapping[str, int]) -> tuple[list[tuple[int, int]], str]:
+    """A count or a slip's chips, ``(chips, value in cents)``, the highest value first, none of zero; or none, and
+    what is wrong, when they cannot be read."""
+    try:
+        return sorted(((int(n), int(value)) for value, n in stored.items() if n), key=lambda pair: -pair[1]), ""
+    except UNREADABLE as exc:
+        return [], unreadable_row(row, exc)
 
 
 def shift_money(table: Table) -> ShiftMoney:
@@ -108,11 +115,11 @@ def shift_money(table: Table) -> ShiftMoney:
     voided = {b.corrects_id for b in buy_ins if b.corrects_id is not None}
     for b in buy_ins:
         b.is_voided = b.pk in voided  # for the page: a void link or a mark
-    count_rows = [CountRow(count, tray_variance(count), _chips(count.counts)) for count in counts]
+    count_rows = [CountRow(count, tray_variance(count), *_chips(count, count.counts)) for count in counts]
     return ShiftMoney(
         shift=shift,
         counts=count_rows,
-        slips=[SlipRow(slip, _chips(slip.chips)) for slip in slips],
+        slips=[SlipRow(slip, *_chips(slip, slip.chips)) for slip in slips],
         buy_ins=buy_ins,
         cash_cents=sum(b.amount_cents for b in buy_ins if b.medium == BuyIn.Medium.CASH),
         markers_cents=sum(b.amount_cents for b in buy_ins if b.medium == BuyIn.Medium.MARKER),

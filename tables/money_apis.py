@@ -28,7 +28,7 @@ from rest_framework.views import APIView
 
 from casino.api_inputs import valid_input
 from casino.errors import ApplicationError, NotAllowed
-from casino.fields import StrictCharField, StrictIntegerField
+from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField
 from casino.roles import OVERSEERS, Role
 from casino.selectors import shift_current
 from casino.users import actor_of
@@ -128,7 +128,7 @@ class ChipOutputSerializer(serializers.Serializer[Any]):
     colour = serializers.CharField()
 
 
-class TrayCountOutputSerializer(serializers.Serializer[Any]):
+class TrayCountOutputSerializer(RowOrProblem):
     id = serializers.IntegerField(source="pk")
     table = serializers.IntegerField(source="table_id")
     table_name = serializers.CharField(source="table.name")
@@ -156,7 +156,7 @@ class TrayCountOutputSerializer(serializers.Serializer[Any]):
         return tray_variance(count).level
 
 
-class SlipOutputSerializer(serializers.Serializer[Any]):
+class SlipOutputSerializer(RowOrProblem):
     id = serializers.IntegerField(source="pk")
     kind = serializers.CharField()
     number = serializers.IntegerField()
@@ -196,7 +196,7 @@ class BuyInOutputSerializer(serializers.Serializer[Any]):
     corrects = serializers.IntegerField(source="corrects_id", allow_null=True)
 
 
-class DropCountOutputSerializer(serializers.Serializer[Any]):
+class DropCountOutputSerializer(RowOrProblem):
     id = serializers.IntegerField(source="pk")
     counted_by = serializers.CharField(source="counted_by.username")
     counted_at = serializers.DateTimeField()

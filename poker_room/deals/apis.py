@@ -115,6 +115,7 @@ class TournamentDealRecordedDealSerializer(serializers.Serializer[Any]):
     lines = TournamentDealRecordedLineSerializer(many=True)
     recorded_by = serializers.CharField(source="actor")
     recorded_at = serializers.DateTimeField(source="at")
+    problem = serializers.CharField(help_text="Empty, or why the deal's row cannot be read (then it has no lines).")
 
 
 class TournamentDealPlayerInSerializer(serializers.Serializer[Any]):

@@ -10,6 +10,7 @@ from typing import TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 
+from casino.fields import UNREADABLE, unreadable_row
 from poker_room.deals.models import Deal
 from poker_room.deals.services import deal_refusal
 from poker_room.tournaments.models import Elimination, Entry, Tournament
@@ -37,6 +38,7 @@ class RecordedDeal:
     lines: tuple[RecordedLine, ...]
     actor: str
     at: dt.datetime
+    problem: str = ""  # the deal's row cannot be read (a value written past the application): nothing else is shown
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,24 @@ def recorded_deal(tournament: Tournament) -> RecordedDeal | None:
     deal = Deal.objects.filter(tournament=tournament).select_related("actor").first()
     if deal is None:
         return None
+    try:
+        return _recorded(tournament, deal)
+    except UNREADABLE as exc:  # still a deal recorded: no second one is offered
+        return RecordedDeal(
+            deal=deal,
+            method=str(deal.method),
+            method_label=str(deal.method),
+            reserve_cents=0,
+            prizes_left=(),
+            money_cents=0,
+            lines=(),
+            actor=deal.actor.get_username(),
+            at=deal.created_at,
+            problem=unreadable_row(deal, exc),
+        )
+
+
+def _recorded(tournament: Tournament, deal: Deal) -> RecordedDeal:
     numbers = [int(number) for number in deal.amounts]
     entries = {entry.number: entry for entry in Entry.objects.filter(tournament=tournament, number__in=numbers)}
     placed = {

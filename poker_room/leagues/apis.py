@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.fields import StrictCharField, StrictIntegerField
+from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, require_role
 from poker_room.api_inputs import InputSerializer, cents_field, valid_input
 from poker_room.floor import MOST_TEXT
@@ -89,7 +89,7 @@ class MasterClassInputSerializer(InputSerializer):
 # --- answers ------------------------------------------------------------------------------------------------------
 
 
-class LeagueOutputSerializer(serializers.Serializer[Any]):
+class LeagueOutputSerializer(RowOrProblem):
     id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
     season = serializers.CharField()

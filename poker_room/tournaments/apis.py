@@ -35,7 +35,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.errors import ApplicationError
-from casino.fields import StrictCharField, StrictIntegerField
+from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, Role, require_role
 from casino.users import Viewer
 from poker_room.api_inputs import InputSerializer, cents_field, tournament_or_404, valid_input
@@ -201,7 +201,7 @@ class BoardOutputSerializer(serializers.Serializer[Any]):
     overlay_cents = serializers.IntegerField()
 
 
-class TournamentOutputSerializer(serializers.Serializer[Any]):
+class TournamentOutputSerializer(RowOrProblem):
     id = serializers.IntegerField(source="tournament.pk")
     name = serializers.CharField(source="tournament.name")
     template = serializers.CharField(source="tournament.template_key")

@@ -123,4 +123,3 @@ def test_every_page_and_list_answers_when_every_audited_record_holds_values_the_
     assert any("cannot be read" in slip.get("problem", "") for slip in slips)
     problems = records_verify().problems
     assert any("bogus" in line for line in problems)
-

@@ -155,3 +155,55 @@ def test_a_stale_csrf_token_is_said_in_the_banner_and_the_cards_stay(
     expect(page.locator("#banner")).to_contain_text("you are signed out, or this page is out of date")
     expect(page.locator(".table-bar")).to_be_visible()
     assert _entered(page) == entered
+
+
+@pytest.mark.django_db(transaction=True)
+def test_while_the_server_cannot_reach_its_database_the_entries_stay_and_the_retried_settle_settles_once(
+    new_page: Callable[..., Any], shoot: Callable[..., Any], make_table: Callable[..., Any], shift: Any, dealer: Any
+) -> None:
+    """The first answer to Reveal and to Settle is the server's 503 with ``Retry-After: 1`` (what a request gets
+    while the database restarts: tests/faults/test_database_down.py); the tablet says so, keeps every card, and sends
+    the same request again by itself: the round is revealed, then settled, once."""
+    from ledger.models import Posting
+
+    make_table(name="PGP-1", game="paigow_poker", seat_count=6)
+    page = _open_tablet(new_page, dealer)
+    _to_dealt(page)
+    _tap_into(page, "hand-bank-cards", BANK)
+    for seat, hand in SEATS.items():
+        for part, cards in hand.items():
+            _tap_into(page, f"hand-{seat}-{part}", cards)
+    entered = _entered(page)
+    down = {"hands": 1, "settle": 1}  # the first request to each is met by a server without its database
+    sent: dict[str, int] = {"hands": 0, "settle": 0}
+
+    def database_down(what: str) -> Callable[[Any], None]:
+        def answer(route: Any) -> None:
+            sent[what] += 1
+            if down[what]:
+                down[what] -= 1
+                route.fulfill(
+                    status=503,
+                    headers={"Retry-After": "1", "Content-Type": "text/html; charset=utf-8"},
+                    body="<p>The server cannot reach its database.</p>",
+                )
+            else:
+                route.continue_()
+
+        return answer
+
+    page.route("**/dealer/rounds/*/hands/", database_down("hands"))
+    page.route("**/dealer/rounds/*/settle/", database_down("settle"))
+    page.get_by_role("button", name="Reveal hands").tap()
+    banner = page.locator("#banner")
+    expect(banner).to_contain_text("The server cannot reach its database: nothing was recorded")
+    assert _entered(page) == entered  # every card still there
+    shoot(page, "tablet_database_unreachable")
+    expect(page.locator("[data-state-label]")).to_have_text("Hands revealed", timeout=10_000)  # sent again by itself
+    page.locator("[data-settle]").tap()
+    expect(banner).to_contain_text("The server cannot reach its database")
+    expect(page.locator("[data-state-label]")).to_have_text("Settled", timeout=10_000)
+    assert sent == {"hands": 2, "settle": 2}
+    round_ = Round.objects.get()
+    assert round_.state == "settled"
+    assert Posting.objects.filter(round_id=round_.pk, kind="settlement").count() == 1

@@ -7,6 +7,7 @@ import datetime as dt
 import re
 from typing import Any
 
+from django.utils.text import capfirst
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -81,7 +82,7 @@ UNREADABLE = (TypeError, ValueError, AttributeError, KeyError, IndexError)
 def unreadable_row(instance: Any, exc: Exception) -> str:
     """What a reader is told of a row that cannot be read, in words."""
     meta = getattr(instance, "_meta", None)
-    name = str(meta.verbose_name).capitalize() if meta is not None else "This row"
+    name = capfirst(str(meta.verbose_name)) if meta is not None else "This row"
     return f"{name} #{getattr(instance, 'pk', '?')} cannot be read ({exc}); verify_audit names what changed in it."
 
 

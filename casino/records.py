@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.db import connection, models
+from django.utils.text import capfirst
 
 M = TypeVar("M", bound=type[models.Model])
 
@@ -44,7 +45,7 @@ class Registered:
     @property
     def label(self) -> str:
         """The model's name as a user reads it ("Deal", "Rating session")."""
-        return str(self.model._meta.verbose_name).capitalize()
+        return capfirst(str(self.model._meta.verbose_name))
 
     def field(self, attname: str) -> models.Field[Any, Any]:
         for field in self.model._meta.concrete_fields:

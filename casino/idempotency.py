@@ -8,8 +8,11 @@ it gets the first answer again, never a second record:
 * the same key with the same request (method, path and body) replays the kept answer, status and body, marked
   ``Idempotent-Replayed: true``; nothing runs again;
 * the same key with another request is refused (422): a key names one request;
-* the same key while its first request is still being answered is refused (409, ``Retry-After: 1``); a request whose
-  process died is taken over after ``RUNNING_SECONDS``;
+* the key is taken, the write runs and its answer is kept in one transaction (one wait for the disk): the same key
+  sent while its first request is still being answered waits on the key's row, then gets the first answer; a
+  request whose process dies takes its key with it (the transaction rolls back). A key row found still running
+  (none is committed so; kept for a row written otherwise) is refused (409, ``Retry-After: 1``) for
+  ``RUNNING_SECONDS``, then taken over;
 * a request refused or failed (4xx, 5xx) wrote nothing: its key is let go, and the request may be sent again.
 
 A write that moves money or chips (its view says ``idempotency_key_required = True``: buy-ins, fills, credits and
@@ -30,7 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.http.request import RawPostDataException
 from django.urls import Resolver404, resolve
@@ -90,16 +93,6 @@ def fingerprint(request: HttpRequest) -> str:
     return digest.hexdigest()
 
 
-def _commit_without_waiting_for_the_disk() -> None:
-    """The claim's commit does not wait for its WAL to reach the disk (PostgreSQL's ``synchronous_commit``, for this
-    transaction only): the write it guards commits after it and waits for the disk, which takes the claim's WAL with
-    it, so a claim is durable whenever what it guards is; a claim lost in a crash guarded nothing yet. It spares a
-    write one of its three waits for the disk (docs/performance.md, "Idempotency keys")."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
-
-
 def _claim(user: User, key: str, print_: str) -> tuple[str, IdempotencyKey | None]:
     """Take ``key`` for this request: ``("run", row)`` to run it, ``("replay", row)``, ``("other", None)`` (the key was
     sent with another request) or ``("running", None)`` (its first request is still being answered)."""
@@ -107,7 +100,6 @@ def _claim(user: User, key: str, print_: str) -> tuple[str, IdempotencyKey | Non
     for _attempt in range(2):
         try:
             with transaction.atomic():
-                _commit_without_waiting_for_the_disk()
                 return "run", IdempotencyKey.objects.create(user=user, key=key, fingerprint=print_)
         except IntegrityError:
             pass
@@ -139,14 +131,19 @@ def _replay(row: IdempotencyKey) -> HttpResponse:
 
 
 def _keep(row: IdempotencyKey, response: HttpResponse) -> None:
-    if 200 <= response.status_code < 300 and not response.streaming:
-        row.status = IdempotencyKey.Status.DONE
-        row.response_status = response.status_code
-        row.response_type = response.get("Content-Type", "")[:100]
-        row.response_body = response.content
-        row.save(update_fields=["status", "response_status", "response_type", "response_body"])
-    else:
-        IdempotencyKey.objects.filter(pk=row.pk).delete()
+    """Keep a successful answer with its key; let the key go with any other (what the refusal wrote, such as a failed
+    sign-in's count, is kept)."""
+    try:  # no savepoint of its own: the statement fails only where the transaction is lost anyway
+        if 200 <= response.status_code < 300 and not response.streaming:
+            row.status = IdempotencyKey.Status.DONE
+            row.response_status = response.status_code
+            row.response_type = response.get("Content-Type", "")[:100]
+            row.response_body = response.content
+            row.save(update_fields=["status", "response_status", "response_type", "response_body"])
+        else:
+            IdempotencyKey.objects.filter(pk=row.pk).delete()
+    except DatabaseError:  # the view's own failure left the transaction unusable: it all rolls back, key included
+        transaction.set_rollback(True)
 
 
 class KeepTheBody:
@@ -193,32 +190,31 @@ class IdempotentWrites:
         user = _api_user(request)
         if user is None:
             return self.get_response(request)
-        outcome, row = _claim(user, key, fingerprint(request))
-        if outcome == "replay" and row is not None:
-            return _replay(row)
-        if outcome == "other":
-            return refusal(
-                request,
-                f"This {HEADER} was sent with another request: a key names one request. Send a new key for a new "
-                "write.",
-                status=422,
-                extra={"header": HEADER},
-            )
-        if outcome == "running" or row is None:
-            response = refusal(
-                request,
-                f"A request with this {HEADER} is still being answered: ask again in a moment for its answer.",
-                status=409,
-                extra={"header": HEADER},
-            )
-            response["Retry-After"] = "1"
-            return response
-        try:
-            response = self.get_response(request)
-        except BaseException:
-            IdempotencyKey.objects.filter(pk=row.pk).delete()
-            raise
-        _keep(row, response)
+        # One transaction: the key taken, the write, and its answer kept commit together (one wait for the disk); a
+        # second request with the same key waits on the key's row until the first is answered, then replays it.
+        with transaction.atomic():
+            outcome, row = _claim(user, key, fingerprint(request))
+            if outcome == "replay" and row is not None:
+                return _replay(row)
+            if outcome == "other":
+                return refusal(
+                    request,
+                    f"This {HEADER} was sent with another request: a key names one request. Send a new key for a new "
+                    "write.",
+                    status=422,
+                    extra={"header": HEADER},
+                )
+            if outcome == "running" or row is None:
+                response = refusal(
+                    request,
+                    f"A request with this {HEADER} is still being answered: ask again in a moment for its answer.",
+                    status=409,
+                    extra={"header": HEADER},
+                )
+                response["Retry-After"] = "1"
+                return response
+            response = self.get_response(request)  # an exception rolls the key back with everything else
+            _keep(row, response)
         return response
 
 

@@ -2,7 +2,8 @@
 
 * Two settle calls on one revealed round at the same moment: with different keys one
   pays and the other is refused; with the same key both answer the same settlement.
-* A retried HTTP settle with the same ``Idempotency-Key`` answers the same body.
+* A retried HTTP settle with the same ``Idempotency-Key`` answers the same body; a buy-in sent twice at once with
+  one key is recorded once.
 * A seeded random floor (every game, house and player banks, dice and system deals,
   rounds voided part-way) leaves a ledger that verifies and sums to zero.
 """
@@ -199,6 +200,31 @@ def test_a_retried_http_settle_with_the_same_key_answers_the_same_body(dealer, s
     assert "already settled with another key" in another.json()["message"]
     assert len(_settlements(round_)) == 1
     assert ledger_verify().ok
+
+
+def test_one_buy_in_sent_twice_at_once_with_one_key_is_recorded_once_and_both_get_its_answer(
+    dealer, shift, make_table
+) -> None:
+    """The second request waits on the key its twin holds, then replays the first answer: a tablet that sent again
+    before the first answer came back never records a buy-in twice."""
+    from tables.models import BuyIn
+
+    table = make_table(name="PGP-K", game="paigow_poker", seat_count=6)
+
+    def send(key: str) -> Any:
+        client = APIClient()
+        client.force_authenticate(dealer)
+        body = {"seat": 2, "medium": "cash", "amount_cents": 50_000}
+        return client.post(f"/api/tables/{table.pk}/buy-ins/", body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+
+    for attempt in range(1, 4):
+        answers = _race([partial(send, f"twice-{attempt}")] * 2)
+        assert [kind for kind, _ in answers] == ["ok", "ok"], answers
+        first, second = (value for _, value in answers)
+        assert (first.status_code, second.status_code) == (201, 201), (first.content, second.content)
+        assert first.json() == second.json()
+        assert sorted([first.get("Idempotent-Replayed"), second.get("Idempotent-Replayed")], key=str) == [None, "true"]
+        assert BuyIn.objects.filter(table=table).count() == attempt
 
 
 # --- a random floor -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from django.utils.text import capfirst
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -82,8 +83,12 @@ UNREADABLE = (TypeError, ValueError, AttributeError, KeyError, IndexError)
 def unreadable_row(instance: Any, exc: Exception) -> str:
     """What a reader is told of a row that cannot be read, in words."""
     meta = getattr(instance, "_meta", None)
-    name = capfirst(str(meta.verbose_name)) if meta is not None else "This row"
-    return f"{name} #{getattr(instance, 'pk', '?')} cannot be read ({exc}); verify_audit names what changed in it."
+    name = capfirst(str(meta.verbose_name)) if meta is not None else gettext("This row")
+    return gettext("%(row)s #%(id)s cannot be read (%(reason)s); verify_audit names what changed in it.") % {
+        "row": name,
+        "id": getattr(instance, "pk", "?"),
+        "reason": exc,
+    }
 
 
 # An output serializer whose row, when it cannot be read (a value outside its domain, written past the application),

@@ -19,6 +19,7 @@ import json
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TypeVar
 
 from django.db import connection, models
@@ -47,11 +48,12 @@ class Registered:
         """The model's name as a user reads it ("Deal", "Rating session")."""
         return capfirst(str(self.model._meta.verbose_name))
 
+    @cached_property
+    def _by_attname(self) -> dict[str, models.Field[Any, Any]]:
+        return {field.attname: field for field in self.model._meta.concrete_fields}
+
     def field(self, attname: str) -> models.Field[Any, Any]:
-        for field in self.model._meta.concrete_fields:
-            if field.attname == attname:
-                return field
-        raise KeyError(attname)
+        return self._by_attname[attname]
 
 
 _REGISTRY: dict[type[models.Model], Registered] = {}

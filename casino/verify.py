@@ -77,9 +77,8 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def _held(entry: Registered, recorded: dict[str, tuple[int, Snapshot | None]]) -> Iterator[str]:
-    """What does not hold of one registered model's rows."""
-    seen: set[str] = set()
+def _held(entry: Registered, recorded: dict[str, tuple[int, Snapshot | None]], seen: set[str]) -> Iterator[str]:
+    """What does not hold of one registered model's rows (``seen``: filled with the ids of the rows read)."""
     for stored in entry.model._base_manager.order_by("pk").values("pk", *entry.fields).iterator(chunk_size=2000):
         pk = str(stored["pk"])
         seen.add(pk)
@@ -118,8 +117,9 @@ def records_verify(*, only: Collection[type[models.Model]] | None = None) -> Rec
         if only is not None and entry.model not in only:
             continue
         report.models += 1
-        report.rows += entry.model._base_manager.count()
-        report.problems.extend(_held(entry, recorded.get(entry.name, {})))
+        seen: set[str] = set()
+        report.problems.extend(_held(entry, recorded.get(entry.name, {}), seen))
+        report.rows += len(seen)
     for check in _KEPT.values() if only is None else ():
         report.kept_checks += 1
         report.problems.extend(check())

@@ -50,19 +50,21 @@ class Player(models.Model):
         return self.name or f"anonymous player {self.pk}"
 
 
-@audited(
-    kept=(
-        "cash_in_cents",
-        "markers_in_cents",
-        "rounds",
-        "banker_rounds",
-        "wagered_cents",
-        "banker_wagered_cents",
-        "win_loss_cents",
-        "theo_millicents",
-        "variance_cents2",
-    )
+# A session's figures kept as the sums of its rated rounds and buy-ins (``players.verify`` holds them to their rows).
+SESSION_SUMS = (
+    "rounds",
+    "banker_rounds",
+    "wagered_cents",
+    "banker_wagered_cents",
+    "win_loss_cents",
+    "theo_millicents",
+    "variance_cents2",
+    "cash_in_cents",
+    "markers_in_cents",
 )
+
+
+@audited(kept=SESSION_SUMS)
 class RatingSession(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", _("playing")

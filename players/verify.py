@@ -20,15 +20,13 @@ from collections import defaultdict
 from django.db.models import Sum
 
 from ledger.models import Posting
-from players.models import HoldRound, RatedBuyIn, RatedRound, RatingSession
+from players.models import SESSION_SUMS, HoldRound, RatedBuyIn, RatedRound, RatingSession
 from players.rating import KeptFigures, house_figures, position_figures
 from rounds.models import Round
 from rounds.results import posting_result
 from rounds.states import RoundState
 from rules.edges import rule_set_edges
 from tables.models import BuyIn
-
-_KEPT = ("rounds", "banker_rounds", "wagered_cents", "banker_wagered_cents", "win_loss_cents", "theo_millicents")
 
 
 def _same(name: str, kept: float, summed: float) -> bool:
@@ -65,7 +63,7 @@ def sessions_kept_check() -> list[str]:
     for paid in RatedBuyIn.objects.values("session_id", "buy_in__medium").annotate(total=Sum("buy_in__amount_cents")):
         name = "markers_in_cents" if paid["buy_in__medium"] == BuyIn.Medium.MARKER else "cash_in_cents"
         bought[paid["session_id"]][name] += paid["total"]
-    fields = (*_KEPT, "variance_cents2", "cash_in_cents", "markers_in_cents")
+    fields = SESSION_SUMS
     for session in RatingSession.objects.values("pk", *fields).order_by("pk"):
         expected = {**dict.fromkeys(fields, 0), **sums.get(session["pk"], {}), **bought.get(session["pk"], {})}
         wrong = [name for name in fields if not _same(name, session[name], expected[name])]

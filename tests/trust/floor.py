@@ -233,7 +233,12 @@ def _poker_room(director: User, lee: Player) -> dict[str, Any]:
     # Heads-up: four players, the bracket drawn, the first match ready decided for its first player.
     heads_up = _started(director, _made(director, tables=2, template_key="msop_heads_up"), 4)
     bracket_draw(actor=director, tournament=heads_up, rng=random.Random(7))
-    ready = Match.objects.filter(tournament=heads_up, status=Match.Status.READY).order_by("number").first()
+    # A match ready at a table (which group's match gets a table first is not the floor's concern).
+    ready = (
+        Match.objects.filter(tournament=heads_up, status=Match.Status.READY, table_number__isnull=False)
+        .order_by("number")
+        .first()
+    )
     assert ready is not None
     match = match_decide(actor=director, tournament=heads_up, match=ready, winner=ready.entry_a, rng=random.Random(5))
 

@@ -1,20 +1,31 @@
-"""The audit log: recording chained events, checkpointing the chain's head, and verifying both.
+"""The audit log: recording events, folding them into a Merkle tree, signing its head, and verifying all of it.
 
-Every event's hash is ``HMAC-SHA256(key, prev_hash + canonical_json)`` where the canonical JSON holds the
-event's sequence number, UTC time, actor, type, subject, before/after and reason, serialised with sorted
-keys and no whitespace, and the key is the one ``key_id`` names in ``TABLESIDE_AUDIT_KEYS`` (the first key
-signs new events; keys live in the environment, never in the database; a key once replaced by a newer one
-never signs a later event). Events written before the chain was keyed (``key_id`` "") hash with plain
-SHA-256: they are accepted only up to ``TABLESIDE_AUDIT_UNKEYED_UNTIL`` (0 on an installation keyed from
-its first event), a number kept outside the database, and the first keyed event covers them through its
-``prev_hash``. The first event chains to 64 zeros. Writers take one lock for
-the chain before reading its head (``casino.rows.chain_lock_and_head``, where its SQL is), so two
-concurrent actions can never fork it.
+Every event's hash is ``HMAC-SHA256(key, "tableside-audit-leaf|" + canonical_json)`` where the canonical JSON
+holds the event's number, UTC time, actor, type, subject, before/after, reason and the records it wrote, serialised
+with sorted keys and no whitespace, and the key is the one ``key_id`` names in ``TABLESIDE_AUDIT_KEYS`` (the first
+key signs new events; keys live in the environment, never in the database; a key once replaced by a newer one never
+signs a later event). A writer draws the event's number from a database sequence and inserts its row: it takes no
+lock shared with any other writer, so the floor's writers never queue behind one another.
 
-A checkpoint (``audit_checkpoint_make``, at every shift close) signs the head (its sequence number and
-hash) and is kept in the database, appended to the checkpoint file the settings name and printed in the
-shift's reports: ``audit_chain_verify`` holds the chain to every checkpoint it is given, so a chain cut
-short or rewritten after one is reported even by whoever holds the key.
+The sequencer (``audit_checkpoint_make``; Celery beat every ``TABLESIDE_AUDIT_ANCHOR_SECONDS``, the process that
+wrote an event once that long has passed, every shift close, ``manage.py audit_checkpoint``) is the only one that
+takes a lock: it appends the events written since its last run, in their numbers' order, as leaves of the log's
+Merkle tree (RFC 9162, ``casino.merkle``), signs the tree's head (its size, root, last event and time) and hands
+it to the witnesses outside the database: the checkpoint file, and any sink ``TABLESIDE_AUDIT_WITNESSES`` names
+(syslog, a callable). This is how certificate-transparency logs work (RFC 6962, Trillian): leaves written in
+parallel, then sequenced by one sequencer into a tree whose signed heads commit to every leaf before them.
+
+``audit_log_verify`` checks every event's hash, then rebuilds the tree from its leaves and holds it to every
+signed head it is given (the database's, the checkpoint file's, a report's): an event edited, removed, inserted or
+reordered after a head was signed no longer gives its root, and is named, even by whoever holds the key. Events not
+yet in a signed head (at most seconds old) are the tail that can still be cut unseen. ``audit_proof`` proves one
+event is in a signed head (an inclusion proof) and that a later head extends an earlier one (a consistency proof),
+which ``casino/merkle.py`` checks with the Python standard library alone.
+
+Events written before the tree (``prev_hash`` set) form a hash chain, each hashed over the previous one's hash;
+they are the tree's first leaves and are still held to their links and to the checkpoints that signed the chain's
+head. Events written before the chain was keyed (``key_id`` "") hash with plain SHA-256: they are accepted only up
+to ``TABLESIDE_AUDIT_UNKEYED_UNTIL``, a number kept outside the database. The first event chained to 64 zeros.
 """
 
 from __future__ import annotations
@@ -23,6 +34,8 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+import logging
+import logging.handlers
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,14 +45,19 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
+from django.db.models import Exists, Max, Min, OuterRef, Subquery
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
+from casino import merkle
 from casino.events import AuditEventType
-from casino.models import GENESIS_HASH, AuditCheckpoint, AuditEvent, Shift
+from casino.models import GENESIS_HASH, AuditCheckpoint, AuditEvent, AuditLeaf, Shift
 from casino.records import rows_recorded, subject_type
-from casino.rows import chain_lock_and_head, row_insert
+from casino.rows import audit_event_number, row_insert, sequencer_lock
 
 SYSTEM_ACTOR = "system"
+LEAF_PREFIX = "tableside-audit-leaf|"
+logger = logging.getLogger(__name__)
 
 
 def _jsonable(value: Any) -> Any:
@@ -74,7 +92,7 @@ class UnknownKey(KeyError):
 
 
 def audit_keys() -> Mapping[str, str]:
-    """The audit chain's keys by id, the one that signs new events first (``TABLESIDE_AUDIT_KEYS``)."""
+    """The audit log's keys by id, the one that signs new events first (``TABLESIDE_AUDIT_KEYS``)."""
     keys: Mapping[str, str] = settings.TABLESIDE_AUDIT_KEYS
     return keys
 
@@ -91,9 +109,11 @@ def current_key_id() -> str:
 
 
 def event_hash(*, prev_hash: str, event: AuditEvent) -> str:
-    """The event's hash, as hex: HMAC-SHA256 under its key over the previous hash and its canonical JSON
-    (plain SHA-256 for an event written before the chain was keyed, ``key_id`` "")."""
-    message = (prev_hash + canonical_json(_payload(event))).encode("utf-8")
+    """The event's hash, as hex: HMAC-SHA256 under its key over its canonical JSON (``prev_hash`` ""), or, for an
+    event of the chain the log began as, over the previous event's hash and its canonical JSON (plain SHA-256 for
+    an event written before the chain was keyed, ``key_id`` "")."""
+    text = canonical_json(_payload(event))
+    message = (prev_hash + text if prev_hash else LEAF_PREFIX + text).encode("utf-8")
     if not event.key_id:
         return hashlib.sha256(message).hexdigest()
     return hmac.digest(_key(event.key_id), message, "sha256").hex()
@@ -118,22 +138,21 @@ def audit_event_record(
     rows: Iterable[models.Model] = (),
     removed: Iterable[models.Model] = (),
 ) -> AuditEvent:
-    """Append one event to the chain, inside the caller's transaction.
+    """Append one event to the log, inside the caller's transaction.
 
     Call it in the same ``transaction.atomic`` block as the change it records,
     so the change and its event commit or roll back together. ``change`` is that
     change as a statement not yet run, the UPDATE of one locked row
-    (``casino.rows.update_statement``): it runs first, in the same round trip as the
-    chain's lock where the driver allows, and must change exactly one row.
+    (``casino.rows.update_statement``): it runs first, in the same round trip as
+    drawing the event's number where the driver allows, and must change exactly one row.
     """
     event_type = AuditEventType(event_type)  # a kind of event not listed is a bug: ValueError, nothing written
     subject_type, subject_id = _subject_key(subject)
     user = actor if actor is not None and actor.is_authenticated else None
     # No savepoint of its own: the event fails or succeeds with the change around it.
     with transaction.atomic(savepoint=False):
-        last = chain_lock_and_head(change)
         event = AuditEvent(
-            seq=(last[0] + 1) if last else 1,
+            seq=audit_event_number(change),
             occurred_at=timezone.now(),
             actor=user,
             actor_name=user.get_username() if user is not None else SYSTEM_ACTOR,
@@ -144,15 +163,30 @@ def audit_event_record(
             after=_jsonable(after),
             reason=reason,
             rows=rows_recorded(rows, removed),
-            prev_hash=last[1] if last else GENESIS_HASH,
+            prev_hash="",
             key_id=current_key_id(),
         )
-        event.hash = event_hash(prev_hash=event.prev_hash, event=event)
+        event.hash = event_hash(prev_hash="", event=event)
         row_insert(event)
+        transaction.on_commit(audit_log_sequence_if_due, robust=True)
     return event
 
 
-# --- checkpoints ------------------------------------------------------------------------------------
+# --- the sequencer and its signed heads -------------------------------------------------------------
+
+# The sequencer looks for events not yet in the tree among the last this many numbers before the newest leaf's
+# (a write that commits later than this many newer ones is found by ``audit_log_verify``, which reads them all).
+SEQUENCER_WINDOW = 100_000
+
+
+def _leaf_data(stored_hash: str) -> bytes:
+    """A leaf's data: the event's stored hash as 32 bytes (a malformed one, which only a row written past the
+    application can have, hashed as text: the tree still builds, and ``audit_log_verify`` names the event)."""
+    try:
+        data = bytes.fromhex(stored_hash)
+    except ValueError:
+        data = b""
+    return data if len(data) == 32 else hashlib.sha256(stored_hash.encode("utf-8")).digest()
 
 
 def _checkpoint_message(seq: int, head_hash: str, made_at: str) -> bytes:
@@ -164,16 +198,25 @@ def _utc_text(moment: dt.datetime) -> str:
     return moment.astimezone(dt.UTC).isoformat(timespec="microseconds")
 
 
-def checkpoint_signature(*, seq: int, head_hash: str, made_at: str, key_id: str) -> str:
-    """HMAC-SHA256 of a checkpoint under the key ``key_id`` names, as hex."""
+def checkpoint_signature(
+    *, seq: int, head_hash: str, made_at: str, key_id: str, tree_size: int = 0, root_hash: str = ""
+) -> str:
+    """HMAC-SHA256 of a checkpoint under the key ``key_id`` names, as hex: a signed tree head, or (``tree_size``
+    0) a head of the chain the log began as."""
+    if tree_size:
+        return merkle.tree_head_signature(
+            key=_key(key_id), size=tree_size, root=root_hash, seq=seq, head_hash=head_hash, made_at=made_at
+        )
     return hmac.digest(_key(key_id), _checkpoint_message(seq, head_hash, made_at), "sha256").hex()
 
 
 def checkpoint_record(checkpoint: AuditCheckpoint) -> dict[str, Any]:
-    """A checkpoint as it is written outside the database (the file, the reports) and read back."""
+    """A checkpoint as it is written outside the database (the file, the reports, a witness) and read back."""
     return {
         "seq": checkpoint.seq,
         "head_hash": checkpoint.head_hash,
+        "tree_size": checkpoint.tree_size,
+        "root_hash": checkpoint.root_hash,
         "made_at": _utc_text(checkpoint.made_at),
         "key_id": checkpoint.key_id,
         "signature": checkpoint.signature,
@@ -183,11 +226,15 @@ def checkpoint_record(checkpoint: AuditCheckpoint) -> dict[str, Any]:
 
 
 def checkpoint_text(record: Mapping[str, Any]) -> str:
-    """The one line a report prints and ``verify_audit --checkpoint`` reads back: seq:hash:made_at:key:signature."""
-    return ":".join([str(record["seq"]), record["head_hash"], record["made_at"], record["key_id"], record["signature"]])
+    """The one line a report prints and ``verify_audit --checkpoint`` reads back:
+    SIZE:ROOT:SEQ:HASH:MADE_AT:KEY:SIGNATURE for a tree head, SEQ:HASH:MADE_AT:KEY:SIGNATURE for a chain head."""
+    tail = [str(record["seq"]), record["head_hash"], record["made_at"], record["key_id"], record["signature"]]
+    if record.get("tree_size"):
+        return ":".join([str(record["tree_size"]), record["root_hash"], *tail])
+    return ":".join(tail)
 
 
-def _append_to_file(record: Mapping[str, Any]) -> None:
+def _witness_file(record: Mapping[str, Any]) -> None:
     path = getattr(settings, "TABLESIDE_AUDIT_CHECKPOINT_FILE", "")
     if not path:
         return
@@ -197,37 +244,153 @@ def _append_to_file(record: Mapping[str, Any]) -> None:
         handle.write(json.dumps(dict(record), sort_keys=True) + "\n")
 
 
-def audit_checkpoint_make(*, reason: str, shift: Shift | None = None) -> AuditCheckpoint | None:
-    """Sign the chain's head now, inside the caller's transaction: None while the chain is empty.
+def witness_syslog(record: Mapping[str, Any]) -> None:
+    """A witness: the signed head as one line to syslog (``TABLESIDE_AUDIT_SYSLOG_ADDRESS``, host:port over UDP, or
+    the local /dev/log), where the log server of the casino's IT keeps it out of the database's reach."""
+    address = getattr(settings, "TABLESIDE_AUDIT_SYSLOG_ADDRESS", "")
+    host, _, port = address.rpartition(":")
+    handler = logging.handlers.SysLogHandler(address=(host, int(port)) if host else "/dev/log")
+    try:
+        handler.emit(
+            logging.LogRecord(
+                "tableside.audit",
+                logging.INFO,
+                __file__,
+                0,
+                "tableside-audit-head %s",
+                (json.dumps(dict(record), sort_keys=True),),
+                None,
+            )
+        )
+    finally:
+        handler.close()
 
-    The checkpoint is written to the database with the caller's change, and appended to the checkpoint
-    file once that commits (a rolled-back close leaves no line behind).
-    """
+
+_WITNESS_NAMES = {"syslog": "casino.audit.witness_syslog"}
+
+
+def _witness(record: Mapping[str, Any]) -> None:
+    """Hand a signed head to every witness outside the database: the checkpoint file, then each sink the settings
+    name. One that fails is logged; the others still get it, and the database keeps the head."""
+    for name in ["file", *getattr(settings, "TABLESIDE_AUDIT_WITNESSES", [])]:
+        try:
+            sink = _witness_file if name == "file" else import_string(_WITNESS_NAMES.get(name, name))
+            sink(record)
+        except Exception:
+            logger.exception("audit head at %s leaves not handed to witness %s", record.get("tree_size"), name)
+
+
+def _frontier_at(size: int, last: AuditCheckpoint | None) -> merkle.Frontier:
+    """The tree's compact range at ``size`` leaves: the last head's, when it holds, else rebuilt from the leaves."""
+    if last is not None and last.tree_size == size and isinstance(last.frontier, list):
+        try:
+            frontier = merkle.Frontier(size, [bytes.fromhex(str(h)) for h in last.frontier])
+            if frontier.root().hex() == last.root_hash:
+                return frontier
+        except ValueError:
+            pass
+        logger.error("the audit log's last head does not hold its own frontier: rebuilt from the leaves")
+    frontier = merkle.Frontier()
+    for stored in AuditLeaf.objects.order_by("position").values_list("event_hash", flat=True).iterator(5000):
+        frontier.append(_leaf_data(stored))
+    return frontier
+
+
+def audit_checkpoint_make(
+    *, reason: str, shift: Shift | None = None, wait: bool = True, only_if_moved: bool = False
+) -> AuditCheckpoint | None:
+    """Sequence the events written since the last run into the log's tree and sign its head, inside the caller's
+    transaction: None while the log is empty, when ``only_if_moved`` and nothing was written since, or when
+    ``wait`` is False and another sequencer is at work. The head is handed to the witnesses once this commits (a
+    rolled-back close leaves no line behind). Only sequencers take its lock: writers never wait for it."""
     with transaction.atomic(savepoint=False):
-        last = chain_lock_and_head()
-        if last is None:
+        if not sequencer_lock(wait=wait):
             return None
-        seq, head_hash = last
-        made_at = timezone.now()
-        key_id = current_key_id()
+        last = AuditCheckpoint.objects.filter(tree_size__gt=0).order_by("-tree_size", "-pk").first()
+        top = AuditLeaf.objects.aggregate(position=Max("position"), seq=Max("event_seq"))
+        size = 0 if top["position"] is None else top["position"] + 1
+        new = list(
+            AuditEvent.objects.filter(seq__gt=max((top["seq"] or 0) - SEQUENCER_WINDOW, 0))
+            .filter(~Exists(AuditLeaf.objects.filter(event_seq=OuterRef("seq"))))
+            .order_by("seq")
+            .values_list("seq", "hash")
+        )
+        if not new and (only_if_moved or size == 0):
+            return None
+        frontier = _frontier_at(size, last)
+        AuditLeaf.objects.bulk_create(
+            [AuditLeaf(position=size + i, event_seq=seq, event_hash=hash_) for i, (seq, hash_) in enumerate(new)],
+            batch_size=2000,
+        )
+        for _, hash_ in new:
+            frontier.append(_leaf_data(hash_))
+        if new:
+            seq, head_hash = new[-1]
+        else:
+            seq, head_hash = AuditLeaf.objects.filter(position=size - 1).values_list("event_seq", "event_hash").get()
+        made_at, key_id, root = timezone.now(), current_key_id(), frontier.root().hex()
         checkpoint = AuditCheckpoint(
             seq=seq,
             head_hash=head_hash,
+            tree_size=frontier.size,
+            root_hash=root,
+            frontier=frontier.as_hex(),
             made_at=made_at,
             key_id=key_id,
-            signature=checkpoint_signature(seq=seq, head_hash=head_hash, made_at=_utc_text(made_at), key_id=key_id),
+            signature=checkpoint_signature(
+                seq=seq,
+                head_hash=head_hash,
+                made_at=_utc_text(made_at),
+                key_id=key_id,
+                tree_size=frontier.size,
+                root_hash=root,
+            ),
             shift=shift,
             reason=reason,
         )
         row_insert(checkpoint)
         record = checkpoint_record(checkpoint)
-        transaction.on_commit(lambda: _append_to_file(record), robust=True)
+        transaction.on_commit(lambda: _witness(record), robust=True)
     return checkpoint
+
+
+_last_sequenced_here: list[dt.datetime] = []
+
+
+def audit_log_sequence_if_due() -> None:
+    """After a write commits: sequence the log and anchor its head if this process has not tried for
+    ``TABLESIDE_AUDIT_ANCHOR_SECONDS`` (and no other sequencer is at work: it never waits). With Celery beat doing
+    the same on the same period, no event stays out of a signed head outside the database for long."""
+    if not getattr(settings, "TABLESIDE_AUDIT_SEQUENCE_AFTER_WRITES", True):
+        return
+    now = timezone.now()
+    every = dt.timedelta(seconds=float(settings.TABLESIDE_AUDIT_ANCHOR_SECONDS))
+    if _last_sequenced_here and now - _last_sequenced_here[0] < every:
+        return
+    _last_sequenced_here[:] = [now]
+    with transaction.atomic():
+        audit_checkpoint_make(reason="within seconds of a write", wait=False, only_if_moved=True)
+
+
+def audit_unanchored_since() -> dt.datetime | None:
+    """When the oldest event not yet in a signed head was written (None: every event is): the age of the tail
+    that whoever controls the database could still cut unseen."""
+    top = AuditLeaf.objects.aggregate(seq=Max("event_seq"))["seq"] or 0
+    oldest: dt.datetime | None = (
+        AuditEvent.objects.filter(seq__gt=max(top - SEQUENCER_WINDOW, 0))
+        .filter(~Exists(AuditLeaf.objects.filter(event_seq=OuterRef("seq"))))
+        .aggregate(oldest=Min("occurred_at"))["oldest"]
+    )
+    return oldest
 
 
 def checkpoint_parse(text: str) -> dict[str, Any]:
     """A checkpoint as a report prints it (``checkpoint_text``), or just ``seq:head_hash``; ValueError if malformed."""
     parts = text.strip().split(":")
+    tree_size, root_hash = 0, ""
+    # A tree head starts with its size and a 64-hex-digit root, then the chain head's fields.
+    if len(parts) >= 7 and parts[0].isdigit() and parts[2].isdigit() and _is_hash(parts[1]):
+        tree_size, root_hash, parts = int(parts[0]), parts[1], parts[2:]
     # made_at holds colons of its own (an ISO time): the first two fields and the last two are fixed.
     if len(parts) == 2:
         seq, head_hash, made_at, key_id, signature = parts[0], parts[1], "", "", ""
@@ -236,9 +399,21 @@ def checkpoint_parse(text: str) -> dict[str, Any]:
         made_at = ":".join(parts[2:-2])
     else:
         raise ValueError(f"a checkpoint is SEQ:HASH or SEQ:HASH:MADE_AT:KEY:SIGNATURE, not {text!r}")
-    if not seq.isdigit() or len(head_hash) != 64 or any(c not in "0123456789abcdef" for c in head_hash):
+    if not seq.isdigit() or not _is_hash(head_hash):
         raise ValueError(f"a checkpoint starts with the event number and its 64-hex-digit hash, not {text!r}")
-    return {"seq": int(seq), "head_hash": head_hash, "made_at": made_at, "key_id": key_id, "signature": signature}
+    return {
+        "seq": int(seq),
+        "head_hash": head_hash,
+        "tree_size": tree_size,
+        "root_hash": root_hash,
+        "made_at": made_at,
+        "key_id": key_id,
+        "signature": signature,
+    }
+
+
+def _is_hash(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
 
 
 def checkpoints_from_file(path: str | Path) -> list[dict[str, Any]]:
@@ -253,9 +428,13 @@ def checkpoints_from_file(path: str | Path) -> list[dict[str, Any]]:
         try:
             written = json.loads(line)
             fields = [written[name] for name in ("seq", "head_hash", "made_at", "key_id", "signature")]
+            tree = [written.get("tree_size", 0), written.get("root_hash", "")]
             if type(fields[0]) is not int or not all(isinstance(f, str) and ":" not in f for f in fields[3:]):
                 raise ValueError("not a checkpoint")
-            record = {**written, **checkpoint_parse(":".join(str(f) for f in fields))}
+            if type(tree[0]) is not int or tree[0] < 0 or not isinstance(tree[1], str) or ":" in tree[1]:
+                raise ValueError("not a checkpoint")
+            text = ":".join(str(f) for f in ([*tree, *fields] if tree[0] else fields))
+            record = {**written, **checkpoint_parse(text)}
         except (ValueError, KeyError, TypeError):
             record = {"malformed": f"line {number} of {target}"}
         records.append({**record, "source": f"{target}, line {number}"})
@@ -266,8 +445,8 @@ def checkpoints_from_file(path: str | Path) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class ChainReport:
-    """The result of walking the audit chain and holding it to its checkpoints."""
+class LogReport:
+    """The result of checking every event of the audit log and holding its tree to its signed heads."""
 
     events_checked: int
     broken_event: AuditEvent | None = None
@@ -275,6 +454,7 @@ class ChainReport:
     checkpoints_checked: int = 0
     checkpoint_problems: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    leaves: int = 0
 
     @property
     def ok(self) -> bool:
@@ -287,7 +467,7 @@ class ChainReport:
         lines.extend(self.checkpoint_problems)
         if self.ok:
             lines.append(
-                f"Audit chain intact: {self.events_checked} events verified, "
+                f"Audit log intact: {self.events_checked} events verified, {self.leaves} in its tree, "
                 f"held to {self.checkpoints_checked} checkpoint{'s' if self.checkpoints_checked != 1 else ''}."
             )
         lines.extend(self.notes)
@@ -303,11 +483,16 @@ def _checkpoint_problem(record: Mapping[str, Any]) -> str:
     if "malformed" in record:
         return f"Checkpoint at {record['malformed']} is not a checkpoint."
     if not record.get("signature"):
-        return ""  # a bare seq:hash from a report: held to the chain, nothing to check on its own
+        return ""  # a bare seq:hash from a report: held to the log, nothing to check on its own
     where = f"Checkpoint at event #{record['seq']} ({record['source']})"
     try:
         expected = checkpoint_signature(
-            seq=record["seq"], head_hash=record["head_hash"], made_at=record["made_at"], key_id=record["key_id"]
+            seq=record["seq"],
+            head_hash=record["head_hash"],
+            made_at=record["made_at"],
+            key_id=record["key_id"],
+            tree_size=record.get("tree_size", 0),
+            root_hash=record.get("root_hash", ""),
         )
     except UnknownKey:
         return f"{where} names key {record['key_id']!r}, which this installation does not hold."
@@ -316,18 +501,8 @@ def _checkpoint_problem(record: Mapping[str, Any]) -> str:
     return ""
 
 
-def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> ChainReport:
-    """Walk the whole chain from the first event; report the first broken link, then hold it to the checkpoints.
-
-    An event is broken when its sequence number skips or repeats (an event was removed or inserted),
-    when its ``prev_hash`` is not the previous event's hash, when its stored ``hash`` does not match its
-    content under its key (the row was altered, or the chain recomputed without the key), when it was
-    written without a key after ``TABLESIDE_AUDIT_UNKEYED_UNTIL``, or with a key older than one an earlier
-    event used. Every broken event is listed (up to ``MAX_BREAKS_LISTED``), not only the first. The
-    checkpoints are the database's, the checkpoint file's (settings) and ``checkpoints`` (read from a
-    report); each must be validly signed (where it carries a signature) and name an event that exists with
-    that very hash.
-    """
+def _gathered_checkpoints(checkpoints: Iterable[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Every checkpoint known (given, the database's, the checkpoint file's): the valid ones, and the problems."""
     given = [dict(c, source=c.get("source", "given on the command line")) for c in checkpoints]
     stored = [
         {**checkpoint_record(c), "source": f"the database, checkpoint id {c.pk}"}
@@ -343,11 +518,30 @@ def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> Chai
         if "malformed" not in record and (record["seq"], record["head_hash"], record["signature"]) not in in_db:
             where = f"Checkpoint at event #{record['seq']} ({record['source']})"
             problems.append(f"{where} is missing from the database's checkpoints.")
-    wanted: dict[int, list[Mapping[str, Any]]] = {}
-    for record in valid:
-        wanted.setdefault(record["seq"], []).append(record)
+    return valid, problems
 
-    expected_prev, expected_seq, checked = GENESIS_HASH, 1, 0
+
+def audit_log_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> LogReport:
+    """Check every event, then rebuild the log's tree from its leaves and hold it to every signed head.
+
+    An event is broken when its stored ``hash`` does not match its content under its key (the row was altered, or
+    hashed again without the key), when it was written without a key after ``TABLESIDE_AUDIT_UNKEYED_UNTIL``, or
+    with a key older than one an earlier event used; an event of the chain the log began as also when its number
+    skips or repeats or its ``prev_hash`` is not the previous event's hash. Every broken event is listed (up to
+    ``MAX_BREAKS_LISTED``), not only the first. The tree: every leaf in place, each holding its event's hash, and
+    the root of its first N leaves the one every head of N leaves signed; a head signing more leaves than the log
+    holds names the leaves removed. The heads are the database's, the checkpoint file's (settings) and
+    ``checkpoints`` (read from a report); each must be validly signed where it carries a signature.
+    """
+    valid, problems = _gathered_checkpoints(checkpoints)
+    chain_heads: dict[int, list[Mapping[str, Any]]] = {}
+    tree_heads: dict[int, list[Mapping[str, Any]]] = {}
+    for record in valid:
+        if record.get("tree_size"):
+            tree_heads.setdefault(record["tree_size"], []).append(record)
+        chain_heads.setdefault(record["seq"], []).append(record)
+
+    expected_prev, expected_seq, checked, last_seq = GENESIS_HASH, 1, 0, 0
     unkeyed_until = int(getattr(settings, "TABLESIDE_AUDIT_UNKEYED_UNTIL", 0))
     rank = {key_id: index for index, key_id in enumerate(audit_keys())}  # 0: the newest key
     newest_used = len(rank)  # the newest key an event used so far: no later event uses an older one
@@ -358,6 +552,7 @@ def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> Chai
             event,
             expected_seq=expected_seq,
             expected_prev=expected_prev,
+            last_seq=last_seq,
             unkeyed_until=unkeyed_until,
             older_key=rank.get(event.key_id, -1) > newest_used,
         )
@@ -366,10 +561,10 @@ def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> Chai
             breaks.append((event, problem))
             if len(breaks) > MAX_BREAKS_LISTED:
                 break
-        for signed in wanted.pop(event.seq, ()):
+        for signed in chain_heads.pop(event.seq, ()):
             if signed["head_hash"] != event.hash:
                 problems.append(
-                    f"Event #{event.seq} is not the event checkpoint {signed['source']} signed: the chain was "
+                    f"Event #{event.seq} is not the event checkpoint {signed['source']} signed: the log was "
                     f"rewritten after event #{last_good_checkpoint} (the last checkpoint that holds), at or before "
                     f"#{event.seq}; the first event that differs is one of #{last_good_checkpoint + 1} to #{event.seq}."
                 )
@@ -378,25 +573,31 @@ def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> Chai
         if not problem and event.key_id:
             newest_used = min(newest_used, rank[event.key_id])
         checked += 0 if breaks else 1  # verified before the first break
-        expected_prev = event.hash
-        expected_seq = event.seq + 1
-    last_seq = expected_seq - 1
+        if event.prev_hash:  # the chain the log began as
+            expected_prev, expected_seq = event.hash, event.seq + 1
+        last_seq = event.seq
     if len(breaks) <= MAX_BREAKS_LISTED:
-        for seq, records in sorted(wanted.items()):
+        for seq, records in sorted(chain_heads.items()):
             for signed in records:
-                problems.append(
-                    f"The chain ends at event #{last_seq}, but checkpoint {signed['source']} signed event "
-                    f"#{seq}: events #{last_seq + 1} to #{seq} (at least) were removed."
-                )
+                if signed.get("tree_size"):
+                    problems.append(f"Event #{seq}, the last event checkpoint {signed['source']} signed, was removed.")
+                else:
+                    problems.append(
+                        f"The chain ends at event #{last_seq}, but checkpoint {signed['source']} signed event "
+                        f"#{seq}: events #{last_seq + 1} to #{seq} (at least) were removed."
+                    )
+    leaves, tree_problems = _tree_held_to_heads(tree_heads)
+    problems.extend(tree_problems)
     notes = []
-    anchored = max((r["seq"] for r in valid), default=0)
-    if last_seq > anchored:
+    oldest = audit_unanchored_since()
+    if oldest is not None:
+        age = max((timezone.now() - oldest).total_seconds(), 0.0)
         notes.append(
-            f"Note: the {last_seq - anchored} events after #{anchored} are not yet anchored outside the database "
-            "(the next checkpoint, at a shift close or within 5 minutes, anchors them)."
+            f"Note: events written since {_utc_text(oldest)} ({age:.0f} s ago) are not yet in a signed head "
+            f"outside the database (the sequencer anchors them within {settings.TABLESIDE_AUDIT_ANCHOR_SECONDS:g} s)."
         )
     broken = breaks[0] if breaks else None
-    return ChainReport(
+    return LogReport(
         events_checked=checked,
         broken_event=broken[0] if broken else None,
         problem=broken[1] if broken else "",
@@ -407,23 +608,85 @@ def audit_chain_verify(*, checkpoints: Iterable[Mapping[str, Any]] = ()) -> Chai
             + problems
         ),
         notes=tuple(notes),
+        leaves=leaves,
     )
+
+
+def _leaves_with_their_events() -> Iterator[tuple[int, int, str, str | None]]:
+    """Every leaf in the tree's order: (position, event number, the hash it holds, its event's stored hash or
+    None when the event is gone)."""
+    stored = AuditEvent.objects.filter(seq=OuterRef("event_seq")).values("hash")[:1]
+    return (
+        AuditLeaf.objects.order_by("position")
+        .annotate(stored=Subquery(stored))
+        .values_list("position", "event_seq", "event_hash", "stored")
+        .iterator(chunk_size=5000)
+    )
+
+
+def _tree_held_to_heads(tree_heads: dict[int, list[Mapping[str, Any]]]) -> tuple[int, list[str]]:
+    """Rebuild the tree from its leaves; hold it to every signed head. (The leaves, the problems.)"""
+    problems: list[str] = []
+    frontier, expected, last_good = merkle.Frontier(), 0, 0
+    for position, seq, leaf_hash, stored in _leaves_with_their_events():
+        if position != expected:
+            problems.append(
+                f"Leaves #{expected + 1} to #{position} of the audit log are missing: they were removed."
+                if position > expected
+                else f"Leaf #{position + 1} of the audit log appears twice."
+            )
+        if stored is None:
+            problems.append(f"Event #{seq} was removed: leaf #{position + 1} of the audit log still holds it.")
+        elif stored != leaf_hash:
+            problems.append(f"Event #{seq} is not the event leaf #{position + 1} of the audit log holds: rewritten.")
+        frontier.append(_leaf_data(leaf_hash))
+        expected = max(expected, position + 1)
+        for head in tree_heads.pop(frontier.size, ()):
+            if frontier.root().hex() == head["root_hash"]:
+                last_good = max(last_good, frontier.size)
+                continue
+            since = (
+                f"it does not extend the checkpoint of {last_good} leaves, or the log was rewritten after leaf "
+                f"#{last_good} (the last checkpoint that holds)"
+                if last_good
+                else "the log was rewritten"
+            )
+            problems.append(
+                f"Checkpoint of {frontier.size} leaves ({head['source']}) signs a root the log's first "
+                f"{frontier.size} leaves do not give: {since}, at or before leaf #{frontier.size}."
+            )
+    for size, heads in sorted(tree_heads.items()):
+        for head in heads:
+            problems.append(
+                f"The audit log ends at leaf #{frontier.size}, but checkpoint {head['source']} signed {size} leaves "
+                f"(up to event #{head['seq']}): leaves #{frontier.size + 1} to #{size} were removed."
+            )
+    return frontier.size, problems
 
 
 MAX_BREAKS_LISTED = 20
 
 
 def _link_problem(
-    event: AuditEvent, *, expected_seq: int, expected_prev: str, unkeyed_until: int, older_key: bool
+    event: AuditEvent,
+    *,
+    expected_seq: int,
+    expected_prev: str,
+    last_seq: int,
+    unkeyed_until: int,
+    older_key: bool,
 ) -> str:
-    """What is wrong with this event as the next link of the chain ("" if nothing)."""
-    if event.seq != expected_seq:
-        return f"sequence number {event.seq} where {expected_seq} was expected"
-    if event.prev_hash != expected_prev:
-        return "its previous-hash link does not match the event before it"
-    if not event.key_id and event.seq > unkeyed_until:
+    """What is wrong with this event ("" if nothing)."""
+    if event.prev_hash:  # an event of the chain the log began as
+        if event.seq != expected_seq:
+            return f"sequence number {event.seq} where {expected_seq} was expected"
+        if event.prev_hash != expected_prev:
+            return "its previous-hash link does not match the event before it"
+    elif event.seq <= last_seq:
+        return f"sequence number {event.seq} appears twice"
+    if not event.key_id and (event.seq > unkeyed_until or not event.prev_hash):
         return (
-            "it was written without the audit key, after the chain was keyed "
+            "it was written without the audit key, after the log was keyed "
             f"(TABLESIDE_AUDIT_UNKEYED_UNTIL={unkeyed_until}): a forged event"
         )
     if older_key:
@@ -437,6 +700,81 @@ def _link_problem(
 
 def _break_text(event: AuditEvent, problem: str) -> str:
     return (
-        f"Audit chain broken at event #{event.seq} (id {event.pk}, {event.event_type} on "
+        f"Audit log broken at event #{event.seq} (id {event.pk}, {event.event_type} on "
         f"{event.subject_type}:{event.subject_id}, {event.occurred_at.isoformat()}): {problem}"
     )
+
+
+# --- proofs -----------------------------------------------------------------------------------------
+
+
+class ProofRefused(ValueError):
+    """A proof that cannot be made: the event or checkpoint is not in the log. Its message says why."""
+
+
+def _leaf_hashes(size: int) -> list[bytes]:
+    return [
+        _leaf_data(h)
+        for h in AuditLeaf.objects.filter(position__lt=size)
+        .order_by("position")
+        .values_list("event_hash", flat=True)
+        .iterator(chunk_size=5000)
+    ]
+
+
+def _head(size: int | None) -> AuditCheckpoint:
+    heads = AuditCheckpoint.objects.filter(tree_size__gt=0).order_by("-tree_size", "-pk")
+    head = heads.filter(tree_size=size).first() if size is not None else heads.first()
+    if head is None:
+        raise ProofRefused(
+            f"No checkpoint signs a tree of {size} leaves." if size is not None else "No checkpoint signs the tree yet."
+        )
+    return head
+
+
+def audit_inclusion_proof(seq: int, *, tree_size: int | None = None) -> dict[str, Any]:
+    """That event ``seq`` is in the tree a signed head (the latest, or the one of ``tree_size`` leaves) commits to:
+    its leaf, the audit path and the head, as ``casino/merkle.py`` checks them."""
+    leaf = AuditLeaf.objects.filter(event_seq=seq).first()
+    if leaf is None:
+        raise ProofRefused(f"Event #{seq} is not in the audit log's tree (not written, or not yet sequenced).")
+    head = _head(tree_size)
+    if leaf.position >= head.tree_size:
+        raise ProofRefused(f"Event #{seq} is leaf #{leaf.position + 1}, after the {head.tree_size} leaves signed.")
+    path = merkle.Tree(_leaf_hashes(head.tree_size)).inclusion(leaf.position, head.tree_size)
+    return {
+        "kind": "inclusion",
+        "event_seq": seq,
+        "event_hash": _leaf_data(leaf.event_hash).hex(),
+        "leaf_index": leaf.position,
+        "path": [h.hex() for h in path],
+        "checkpoint": checkpoint_record(head),
+    }
+
+
+def audit_consistency_proof(first: int, second: int | None = None) -> dict[str, Any]:
+    """That the signed head of ``second`` leaves (the latest when None) extends the one of ``first`` leaves."""
+    earlier, later = _head(first), _head(second)
+    if earlier.tree_size > later.tree_size:
+        raise ProofRefused(f"A tree of {later.tree_size} leaves cannot extend one of {earlier.tree_size}.")
+    path = merkle.Tree(_leaf_hashes(later.tree_size)).consistency(earlier.tree_size, later.tree_size)
+    return {
+        "kind": "consistency",
+        "first": checkpoint_record(earlier),
+        "second": checkpoint_record(later),
+        "path": [h.hex() for h in path],
+    }
+
+
+def audit_proof_check(proof: Mapping[str, Any]) -> list[str]:
+    """A proof checked with this installation's keys, and its checkpoints against the log's own signed heads."""
+    keys = {key_id: secret.encode("utf-8") for key_id, secret in audit_keys().items()}
+    problems = merkle.proof_check(dict(proof), keys)
+    heads = [proof.get("checkpoint")] if proof.get("kind") == "inclusion" else [proof.get("first"), proof.get("second")]
+    for head in heads:
+        if isinstance(head, Mapping) and not problems:
+            size = int(head.get("tree_size") or 0)
+            ours = AuditCheckpoint.objects.filter(tree_size=size, root_hash=str(head.get("root_hash"))).exists()
+            if not ours:
+                problems.append(f"this log holds no checkpoint of {size} leaves with the proof's root")
+    return problems

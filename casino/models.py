@@ -104,11 +104,14 @@ class Shift(models.Model):
 class AuditEvent(AppendOnlyModel):
     """One state change: who, what, when, before, after, why.
 
-    Events form a chain: ``hash`` is HMAC-SHA256, under the key ``key_id`` names (kept outside the
-    database, ``TABLESIDE_AUDIT_KEYS``), over the previous event's hash followed by this event's canonical
-    JSON (see ``casino.audit``), so editing or removing any stored event breaks every hash after it, only
-    the key's holder can compute them again, and ``manage.py verify_audit`` names the first broken one.
-    Events written before the chain was keyed have ``key_id`` "" and a plain SHA-256.
+    ``hash`` is HMAC-SHA256, under the key ``key_id`` names (kept outside the database,
+    ``TABLESIDE_AUDIT_KEYS``), over the event's canonical JSON (see ``casino.audit``): only the key's holder can
+    compute it, so an edited row no longer matches it. ``seq`` is the event's number, drawn without a lock (numbers
+    a rolled-back write drew are never used). The sequencer then appends every event to the log's Merkle tree
+    (``AuditLeaf``) and signs the tree's head (``AuditCheckpoint``), which is kept outside the database too: an
+    event removed, inserted or reordered after that no longer gives the signed root. Events written before the
+    tree (``prev_hash`` set) form a hash chain, each over the previous event's hash, and are its first leaves;
+    events written before the chain was keyed have ``key_id`` "" and a plain SHA-256.
     """
 
     seq = models.PositiveBigIntegerField(_("sequence"), unique=True)
@@ -130,7 +133,8 @@ class AuditEvent(AppendOnlyModel):
     reason = models.TextField(_("reason"), blank=True)
     # The audited records the change wrote ("poker_room.deal:3": its snapshot) or removed (None): casino.records.
     rows = models.JSONField(_("records written"), null=True, blank=True)
-    prev_hash = models.CharField(_("previous hash"), max_length=64)
+    # Set on the events of the chain the log began as; "" on every event since (a leaf of the tree only).
+    prev_hash = models.CharField(_("previous hash"), max_length=64, blank=True)
     hash = models.CharField(_("hash"), max_length=64, unique=True)
     key_id = models.CharField(_("key"), max_length=16, blank=True, default="")
 
@@ -145,17 +149,42 @@ class AuditEvent(AppendOnlyModel):
         return f"#{self.seq} {self.event_type} {self.subject_type}:{self.subject_id}"
 
 
-class AuditCheckpoint(AppendOnlyModel):
-    """The audit chain's head at one moment, signed: the event ``seq`` had the hash ``head_hash``.
+class AuditLeaf(AppendOnlyModel):
+    """One event's place in the audit log's Merkle tree (RFC 9162; ``casino.merkle``): the leaf at ``position``
+    holds the event numbered ``event_seq``, whose hash was ``event_hash``. Written by the sequencer only
+    (``casino.audit.audit_checkpoint_make``), never by a writer: writers never wait for one another."""
 
-    Written at every shift close (and by ``manage.py audit_checkpoint``) into the database, the
-    checkpoint file the settings name and the shift's reports, which leave the building: a chain
-    rewritten or cut short after it no longer reaches the same hash at the same event, and
-    ``verify_audit`` says so. ``signature`` is HMAC-SHA256 under the key ``key_id`` names.
+    position = models.PositiveBigIntegerField(_("position"), unique=True)
+    event_seq = models.PositiveBigIntegerField(_("event"), unique=True)
+    event_hash = models.CharField(_("event hash"), max_length=64)
+
+    class Meta:
+        ordering = ["position"]
+        verbose_name = _("audit log leaf")
+        verbose_name_plural = _("audit log leaves")
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"leaf {self.position}: event #{self.event_seq}"
+
+
+class AuditCheckpoint(AppendOnlyModel):
+    """The audit log's head at one moment, signed: its Merkle tree of ``tree_size`` leaves had the root
+    ``root_hash``, and its last event ``seq`` the hash ``head_hash``.
+
+    Made by the sequencer within seconds of an event (and at every shift close, and by ``manage.py
+    audit_checkpoint``), kept in the database, appended to the checkpoint file and any other witness the settings
+    name, and printed in the shift's reports, which leave the building: a log rewritten or cut short after it no
+    longer gives the same root, and ``verify_audit`` says so. ``signature`` is HMAC-SHA256 under the key ``key_id``
+    names. A checkpoint made before the tree (``tree_size`` 0) signs the chain's head only. ``frontier`` holds the
+    tree's compact range at that size, so the next one is computed without reading the leaves before.
     """
 
     seq = models.PositiveBigIntegerField(_("event"))
     head_hash = models.CharField(_("head hash"), max_length=64)
+    tree_size = models.PositiveBigIntegerField(_("leaves"), default=0)
+    root_hash = models.CharField(_("root hash"), max_length=64, blank=True, default="")
+    frontier = models.JSONField(_("frontier"), null=True, blank=True)
     made_at = models.DateTimeField(_("made at (UTC)"))
     key_id = models.CharField(_("key"), max_length=16)
     signature = models.CharField(_("signature"), max_length=64)

@@ -1,5 +1,5 @@
 """Casino's hand-written SQL, in one place: one-statement writes and reads of single rows, for the hot
-paths (settling a round, the audit chain), and the audit chain's lock.
+paths (settling a round, the audit log), the audit events' numbers and the sequencer's lock.
 
 Django's ``Model.save()`` and ``QuerySet.get()`` build their SQL anew on every call: for a
 settlement that is most of the time the process spends (docs/performance.md, "Settlement").
@@ -11,10 +11,10 @@ what the ORM stores and returns.
 They skip what the models here do not use: model signals (none is connected to these models),
 multi-table inheritance and database routing (one database).
 
-``user_group_names`` reads a user's groups (their roles) on every request. ``chain_lock_and_head`` takes the
-audit chain's lock and reads its head (``casino.audit`` writes the
-events and computes their hashes), running the change an event records in the same round trip where it
-can.
+``user_group_names`` reads a user's groups (their roles) on every request. ``audit_event_number`` draws the
+next audit event's number, running the change the event records in the same round trip where it can; it takes
+no lock (``casino.audit`` writes the events and computes their hashes). ``sequencer_lock`` is taken only by the
+sequencer that folds the events into the log's tree, never by a writer.
 
 The one vendor switch is ``_dialect()``: what differs between PostgreSQL and SQLite is said there and
 nowhere else.
@@ -47,11 +47,13 @@ class _Dialect:
 
     returning: bool  # an INSERT can return the new pk (``RETURNING``; not SQLite before 3.35)
     statements_in_one_trip: bool  # several statements in one query string, each run in turn
-    chain_lock: str  # the statement taking the audit chain's lock ("" where the database serialises writers itself)
+    event_number: str  # the statement drawing the next audit event's number
+    sequencer_lock: str  # taking the sequencer's lock, waiting ("" where the database serialises writers itself)
+    sequencer_try_lock: str  # taking it if free, answering whether it was
 
 
-# An arbitrary constant naming "the audit chain" among PostgreSQL advisory locks.
-_CHAIN_LOCK_KEY = 0x7AB1E51DE
+# An arbitrary constant naming "the audit log's sequencer" among PostgreSQL advisory locks.
+_SEQUENCER_LOCK_KEY = 0x7AB1E51DE
 
 
 @cache
@@ -63,10 +65,20 @@ def _dialect_of(vendor: str, returning: bool, server_side_binding: bool) -> _Dia
             # runs several statements in turn, each with its own snapshot; psycopg2 keeps only the last one's
             # result, and server-side binding takes one statement at a time.
             statements_in_one_trip=not server_side_binding and _psycopg3(),
-            chain_lock=f"SELECT pg_advisory_xact_lock({_CHAIN_LOCK_KEY})",
+            # A sequence is never rolled back and never waits: the numbers of rolled-back writes are skipped.
+            event_number="SELECT nextval('casino_auditevent_number')",
+            sequencer_lock=f"SELECT pg_advisory_xact_lock({_SEQUENCER_LOCK_KEY})",
+            sequencer_try_lock=f"SELECT pg_try_advisory_xact_lock({_SEQUENCER_LOCK_KEY})",
         )
     if vendor == "sqlite":  # its driver takes one statement at a time; a write locks the whole file
-        return _Dialect(returning=returning, statements_in_one_trip=False, chain_lock="")
+        seq, table = column(stored_field(AuditEvent, "seq")), quote(AuditEvent._meta.db_table)
+        return _Dialect(
+            returning=returning,
+            statements_in_one_trip=False,
+            event_number=f"SELECT COALESCE(MAX({seq}), 0) + 1 FROM {table}",
+            sequencer_lock="",
+            sequencer_try_lock="",
+        )
     raise ImproperlyConfigured(f"Tableside runs on PostgreSQL or SQLite, not {vendor}.")
 
 
@@ -224,54 +236,49 @@ def instance_from_row(model: type[M], names: Sequence[str], values: Sequence[Any
     return model.from_db(connection.alias, list(names), converted)
 
 
-# --- the audit chain ---------------------------------------------------------------------------------
+# --- the audit log -----------------------------------------------------------------------------------
 
 
-@cache
-def _chain_head_sql() -> str:
-    seq, hash_ = column(stored_field(AuditEvent, "seq")), column(stored_field(AuditEvent, "hash"))
-    return f"SELECT {seq}, {hash_} FROM {quote(AuditEvent._meta.db_table)} ORDER BY {seq} DESC LIMIT 1"
-
-
-def chain_lock_and_head(change: tuple[str, Sequence[Any]] | None = None) -> tuple[int, str] | None:
-    """Run ``change`` (a statement and its parameters, the UPDATE of one row) if given, take the audit
-    chain's lock until the transaction ends, then read the chain's last event's (seq, hash): None while
-    the chain is empty. ``change`` must change exactly one row (RuntimeError otherwise).
-
-    On PostgreSQL the lock is a transaction-level advisory lock, and the head is read by a later
-    statement: under READ COMMITTED each statement reads what was committed when it started, so the
-    read must start once the lock is held. The statements go in one round trip where the driver
-    allows (each statement of a multi-statement query takes its own snapshot). SQLite serialises
-    writers itself.
-    """
-    dialect, head = _dialect(), _chain_head_sql()
+def audit_event_number(change: tuple[str, Sequence[Any]] | None = None) -> int:
+    """Run ``change`` (a statement and its parameters, the UPDATE of one row) if given, then draw the next audit
+    event's number, in one round trip where the driver allows. ``change`` must change exactly one row
+    (RuntimeError otherwise). No lock: two writers never wait for each other here (on SQLite the database
+    serialises its writers itself)."""
+    dialect = _dialect()
     with connection.cursor() as cursor:
-        if dialect.statements_in_one_trip:  # the change, the lock and the head in one round trip
-            first, params = (f"{change[0]}; ", list(change[1])) if change else ("", [])
-            cursor.execute(f"{first}{dialect.chain_lock}; {head}", params)
-            if change:
-                _changed_one_row(cursor.rowcount)
-                cursor.nextset()
-            cursor.nextset()
-            return _head(cursor.fetchone())
-        if change:
-            cursor.execute(*change)
+        if change and dialect.statements_in_one_trip:
+            cursor.execute(f"{change[0]}; {dialect.event_number}", list(change[1]))
             _changed_one_row(cursor.rowcount)
-        if dialect.chain_lock:
-            cursor.execute(dialect.chain_lock)
-        cursor.execute(head)
-        return _head(cursor.fetchone())
+            cursor.nextset()
+        else:
+            if change:
+                cursor.execute(*change)
+                _changed_one_row(cursor.rowcount)
+            cursor.execute(dialect.event_number)
+        return int(cursor.fetchone()[0])
 
 
-def chain_head() -> tuple[int, str] | None:
-    """The chain's last event's (seq, hash), without the lock: None while the chain is empty."""
+def audit_event_numbers_resume() -> None:
+    """Draw the next audit event's number after the highest one stored: after events were loaded by hand (an
+    upgrade, a restore). PostgreSQL only; SQLite takes the highest stored number plus one every time."""
+    if connection.vendor != "postgresql":
+        return
+    seq, table = column(stored_field(AuditEvent, "seq")), quote(AuditEvent._meta.db_table)
     with connection.cursor() as cursor:
-        cursor.execute(_chain_head_sql())
-        return _head(cursor.fetchone())
+        cursor.execute(
+            f"SELECT setval('casino_auditevent_number', COALESCE((SELECT MAX({seq}) FROM {table}), 0) + 1, false)"
+        )
 
 
-def _head(row: Sequence[Any] | None) -> tuple[int, str] | None:
-    return (row[0], row[1]) if row else None
+def sequencer_lock(*, wait: bool) -> bool:
+    """Take the audit log sequencer's lock until the transaction ends: whether it is held (``wait`` False: only if
+    no other sequencer holds it). Statements after it read what the sequencer before it committed."""
+    dialect = _dialect()
+    if not dialect.sequencer_lock:
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute(dialect.sequencer_lock if wait else dialect.sequencer_try_lock)
+        return wait or bool(cursor.fetchone()[0])
 
 
 def _changed_one_row(count: int) -> None:

@@ -5,17 +5,15 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import transaction
 
-from casino.audit import audit_chain_verify, audit_checkpoint_make
+from casino.audit import audit_checkpoint_make, audit_log_verify
 from casino.idempotency import idempotency_keys_expire
-from casino.models import AuditCheckpoint
 from casino.outbox import outbox_flush
-from casino.rows import chain_head
 
 
-@shared_task(name="casino.audit_chain_verify")
-def audit_chain_verify_task() -> dict[str, object]:
+@shared_task(name="casino.audit_log_verify")
+def audit_log_verify_task() -> dict[str, object]:
     """Verify the whole audit chain; return what an auditor needs to sign it off."""
-    report = audit_chain_verify()
+    report = audit_log_verify()
     return {
         "ok": report.ok,
         "events_checked": report.events_checked,
@@ -24,16 +22,13 @@ def audit_chain_verify_task() -> dict[str, object]:
     }
 
 
-@shared_task(name="casino.audit_checkpoint")
-def audit_checkpoint_task() -> dict[str, object]:
-    """Sign the chain's head if it moved since the last checkpoint (Celery beat, every 5 minutes)."""
+@shared_task(name="casino.audit_sequence")
+def audit_sequence_task() -> dict[str, object]:
+    """Fold the events written since into the log's tree and sign its head, if any was (Celery beat, every
+    ``TABLESIDE_AUDIT_ANCHOR_SECONDS``); skipped while another sequencer is at work."""
     with transaction.atomic():
-        head = chain_head()
-        last = AuditCheckpoint.objects.order_by("-seq", "-pk").first()
-        if head is None or (last is not None and last.seq == head[0]):
-            return {"made": False, "seq": last.seq if last else None}
-        checkpoint = audit_checkpoint_make(reason="every 5 minutes")
-    return {"made": checkpoint is not None, "seq": checkpoint.seq if checkpoint else None}
+        checkpoint = audit_checkpoint_make(reason="every few seconds", wait=False, only_if_moved=True)
+    return {"made": checkpoint is not None, "leaves": checkpoint.tree_size if checkpoint else None}
 
 
 @shared_task(name="casino.outbox_flush")

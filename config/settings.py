@@ -108,6 +108,21 @@ TABLESIDE_AUDIT_UNKEYED_UNTIL = env.int("TABLESIDE_AUDIT_UNKEYED_UNTIL", default
 TABLESIDE_AUDIT_CHECKPOINT_FILE = os.environ.get(
     "TABLESIDE_AUDIT_CHECKPOINT_FILE", str(VAR_DIR / "audit-checkpoints.jsonl")
 )
+# Every event is folded into the audit log's tree and its head signed and handed to the witnesses outside the
+# database within this many seconds (Celery beat, and the process that wrote it): the tail that can be cut unseen.
+TABLESIDE_AUDIT_ANCHOR_SECONDS = env.float("TABLESIDE_AUDIT_ANCHOR_SECONDS", default=5.0)
+if not 0 < TABLESIDE_AUDIT_ANCHOR_SECONDS <= 300:
+    raise ImproperlyConfigured(
+        f"TABLESIDE_AUDIT_ANCHOR_SECONDS must be more than 0 and at most 300, got {TABLESIDE_AUDIT_ANCHOR_SECONDS!r}"
+    )
+# Whether the process that wrote an event sequences the log once that long has passed (it never waits for
+# another sequencer): the embedded default has no Celery beat.
+TABLESIDE_AUDIT_SEQUENCE_AFTER_WRITES = env.bool("TABLESIDE_AUDIT_SEQUENCE_AFTER_WRITES", default=True)
+# Witnesses every signed head is handed to besides the checkpoint file, comma-separated: "syslog" (to
+# TABLESIDE_AUDIT_SYSLOG_ADDRESS, host:port over UDP, or the local /dev/log), or the dotted path of a callable that
+# takes the head as a dict (a second database, a write-once store).
+TABLESIDE_AUDIT_WITNESSES = env.list("TABLESIDE_AUDIT_WITNESSES", default=[])
+TABLESIDE_AUDIT_SYSLOG_ADDRESS = os.environ.get("TABLESIDE_AUDIT_SYSLOG_ADDRESS", "")
 # PostgreSQL: the role the application connects as, granted its privileges after every migrate (casino.db_role).
 TABLESIDE_DB_APP_ROLE = os.environ.get("TABLESIDE_DB_APP_ROLE", "").strip()
 
@@ -252,6 +267,10 @@ else:
         }
     }
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+# Sessions read from the cache first (and kept in the database too) where the cache is shared by every process:
+# the tablet's poll then answers from the cache alone. A process-local cache would keep a signed-out session alive
+# in the other processes, so the embedded default reads sessions from the database.
+SESSION_ENGINE = "django.contrib.sessions.backends." + ("db" if REDIS_URL is None else "cached_db")
 
 # --- Celery -----------------------------------------------------------------
 # No broker: tasks run eagerly in-process (the embedded default). A broker URL
@@ -297,9 +316,9 @@ if not 0 < SHIFT_HOURS <= 24:
     raise ImproperlyConfigured(f"SHIFT_HOURS must be more than 0 and at most 24, got {SHIFT_HOURS!r}")
 CELERY_BEAT_SCHEDULE = {
     "shift-boundaries": {"task": "casino.shift_boundaries", "schedule": 5 * 60.0},
-    # The audit chain's head signed every 5 minutes when it moved (and at every shift close): a tail cut off
-    # the chain loses at most the events since the last checkpoint unseen (casino.audit).
-    "audit-checkpoint": {"task": "casino.audit_checkpoint", "schedule": 5 * 60.0},
+    # The events written since folded into the audit log's tree and its head signed and handed to the witnesses
+    # (and at every shift close): a tail cut off the log loses at most these seconds' events unseen (casino.audit).
+    "audit-sequence": {"task": "casino.audit_sequence", "schedule": TABLESIDE_AUDIT_ANCHOR_SECONDS},
     # Tasks that could not be published when they were asked for (the broker down): sent again (casino.outbox).
     "outbox-flush": {"task": "casino.outbox_flush", "schedule": 60.0},
     # The API's idempotency keys let go once kept 24 hours (casino.idempotency).

@@ -301,6 +301,13 @@ def _audit_checkpoint_file(settings, tmp_path) -> None:  # type: ignore[no-untyp
 
 
 @pytest.fixture(autouse=True)
+def _audit_sequenced_when_a_test_says(settings) -> None:  # type: ignore[no-untyped-def]
+    """The sequencer runs when a test runs it (a shift close, a checkpoint, the beat task), not after whichever
+    captured commit happens to come five seconds after the last: the tests that count heads count them exactly."""
+    settings.TABLESIDE_AUDIT_SEQUENCE_AFTER_WRITES = False
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
     """PBKDF2 is slow on purpose; tests only need hashing to work."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

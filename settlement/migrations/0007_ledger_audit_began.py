@@ -19,8 +19,13 @@ def record(apps, schema_editor):  # type: ignore[no-untyped-def]
     if not postings and not wagers:
         return
     head = AuditEvent.objects.order_by("-seq").first()
+    # Run before the log became a tree (casino 0010), the event is the chain's next link; run after, a leaf.
+    chained = head is None or bool(head.prev_hash)
+    if not chained:
+        from casino.rows import audit_event_number
+
     event = AuditEvent(
-        seq=head.seq + 1 if head else 1,
+        seq=(head.seq + 1 if head else 1) if chained else audit_event_number(),
         occurred_at=timezone.now(),
         actor=None,
         actor_name="system",
@@ -30,7 +35,7 @@ def record(apps, schema_editor):  # type: ignore[no-untyped-def]
         before=None,
         after={"postings_before": postings, "wagers_before": wagers},
         reason="Money movements are audited from here on.",
-        prev_hash=head.hash if head else GENESIS_HASH,
+        prev_hash=(head.hash if head else GENESIS_HASH) if chained else "",
         key_id=current_key_id(),
     )
     event.hash = event_hash(prev_hash=event.prev_hash, event=event)

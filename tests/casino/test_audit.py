@@ -1,4 +1,5 @@
-"""The audit log: a keyed (HMAC-SHA256) chain, append-only, and verify_audit that names the first broken event."""
+"""The audit log: keyed (HMAC-SHA256) events, append-only, folded into a signed Merkle tree, and verify_audit that
+names every broken event."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import hmac
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import transaction
 
 from casino.append_only import AppendOnlyError
-from casino.audit import audit_chain_verify, audit_event_record, canonical_json
+from casino.audit import audit_checkpoint_make, audit_event_record, audit_log_verify, canonical_json
 from casino.events import AuditEventType
-from casino.models import GENESIS_HASH, AuditEvent
+from casino.models import AuditEvent, AuditLeaf
 from tests.guards import tamper
 
 
@@ -36,24 +38,23 @@ def record_three(actor: object = None) -> list[AuditEvent]:
 
 
 @pytest.mark.django_db
-def test_the_first_event_chains_to_zeros_and_each_next_to_the_one_before(pit_boss) -> None:
+def test_events_are_numbered_in_order_each_hashed_on_its_own_and_none_chained_to_another(pit_boss) -> None:
     first, second, third = record_three(pit_boss)
-    assert first.prev_hash == GENESIS_HASH
-    assert second.prev_hash == first.hash
-    assert third.prev_hash == second.hash
-    assert [e.seq for e in (first, second, third)] == [1, 2, 3]
+    assert first.seq < second.seq < third.seq
+    assert {first.prev_hash, second.prev_hash, third.prev_hash} == {""}  # no writer reads another's hash
+    assert len({first.hash, second.hash, third.hash}) == 3
     assert first.actor_name == "paula_pitboss"
 
 
 @pytest.mark.django_db
-def test_the_hash_is_an_hmac_of_the_previous_hash_and_the_canonical_json_under_the_current_key(settings) -> None:
+def test_the_hash_is_an_hmac_of_the_canonical_json_under_the_current_key(settings) -> None:
     settings.TABLESIDE_AUDIT_KEYS = {"k2": "k" * 40, "k1": "j" * 40}
     event = audit_event_record(
         actor=None, event_type=AuditEventType.SHIFT_CLOSED, subject=("casino.shift", 3), reason="end"
     )
     stored = AuditEvent.objects.get(pk=event.pk)
     payload = {
-        "seq": 1,
+        "seq": stored.seq,
         "occurred_at": stored.occurred_at.isoformat(timespec="microseconds"),
         "actor_id": None,
         "actor_name": "system",
@@ -64,7 +65,7 @@ def test_the_hash_is_an_hmac_of_the_previous_hash_and_the_canonical_json_under_t
         "after": None,
         "reason": "end",
     }
-    message = (GENESIS_HASH + canonical_json(payload)).encode()
+    message = ("tableside-audit-leaf|" + canonical_json(payload)).encode()
     assert stored.key_id == "k2"
     assert stored.hash == hmac.new(b"k" * 40, message, hashlib.sha256).hexdigest()
     assert stored.hash != hashlib.sha256(message).hexdigest()  # not computable without the key
@@ -73,7 +74,7 @@ def test_the_hash_is_an_hmac_of_the_previous_hash_and_the_canonical_json_under_t
 @pytest.mark.django_db
 def test_an_untouched_chain_verifies(capsys) -> None:
     record_three()
-    assert audit_chain_verify().ok
+    assert audit_log_verify().ok
     call_command("verify_audit")
     assert "3 events verified" in capsys.readouterr().out
 
@@ -84,25 +85,41 @@ def test_editing_a_stored_row_by_sql_makes_verify_audit_fail_and_name_that_event
     tamper(f"UPDATE {AuditEvent._meta.db_table} SET reason = %s WHERE id = %s", ["nothing happened here", events[1].pk])
     with pytest.raises(CommandError) as failure:
         call_command("verify_audit")
-    assert "event #2" in str(failure.value)
+    assert f"event #{events[1].seq}" in str(failure.value)
     assert f"id {events[1].pk}" in str(failure.value)
     assert "round.voided" in str(failure.value)
     assert "altered" in str(failure.value)
 
 
 @pytest.mark.django_db
-def test_deleting_a_row_by_sql_is_caught_at_the_event_after_the_gap() -> None:
+def test_deleting_a_row_by_sql_after_its_checkpoint_is_named_by_the_leaf_that_still_holds_it() -> None:
     events = record_three()
+    with transaction.atomic():
+        audit_checkpoint_make(reason="within seconds")
     tamper(f"DELETE FROM {AuditEvent._meta.db_table} WHERE id = %s", [events[1].pk])
-    report = audit_chain_verify()
+    report = audit_log_verify()
     assert not report.ok
-    assert report.broken_event is not None and report.broken_event.seq == 3
-    assert "sequence number 3 where 2 was expected" in report.problem
+    assert f"Event #{events[1].seq} was removed: leaf #2 of the audit log still holds it." in report.describe()
+    # With its leaf gone too, the tree no longer gives the root its checkpoint signed.
+    tamper(f"DELETE FROM {AuditLeaf._meta.db_table} WHERE event_seq = %s", [events[1].seq])
+    assert "Leaves #2 to #2 of the audit log are missing: they were removed." in audit_log_verify().describe()
 
 
 @pytest.mark.django_db
-def test_rehashing_an_edited_row_even_with_the_key_still_breaks_the_link_to_the_next_event() -> None:
+def test_a_row_deleted_before_the_sequencer_reached_it_is_the_tail_the_anchor_period_bounds() -> None:
+    """The one cut nobody can see, as in any log: an event not yet in a signed head. verify_audit says how old the
+    oldest such event is; the sequencer keeps it to seconds."""
     events = record_three()
+    tamper(f"DELETE FROM {AuditEvent._meta.db_table} WHERE id = %s", [events[2].pk])
+    report = audit_log_verify()
+    assert report.ok and "are not yet in a signed head outside the database" in report.describe()
+
+
+@pytest.mark.django_db
+def test_rehashing_an_edited_row_with_the_key_is_named_by_the_signed_root() -> None:
+    events = record_three()
+    with transaction.atomic():
+        audit_checkpoint_make(reason="within seconds")
     forged = AuditEvent.objects.get(pk=events[0].pk)
     forged.after = {"status": "closed"}
     from casino.audit import event_hash
@@ -112,9 +129,13 @@ def test_rehashing_an_edited_row_even_with_the_key_still_breaks_the_link_to_the_
         f"UPDATE {AuditEvent._meta.db_table} SET after = %s, hash = %s WHERE id = %s",
         ['{"status": "closed"}', new_hash, forged.pk],
     )
-    report = audit_chain_verify()
-    assert report.broken_event is not None and report.broken_event.seq == 2
-    assert "previous-hash link" in report.problem
+    message = audit_log_verify().describe()
+    assert f"Event #{forged.seq} is not the event leaf #1 of the audit log holds: rewritten." in message
+    # The leaf rewritten to match as well: the tree's root is no longer the one signed outside the database.
+    tamper(f"UPDATE {AuditLeaf._meta.db_table} SET event_hash = %s WHERE event_seq = %s", [new_hash, forged.seq])
+    message = audit_log_verify().describe()
+    assert "Checkpoint of 3 leaves (the database, checkpoint id" in message
+    assert "signs a root the log's first 3 leaves do not give" in message
 
 
 @pytest.mark.django_db
@@ -150,10 +171,10 @@ def test_the_admin_offers_no_way_to_add_change_or_delete_an_event(admin_client) 
 
 @pytest.mark.django_db
 def test_the_verify_task_reports_the_chain_for_an_auditor() -> None:
-    from casino.tasks import audit_chain_verify_task
+    from casino.tasks import audit_log_verify_task
 
     record_three()
-    result = audit_chain_verify_task.apply().get()
+    result = audit_log_verify_task.apply().get()
     assert result["ok"] is True
     assert result["events_checked"] == 3
 

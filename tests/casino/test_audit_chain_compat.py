@@ -1,4 +1,4 @@
-"""An audit chain written before the re-layout still verifies, and new events chain onto it.
+"""An audit chain written before the re-layout still verifies, and the log's tree takes it and every event after.
 
 The chain hashes each event's type and subject type (``tables.round``, ``tables.table``...), so a
 renamed app label or event type would break every chain already stored. The fixture is every row of
@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import transaction
 
-from casino.audit import audit_chain_verify, audit_event_record
+from casino.audit import audit_checkpoint_make, audit_event_record, audit_log_verify
 from casino.events import AuditEventType
-from casino.models import AuditEvent
+from casino.models import AuditEvent, AuditLeaf
+from casino.rows import audit_event_numbers_resume
+from tests.guards import guards_off
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +60,12 @@ def _event(row: dict[str, Any]) -> AuditEvent:
 
 def load(rows: list[dict[str, Any]]) -> list[AuditEvent]:
     # A new pk for each row (the chain does not hash it): a sequence is never moved past a pk written by hand.
-    return AuditEvent.objects.bulk_create([_event(row) for row in rows])
+    events = AuditEvent.objects.bulk_create([_event(row) for row in rows])
+    with (
+        guards_off()
+    ):  # as the migration that made the log a tree did (as the database's owner), on a floor that had these rows
+        audit_event_numbers_resume()
+    return events
 
 
 def test_the_fixture_is_a_small_chain_with_rounds_and_tables_written_by_the_system() -> None:
@@ -69,7 +77,7 @@ def test_the_fixture_is_a_small_chain_with_rounds_and_tables_written_by_the_syst
 
 def test_a_chain_written_before_the_relayout_verifies_every_event() -> None:
     load(ROWS)
-    report = audit_chain_verify()
+    report = audit_log_verify()
     assert report.ok, report.describe()
     assert report.events_checked == len(ROWS)
     stored = set(AuditEvent.objects.values_list("subject_type", "event_type"))
@@ -95,14 +103,14 @@ def test_altering_one_stored_field_of_an_old_event_breaks_the_chain_at_that_even
     assert row[field] != altered
     row[field] = altered
     load(rows)
-    report = audit_chain_verify()
+    report = audit_log_verify()
     assert not report.ok
     assert report.broken_event is not None and report.broken_event.seq == VOIDED
     assert report.events_checked == VOIDED - 1
     assert "stored hash does not match its content" in report.problem
 
 
-def test_an_event_recorded_now_chains_onto_the_old_head_and_the_whole_chain_verifies(pit_boss) -> None:
+def test_an_event_recorded_now_follows_the_old_chain_and_the_tree_takes_both(pit_boss) -> None:
     load(ROWS)
     event = audit_event_record(
         actor=pit_boss,
@@ -111,11 +119,14 @@ def test_an_event_recorded_now_chains_onto_the_old_head_and_the_whole_chain_veri
         before={"status": "open"},
         after={"status": "closed"},
     )
-    assert event.seq == len(ROWS) + 1
-    assert event.prev_hash == ROWS[-1]["hash"]
-    report = audit_chain_verify()
+    assert event.seq == len(ROWS) + 1 and event.prev_hash == ""  # a leaf of the tree, not a link of the chain
+    with transaction.atomic():
+        head = audit_checkpoint_make(reason="by hand")
+    assert head is not None and head.tree_size == len(ROWS) + 1
+    assert list(AuditLeaf.objects.values_list("event_seq", flat=True)) == [*(row["seq"] for row in ROWS), event.seq]
+    report = audit_log_verify()
     assert report.ok, report.describe()
-    assert report.events_checked == len(ROWS) + 1
+    assert report.events_checked == len(ROWS) + 1 and report.leaves == len(ROWS) + 1
 
 
 @pytest.mark.django_db
@@ -123,6 +134,6 @@ def test_without_saying_where_the_unkeyed_events_end_they_read_as_forged(setting
     """Else anyone could rewrite the whole chain unkeyed, with plain SHA-256."""
     load(ROWS)
     settings.TABLESIDE_AUDIT_UNKEYED_UNTIL = 0
-    report = audit_chain_verify()
+    report = audit_log_verify()
     assert report.broken_event is not None and report.broken_event.seq == 1
     assert "written without the audit key" in report.problem

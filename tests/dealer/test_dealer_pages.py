@@ -343,7 +343,7 @@ def test_a_player_takes_the_bank_and_the_table_bar_says_who_banks_and_for_how_lo
 
 @pytest.mark.django_db
 def test_a_void_request_waits_for_the_pit_boss_and_the_tablet_reloads_once_decided(
-    dealt_round: Round, dealer, pit_boss
+    dealt_round: Round, dealer, pit_boss, django_capture_on_commit_callbacks
 ) -> None:
     client = signed_in(dealer)
     empty = client.post(f"/dealer/rounds/{dealt_round.pk}/void-request/", {"reason": "  "}, **HTMX)
@@ -356,10 +356,44 @@ def test_a_void_request_waits_for_the_pit_boss_and_the_tablet_reloads_once_decid
     # The tablet polls its table's marker (every change, not only this request's decision).
     version = client.get(f"/dealer/tables/{dealt_round.table_id}/version/").json()["version"]
     assert client.get(f"/dealer/tables/{dealt_round.table_id}/version/").json()["version"] == version
-    adjustment_approve(actor=pit_boss, adjustment=adjustment)
+    with django_capture_on_commit_callbacks(execute=True):  # the pit's decision, committed
+        adjustment_approve(actor=pit_boss, adjustment=adjustment)
     assert client.get(f"/dealer/tables/{dealt_round.table_id}/version/").json()["version"] != version
     page = text(client.get(f"/dealer/tables/{dealt_round.table_id}/"))
     assert "Round 1 voided" in page and "Misdeal" in page and "Open round" in page
+
+
+@pytest.mark.django_db
+def test_the_tablets_poll_answers_from_the_cache_with_no_query_while_nothing_changed(
+    dealt_round: Round,
+    dealer,
+    other_dealer,
+    settings,
+    monkeypatch,
+    django_assert_num_queries: Callable[..., Any],
+    django_capture_on_commit_callbacks,
+) -> None:
+    """2,000 tablets polling every 3 s is 667 answers a second: while nothing changed each is cache reads only."""
+    import casino.live
+
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"  # what a floor with Redis runs
+    monkeypatch.setattr(casino.live, "LOCAL_SECONDS", 60)  # this test's one process is the whole floor
+    url = f"/dealer/tables/{dealt_round.table_id}/version/"
+    client = signed_in(dealer)
+    version = client.get(url).json()["version"]
+    with django_assert_num_queries(0):
+        assert client.get(url).json()["version"] == version
+    with django_capture_on_commit_callbacks(execute=True):  # the dealer records the hands: the table changed
+        round_hands_record(
+            actor=dealer, round=dealt_round, hands={"banker": {"cards": BANK_CARDS}, "seats": {"1": WINS, "3": LOSES}}
+        )
+    changed = client.get(url).json()["version"]
+    assert changed != version
+    with django_assert_num_queries(0):
+        assert client.get(url).json()["version"] == changed
+    # Another table's dealer is checked, not answered from the cache; signed out, the sign-in page.
+    assert signed_in(other_dealer).get(url).status_code == 403
+    assert Client().get(url).status_code == 302
 
 
 @pytest.mark.django_db

@@ -50,7 +50,7 @@ def broker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Broker]:
     celery_app.conf.task_always_eager = eager
 
 
-def queued(task_name: str = "casino.audit_chain_verify", args: list[object] | None = None, **row: Any) -> TaskOutbox:
+def queued(task_name: str = "casino.audit_log_verify", args: list[object] | None = None, **row: Any) -> TaskOutbox:
     """A row as a failed publish left it (tried once), unless ``row`` says otherwise."""
     values: dict[str, Any] = {"attempts": 1, "last_error": "OperationalError: Connection refused."} | row
     return TaskOutbox.objects.create(task_name=task_name, args=args or [], **values)
@@ -105,7 +105,7 @@ def test_a_flush_leaves_a_task_still_publishing_on_its_own_commit_alone_for_30_s
     assert outbox_flush().sent == 0 and broker.given == []
     report = outbox_flush(now=row.created_at + OUTBOX_GRACE)
     assert (report.sent, report.waiting) == (1, 0)
-    assert broker.given[0][0] == "casino.audit_chain_verify"
+    assert broker.given[0][0] == "casino.audit_log_verify"
 
 
 def test_a_flush_stops_at_the_brokers_first_refusal_and_the_next_one_sends_all_in_order(broker: Broker) -> None:
@@ -123,7 +123,7 @@ def test_a_flush_stops_at_the_brokers_first_refusal_and_the_next_one_sends_all_i
 
 
 def test_eager_a_task_that_fails_is_kept_and_the_tasks_after_it_still_run() -> None:
-    unknown, known = queued("casino.no_such_task"), queued("casino.audit_chain_verify")
+    unknown, known = queued("casino.no_such_task"), queued("casino.audit_log_verify")
     report = outbox_flush()
     assert (report.sent, report.waiting) == (1, 1)
     assert "casino.no_such_task" in report.last_error
@@ -162,7 +162,7 @@ def test_what_was_asked_for_cannot_be_changed_or_deleted_in_the_database_only_it
         with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql, params)
     TaskOutbox.objects.filter(pk=row.pk).update(sent_at=timezone.now(), attempts=2, last_error="")
-    assert TaskOutbox.objects.get(pk=row.pk).task_name == "casino.audit_chain_verify"
+    assert TaskOutbox.objects.get(pk=row.pk).task_name == "casino.audit_log_verify"
 
 
 def test_a_superuser_reads_the_queued_tasks_in_the_admin_but_cannot_add_change_or_delete_one(
@@ -172,7 +172,7 @@ def test_a_superuser_reads_the_queued_tasks_in_the_admin_but_cannot_add_change_o
     admin = Client()
     admin.force_login(make_user("sam_superuser", is_staff=True, is_superuser=True))
     page = admin.get("/admin/casino/taskoutbox/")
-    assert page.status_code == 200 and "casino.audit_chain_verify" in page.content.decode()
+    assert page.status_code == 200 and "casino.audit_log_verify" in page.content.decode()
     assert admin.get("/admin/casino/taskoutbox/add/").status_code == 403
     assert admin.post(f"/admin/casino/taskoutbox/{row.pk}/delete/", {"post": "yes"}).status_code == 403
     assert TaskOutbox.objects.filter(pk=row.pk).exists()

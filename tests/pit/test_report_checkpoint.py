@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 from reportlab import rl_config
 
 from casino.audit import checkpoint_text
-from casino.models import AuditCheckpoint, AuditEvent
+from casino.models import AuditCheckpoint, AuditEvent, AuditLeaf
 from casino.services import shift_close
 from pit.report_controls import CHECKPOINT_LABEL
 from pit.report_pdf import render_pdf
@@ -41,7 +41,8 @@ def closed(shift, pit_boss, django_capture_on_commit_callbacks) -> Any:  # type:
 def test_every_report_prints_the_checkpoint_made_at_the_close(closed, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     checkpoint = AuditCheckpoint.objects.get(shift=closed)
     printed = checkpoint_text(ShiftReport.objects.get(shift=closed, kind="shift").data["checkpoint"])
-    assert printed.startswith(f"{checkpoint.seq}:{checkpoint.head_hash}:") and printed.endswith(checkpoint.signature)
+    assert printed.startswith(f"{checkpoint.tree_size}:{checkpoint.root_hash}:{checkpoint.seq}:{checkpoint.head_hash}:")
+    assert printed.endswith(checkpoint.signature)
     for report in ShiftReport.objects.filter(shift=closed):
         assert ["control", CHECKPOINT_LABEL, printed] in list(csv.reader(io.StringIO(report.csv))), report.kind
         assert printed in report.html, report.kind
@@ -53,9 +54,12 @@ def test_an_auditor_checks_the_chain_from_the_reports_checkpoint_alone(closed, c
     printed = checkpoint_text(ShiftReport.objects.get(shift=closed, kind="audit").data["checkpoint"])
     call_command("verify_audit", "--checkpoint", printed)
     assert "held to" in capsys.readouterr().out
-    # Everything in the building is cut back: the events after the first, the checkpoints, the file.
+    # Everything in the building is cut back: the events after the first, their leaves, the checkpoints, the file.
+    size = AuditCheckpoint.objects.get(shift=closed).tree_size
     tamper(f"DELETE FROM {AuditEvent._meta.db_table} WHERE seq > 1")
+    tamper(f"DELETE FROM {AuditLeaf._meta.db_table} WHERE position > 0")
     tamper(f"DELETE FROM {AuditCheckpoint._meta.db_table}")
     with pytest.raises(CommandError) as failure:
         call_command("verify_audit", "--checkpoint", printed)
-    assert "The chain ends at event #1" in str(failure.value)
+    assert "The audit log ends at leaf #1, but checkpoint --checkpoint" in str(failure.value)
+    assert f"leaves #2 to #{size} were removed" in str(failure.value)

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from casino.audit import audit_chain_verify
+from casino.audit import audit_log_verify
 from casino.models import AuditEvent, Pit
 from casino.roles import Role, user_roles
 from rules.models import Game
@@ -44,7 +44,7 @@ def test_seed_demo_makes_two_pits_every_game_and_a_user_per_role(settings, tmp_p
     assert sorted(
         openers.values_list("table__name", "total_cents", "counted_by__username", "confirmed_by__username")
     ) == [(name, 330_000, "dealer", "floor") for name in sorted(Table.objects.values_list("name", flat=True))]
-    assert audit_chain_verify().ok
+    assert audit_log_verify().ok
     assert (tmp_path / "demo-logins.txt").read_text() in out.getvalue()
 
 
@@ -86,4 +86,4 @@ def test_a_fresh_demo_database_moves_an_earlier_databases_checkpoints_aside(sett
     assert not old.exists()
     (aside,) = tmp_path.glob("audit-checkpoints.jsonl.before-*")
     assert "4000" in aside.read_text() and str(aside) in out.getvalue()
-    assert audit_chain_verify().ok
+    assert audit_log_verify().ok

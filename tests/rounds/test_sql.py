@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from casino.audit import audit_chain_verify, audit_event_record
+from casino.audit import audit_event_record, audit_log_verify
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.rows import update_statement
@@ -82,7 +82,7 @@ def test_the_change_an_event_records_is_made_with_it_and_the_chain_holds(play_to
         )
     assert Round.objects.get(pk=round_.pk).void_reason == "a test of the statement sent with the chain's lock"
     assert AuditEvent.objects.order_by("-seq").first().pk == event.pk
-    assert audit_chain_verify().ok
+    assert audit_log_verify().ok
 
 
 def test_an_update_needs_a_field(play_to_hands, pgp_table) -> None:

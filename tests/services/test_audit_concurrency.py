@@ -1,19 +1,26 @@
-"""On PostgreSQL, concurrent writers never fork the audit chain (service-backed)."""
+"""On PostgreSQL, concurrent writers of the audit log never wait for one another, and the log they leave verifies
+(service-backed)."""
 
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from django.db import connection, transaction
 
-from casino.audit import audit_chain_verify, audit_event_record
+from casino.audit import audit_checkpoint_make, audit_event_record, audit_log_verify
 from casino.events import AuditEventType
-from casino.models import AuditEvent
+from casino.models import AuditEvent, AuditLeaf
+from casino.tasks import audit_sequence_task
+
+
+def record(subject: int) -> AuditEvent:
+    return audit_event_record(actor=None, event_type=AuditEventType.ROUND_SETTLED, subject=("tables.round", subject))
 
 
 @pytest.mark.usefixtures("real_services")
-def test_four_threads_writing_at_once_leave_one_unbroken_chain(transactional_db) -> None:
+def test_four_threads_writing_at_once_leave_one_log_that_verifies(transactional_db) -> None:
     start = threading.Barrier(4)
     errors: list[BaseException] = []
 
@@ -22,9 +29,7 @@ def test_four_threads_writing_at_once_leave_one_unbroken_chain(transactional_db)
             start.wait()
             for n in range(25):
                 with transaction.atomic():
-                    audit_event_record(
-                        actor=None, event_type=AuditEventType.ROUND_SETTLED, subject=("tables.round", worker * 100 + n)
-                    )
+                    record(worker * 100 + n)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         finally:
@@ -37,6 +42,52 @@ def test_four_threads_writing_at_once_leave_one_unbroken_chain(transactional_db)
         t.join()
 
     assert errors == []
-    assert list(AuditEvent.objects.order_by("seq").values_list("seq", flat=True)) == list(range(1, 101))
-    report = audit_chain_verify()
+    assert AuditEvent.objects.values("seq").distinct().count() == 100
+    with transaction.atomic():
+        head = audit_checkpoint_make(reason="by hand")
+    assert head is not None and head.tree_size == 100
+    seqs = list(AuditLeaf.objects.order_by("position").values_list("event_seq", flat=True))
+    assert seqs == sorted(seqs)  # the sequencer takes them in their numbers' order
+    report = audit_log_verify()
     assert report.ok, report.describe()
+
+
+@pytest.mark.usefixtures("real_services")
+def test_a_writer_never_waits_for_another_writer_nor_for_the_sequencer(transactional_db) -> None:
+    """One dealer's settle holds its transaction open (its event written, not committed) while the sequencer holds
+    its lock: a second dealer's event is written and committed at once, and a second sequencer does not wait."""
+    record(0)
+    holding, release, done = threading.Event(), threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                record(1)
+                audit_checkpoint_make(reason="held open")
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+            done.set()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '2s'")  # a wait would fail the test, not hang it
+        began = time.monotonic()
+        with transaction.atomic():
+            mine = record(2)
+        assert audit_sequence_task.apply().get() == {"made": False, "leaves": None}  # the sequencer is busy: skip
+        waited = time.monotonic() - began
+    finally:
+        release.set()
+        done.wait(10)
+        holder.join()
+    assert waited < 1.0, f"a writer waited {waited:.2f} s"
+    assert AuditEvent.objects.filter(pk=mine.pk).exists()
+    with transaction.atomic():
+        head = audit_checkpoint_make(reason="by hand")
+    assert head is not None and head.tree_size == 3
+    assert audit_log_verify().ok

@@ -15,7 +15,7 @@ from django.db import connection
 
 from casino.audit import audit_event_record
 from casino.events import AuditEventType
-from casino.tasks import audit_chain_verify_task
+from casino.tasks import audit_log_verify_task
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,7 +91,7 @@ def test_a_task_travels_through_redis_to_a_worker_process_and_its_result_comes_b
     for n in range(4):
         audit_event_record(actor=None, event_type=AuditEventType.TABLE_OPENED, subject=("tables.table", n))
 
-    sent = audit_chain_verify_task.apply_async(queue=queue)
+    sent = audit_log_verify_task.apply_async(queue=queue)
     assert isinstance(sent, AsyncResult)
     result = sent.get(timeout=90)
 

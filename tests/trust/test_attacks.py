@@ -21,9 +21,9 @@ from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 
 from casino.append_only import append_only_tables
-from casino.audit import audit_checkpoint_make, audit_event_record, checkpoint_record, event_hash
+from casino.audit import audit_checkpoint_make, audit_event_record, checkpoint_record, checkpoint_text, event_hash
 from casino.events import AuditEventType
-from casino.models import AuditCheckpoint, AuditEvent
+from casino.models import AuditCheckpoint, AuditEvent, AuditLeaf
 from casino.roles import Role
 from casino.services import shift_close
 from ledger.models import LedgerEntry, Posting
@@ -38,7 +38,7 @@ from tests.guards import guards_off, tamper
 from tests.settlement.conftest import BANK, LOSES, WINS
 
 APP_ROLE = os.environ.get("TABLESIDE_TEST_APP_ROLE", "").strip()
-AE, P, LE, W = (m._meta.db_table for m in (AuditEvent, Posting, LedgerEntry, Wager))
+AE, P, LE, W, LEAF = (m._meta.db_table for m in (AuditEvent, Posting, LedgerEntry, Wager, AuditLeaf))
 
 
 def q(name: str) -> str:
@@ -95,17 +95,20 @@ def checkpoint_now(django_capture_on_commit_callbacks):  # type: ignore[no-untyp
 
 
 def rechain(events: list[AuditEvent], *, reason: str) -> None:
-    """Give the first of ``events`` another reason, then hash it and every event after it again, each linked to
-    the one before, under whatever keys the settings hold now (the real one, or a guess), and store them so."""
+    """Give the first of ``events`` another reason, then hash it and every event after it again (each linked to the
+    one before, for the events of the chain the log began as) under whatever keys the settings hold now (the real
+    one, or a guess), and store them so, their leaves in the log's tree too."""
     prev = events[0].prev_hash
     events[0].reason = reason
     for event in events:
-        event.prev_hash = prev
-        event.hash = event_hash(prev_hash=prev, event=event)
+        if event.prev_hash:
+            event.prev_hash = prev
+        event.hash = event_hash(prev_hash=event.prev_hash, event=event)
         tamper(
             f"UPDATE {q(AE)} SET reason = %s, prev_hash = %s, hash = %s WHERE id = %s",
             [event.reason, event.prev_hash, event.hash, event.pk],
         )
+        tamper(f"UPDATE {q(LEAF)} SET event_hash = %s WHERE event_seq = %s", [event.hash, event.seq])
         prev = event.hash
 
 
@@ -275,13 +278,16 @@ def test_deleting_the_last_event_or_the_last_500_is_reported_against_the_checkpo
     for n in range(520):
         audit_event_record(actor=None, event_type=AuditEventType.TABLE_OPENED, subject=("tables.table", n))
     checkpoint = checkpoint_now()
-    last = checkpoint.seq
+    last, size = checkpoint.seq, checkpoint.tree_size
     tamper(f"DELETE FROM {q(AE)} WHERE seq = %s", [last])
     message = verify_audit_fails()
-    assert f"The chain ends at event #{last - 1}" in message and f"events #{last} to #{last}" in message
-    tamper(f"DELETE FROM {q(AE)} WHERE seq > %s", [last - 500])
+    assert f"Event #{last} was removed: leaf #{size} of the audit log still holds it." in message
+    # The last 500 events removed, and their leaves with them: the tree is shorter than the head signed.
+    tamper(f"DELETE FROM {q(AE)} WHERE seq IN (SELECT event_seq FROM {q(LEAF)} WHERE position >= %s)", [size - 500])
+    tamper(f"DELETE FROM {q(LEAF)} WHERE position >= %s", [size - 500])
     message = verify_audit_fails()
-    assert f"events #{last - 499} to #{last}" in message
+    assert f"The audit log ends at leaf #{size - 500}, but checkpoint" in message
+    assert f"leaves #{size - 499} to #{size} were removed" in message
 
 
 @pytest.mark.django_db
@@ -291,9 +297,10 @@ def test_the_same_deletion_with_the_checkpoints_deleted_too_is_caught_by_the_che
     checkpoint = checkpoint_now()
     tamper(f"DELETE FROM {q(AuditCheckpoint._meta.db_table)}")
     tamper(f"DELETE FROM {q(AE)} WHERE seq = %s", [checkpoint.seq])
+    tamper(f"DELETE FROM {q(LEAF)} WHERE event_seq = %s", [checkpoint.seq])
     message = verify_audit_fails()
     assert "is missing from the database's checkpoints" in message
-    assert f"events #{checkpoint.seq} to #{checkpoint.seq}" in message
+    assert f"leaves #{checkpoint.tree_size} to #{checkpoint.tree_size} were removed" in message
     assert "audit-checkpoints.jsonl, line 1" in message
 
 
@@ -333,7 +340,7 @@ def test_rewriting_the_whole_chain_unkeyed_with_no_checkpoint_anywhere_is_named(
     tamper(f"DELETE FROM {q(AuditCheckpoint._meta.db_table)}")
     settings.TABLESIDE_AUDIT_CHECKPOINT_FILE = ""
     message = verify_audit_fails()
-    assert f"event #1 (id {events[0].pk}" in message and "written without the audit key" in message
+    assert f"event #{events[0].seq} (id {events[0].pk}" in message and "written without the audit key" in message
 
 
 @pytest.mark.django_db
@@ -455,10 +462,9 @@ def test_a_chain_rewritten_with_the_key_is_caught_by_the_reports_checkpoint(
     tamper(f"DELETE FROM {q(AuditCheckpoint._meta.db_table)}")
     settings.TABLESIDE_AUDIT_CHECKPOINT_FILE = str(tmp_path / "elsewhere.jsonl")  # the file gone too
     call_command("verify_audit")  # nothing left in the building disagrees...
-    text = f"{printed['seq']}:{printed['head_hash']}:{printed['made_at']}:{printed['key_id']}:{printed['signature']}"
-    message = verify_audit_fails("--checkpoint", text)  # ...but the report's checkpoint does
-    assert f"Event #{checkpoint.seq} is not the event checkpoint" in message
-    assert f"one of #1 to #{checkpoint.seq}" in message
+    message = verify_audit_fails("--checkpoint", checkpoint_text(printed))  # ...but the report's checkpoint does
+    assert f"Checkpoint of {checkpoint.tree_size} leaves (--checkpoint" in message
+    assert f"signs a root the log's first {checkpoint.tree_size} leaves do not give" in message
 
 
 @pytest.mark.django_db

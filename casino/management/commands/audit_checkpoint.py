@@ -1,4 +1,5 @@
-"""``manage.py audit_checkpoint``: sign the audit chain's head now (a shift close does it too), and print it."""
+"""``manage.py audit_checkpoint``: fold the events written since into the audit log's tree and sign its head now (the
+sequencer does it every few seconds, a shift close too), and print it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from casino.audit import audit_checkpoint_make, checkpoint_record, checkpoint_te
 
 
 class Command(BaseCommand):
-    help = "Sign the audit chain's head (sequence number and hash) into the database and the checkpoint file."
+    help = "Sequence the audit log and sign its tree's head into the database, the checkpoint file and the witnesses."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--reason", default="by hand", help="why (kept with the checkpoint)")
@@ -20,6 +21,6 @@ class Command(BaseCommand):
         with transaction.atomic():
             checkpoint = audit_checkpoint_make(reason=(options["reason"] or "by hand")[:80])
         if checkpoint is None:
-            self.stdout.write("The audit chain is empty: nothing to checkpoint.")
+            self.stdout.write("The audit log is empty: nothing to checkpoint.")
             return
         self.stdout.write(checkpoint_text(checkpoint_record(checkpoint)))

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     with throwaway_database("tableside_bench_verify", args.keep) as where:
         setup_django()
         from bench.settlement import floor_build, round_revealed
-        from casino.audit import audit_chain_verify
+        from casino.audit import audit_log_verify
         from casino.models import AuditEvent
         from casino.verify import records_verify
         from ledger.models import LedgerEntry, Posting
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> None:
         floor_events, _ = best(args.repeats, read_events)
         floor_ledger, _ = best(args.repeats, read_ledger)
         checks = [
-            ("verify_audit (keyed chain)", floor_events, audit_chain_verify),
+            ("verify_audit (keyed chain)", floor_events, audit_log_verify),
             ("verify_audit (records held to their events)", floor_events, records_verify),
             ("verify_ledger (sums, reversals, audit events)", floor_ledger + floor_events, ledger_verify),
             ("verify_ledger --replay (the engines again)", floor_ledger, ledger_replay),

@@ -1,5 +1,14 @@
 """How the tablet learns that another device changed its table: a short marker of what it shows, polled every few
-seconds (``dealer.views.tablet_version_view``)."""
+seconds (``dealer.views.tablet_version_view``).
+
+The marker is kept in the cache under the table's generation (``tables.live``), which every write the tablet shows
+raises once it commits; so is, for a minute, that a signed-in user (by their session's user and its
+authentication hash, which a new password or a sign-out changes) may see the table. A poll while nothing changed is
+three cache reads (the session, with ``cached_db`` sessions; the generation; the marker and the permission) and no
+query. A change of the table's dealer raises the generation, so the permission is checked again at once; a role
+taken away is felt within ``ALLOWED_SECONDS`` by the poll (every page checks it at once), and all the poll answers
+is the marker.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +16,18 @@ import hashlib
 import json
 from typing import Any
 
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.base import SessionBase
+from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 
+from casino.live import cache_seconds, floor_key, generation
 from players.models import RatingSeat
 from rounds.models import Adjustment, Round, Wager
+from tables.live import tablet_key
 from tables.models import Table
+
+ALLOWED_SECONDS = 60
 
 
 def _per_round(model: Any, value: Any) -> Subquery:
@@ -52,3 +68,38 @@ def tablet_version(table: Table) -> str:
     )
     text = json.dumps([row, setup, rated], default=str, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _keys(session: SessionBase, table_id: int) -> tuple[str, str] | None:
+    """The cache keys of the table's marker and of the session's user being allowed to see it, at the table's
+    current generation (None: nobody is signed in, or the cache cannot answer)."""
+    user_id, auth_hash = session.get(SESSION_KEY), session.get(HASH_SESSION_KEY)
+    current = generation(tablet_key(table_id))
+    if not user_id or current is None:
+        return None
+    return (
+        floor_key("tables", "tablet-v", table_id, current),
+        floor_key("tables", "tablet-ok", table_id, current, user_id, auth_hash),
+    )
+
+
+def tablet_version_cached(session: SessionBase, table_id: int) -> str | None:
+    """The table's marker from the cache, if its generation has one and the session's user was allowed to see the
+    table at that generation; None otherwise (the caller checks the user and computes it)."""
+    keys = _keys(session, table_id)
+    if keys is None:
+        return None
+    found = cache.get_many(list(keys))
+    version = found.get(keys[0])
+    return version if isinstance(version, str) and found.get(keys[1]) is True else None
+
+
+def tablet_version_keep(session: SessionBase, table: Table) -> str:
+    """The table's marker, computed, and kept with the permission the caller has just checked. The generation is
+    read before the rows: a write committing meanwhile raises it, so this marker is never taken for the newer one."""
+    keys = _keys(session, table.pk)
+    version = tablet_version(table)
+    if keys is not None:
+        cache.set(keys[0], version, cache_seconds())
+        cache.set(keys[1], True, min(ALLOWED_SECONDS, cache_seconds()))
+    return version

@@ -20,6 +20,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -531,14 +532,20 @@ def advice_view(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
     return render(request, "dealer/_advice.html", context)
 
 
-@login_required
 @require_GET
 @never_cache
 def tablet_version_view(request: HttpRequest, table_id: int) -> HttpResponse:
-    """What the tablet polls every few seconds: its table's marker (``dealer.tablet_version.tablet_version``)."""
+    """What the tablet polls every few seconds: its table's marker (``dealer.tablet_version``). While nothing
+    changed at the table, for a user allowed to see it within the last minute, the answer comes from the cache with
+    no query; otherwise the user and the table are checked and the marker computed, as any page would."""
+    cached = tablet_version.tablet_version_cached(request.session, table_id)
+    if cached is not None:
+        return JsonResponse({"version": cached})
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     table = _table(table_id)
     try:
         require_view_table(request.user, table)
     except ApplicationError as exc:
         return JsonResponse({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
-    return JsonResponse({"version": tablet_version.tablet_version(table)})
+    return JsonResponse({"version": tablet_version.tablet_version_keep(request.session, table)})

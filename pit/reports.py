@@ -24,7 +24,7 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
-from casino.audit import audit_chain_verify, canonical_json
+from casino.audit import audit_log_verify, canonical_json
 from casino.models import AuditEvent, Shift
 from casino.records import subject_type
 from casino.users import Actor
@@ -466,7 +466,7 @@ def audit_figures(shift: Shift) -> AuditFigures:
         }
         for event in events
     ]
-    chain = audit_chain_verify()
+    chain = audit_log_verify()
     return {
         "kind": ShiftReport.Kind.AUDIT.value,
         "shift": _shift_head(shift),

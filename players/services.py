@@ -27,6 +27,7 @@ from casino.roles import SUPERVISORS, TABLE_STAFF, require_role
 from players.models import Player, RatingPause, RatingSeat, RatingSession
 from rounds.models import Wager
 from rounds.states import FINAL_STATES
+from tables.live import table_changed
 from tables.models import Table
 from tables.permissions import require_act_at_table
 
@@ -228,6 +229,7 @@ def session_start(
                 after=_session_record(session, placed, chips_in_cents=chips_cents),
                 rows=[session, placed],
             )
+            table_changed(table.pk)
     except IntegrityError as exc:  # the player's session or the seat was taken at the same moment
         raise WrongState(
             _("This player is in a rating session already, or the seat was taken at the same moment: reload.")
@@ -262,6 +264,7 @@ def session_pause(*, actor: User | None, session: RatingSession) -> RatingSessio
             after=_session_record(locked, seat),
             rows=[locked, pause],
         )
+        table_changed(seat.table_id)
     return locked
 
 
@@ -289,6 +292,7 @@ def session_resume(*, actor: User | None, session: RatingSession) -> RatingSessi
             after=_session_record(locked, seat),
             rows=[locked, *ended],
         )
+        table_changed(seat.table_id)
     return locked
 
 
@@ -330,6 +334,8 @@ def session_move(*, actor: User | None, session: RatingSession, table: Table, se
             after=_session_record(locked, placed, moved_from={"table": here.table.name, "seat": here.seat_number}),
             rows=[locked, here, placed],
         )
+        table_changed(here.table_id)
+        table_changed(table.pk)
     return locked
 
 
@@ -360,4 +366,5 @@ def session_end(*, actor: User | None, session: RatingSession, walk_with_cents: 
             after=_session_record(locked, seat, walk_with_cents=walk_with_cents),
             rows=[locked, seat, *ended],
         )
+        table_changed(seat.table_id)
     return locked

@@ -21,6 +21,7 @@ from casino.vetoes import Vetoes
 from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default, rule_set_peer
 from tables.closing import slip_outstanding_text, slips_outstanding
+from tables.live import table_changed
 from tables.models import Seat, Table
 
 
@@ -126,6 +127,7 @@ def _table_set_status(
         audit_event_record(
             actor=actor, event_type=_STATUS_EVENTS[status], subject=locked, before=before, after=_snapshot(locked)
         )
+        table_changed(locked.pk)
     return locked
 
 
@@ -177,6 +179,7 @@ def table_assign_dealer(*, actor: User | None, table: Table, dealer: User | None
             before=before,
             after={"dealer": dealer.get_username() if dealer is not None else None},
         )
+        table_changed(locked.pk)
     return locked
 
 
@@ -202,6 +205,7 @@ def table_set_big_win(*, actor: User | None, table: Table, big_win_cents: int | 
             before=before,
             after={"big_win_cents": big_win_cents},
         )
+        table_changed(locked.pk)
     return locked
 
 
@@ -247,6 +251,7 @@ def table_set_limits(*, actor: User | None, table: Table, min_wager_cents: int, 
             before=before,
             after={"min_wager_cents": low, "max_wager_cents": high},
         )
+        table_changed(locked.pk)
     return locked
 
 
@@ -271,6 +276,7 @@ def table_assign_rule_set(*, actor: User | None, table: Table, rule_set: RuleSet
             before=before,
             after=_snapshot(locked),
         )
+        table_changed(locked.pk)
     return locked
 
 

@@ -19,30 +19,25 @@ answers.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 
+from casino.live import LOCAL_SECONDS, SHARED_SECONDS
+from casino.live import cache_seconds as _cache_seconds
+from casino.live import floor_key as _floor_key
 from poker_room.tournaments.models import Tournament
 
-LOCAL_SECONDS = 0.5  # a process-local cache cannot hear another process's commit: still within the second
-SHARED_SECONDS = 300  # a shared cache hears every commit; the timeout only heals a write lost while it was down
+__all__ = ["LOCAL_SECONDS", "SHARED_SECONDS", "floor_key", "tournament_changed", "tournament_version", "version_key"]
 
 
 def floor_key(*parts: object) -> str:
-    """A cache key of this floor's: the database's name in it, so two floors (or two test databases) sharing one
-    Redis never read each other's entries for a tournament with the same id."""
-    return ":".join(("poker_room", str(settings.DATABASES["default"]["NAME"]), *(str(part) for part in parts)))
+    """A cache key of this floor's poker room (``casino.live.floor_key``)."""
+    return _floor_key("poker_room", *parts)
 
 
 def version_key(tournament_id: int) -> str:
     return floor_key("v", tournament_id)
-
-
-def _cache_seconds() -> float:
-    backend: str = settings.CACHES["default"]["BACKEND"]
-    return LOCAL_SECONDS if backend.endswith("LocMemCache") else SHARED_SECONDS
 
 
 def _publish(tournament_id: int, version: int) -> None:

@@ -35,6 +35,7 @@ from rules import surrender_swap
 from rules.games import banking, dealing, ofc_table, registry
 from rules.games.cards import cards_text
 from rules.games.errors import InvalidHand
+from tables.live import table_changed
 from tables.models import Seat
 from tables.permissions import require_act_at_table
 
@@ -119,6 +120,7 @@ def wager_place(*, actor: User | None, round: Round, seat: int, amount_cents: in
                     seat_ids={seat: seat_row.pk},
                 )
             )
+        table_changed(table.pk)
         audit_event_record(
             actor=actor,
             event_type=AuditEventType.WAGER_PLACED,

@@ -32,6 +32,7 @@ from rounds.states import UNFINISHED_STATES, RoundState, check_move
 from rules import options as rule_options
 from rules.games import banking
 from rules.models import Game
+from tables.live import table_changed
 from tables.models import Seat, Table
 from tables.permissions import require_act_at_table
 from tables.services import seats_ensure
@@ -208,6 +209,7 @@ def round_open(
         if house_plan.amount_cents is not None or house_plan.why_not:
             opened |= {"house_wager_cents": house_plan.amount_cents, "house_wager_why_not": house_plan.why_not}
         audit_event_record(actor=actor, event_type=AuditEventType.ROUND_OPENED, subject=round_, after=opened)
+        table_changed(round_.table_id)
         house_wager_take(actor=actor, round=round_, plan=house_plan)
     return round_
 
@@ -273,6 +275,7 @@ def round_transition(
             reason=reason,
             change=update_statement(locked, fields),  # the row is locked: the UPDATE finds it
         )
+        table_changed(locked.table_id)
     return locked
 
 

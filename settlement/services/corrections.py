@@ -54,6 +54,7 @@ from settlement.services.settle import (
     settlement_money,
     used_key_posting,
 )
+from tables.live import table_changed
 from tables.permissions import require_act_at_table
 
 
@@ -294,6 +295,7 @@ def adjustment_request(
             after=_adjustment_snapshot(adjustment),
             reason=reason,
         )
+        table_changed(locked.table_id)
     return adjustment
 
 
@@ -340,6 +342,7 @@ def adjustment_approve(*, actor: User | None, adjustment: Adjustment, note: str 
             after=_adjustment_snapshot(locked),
             reason=locked.decision_note,
         )
+        table_changed(locked.round.table_id)
     return locked
 
 
@@ -376,4 +379,5 @@ def adjustment_reject(*, actor: User | None, adjustment: Adjustment, note: str) 
             after=_adjustment_snapshot(locked),
             reason=note,
         )
+        table_changed(locked.round.table_id)
     return locked

@@ -1,17 +1,21 @@
 """How a screen that polls learns, from the cache alone, that what it shows changed: a generation number per thing
-shown, raised once a write to it commits.
+shown, raised once a write to it commits, and a log of what changed on the floor.
 
 A write calls ``changed_on_commit(key)`` inside its transaction; once it commits, the generation under ``key`` goes
 up (never if it rolls back). A poll reads the generation, then what it computed for that generation; both are cache
 reads, so while nothing changed a poll costs no query. A poll that finds no answer for the current generation
 computes it from the database and keeps it under that generation: a write committing meanwhile raises the
-generation, so an answer computed from the rows before it is never taken for the new one.
+generation, so an answer computed from the rows before it is never taken for the new one. ``logged_on_commit``
+also notes the thing in a floor-wide log (Redis only), so a screen showing many things asks which changed since it
+last drew (``changed_since``) and redraws those alone.
 
 Where the cache lives decides how long an answer is believed. Redis (``REDIS_URL``) is one cache for every server
 process: the writer's commit reaches every reader, and an entry is kept ``SHARED_SECONDS`` so that one lost write
 (Redis down a moment) heals by itself. The embedded default's local-memory cache belongs to one process: a commit in
 another worker process (``make serve`` runs several) never reaches it, so there an entry is believed for
-``LOCAL_SECONDS`` only. A cache that cannot answer is a miss: the database answers.
+``LOCAL_SECONDS`` only, and there is no floor log (a screen redraws everything). Redis that fails or does not answer
+within its timeout is left alone by this process for ``BACK_OFF_SECONDS``: meanwhile every poll reads the database,
+as it would on a miss, and no write or page waits for Redis more than once.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from django.db import transaction
 
 LOCAL_SECONDS = 0.5  # a process-local cache cannot hear another process's commit: still within the second
 SHARED_SECONDS = 300  # a shared cache hears every commit; the timeout only heals a write lost while it was down
+BACK_OFF_SECONDS = 10.0
+_down_until = [0.0]
 
 
 def floor_key(*parts: object) -> str:
@@ -38,7 +44,42 @@ def cache_seconds() -> float:
     return LOCAL_SECONDS if backend.endswith("LocMemCache") else SHARED_SECONDS
 
 
+def _shared() -> bool:
+    backend: str = settings.CACHES["default"]["BACKEND"]
+    return backend.startswith("django_redis")
+
+
+def _client() -> Any:
+    """The Redis client behind the cache, or None: not Redis, or Redis failed moments ago (backing off)."""
+    if not _shared() or time.monotonic() < _down_until[0]:
+        return None
+    from django_redis import get_redis_connection
+
+    return get_redis_connection("default")
+
+
+def _failed() -> None:
+    _down_until[0] = time.monotonic() + BACK_OFF_SECONDS
+
+
+def _redis(work: Any) -> Any:
+    """``work(pipeline)`` in one round trip to Redis: its results, or None (no Redis, backing off, or it failed)."""
+    client = _client()
+    if client is None:
+        return None
+    try:
+        pipeline = client.pipeline(transaction=False)
+        work(pipeline)
+        return pipeline.execute()
+    except Exception:  # noqa: BLE001 - Redis down or slow: the database answers, and Redis is left alone a while
+        _failed()
+        return None
+
+
 def _raise(key: str) -> None:
+    if _shared():
+        _redis(lambda p: (p.incr(key), p.expire(key, SHARED_SECONDS)))
+        return
     try:
         cache.incr(key)
     except ValueError:  # not there (never read, expired, or the cache was emptied): a number no reader holds
@@ -51,9 +92,77 @@ def changed_on_commit(key: str) -> None:
 
 
 def generation(key: str) -> Any:
-    """The generation under ``key``, made if there is none (a cache that cannot answer: None, read the database)."""
+    """The generation under ``key``, made if there is none (None: the cache cannot answer; read the database)."""
+    if _shared():
+        answer = _redis(lambda p: (p.set(key, time.time_ns(), ex=SHARED_SECONDS, nx=True), p.get(key)))
+        return None if answer is None or answer[1] is None else int(answer[1])
     current = cache.get(key)
     if current is None:
         cache.add(key, time.time_ns(), cache_seconds())
         current = cache.get(key)
     return current
+
+
+def cached_many(keys: list[str]) -> dict[str, Any]:
+    """The cache's values for ``keys`` (those it holds), without waiting on a Redis this process is backing off."""
+    if _shared() and time.monotonic() < _down_until[0]:
+        return {}
+    return cache.get_many(keys)
+
+
+def cache_keep(values: dict[str, Any], seconds: float) -> None:
+    """Keep ``values`` in the cache for ``seconds``, unless Redis is being backed off."""
+    if _shared() and time.monotonic() < _down_until[0]:
+        return
+    cache.set_many(values, seconds)
+
+
+# --- what changed on the floor since a screen last looked -------------------------------------------------------
+
+
+def _log_keys(log: str) -> tuple[str, str, str]:
+    return floor_key("changes", log, "epoch"), floor_key("changes", log, "generation"), floor_key("changes", log)
+
+
+def logged_on_commit(log: str, member: int) -> None:
+    """Once the caller's transaction commits, note in the floor's change log ``log`` that ``member`` (a table's id)
+    changed: one generation for the whole log, raised, and the member's latest generation kept (Redis only)."""
+    if not _shared():
+        return
+    epoch_key, generation_key, members_key = _log_keys(log)
+
+    def note() -> None:
+        # The member's score is the generation this INCR gives: read it back in the same trip (a Lua-free way).
+        answer = _redis(lambda p: (p.set(epoch_key, str(time.time_ns()), nx=True), p.incr(generation_key)))
+        if answer is not None:
+            _redis(lambda p: p.zadd(members_key, {str(member): int(answer[1])}))
+
+    transaction.on_commit(note, robust=True)
+
+
+def log_position(log: str) -> str | None:
+    """Where the change log ``log`` stands now ("epoch.generation"), to be given back to ``changed_since``; None
+    where there is no shared log (a process-local cache) or it cannot answer."""
+    epoch_key, generation_key, _ = _log_keys(log)
+    answer = _redis(lambda p: (p.set(epoch_key, str(time.time_ns()), nx=True), p.get(epoch_key), p.get(generation_key)))
+    if answer is None or answer[1] is None:
+        return None
+    return f"{answer[1].decode()}.{int(answer[2] or 0)}"
+
+
+def changed_since(log: str, position: str) -> tuple[str, set[int]] | None:
+    """The members of ``log`` changed after ``position`` (``log_position``) and the position now; None when that
+    cannot be told (another epoch: the log was lost; no shared log; a malformed position): read everything."""
+    epoch, _, given = position.partition(".")
+    if not given.isdigit() or len(given) > 18:
+        return None
+    epoch_key, generation_key, members_key = _log_keys(log)
+    answer = _redis(
+        lambda p: (p.get(epoch_key), p.get(generation_key), p.zrangebyscore(members_key, f"({int(given)}", "+inf"))
+    )
+    if answer is None:
+        return None
+    stored, current, members = answer
+    if stored is None or stored.decode() != epoch or int(given) > int(current or 0):
+        return None
+    return f"{epoch}.{int(current or 0)}", {int(m) for m in members}

@@ -267,10 +267,6 @@ else:
         }
     }
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
-# Sessions read from the cache first (and kept in the database too) where the cache is shared by every process:
-# the tablet's poll then answers from the cache alone. A process-local cache would keep a signed-out session alive
-# in the other processes, so the embedded default reads sessions from the database.
-SESSION_ENGINE = "django.contrib.sessions.backends." + ("db" if REDIS_URL is None else "cached_db")
 
 # --- Celery -----------------------------------------------------------------
 # No broker: tasks run eagerly in-process (the embedded default). A broker URL

@@ -2,12 +2,11 @@
 seconds (``dealer.views.tablet_version_view``).
 
 The marker is kept in the cache under the table's generation (``tables.live``), which every write the tablet shows
-raises once it commits; so is, for a minute, that a signed-in user (by their session's user and its
-authentication hash, which a new password or a sign-out changes) may see the table. A poll while nothing changed is
-three cache reads (the session, with ``cached_db`` sessions; the generation; the marker and the permission) and no
-query. A change of the table's dealer raises the generation, so the permission is checked again at once; a role
-taken away is felt within ``ALLOWED_SECONDS`` by the poll (every page checks it at once), and all the poll answers
-is the marker.
+raises once it commits; so is, for a minute, that the session the poll comes with (its cookie's key, hashed) was
+signed in as a user who may see the table. A poll while nothing changed is two cache round trips (the generation;
+the marker and the permission) and no query: not even the session is read. A change of the table's dealer raises
+the generation, so the permission is checked again at once; a role taken away or a sign-out is felt within
+``ALLOWED_SECONDS`` by the poll (every page checks at once), and all the poll answers is the marker.
 """
 
 from __future__ import annotations
@@ -16,12 +15,9 @@ import hashlib
 import json
 from typing import Any
 
-from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.base import SessionBase
-from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 
-from casino.live import cache_seconds, floor_key, generation
+from casino.live import cache_keep, cache_seconds, cached_many, floor_key, generation
 from players.models import RatingSeat
 from rounds.models import Adjustment, Round, Wager
 from tables.live import tablet_key
@@ -70,36 +66,38 @@ def tablet_version(table: Table) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _keys(session: SessionBase, table_id: int) -> tuple[str, str] | None:
-    """The cache keys of the table's marker and of the session's user being allowed to see it, at the table's
-    current generation (None: nobody is signed in, or the cache cannot answer)."""
-    user_id, auth_hash = session.get(SESSION_KEY), session.get(HASH_SESSION_KEY)
-    current = generation(tablet_key(table_id))
-    if not user_id or current is None:
+def _keys(session_key: str, table_id: int) -> tuple[str, str] | None:
+    """The cache keys of the table's marker and of the session being allowed to see it, at the table's current
+    generation (None: no session, or the cache cannot answer)."""
+    if not session_key:
         return None
+    current = generation(tablet_key(table_id))
+    if current is None:
+        return None
+    session = hashlib.sha256(session_key.encode()).hexdigest()[:32]
     return (
         floor_key("tables", "tablet-v", table_id, current),
-        floor_key("tables", "tablet-ok", table_id, current, user_id, auth_hash),
+        floor_key("tables", "tablet-ok", table_id, current, session),
     )
 
 
-def tablet_version_cached(session: SessionBase, table_id: int) -> str | None:
-    """The table's marker from the cache, if its generation has one and the session's user was allowed to see the
-    table at that generation; None otherwise (the caller checks the user and computes it)."""
-    keys = _keys(session, table_id)
+def tablet_version_cached(session_key: str, table_id: int) -> str | None:
+    """The table's marker from the cache, if its generation has one and the session was allowed to see the table at
+    that generation; None otherwise (the caller checks the user and computes it)."""
+    keys = _keys(session_key, table_id)
     if keys is None:
         return None
-    found = cache.get_many(list(keys))
+    found = cached_many(list(keys))
     version = found.get(keys[0])
     return version if isinstance(version, str) and found.get(keys[1]) is True else None
 
 
-def tablet_version_keep(session: SessionBase, table: Table) -> str:
+def tablet_version_keep(session_key: str, table: Table) -> str:
     """The table's marker, computed, and kept with the permission the caller has just checked. The generation is
     read before the rows: a write committing meanwhile raises it, so this marker is never taken for the newer one."""
-    keys = _keys(session, table.pk)
+    keys = _keys(session_key, table.pk)
     version = tablet_version(table)
     if keys is not None:
-        cache.set(keys[0], version, cache_seconds())
-        cache.set(keys[1], True, min(ALLOWED_SECONDS, cache_seconds()))
+        cache_keep({keys[0]: version}, cache_seconds())
+        cache_keep({keys[1]: True}, min(ALLOWED_SECONDS, cache_seconds()))
     return version

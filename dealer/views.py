@@ -19,6 +19,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -538,7 +539,8 @@ def tablet_version_view(request: HttpRequest, table_id: int) -> HttpResponse:
     """What the tablet polls every few seconds: its table's marker (``dealer.tablet_version``). While nothing
     changed at the table, for a user allowed to see it within the last minute, the answer comes from the cache with
     no query; otherwise the user and the table are checked and the marker computed, as any page would."""
-    cached = tablet_version.tablet_version_cached(request.session, table_id)
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    cached = tablet_version.tablet_version_cached(session_key, table_id)
     if cached is not None:
         return JsonResponse({"version": cached})
     if not request.user.is_authenticated:
@@ -548,4 +550,4 @@ def tablet_version_view(request: HttpRequest, table_id: int) -> HttpResponse:
         require_view_table(request.user, table)
     except ApplicationError as exc:
         return JsonResponse({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
-    return JsonResponse({"version": tablet_version.tablet_version_keep(request.session, table)})
+    return JsonResponse({"version": tablet_version.tablet_version_keep(request.session.session_key or "", table)})

@@ -187,9 +187,9 @@ def _commission_story(data: Mapping[str, Any]) -> list[Flowable]:
 def _audit_story(data: Mapping[str, Any]) -> list[Flowable]:
     chain = data["chain"]
     if chain["ok"]:
-        verdict = "The audit chain verifies: every event's hash matches its content and its predecessor."
+        verdict = "The audit log verifies: every event's hash matches its content, and its tree every signed checkpoint."
     else:
-        verdict = f"The audit chain is BROKEN at event {chain['broken_seq']}: {chain['problem']}"
+        verdict = f"The audit log is BROKEN at event {chain['broken_seq']}: {chain['problem']}"
     story: list[Flowable] = [_heading("Chain verification"), Paragraph(escape(verdict), _STYLES["BodyText"])]
     story.append(_heading(f"Events ({len(data['events'])})"))
     rows = [

@@ -268,9 +268,9 @@ def _drift(table: Table) -> HoldDrift | None:
     return drift if drift is not None and drift.z is not None else None
 
 
-def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
+def pit_dashboard(*, now: dt.datetime | None = None, pit_id: int | None = None) -> PitDashboard:
     """Every table at a glance with its shift figures, its rated players and its hold drift, and the alerts, in a
-    fixed number of queries (eight).
+    fixed number of queries (eight); with ``pit_id``, the tables of that pit and their alerts only.
 
     Figures are for the open shift (none when no shift is open); requests waiting for a
     supervisor are listed whatever shift they were asked in. The shift's figures are the
@@ -280,7 +280,8 @@ def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
     now = now or timezone.now()
     cached: SealedShift | None = cache.get(FIGURES_CACHE_KEY)
     shift = shift_and_marks(cached, now=now)
-    tables = list(_tables_with_latest_round())
+    everywhere = _tables_with_latest_round()
+    tables = list(everywhere if pit_id is None else everywhere.filter(pit_id=pit_id))
     seated = rated_seated_now(now=now)
     figures: dict[int, Figures] = {}
     big_wins: list[BigWin] = []
@@ -299,6 +300,11 @@ def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
         big_wins, big_wins_more = big_wins_since(shift, sealed)
         cache.set(FIGURES_CACHE_KEY, sealed, FIGURES_CACHE_SECONDS)
         money, slips, discrepancies = _table_money(shift, {table.pk: table.name for table in tables})
+        if pit_id is not None:  # the pit's own alerts: its tables' wins, slips and trays
+            mine = {table.pk for table in tables}
+            big_wins = [win for win in big_wins if win.table_id in mine]
+            slips = [slip for slip in slips if slip.table_id in mine]
+            discrepancies = [found for found in discrepancies if found.table_id in mine]
         for table in tables:
             figures[table.pk] = (
                 Figures()
@@ -355,7 +361,11 @@ def pit_dashboard(*, now: dt.datetime | None = None) -> PitDashboard:
         shift=shift,
         now=now,
         lines=lines,
-        pending=list(adjustment_list(status=Adjustment.Status.PENDING).order_by("requested_at")),
+        pending=list(
+            adjustment_list(status=Adjustment.Status.PENDING)
+            .filter(**({} if pit_id is None else {"round__table__pit_id": pit_id}))
+            .order_by("requested_at")
+        ),
         big_wins=big_wins,
         big_wins_more=big_wins_more,
         bank_must_pass=must_pass,

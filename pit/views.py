@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from typing import Protocol
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -17,11 +18,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino.errors import ApplicationError
+from casino.models import Pit
 from casino.pages import HtmxHttpRequest
 from casino.roles import OVERSEERS, SUPERVISORS, Role, user_has_role, user_roles
 from casino.selectors import audit_events_recent, shift_current
 from casino.users import actor_of
 from pit.corrections import correction_form, correction_hands, correction_review
+from pit.dashboard_rows import PitDashboard
 from pit.history import table_round_history
 from pit.selectors import pit_dashboard, pits_with_tables
 from poker_room.tournaments.selectors import running_tournaments
@@ -29,6 +32,7 @@ from rounds.models import Adjustment
 from rounds.selectors import adjustment_get, round_queryset
 from rounds.services import four_eyes_required
 from settlement.services import adjustment_approve, adjustment_reject, correction_submit
+from tables.live import tables_changed_since, tables_position
 from tables.models import Table
 
 # Who sees the pit (auditors read only), and who acts on its alerts.
@@ -73,31 +77,78 @@ def floor(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _live_context(request: HttpRequest) -> dict[str, object]:
+def _pit_shown(request: HttpRequest) -> int | None:
+    """The pit the dashboard is narrowed to (``?pit=<id>``), or None for the whole floor (also for a value that is
+    not a pit's number)."""
+    given = request.GET.get("pit", "") or request.POST.get("pit", "")
+    return int(given) if given.isdigit() and len(given) < 10 else None
+
+
+def _poll(board: PitDashboard, position: str | None, pit_id: int | None) -> str:
+    """The query the live part's poll sends back: where the floor's log stood when this was drawn, the shift and the
+    number of tables it drew (another shift or another count: everything is drawn again), and the pit."""
+    shown = {"shift": board.shift.pk if board.shift else 0, "tables": len(board.lines)}
+    return urlencode(
+        {**({"since": position} if position else {}), **shown, **({"pit": pit_id} if pit_id is not None else {})}
+    )
+
+
+def _live_context(request: HttpRequest, *, position: str | None = None) -> dict[str, object]:
     # ``four_eyes``: a supervisor's own requests wait for another supervisor (shown without an Approve button).
     # ``tournaments``: the poker room's running tournaments, one panel above the tables.
+    # ``position``: where the floor's log of changed tables stood before the board was read (read first: a change
+    # committing meanwhile is sent again at the next poll, never lost).
+    pit_id = _pit_shown(request)
+    position = position if position is not None else tables_position()
+    board = pit_dashboard(pit_id=pit_id)
     return {
-        "board": pit_dashboard(),
+        "board": board,
         "can_decide": _may(request, PIT_DECIDERS),
         "four_eyes": four_eyes_required(),
         "tournaments": running_tournaments(),
+        "poll": _poll(board, position, pit_id),
+        "pit_shown": pit_id,
     }
 
 
 @login_required
 @require_GET
 def pit(request: HttpRequest) -> HttpResponse:
-    """The pit-boss dashboard: every table's shift figures and the alerts; its live part refreshes itself."""
+    """The pit-boss dashboard: every table's shift figures and the alerts (``?pit=`` narrows it to one pit); its
+    live part refreshes itself."""
     _require(request, PIT_VIEWERS)
-    return render(request, "pit/pit.html", _live_context(request))
+    context = _live_context(request)
+    board = context["board"]
+    assert isinstance(board, PitDashboard)
+    # The pits to narrow it to: the floor's drawn already name them; a narrowed one reads them.
+    pits = (
+        list(dict.fromkeys((line.table.pit_id, line.table.pit.name) for line in board.lines))
+        if context["pit_shown"] is None
+        else list(Pit.objects.order_by("name").values_list("pk", "name"))
+    )
+    return render(request, "pit/pit.html", {**context, "pits": pits})
 
 
 @login_required
 @require_GET
 def pit_live(request: HttpRequest) -> HttpResponse:
-    """The dashboard's live part alone, which htmx fetches every few seconds."""
+    """The dashboard's live part, which htmx asks for every few seconds with where the floor stood when it last
+    drew (``since``): the head and the rows of the tables changed since, when that can be told (Redis keeps the
+    floor's log of changed tables); everything otherwise."""
     _require(request, PIT_VIEWERS)
-    return render(request, "pit/pit_live.html", _live_context(request))
+    since = request.GET.get("since", "")
+    changed = tables_changed_since(since) if since else None
+    if changed is None:
+        return render(request, "pit/pit_live.html", _live_context(request))
+    position, tables = changed
+    context = _live_context(request, position=position)
+    board = context["board"]
+    assert isinstance(board, PitDashboard)
+    drawn = (request.GET.get("shift", ""), request.GET.get("tables", ""))
+    if drawn != (str(board.shift.pk if board.shift else 0), str(len(board.lines))):
+        return render(request, "pit/pit_live.html", context)  # another shift, a table added or gone: all of it
+    context["changed"] = [line for line in board.lines if line.table.pk in tables]
+    return render(request, "pit/pit_live_delta.html", context)
 
 
 class _Decision(Protocol):

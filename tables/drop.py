@@ -29,6 +29,7 @@ from casino.models import Shift
 from casino.money import money_text
 from casino.roles import SUPERVISORS, Role, require_role
 from casino.selectors import shift_current_held
+from tables.live import table_changed
 from tables.models import BuyIn, Counted, DropCount, Table
 from tables.money import chips_post
 from tables.permissions import require_act_at_table
@@ -110,6 +111,7 @@ def buy_in_record(*, actor: User | None, table: Table, seat: int, medium: str, a
             },
             rows=[buy_in],
         )
+        table_changed(buy_in.table_id)
     return buy_in
 
 
@@ -168,6 +170,7 @@ def buy_in_void(*, actor: User | None, buy_in: BuyIn, reason: str) -> BuyIn:
             reason=reason,
             rows=[voiding],
         )
+        table_changed(voiding.table_id)
     return voiding
 
 
@@ -332,6 +335,7 @@ def drop_count_record(
         audit_event_record(
             actor=actor, event_type=AuditEventType.DROP_COUNTED, subject=count, after=after, rows=[count]
         )
+        table_changed(count.table_id)
         if box.drop_cents is not None:
             drop_box_final.send(sender=Table, table=table, shift=locked)
     return count

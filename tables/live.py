@@ -5,7 +5,9 @@ generation and the marker computed for it (``dealer.tablet_version``), with no q
 
 from __future__ import annotations
 
-from casino.live import changed_on_commit, floor_key
+from casino.live import changed_on_commit, changed_since, floor_key, log_position, logged_on_commit
+
+FLOOR_LOG = "tables"
 
 
 def tablet_key(table_id: int) -> str:
@@ -14,5 +16,17 @@ def tablet_key(table_id: int) -> str:
 
 
 def table_changed(table_id: int) -> None:
-    """Raise the table's generation once the caller's transaction commits: every open tablet draws itself again."""
+    """Raise the table's generation once the caller's transaction commits: every open tablet draws itself again,
+    and the pit's dashboards redraw its row at their next refresh (``tables_changed_since``)."""
     changed_on_commit(tablet_key(table_id))
+    logged_on_commit(FLOOR_LOG, table_id)
+
+
+def tables_position() -> str | None:
+    """Where the floor's log of changed tables stands now (None: no shared cache, a dashboard redraws everything)."""
+    return log_position(FLOOR_LOG)
+
+
+def tables_changed_since(position: str) -> tuple[str, set[int]] | None:
+    """The tables changed after ``position`` and the position now; None: redraw everything."""
+    return changed_since(FLOOR_LOG, position)

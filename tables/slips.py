@@ -28,6 +28,7 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
 from casino.selectors import shift_current_held
+from tables.live import table_changed
 from tables.models import Counted, Slip, SlipSequence, Table
 from tables.money import chips_post
 from tables.permissions import can_act_at_table, require_act_at_table
@@ -126,6 +127,7 @@ def slip_request(*, actor: User | None, table: Table, kind: str, chips: ChipsCou
             after=_snapshot(slip),
             rows=[sequence, slip],
         )
+        table_changed(slip.table_id)
     return slip
 
 
@@ -171,6 +173,7 @@ def slip_issue(*, actor: User | None, slip: Slip) -> Slip:
             after=_snapshot(locked),
             rows=[locked],
         )
+        table_changed(locked.table_id)
     return locked
 
 
@@ -231,6 +234,7 @@ def slip_sign(*, actor: User | None, slip: Slip) -> Slip:
             after={**_snapshot(locked), **after},
             rows=[locked],
         )
+        table_changed(locked.table_id)
     return locked
 
 
@@ -274,6 +278,7 @@ def slip_void(*, actor: User | None, slip: Slip, reason: str) -> Slip:
             reason=reason,
             rows=[locked],
         )
+        table_changed(locked.table_id)
     return locked
 
 

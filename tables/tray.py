@@ -30,6 +30,7 @@ from casino.events import AuditEventType
 from casino.money import money_text
 from casino.roles import SUPERVISORS, require_role
 from casino.selectors import shift_current_held
+from tables.live import table_changed
 from tables.models import ChipDenomination, Counted, Table, TrayCount
 from tables.permissions import require_act_at_table
 
@@ -185,6 +186,7 @@ def tray_count_record(*, actor: User | None, table: Table, kind: str, counts: Ch
         audit_event_record(
             actor=actor, event_type=AuditEventType.TRAY_COUNTED, subject=count, after=_snapshot(count), rows=[count]
         )
+        table_changed(count.table_id)
     return count
 
 
@@ -219,4 +221,5 @@ def tray_count_confirm(*, actor: User | None, count: TrayCount) -> TrayCount:
             after={**_snapshot(locked), "difference_cents": variance.difference_cents, "level": variance.level},
             rows=[locked],
         )
+        table_changed(locked.table_id)
     return locked

@@ -308,6 +308,14 @@ def _audit_sequenced_when_a_test_says(settings) -> None:  # type: ignore[no-unty
 
 
 @pytest.fixture(autouse=True)
+def _redis_trusted_again() -> None:
+    """A test that took Redis away leaves this process backing off it (``casino.live``): the next starts afresh."""
+    import casino.live
+
+    casino.live._down_until[0] = 0.0
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
     """PBKDF2 is slow on purpose; tests only need hashing to work."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -344,10 +352,11 @@ def make_table(pit_boss: User, pit, dealer: User) -> Callable[..., object]:  # t
         open_it: bool = True,
         min_wager_cents: int = 1000,
         max_wager_cents: int = 50000,
+        in_pit=None,  # type: ignore[no-untyped-def]
     ):
         table = table_create(
             actor=pit_boss,
-            pit=pit,
+            pit=in_pit or pit,
             name=name,
             game=game,
             min_wager_cents=min_wager_cents,

@@ -376,7 +376,6 @@ def test_the_tablets_poll_answers_from_the_cache_with_no_query_while_nothing_cha
     """2,000 tablets polling every 3 s is 667 answers a second: while nothing changed each is cache reads only."""
     import casino.live
 
-    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"  # what a floor with Redis runs
     monkeypatch.setattr(casino.live, "LOCAL_SECONDS", 60)  # this test's one process is the whole floor
     url = f"/dealer/tables/{dealt_round.table_id}/version/"
     client = signed_in(dealer)

@@ -48,27 +48,34 @@ def test_the_tablet_carries_the_marker_it_was_drawn_with(open_round: Round, deal
 
 @pytest.mark.django_db
 def test_the_marker_stays_while_nothing_changes_and_moves_with_another_devices_change(
-    open_round: Round, dealer: Any, pit_boss: Any
+    open_round: Round, dealer: Any, pit_boss: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
+    """Each change is another device's request, committed (the marker moves when the write commits, not before)."""
     client = signed_in(dealer)
     table_id = open_round.table_id
     first = _version(client, table_id)
     assert _version(client, table_id) == first
-    wager_place(actor=dealer, round=open_round, seat=4, amount_cents=1000)  # Dana's second tablet takes a wager
+    with django_capture_on_commit_callbacks(execute=True):
+        wager_place(actor=dealer, round=open_round, seat=4, amount_cents=1000)  # Dana's second tablet takes a wager
     second = _version(client, table_id)
     assert second != first
-    asked = adjustment_request(actor=dealer, round=open_round, kind=Adjustment.Kind.VOID, reason="Misdeal")
+    with django_capture_on_commit_callbacks(execute=True):
+        asked = adjustment_request(actor=dealer, round=open_round, kind=Adjustment.Kind.VOID, reason="Misdeal")
     third = _version(client, table_id)
     assert third != second
-    adjustment_approve(actor=pit_boss, adjustment=asked)  # approved from the pit
+    with django_capture_on_commit_callbacks(execute=True):
+        adjustment_approve(actor=pit_boss, adjustment=asked)  # approved from the pit
     assert _version(client, table_id) != third
 
 
 @pytest.mark.django_db
-def test_a_round_settled_elsewhere_moves_the_marker(revealed_round: Round, dealer: Any, pit_boss: Any) -> None:
+def test_a_round_settled_elsewhere_moves_the_marker(
+    revealed_round: Round, dealer: Any, pit_boss: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     client = signed_in(dealer)
     before = _version(client, revealed_round.table_id)
-    settle_round(round=revealed_round, actor=pit_boss, idempotency_key="pit-settles-1")
+    with django_capture_on_commit_callbacks(execute=True):
+        settle_round(round=revealed_round, actor=pit_boss, idempotency_key="pit-settles-1")
     assert _version(client, revealed_round.table_id) != before
 
 
@@ -82,11 +89,14 @@ def test_an_empty_table_has_a_marker_and_another_tables_dealer_may_not_poll_it(
 
 
 @pytest.mark.django_db
-def test_the_marker_changes_when_the_pit_changes_the_tables_set_up(open_round, dealer, pit_boss) -> None:  # type: ignore[no-untyped-def]
+def test_the_marker_changes_when_the_pit_changes_the_tables_set_up(  # type: ignore[no-untyped-def]
+    open_round, dealer, pit_boss, django_capture_on_commit_callbacks
+) -> None:
     """New limits from the set-up page redraw the tablet, so its chip pad keeps to them without a reload."""
     from tables.services import table_set_limits
 
     client = signed_in(dealer)
     before = _version(client, open_round.table_id)
-    table_set_limits(actor=pit_boss, table=open_round.table, min_wager_cents=2500, max_wager_cents=100000)
+    with django_capture_on_commit_callbacks(execute=True):
+        table_set_limits(actor=pit_boss, table=open_round.table, min_wager_cents=2500, max_wager_cents=100000)
     assert _version(client, open_round.table_id) != before

@@ -126,7 +126,7 @@ def test_a_settled_round_shows_its_handle_players_result_and_commission(
     html = page.content.decode()
     for shown in ("PGP-1", "Pai Gow Poker", "dana_dealer", "House", "#1", "settled", "85.00", "-26.25", "1.25"):
         assert shown in html, shown
-    assert 'hx-trigger="every 5s' in html and 'hx-get="/pit/live/"' in html
+    assert 'hx-trigger="every 5s' in html and 'hx-get="/pit/live/?' in html
 
 
 @pytest.mark.django_db

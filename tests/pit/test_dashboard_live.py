@@ -1,0 +1,92 @@
+"""The dashboard narrowed to a pit, and its live refresh sending only the tables that changed since it last drew."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from casino.services import pit_create
+from tables.models import Table
+from tests.pit.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, play, settle, signed_in
+
+
+def poll_url(html: str) -> str:
+    found = re.search(r'id="pit-poll" hidden hx-get="([^"]+)"', html)
+    assert found, "the live part carries its poll"
+    return found.group(1).replace("&amp;", "&")
+
+
+@pytest.fixture
+def two_pits(make_table: Callable[..., Table], shift: Any, pit: Any, pit_boss: User) -> tuple[Table, Table]:
+    other = pit_create(actor=pit_boss, name="Pit B")
+    return (
+        make_table(name="PGP-A", game="paigow_poker", seat_count=6),
+        make_table(name="PGP-B", game="paigow_poker", seat_count=6, in_pit=other),
+    )
+
+
+@pytest.mark.django_db
+def test_the_dashboard_narrowed_to_a_pit_shows_its_tables_and_its_alerts_only(
+    two_pits: tuple[Table, Table], dealer: User, pit_boss: User
+) -> None:
+    here, there = two_pits
+    settle(play(there, dealer, wagers=PGP_WAGERS, hands=PGP_HANDS), dealer)
+    client = signed_in(pit_boss)
+    whole = client.get("/pit/").content.decode()
+    assert "PGP-A" in whole and "PGP-B" in whole and "All pits" in whole
+    narrowed = client.get(f"/pit/?pit={here.pit_id}").content.decode()
+    assert "PGP-A" in narrowed and 'id="t-' + str(there.pk) not in narrowed
+    assert f"pit={here.pit_id}" in poll_url(narrowed)  # its refresh stays narrowed
+    live = client.get(poll_url(narrowed)).content.decode()
+    assert f'id="t-{there.pk}"' not in live and "85.00" not in live  # PGP-B's settled round is not this pit's
+    for odd in ("abc", "-1", "9" * 30, "", "1.5"):  # not a pit: the whole floor, never an error
+        assert client.get(f"/pit/?pit={odd}").status_code == 200
+        assert client.get(f"/pit/live/?pit={odd}&since={odd}&shift={odd}&tables={odd}").status_code == 200
+
+
+@pytest.mark.django_db
+def test_without_a_shared_cache_every_refresh_draws_the_whole_live_part(
+    two_pits: tuple[Table, Table], pit_boss: User, settings: Any
+) -> None:
+    """The embedded default's local cache cannot tell what another process changed: all of it, every time."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "x"}}
+    client = signed_in(pit_boss)
+    page = client.get("/pit/").content.decode()
+    assert "since=" not in poll_url(page)
+    live = client.get(poll_url(page)).content.decode()
+    assert live.lstrip().startswith('<div id="pit-live"') and live.count('class="table-rows"') == 2
+
+
+@pytest.mark.usefixtures("real_services")
+@pytest.mark.django_db
+def test_a_refresh_sends_the_head_and_only_the_tables_that_changed(
+    make_table: Callable[..., Table],
+    shift: Any,
+    dealer: User,
+    pit_boss: User,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    tables = [make_table(name=f"PGP-{n:02d}", game="paigow_poker", seat_count=6) for n in range(1, 21)]
+    client = signed_in(pit_boss)
+    page = client.get("/pit/").content.decode()
+    url = poll_url(page)
+    assert "since=" in url
+    quiet = client.get(url).content.decode()  # nothing changed: the head, no table
+    assert 'id="pit-head" hx-swap-oob="true"' in quiet and "table-rows" not in quiet
+    with django_capture_on_commit_callbacks(execute=True):
+        settle(play(tables[6], dealer, wagers=PGP_WAGERS, hands=PGP_HANDS), dealer)
+    delta = client.get(poll_url(quiet)).content.decode()
+    assert re.findall(r'<tbody id="t-(\d+)" class="table-rows" hx-swap-oob="true"', delta) == [str(tables[6].pk)]
+    assert "85.00" in delta and len(delta.encode()) < len(page.encode()) / 2
+    again = client.get(poll_url(delta)).content.decode()  # the change was sent once
+    assert "table-rows" not in again
+    # A table added since the page was drawn: everything again, its row with it.
+    make_table(name="PGP-21", game="paigow_poker", seat_count=6)
+    whole = client.get(poll_url(again)).content.decode()
+    assert whole.lstrip().startswith('<div id="pit-live"') and whole.count('class="table-rows"') == 21
+    assert Client().get(url).status_code == 302  # signed out: the sign-in page

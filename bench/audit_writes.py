@@ -29,6 +29,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -38,7 +39,7 @@ from bench.harness import close_connections, machine, setup_django, throwaway_da
 MODES = ("plain", "log", "chain")
 
 
-def _writer(mode: str, worker: int, writes: int, start: mp.synchronize.Barrier, done: mp.Queue) -> None:  # type: ignore[type-arg]
+def _writer(mode: str, worker: int, writes: int, start: Any, ready: Any, done: Any) -> None:
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -57,7 +58,7 @@ def _writer(mode: str, worker: int, writes: int, start: mp.synchronize.Barrier, 
         with transaction.atomic():
             row_insert(
                 AuditEvent(
-                    seq=10**12 + worker * 10**7 + n,
+                    seq=10**12 + uuid.uuid4().int % 10**11,  # never a number the log draws
                     occurred_at=timezone.now(),
                     actor_name="system",
                     event_type="round.settled",
@@ -100,6 +101,7 @@ def _writer(mode: str, worker: int, writes: int, start: mp.synchronize.Barrier, 
 
     write = {"plain": plain, "log": log, "chain": chain}[mode]
     write(-1)  # the connection made and the statements warmed before the clock starts
+    ready.put(worker)
     start.wait()
     began = time.perf_counter()
     for n in range(writes):
@@ -111,11 +113,13 @@ def _writer(mode: str, worker: int, writes: int, start: mp.synchronize.Barrier, 
 def run(mode: str, writers: int, writes: int) -> float:
     """Writes a second, all writers together, from the barrier to the last commit."""
     context = mp.get_context("spawn")
-    start, done = context.Barrier(writers + 1), context.Queue()
-    processes = [context.Process(target=_writer, args=(mode, i, writes, start, done)) for i in range(writers)]
+    start, ready, done = context.Event(), context.Queue(), context.Queue()
+    processes = [context.Process(target=_writer, args=(mode, i, writes, start, ready, done)) for i in range(writers)]
     for process in processes:
         process.start()
-    start.wait()
+    for _ in processes:
+        ready.get(timeout=120)
+    start.set()
     began = time.perf_counter()
     for _ in processes:
         done.get()
@@ -140,26 +144,29 @@ def main() -> None:
     counts = [int(w) for w in args.writers.split(",")]
     rates: dict[tuple[str, int], float] = {}
     server = os.environ["DATABASE_URL"]
+    verified = ""
     for mode in MODES:  # each on a database of its own: the log's sequencer never meets the others' rows
         os.environ["DATABASE_URL"] = server
         with throwaway_database(f"tableside_bench_audit_{mode}", False) as where:
-            migrate()
+            if mode == MODES[0]:
+                setup_django()  # migrates this one
+                print(f"Audited writes a second, one event per durable transaction: {machine()}; {where}.")
+                close_connections()
+            else:
+                migrate()
             for writers in counts:
                 rates[mode, writers] = run(mode, writers, args.writes)
+                print(f"  {mode:<6} {writers:>2} writers: {rates[mode, writers]:>7.0f} writes/s", flush=True)
             if mode == "log":
                 report = subprocess.run(
                     [sys.executable, str(ROOT / "manage.py"), "verify_audit"], capture_output=True, text=True, cwd=ROOT
                 )
                 verified = report.stdout.strip().splitlines()[0] if report.returncode == 0 else report.stderr.strip()
-    os.environ["DATABASE_URL"] = server
-    setup_django()
-    print(f"Audited writes a second, one event per durable transaction: {machine()}; {where.split(' on ')[-1]}.")
     print(f"{'writers':>8} {'plain/s':>9} {'log/s':>9} {'chain/s':>9} {'log/plain':>10} {'chain/plain':>12}")
     for writers in counts:
         plain, log, chain = (rates[mode, writers] for mode in MODES)
         print(f"{writers:>8} {plain:>9.0f} {log:>9.0f} {chain:>9.0f} {log / plain:>9.2f}x {chain / plain:>11.2f}x")
     print(f"The log's database afterwards, verify_audit: {verified}")
-    close_connections()
 
 
 if __name__ == "__main__":

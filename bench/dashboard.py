@@ -36,10 +36,16 @@ on that server, made afresh (and analysed after the bulk load, as autovacuum wou
 otherwise a SQLite file in a temporary directory. DEBUG is off while timing (no query
 log), as in production.
 
+With ``REDIS_URL`` set (the cache, and the floor's log of changed tables), it also times the live refresh after
+one table changed ("one changed"): a table marked changed as a settle there marks it, then the poll the dashboard's
+last answer gave, which sends the head and that table's rows alone (``pit.views.pit_live``).
+
 Run from the repository root::
 
     python bench/dashboard.py
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside python bench/dashboard.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside REDIS_URL=redis://127.0.0.1:6379/1 \
+        python bench/dashboard.py --tables 2000 --hours 1
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ from bench.harness import machine, setup_django, throwaway_database  # noqa: E40
 BENCH_DATABASE = "tableside_bench_dashboard"
 SEED = 20261121
 TARGET_MS = 100  # server time of one dashboard request, with 200 open tables
+DELTA_TARGET_MS, DELTA_TARGET_KIB = 100, 50  # the live refresh after one table changed, at 2,000 tables
 MAX_QUERIES = 12  # 17 added the rated players seated now; 18 the poker room's running tournaments (none run here)
 COMMISSION_BP = RAKE_BP = 500
 # The games in turn, with their seats and whether the house banks (else a points game with a rake).
@@ -443,7 +450,64 @@ def main(argv: list[str] | None = None) -> int:
             if args.queries and url == "/pit/":
                 for number, statement in enumerate(sql, start=1):
                     print(f"  {number:>2}. {statement}")
+        delta = one_table_changed(client, args.requests)
+        if delta is None:
+            print("/pit/live/ after one table changed: needs REDIS_URL (the floor's log of changed tables)")
+        else:
+            latencies, sizes = delta
+            p50, p99 = percentile_ms(latencies, 0.5), percentile_ms(latencies, 0.99)
+            kib = max(sizes) / 1024
+            ok = p99 <= DELTA_TARGET_MS and kib <= DELTA_TARGET_KIB
+            failed |= not ok
+            print(
+                f"{'one changed':<14}{p50:>9.1f}{p99:>9.1f}{1000 * statistics.fmean(latencies):>9.1f}{'':>9}"
+                f"{kib:>7.1f}   <= {DELTA_TARGET_MS} ms p99, <= {DELTA_TARGET_KIB} KiB: {'PASS' if ok else 'BELOW'}"
+            )
     return 1 if failed else 0
+
+
+def one_table_changed(client: Any, requests: int) -> tuple[list[float], list[int]] | None:
+    """The live refresh after one table changed, as a dashboard polls: a table marked changed (as a settle there
+    marks it, on commit), then the poll the last answer gave, timed; ``requests`` times, a table in turn. None
+    without Redis (the embedded default's refresh draws everything: the /pit/live/ line above)."""
+    import re
+
+    from django.conf import settings
+    from django.db import transaction
+
+    from tables.live import table_changed
+    from tables.models import Table
+
+    if "redis" not in settings.CACHES["default"]["BACKEND"].lower():
+        return None
+    ids = list(Table.objects.order_by("pk").values_list("pk", flat=True))
+
+    def poll_of(html: str) -> str:
+        found = re.search(r'id="pit-poll" hidden hx-get="([^"]+)"', html)
+        assert found, "the live part carries its poll"
+        return found.group(1).replace("&amp;", "&")
+
+    url = poll_of(_get(client, "/pit/").content.decode())
+    latencies, sizes = [], []
+    gc.collect()
+    gc.disable()
+    try:
+        for n in range(requests + 5):
+            with transaction.atomic():
+                table_changed(ids[(n * 7) % len(ids)])
+            started = time.perf_counter()
+            answer = _get(client, url)
+            took = time.perf_counter() - started
+            html = answer.content.decode()
+            if html.count('class="table-rows"') != 1:
+                raise RuntimeError("the refresh after one table changed did not send that table alone")
+            url = poll_of(html)
+            if n >= 5:  # the first few warm up
+                latencies.append(took)
+                sizes.append(len(answer.content))
+    finally:
+        gc.enable()
+    return latencies, sizes
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ from casino import merkle
 from casino.events import AuditEventType
 from casino.models import GENESIS_HASH, AuditCheckpoint, AuditEvent, AuditLeaf, Shift
 from casino.records import rows_recorded, subject_type
-from casino.rows import audit_event_number, row_insert, sequencer_lock
+from casino.rows import audit_event_insert, row_insert, sequencer_lock
 
 SYSTEM_ACTOR = "system"
 LEAF_PREFIX = "tableside-audit-leaf|"
@@ -73,18 +73,25 @@ def canonical_json(payload: Mapping[str, Any]) -> str:
 
 
 def _payload(event: AuditEvent) -> dict[str, Any]:
-    return {
-        "seq": event.seq,
-        "occurred_at": event.occurred_at.astimezone(dt.UTC).isoformat(timespec="microseconds"),
-        "actor_id": event.actor_id,
-        "actor_name": event.actor_name,
-        "event_type": event.event_type,
-        "subject_type": event.subject_type,
-        "subject_id": event.subject_id,
-        "before": event.before,
-        "after": event.after,
-        "reason": event.reason,
-    } | ({"rows": event.rows} if event.rows is not None else {})
+    """What the event's hash covers. Its number only for an event of the chain the log began as: a leaf's number is
+    drawn by the database as the row is written, after the hash, and the log's tree binds it to the hash
+    (``leaf_data``)."""
+    numbered = {"seq": event.seq} if event.prev_hash else {}
+    return (
+        numbered
+        | {
+            "occurred_at": event.occurred_at.astimezone(dt.UTC).isoformat(timespec="microseconds"),
+            "actor_id": event.actor_id,
+            "actor_name": event.actor_name,
+            "event_type": event.event_type,
+            "subject_type": event.subject_type,
+            "subject_id": event.subject_id,
+            "before": event.before,
+            "after": event.after,
+            "reason": event.reason,
+        }
+        | ({"rows": event.rows} if event.rows is not None else {})
+    )
 
 
 class UnknownKey(KeyError):
@@ -110,8 +117,8 @@ def current_key_id() -> str:
 
 def event_hash(*, prev_hash: str, event: AuditEvent) -> str:
     """The event's hash, as hex: HMAC-SHA256 under its key over its canonical JSON (``prev_hash`` ""), or, for an
-    event of the chain the log began as, over the previous event's hash and its canonical JSON (plain SHA-256 for
-    an event written before the chain was keyed, ``key_id`` "")."""
+    event of the chain the log began as, over the previous event's hash and its canonical JSON with its number (plain
+    SHA-256 for an event written before the chain was keyed, ``key_id`` "")."""
     text = canonical_json(_payload(event))
     message = (prev_hash + text if prev_hash else LEAF_PREFIX + text).encode("utf-8")
     if not event.key_id:
@@ -152,7 +159,6 @@ def audit_event_record(
     # No savepoint of its own: the event fails or succeeds with the change around it.
     with transaction.atomic(savepoint=False):
         event = AuditEvent(
-            seq=audit_event_number(change),
             occurred_at=timezone.now(),
             actor=user,
             actor_name=user.get_username() if user is not None else SYSTEM_ACTOR,
@@ -167,7 +173,7 @@ def audit_event_record(
             key_id=current_key_id(),
         )
         event.hash = event_hash(prev_hash="", event=event)
-        row_insert(event)
+        audit_event_insert(event, change)  # its number drawn by the INSERT itself
         transaction.on_commit(audit_log_sequence_if_due, robust=True)
     return event
 
@@ -179,14 +185,11 @@ def audit_event_record(
 SEQUENCER_WINDOW = 100_000
 
 
-def _leaf_data(stored_hash: str) -> bytes:
-    """A leaf's data: the event's stored hash as 32 bytes (a malformed one, which only a row written past the
-    application can have, hashed as text: the tree still builds, and ``audit_log_verify`` names the event)."""
-    try:
-        data = bytes.fromhex(stored_hash)
-    except ValueError:
-        data = b""
-    return data if len(data) == 32 else hashlib.sha256(stored_hash.encode("utf-8")).digest()
+def leaf_data(seq: int, stored_hash: str) -> bytes:
+    """A leaf's data: the event's number and its stored hash, bound together (``casino.merkle.leaf_of``). A hash
+    that is not 64 hex digits (only a row written past the application has one) is taken as text: the tree still
+    builds, and ``audit_log_verify`` names the event."""
+    return merkle.leaf_of(seq, stored_hash)
 
 
 def _checkpoint_message(seq: int, head_hash: str, made_at: str) -> bytes:
@@ -291,8 +294,8 @@ def _frontier_at(size: int, last: AuditCheckpoint | None) -> merkle.Frontier:
             pass
         logger.error("the audit log's last head does not hold its own frontier: rebuilt from the leaves")
     frontier = merkle.Frontier()
-    for stored in AuditLeaf.objects.order_by("position").values_list("event_hash", flat=True).iterator(5000):
-        frontier.append(_leaf_data(stored))
+    for seq, stored in AuditLeaf.objects.order_by("position").values_list("event_seq", "event_hash").iterator(5000):
+        frontier.append(leaf_data(seq, stored))
     return frontier
 
 
@@ -322,8 +325,8 @@ def audit_checkpoint_make(
             [AuditLeaf(position=size + i, event_seq=seq, event_hash=hash_) for i, (seq, hash_) in enumerate(new)],
             batch_size=2000,
         )
-        for _, hash_ in new:
-            frontier.append(_leaf_data(hash_))
+        for seq, hash_ in new:
+            frontier.append(leaf_data(seq, hash_))
         if new:
             seq, head_hash = new[-1]
         else:
@@ -639,7 +642,7 @@ def _tree_held_to_heads(tree_heads: dict[int, list[Mapping[str, Any]]]) -> tuple
             problems.append(f"Event #{seq} was removed: leaf #{position + 1} of the audit log still holds it.")
         elif stored != leaf_hash:
             problems.append(f"Event #{seq} is not the event leaf #{position + 1} of the audit log holds: rewritten.")
-        frontier.append(_leaf_data(leaf_hash))
+        frontier.append(leaf_data(seq, leaf_hash))
         expected = max(expected, position + 1)
         for head in tree_heads.pop(frontier.size, ()):
             if frontier.root().hex() == head["root_hash"]:
@@ -714,10 +717,10 @@ class ProofRefused(ValueError):
 
 def _leaf_hashes(size: int) -> list[bytes]:
     return [
-        _leaf_data(h)
-        for h in AuditLeaf.objects.filter(position__lt=size)
+        leaf_data(seq, h)
+        for seq, h in AuditLeaf.objects.filter(position__lt=size)
         .order_by("position")
-        .values_list("event_hash", flat=True)
+        .values_list("event_seq", "event_hash")
         .iterator(chunk_size=5000)
     ]
 
@@ -745,7 +748,7 @@ def audit_inclusion_proof(seq: int, *, tree_size: int | None = None) -> dict[str
     return {
         "kind": "inclusion",
         "event_seq": seq,
-        "event_hash": _leaf_data(leaf.event_hash).hex(),
+        "event_hash": leaf.event_hash,
         "leaf_index": leaf.position,
         "path": [h.hex() for h in path],
         "checkpoint": checkpoint_record(head),

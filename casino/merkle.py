@@ -4,7 +4,8 @@ This module needs only the Python standard library, so an auditor can take it aw
 Tableside: ``python casino/merkle.py PROOF.json [--key KEY_ID=SECRET]`` verifies an inclusion or a consistency proof
 written by ``manage.py audit_proof`` and, given the audit key, the checkpoint (signed tree head) it refers to.
 
-A leaf's data is an audit event's stored hash (32 bytes). Leaf hash ``SHA-256(0x00 || data)``, node hash
+A leaf's data is ``SHA-256("tableside-audit-leaf|" + number + "|" + the event's stored hash)`` (``leaf_of``): the
+event's number and hash bound together. Leaf hash ``SHA-256(0x00 || data)``, node hash
 ``SHA-256(0x01 || left || right)``, the split at the largest power of two below the size: the same tree a
 certificate-transparency log builds, so any RFC 9162 implementation can cross-check it.
 """
@@ -20,6 +21,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 EMPTY_ROOT = hashlib.sha256(b"").digest()
+
+
+def leaf_of(seq: int, event_hash: str) -> bytes:
+    """The leaf data of audit event number ``seq`` whose stored hash is ``event_hash`` (hex)."""
+    return hashlib.sha256(f"tableside-audit-leaf|{seq}|{event_hash}".encode()).digest()
 
 
 def leaf_hash(data: bytes) -> bytes:
@@ -219,7 +225,7 @@ def proof_check(proof: dict[str, Any], keys: dict[str, bytes] | None = None) -> 
         if proof.get("kind") == "inclusion":
             head = proof["checkpoint"]
             holds = inclusion_holds(
-                bytes.fromhex(proof["event_hash"]),
+                leaf_of(int(proof["event_seq"]), str(proof["event_hash"])),
                 int(proof["leaf_index"]),
                 int(head["tree_size"]),
                 _hexes(proof["path"]),

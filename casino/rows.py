@@ -11,9 +11,9 @@ what the ORM stores and returns.
 They skip what the models here do not use: model signals (none is connected to these models),
 multi-table inheritance and database routing (one database).
 
-``user_group_names`` reads a user's groups (their roles) on every request. ``audit_event_number`` draws the
-next audit event's number, running the change the event records in the same round trip where it can; it takes
-no lock (``casino.audit`` writes the events and computes their hashes). ``sequencer_lock`` is taken only by the
+``user_group_names`` reads a user's groups (their roles) on every request. ``audit_event_insert`` writes an
+audit event whose number the INSERT itself draws, running the change the event records in the same round trip where
+it can; it takes no lock (``casino.audit`` computes the events' hashes). ``sequencer_lock`` is taken only by the
 sequencer that folds the events into the log's tree, never by a writer.
 
 The one vendor switch is ``_dialect()``: what differs between PostgreSQL and SQLite is said there and
@@ -239,22 +239,55 @@ def instance_from_row(model: type[M], names: Sequence[str], values: Sequence[Any
 # --- the audit log -----------------------------------------------------------------------------------
 
 
-def audit_event_number(change: tuple[str, Sequence[Any]] | None = None) -> int:
-    """Run ``change`` (a statement and its parameters, the UPDATE of one row) if given, then draw the next audit
-    event's number, in one round trip where the driver allows. ``change`` must change exactly one row
-    (RuntimeError otherwise). No lock: two writers never wait for each other here (on SQLite the database
-    serialises its writers itself)."""
+@cache
+def _event_insert_sql(dialect: _Dialect) -> tuple[str, tuple[models.Field[Any, Any], ...]]:
+    """The audit event's INSERT that draws its number itself (PostgreSQL: ``nextval`` in the statement), returning
+    its pk and number; with no sequence (SQLite), the plain INSERT of every field."""
+    if not dialect.event_number.startswith("SELECT nextval"):
+        return _insert_sql(AuditEvent, dialect)
+    fields = tuple(f for f in AuditEvent._meta.concrete_fields if not f.primary_key and f.name != "seq")
+    table = quote(AuditEvent._meta.db_table)
+    columns = ", ".join([column(stored_field(AuditEvent, "seq")), *(column(f) for f in fields)])
+    marks = ", ".join(["nextval('casino_auditevent_number')", *(["%s"] * len(fields))])
+    back = f"{column(_pk(AuditEvent))}, {column(stored_field(AuditEvent, 'seq'))}"
+    return f"INSERT INTO {table} ({columns}) VALUES ({marks}) RETURNING {back}", fields
+
+
+def audit_event_insert(event: AuditEvent, change: tuple[str, Sequence[Any]] | None = None) -> AuditEvent:
+    """Run ``change`` (a statement and its parameters, the UPDATE of one row) if given, then INSERT ``event``, whose
+    number the database draws in the same statement (a sequence: never rolled back, never waited for; the numbers of
+    rolled-back writes are skipped), in one round trip where the driver allows; ``event.seq`` and its pk are set.
+    ``change`` must change exactly one row (RuntimeError otherwise). No lock: two writers never wait for each
+    other here (on SQLite the database serialises its writers itself, and the number is the highest plus one)."""
     dialect = _dialect()
+    sql, fields = _event_insert_sql(dialect)
+    drawn = dialect.event_number.startswith("SELECT nextval")
     with connection.cursor() as cursor:
-        if change and dialect.statements_in_one_trip:
-            cursor.execute(f"{change[0]}; {dialect.event_number}", list(change[1]))
+        if change and (not drawn or not dialect.statements_in_one_trip):
+            cursor.execute(*change)
+            _changed_one_row(cursor.rowcount)
+            change = None
+        if not drawn:
+            cursor.execute(dialect.event_number)
+            event.seq = int(cursor.fetchone()[0])
+        values = [f.get_db_prep_save(f.pre_save(event, True), connection) for f in fields]
+        if change:
+            cursor.execute(f"{change[0]}; {sql}", [*change[1], *values])
             _changed_one_row(cursor.rowcount)
             cursor.nextset()
         else:
-            if change:
-                cursor.execute(*change)
-                _changed_one_row(cursor.rowcount)
-            cursor.execute(dialect.event_number)
+            cursor.execute(sql, values)
+        if drawn:
+            pk, event.seq = cursor.fetchone()
+            return inserted(event, pk)
+        return inserted_from(cursor, event)
+
+
+def audit_event_next_number() -> int:
+    """Draw an audit event's number on its own (a data migration's event; the services' go through
+    ``audit_event_insert``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_dialect().event_number)
         return int(cursor.fetchone()[0])
 
 

@@ -187,7 +187,7 @@ def _commission_story(data: Mapping[str, Any]) -> list[Flowable]:
 def _audit_story(data: Mapping[str, Any]) -> list[Flowable]:
     chain = data["chain"]
     if chain["ok"]:
-        verdict = "The audit log verifies: every event's hash matches its content, and its tree every signed checkpoint."
+        verdict = "The audit log verifies: every event's hash matches its content, its tree every checkpoint."
     else:
         verdict = f"The audit log is BROKEN at event {chain['broken_seq']}: {chain['problem']}"
     story: list[Flowable] = [_heading("Chain verification"), Paragraph(escape(verdict), _STYLES["BodyText"])]

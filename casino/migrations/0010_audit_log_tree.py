@@ -58,7 +58,7 @@ class Migration(migrations.Migration):
 
 
 def event_numbers_create(apps, schema_editor):  # type: ignore[no-untyped-def]
-    """On PostgreSQL, a sequence draws the events' numbers without a lock (casino.rows.audit_event_number),
+    """On PostgreSQL, a sequence draws the events' numbers without a lock (casino.rows.audit_event_insert),
     starting after the last event the chain holds. SQLite serialises its writers and needs none."""
     if schema_editor.connection.vendor != "postgresql":
         return

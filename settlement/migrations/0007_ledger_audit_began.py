@@ -22,10 +22,10 @@ def record(apps, schema_editor):  # type: ignore[no-untyped-def]
     # Run before the log became a tree (casino 0010), the event is the chain's next link; run after, a leaf.
     chained = head is None or bool(head.prev_hash)
     if not chained:
-        from casino.rows import audit_event_number
+        from casino.rows import audit_event_next_number
 
     event = AuditEvent(
-        seq=(head.seq + 1 if head else 1) if chained else audit_event_number(),
+        seq=(head.seq + 1 if head else 1) if chained else audit_event_next_number(),
         occurred_at=timezone.now(),
         actor=None,
         actor_name="system",

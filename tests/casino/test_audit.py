@@ -48,13 +48,13 @@ def test_events_are_numbered_in_order_each_hashed_on_its_own_and_none_chained_to
 
 @pytest.mark.django_db
 def test_the_hash_is_an_hmac_of_the_canonical_json_under_the_current_key(settings) -> None:
+    """The number is not in it: the database draws it as the row is written; the log's tree binds the two."""
     settings.TABLESIDE_AUDIT_KEYS = {"k2": "k" * 40, "k1": "j" * 40}
     event = audit_event_record(
         actor=None, event_type=AuditEventType.SHIFT_CLOSED, subject=("casino.shift", 3), reason="end"
     )
     stored = AuditEvent.objects.get(pk=event.pk)
     payload = {
-        "seq": stored.seq,
         "occurred_at": stored.occurred_at.isoformat(timespec="microseconds"),
         "actor_id": None,
         "actor_name": "system",

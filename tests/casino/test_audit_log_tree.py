@@ -134,7 +134,8 @@ def test_a_forked_tree_signed_with_the_key_does_not_extend_its_predecessor_and_i
     leaf = AuditLeaf.objects.get(position=1)
     tamper(f"UPDATE {AuditLeaf._meta.db_table} SET event_hash = %s WHERE id = %s", ["cd" * 32, leaf.pk])
     # The forger's head over the rewritten leaves (the sequencer would rebuild its frontier from them likewise).
-    leaves = [audit._leaf_data(h) for h in AuditLeaf.objects.order_by("position").values_list("event_hash", flat=True)]
+    stored = AuditLeaf.objects.order_by("position").values_list("event_seq", "event_hash")
+    leaves = [audit.leaf_data(seq, h) for seq, h in stored]
     frontier = merkle.Frontier()
     for data in leaves:
         frontier.append(data)

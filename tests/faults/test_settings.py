@@ -85,6 +85,14 @@ def test_a_visibility_that_is_not_seconds_up_to_an_hour_is_refused_naming_the_va
     assert f"TASK_VISIBILITY_SECONDS must be a number more than 0 and at most 3600, got {raw!r}" in result.stderr
 
 
+@pytest.mark.parametrize("raw", ["soon", "0", "301"])
+def test_an_anchor_period_that_is_not_seconds_up_to_five_minutes_is_refused_naming_the_variable(raw: str) -> None:
+    """The audit log's tail may be cut unseen for this long: never unbounded, never nothing."""
+    result = probe(TABLESIDE_AUDIT_ANCHOR_SECONDS=raw)
+    assert result.returncode != 0
+    assert f"TABLESIDE_AUDIT_ANCHOR_SECONDS must be a number more than 0 and at most 300, got {raw!r}" in result.stderr
+
+
 @pytest.mark.parametrize("raw", ["soon", "0", "-1", "nan", "31", "inf"])
 def test_a_timeout_that_is_not_a_number_of_seconds_up_to_30_is_refused_naming_the_variable(raw: str) -> None:
     result = probe(REDIS_SOCKET_TIMEOUT=raw)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -84,10 +85,30 @@ def _pit_shown(request: HttpRequest) -> int | None:
     return int(given) if given.isdigit() and len(given) < 10 else None
 
 
-def _poll(board: PitDashboard, position: str | None, pit_id: int | None) -> str:
+def _lists_drawn(board: PitDashboard, tournaments: list[Any]) -> str:
+    """A short fingerprint of what the dashboard's lists show (its alerts, the slips pending, the poker room): the
+    refresh sends them again only when it differs from the one the page drew. The slips' waiting times move with
+    the minute; the poker room's clocks with every refresh."""
+    shown = (
+        [(a.pk, a.status) for a in board.pending],
+        [(w.table_id, w.round_number, w.seat, w.won_cents) for w in board.big_wins],
+        board.big_wins_more,
+        [(b.table_id, b.seat, b.in_a_row) for b in board.bank_must_pass],
+        [(d.table_id, d.counted_at.isoformat(), d.confirmed, d.level, d.counted_cents) for d in board.discrepancies],
+        [(s.table_id, s.kind, s.number, s.status) for s in board.slips],
+        board.now.replace(second=0, microsecond=0).isoformat() if board.slips else "",
+        [(line.table.pk, seat.session_id, repr(seat.figures)) for line, seat in board.rated_alerts],
+        [(line.table.pk, repr(line.hold)) for line in board.hold_alerts],
+        board.now.isoformat() if tournaments else "",
+    )
+    return hashlib.sha256(repr(shown).encode()).hexdigest()[:16]
+
+
+def _poll(board: PitDashboard, position: str | None, pit_id: int | None, lists: str) -> str:
     """The query the live part's poll sends back: where the floor's log stood when this was drawn, the shift and the
-    number of tables it drew (another shift or another count: everything is drawn again), and the pit."""
-    shown = {"shift": board.shift.pk if board.shift else 0, "tables": len(board.lines)}
+    number of tables it drew (another shift or another count: everything is drawn again), its lists' fingerprint,
+    and the pit."""
+    shown = {"shift": board.shift.pk if board.shift else 0, "tables": len(board.lines), "lists": lists}
     return urlencode(
         {**({"since": position} if position else {}), **shown, **({"pit": pit_id} if pit_id is not None else {})}
     )
@@ -101,13 +122,16 @@ def _live_context(request: HttpRequest, *, position: str | None = None) -> dict[
     pit_id = _pit_shown(request)
     position = position if position is not None else tables_position()
     board = pit_dashboard(pit_id=pit_id)
+    tournaments = running_tournaments()
+    lists = _lists_drawn(board, list(tournaments))
     return {
         "board": board,
         "can_decide": _may(request, PIT_DECIDERS),
         "four_eyes": four_eyes_required(),
-        "tournaments": running_tournaments(),
-        "poll": _poll(board, position, pit_id),
+        "tournaments": tournaments,
+        "poll": _poll(board, position, pit_id, lists),
         "pit_shown": pit_id,
+        "lists": lists,
     }
 
 
@@ -148,6 +172,7 @@ def pit_live(request: HttpRequest) -> HttpResponse:
     if drawn != (str(board.shift.pk if board.shift else 0), str(len(board.lines))):
         return render(request, "pit/pit_live.html", context)  # another shift, a table added or gone: all of it
     context["changed"] = [line for line in board.lines if line.table.pk in tables]
+    context["lists_changed"] = request.GET.get("lists", "") != context["lists"]
     return render(request, "pit/pit_live_delta.html", context)
 
 

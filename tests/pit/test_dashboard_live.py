@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from casino.services import pit_create
+from settlement.services import adjustment_request
 from tables.models import Table
 from tests.pit.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, play, settle, signed_in
 
@@ -76,15 +77,21 @@ def test_a_refresh_sends_the_head_and_only_the_tables_that_changed(
     page = client.get("/pit/").content.decode()
     url = poll_url(page)
     assert "since=" in url
-    quiet = client.get(url).content.decode()  # nothing changed: the head, no table
-    assert 'id="pit-head" hx-swap-oob="true"' in quiet and "table-rows" not in quiet
+    quiet = client.get(url).content.decode()  # nothing changed: the totals, no table, no list
+    assert 'id="pit-head" hx-swap-oob="true"' in quiet and "table-rows" not in quiet and "pit-lists" not in quiet
     with django_capture_on_commit_callbacks(execute=True):
         settle(play(tables[6], dealer, wagers=PGP_WAGERS, hands=PGP_HANDS), dealer)
     delta = client.get(poll_url(quiet)).content.decode()
     assert re.findall(r'<tbody id="t-(\d+)" class="table-rows" hx-swap-oob="true"', delta) == [str(tables[6].pk)]
     assert "85.00" in delta and len(delta.encode()) < len(page.encode()) / 2
     again = client.get(poll_url(delta)).content.decode()  # the change was sent once
-    assert "table-rows" not in again
+    assert "table-rows" not in again and "pit-lists" not in again
+    with django_capture_on_commit_callbacks(execute=True):  # a void asked for: an alert, so the lists come again
+        asked = play(tables[3], dealer, wagers=PGP_WAGERS, hands=PGP_HANDS)
+        adjustment_request(actor=dealer, round=asked, kind="void", reason="Card flashed")
+    alerted = client.get(poll_url(again)).content.decode()
+    assert 'id="pit-lists" hx-swap-oob="true"' in alerted and "Card flashed" in alerted
+    again = client.get(poll_url(alerted)).content.decode()
     # A table added since the page was drawn: everything again, its row with it.
     make_table(name="PGP-21", game="paigow_poker", seat_count=6)
     whole = client.get(poll_url(again)).content.decode()

@@ -67,7 +67,8 @@ serve: $(VENV)/.runtime-installed
 run-worker: $(VENV)/.runtime-installed
 	$(PY) -m celery -A config worker --loglevel=INFO
 
-# Celery beat: every 5 minutes closes an overdue shift (SHIFT_HOURS) and builds missing reports.
+# Celery beat: every 5 seconds folds the audit log into its tree and signs its head (casino.audit); every 5 minutes
+# closes an overdue shift (SHIFT_HOURS) and builds missing reports.
 run-beat: $(VENV)/.runtime-installed
 	@mkdir -p var
 	$(PY) -m celery -A config beat --loglevel=INFO --schedule var/celerybeat-schedule

@@ -274,7 +274,7 @@ def main() -> None:
             results = {}
             print(
                 f"{'tablets':>7} {'rounds/s':>9} {'settle p50':>11} {'settle p99':>11} {'lock waits':>11} "
-                f"{'poll p50':>9} {'dashboard p99':>14} {'errors':>7}"
+                f"{'poll after a write, p50':>23} {'dashboard p99':>14} {'errors':>7}"
             )
             for tablets in counts:
                 out, wall = load(server.port, floor, cookies, tablets, args.seconds)
@@ -283,7 +283,7 @@ def main() -> None:
                 print(
                     f"{tablets:>7} {out.rounds / wall:>9.2f} {percentile_ms(out.settles, 0.5):>9.1f}ms "
                     f"{percentile_ms(out.settles, 0.99):>9.1f}ms {100 * waits:>10.1f}% "
-                    f"{percentile_ms(out.polls, 0.5):>7.1f}ms {percentile_ms(out.dashboard, 0.99):>12.1f}ms "
+                    f"{percentile_ms(out.polls, 0.5):>21.1f}ms {percentile_ms(out.dashboard, 0.99):>12.1f}ms "
                     f"{len(out.errors):>7}"
                 )
                 for error in sorted(set(out.errors))[:3]:

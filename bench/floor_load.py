@@ -10,7 +10,8 @@ polls its table's marker (``/dealer/tables/{id}/version/``), as the dealer's scr
 fetches its live part (``/pit/live/``) once a second all along, and a sampler reads ``pg_stat_activity`` every 20 ms.
 
 Printed for each C: rounds a second, the settle's latency (p50, p99), the share of the database's busy connections
-that were waiting on a lock when sampled (a settle's time spent on locks, from outside), the tablet poll's p50, and
+that were waiting on a lock when sampled (a settle's time spent on locks, from outside), the poll's p50 right after a
+write (a miss: the table just changed), and
 the dashboard's p99 under that load; then the ratios the floor is held to (p99 at 8 / p99 at 1, rounds/s at 8 /
 rounds/s at 1). The harness is its own (threads over ``http.client``): it runs on this machine beside the server,
 and its own CPU is small next to the server's (a round's JSON and seven house-way settings).

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     with throwaway_database("tableside_bench_verify", args.keep) as where:
         setup_django()
         from bench.settlement import floor_build, round_revealed
-        from casino.audit import audit_log_verify
+        from casino.audit_verify import audit_log_verify
         from casino.models import AuditEvent
         from casino.verify import records_verify
         from ledger.models import LedgerEntry, Posting

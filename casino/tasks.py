@@ -5,7 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import transaction
 
-from casino.audit import audit_checkpoint_make, audit_log_verify
+from casino.audit import audit_checkpoint_make
+from casino.audit_verify import audit_log_verify
 from casino.idempotency import idempotency_keys_expire
 from casino.outbox import outbox_flush
 

@@ -8,7 +8,7 @@ the rows it sums: what ``manage.py verify_audit`` runs once the chain itself hol
 * every kept figure is what its rows add up to: each app that keeps one registers its check once
   (``kept_check_register``, in its ``AppConfig.ready``).
 
-The chain's keyed hashes (``casino.audit.audit_log_verify``) are what make the events themselves trustworthy:
+The chain's keyed hashes (``casino.audit_verify.audit_log_verify``) are what make the events themselves trustworthy:
 run after it, this finds what was changed past the application in the rows beside the chain.
 """
 

@@ -24,7 +24,8 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
-from casino.audit import audit_log_verify, canonical_json
+from casino.audit import canonical_json
+from casino.audit_verify import audit_log_verify
 from casino.models import AuditEvent, Shift
 from casino.records import subject_type
 from casino.users import Actor

@@ -12,7 +12,8 @@ from django.core.management.base import CommandError
 from django.db import transaction
 
 from casino.append_only import AppendOnlyError
-from casino.audit import audit_checkpoint_make, audit_event_record, audit_log_verify, canonical_json
+from casino.audit import audit_checkpoint_make, audit_event_record, canonical_json
+from casino.audit_verify import audit_log_verify
 from casino.events import AuditEventType
 from casino.models import AuditEvent, AuditLeaf
 from tests.guards import tamper

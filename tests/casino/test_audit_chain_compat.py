@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from casino.audit import audit_checkpoint_make, audit_event_record, audit_log_verify
+from casino.audit import audit_checkpoint_make, audit_event_record
+from casino.audit_verify import audit_log_verify
 from casino.events import AuditEventType
 from casino.models import AuditEvent, AuditLeaf
 from casino.rows import audit_event_numbers_resume

@@ -8,7 +8,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
 
-from casino.audit import audit_checkpoint_make, audit_event_record, audit_log_verify, checkpoint_parse
+from casino.audit import audit_checkpoint_make, audit_event_record, checkpoint_parse
+from casino.audit_verify import audit_log_verify
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from config.settings import _audit_keys

@@ -17,14 +17,14 @@ from django.core.management.base import CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from casino import audit, merkle
+from casino import audit, audit_verify, merkle
 from casino.audit import (
     audit_checkpoint_make,
     audit_event_record,
-    audit_log_verify,
     audit_unanchored_since,
     checkpoint_signature,
 )
+from casino.audit_verify import audit_log_verify
 from casino.events import AuditEventType
 from casino.models import AuditCheckpoint, AuditLeaf
 from casino.rows import row_insert
@@ -153,7 +153,7 @@ def test_a_forked_tree_signed_with_the_key_does_not_extend_its_predecessor_and_i
         signature=checkpoint_signature(
             seq=last.event_seq,
             head_hash=last.event_hash,
-            made_at=audit._utc_text(made_at),
+            made_at=audit.utc_text(made_at),
             key_id=honest.key_id,
             tree_size=frontier.size,
             root_hash=frontier.root().hex(),
@@ -165,7 +165,7 @@ def test_a_forked_tree_signed_with_the_key_does_not_extend_its_predecessor_and_i
     assert f"Checkpoint of {honest.tree_size} leaves" in message and "signs a root the log's first 5 leaves" in message
     assert forged.tree_size == 8 and "the log's first 8 leaves do not give" in message  # the honest head of 8
     assert f"Event #{leaf.event_seq} is not the event leaf #2 of the audit log holds: rewritten." in message
-    proof = audit.audit_consistency_proof(honest.tree_size, forged.tree_size)
+    proof = audit_verify.audit_consistency_proof(honest.tree_size, forged.tree_size)
     answer = checker(proof, tmp_path)
     assert answer.returncode == 1 and "does not extend the tree of 5" in answer.stdout
 

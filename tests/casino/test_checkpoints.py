@@ -8,7 +8,8 @@ import json
 import pytest
 from django.db import transaction
 
-from casino.audit import audit_checkpoint_make, audit_event_record, audit_log_verify
+from casino.audit import audit_checkpoint_make, audit_event_record
+from casino.audit_verify import audit_log_verify
 from casino.events import AuditEventType
 from casino.models import AuditCheckpoint, AuditEvent
 from casino.services import shift_close

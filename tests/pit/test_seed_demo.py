@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from casino.audit import audit_log_verify
+from casino.audit_verify import audit_log_verify
 from casino.models import AuditEvent, Pit
 from casino.roles import Role, user_roles
 from rules.models import Game

@@ -15,7 +15,7 @@ from unittest import mock
 import pytest
 from django.db import IntegrityError, transaction
 
-from casino.audit import audit_log_verify
+from casino.audit_verify import audit_log_verify
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import AuditEvent
 from casino.roles import Role

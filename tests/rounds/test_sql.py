@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from casino.audit import audit_event_record, audit_log_verify
+from casino.audit import audit_event_record
+from casino.audit_verify import audit_log_verify
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.rows import update_statement

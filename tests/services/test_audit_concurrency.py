@@ -9,7 +9,8 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from casino.audit import audit_checkpoint_make, audit_event_record, audit_log_verify
+from casino.audit import audit_checkpoint_make, audit_event_record
+from casino.audit_verify import audit_log_verify
 from casino.events import AuditEventType
 from casino.models import AuditEvent, AuditLeaf
 from casino.tasks import audit_sequence_task

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from casino.audit import ProofRefused, audit_consistency_proof, audit_inclusion_proof
+from casino.audit_verify import ProofRefused, audit_consistency_proof, audit_inclusion_proof
 
 
 class Command(BaseCommand):

@@ -15,7 +15,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from casino.audit import audit_log_verify, audit_proof_check, checkpoint_parse, checkpoints_from_file
+from casino.audit import checkpoint_parse, checkpoints_from_file
+from casino.audit_verify import audit_log_verify, audit_proof_check
 from casino.verify import records_verify
 
 

@@ -92,6 +92,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--queries", action="store_true", help="print the SQL of one dashboard request")
     parser.add_argument("--keep", action="store_true", help="keep the throwaway database (and say where it is)")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="time the floor a run with --keep left (same --tables, --hours, --per-hour) instead of building it",
+    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.requests < 1 or args.per_hour < 1 or args.hours <= 0:
         parser.error("--tables, --requests, --per-hour and --hours must be positive")
@@ -366,6 +371,17 @@ def money_build(
     return {"buy-ins": len(buy_ins), "slips": len(slips), "pending slips": pending, "tray counts": len(trays)}
 
 
+def floor_kept() -> Any:
+    """The pit boss of a floor an earlier run built and kept (``--keep``), or None when there is none."""
+    from django.contrib.auth.models import User
+    from django.db import DatabaseError
+
+    try:
+        return User.objects.filter(username="bench_pit_boss").first()
+    except DatabaseError:  # a database made afresh: nothing migrated yet
+        return None
+
+
 # --- timing ---------------------------------------------------------------------------------------
 
 
@@ -409,7 +425,7 @@ def queries_of_one_request(client: Any, url: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    with throwaway_database(BENCH_DATABASE, args.keep) as where:
+    with throwaway_database(BENCH_DATABASE, args.keep, reuse=args.reuse) as where:
         setup_django()
         from django.core.cache import cache
         from django.test import Client
@@ -421,9 +437,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"machine:  {machine()}")
         print(f"database: {where}; DEBUG off")
         started = time.perf_counter()
-        pit_boss, counts = floor_build(args, random.Random(args.seed))
-        made = ", ".join(f"{count:,} {name}" for name, count in counts.items())
-        print(f"floor:    {made}; built in {time.perf_counter() - started:.1f} s (not timed)")
+        pit_boss = floor_kept() if args.reuse else None
+        if pit_boss is None:
+            pit_boss, counts = floor_build(args, random.Random(args.seed))
+            made = ", ".join(f"{count:,} {name}" for name, count in counts.items())
+            print(f"floor:    {made}; built in {time.perf_counter() - started:.1f} s (not timed)")
+        else:
+            print("floor:    the one the last run kept")
         client = Client()
         client.force_login(pit_boss)
         cold = []

@@ -15,8 +15,10 @@ the last (``pit.shift_figures``).
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
@@ -24,9 +26,11 @@ from django.core.cache import cache
 from django.db.models import (
     BigIntegerField,
     CharField,
+    Count,
     DateTimeField,
     F,
     IntegerField,
+    Max,
     OuterRef,
     Prefetch,
     Q,
@@ -60,13 +64,14 @@ from pit.shift_figures import (
     shift_and_marks,
 )
 from players.figures import HoldDrift, hold_drift
-from players.page_selectors import rated_seated_now
+from players.page_selectors import RatedSeatNow, rated_seated_now
 from rounds.models import Adjustment, BankTurn, Round
 from rounds.selectors import adjustment_list
 from rounds.states import RoundState
 from rules import options as rule_options
 from rules.games.banking import seat_on_the_right
 from rules.models import Game
+from tables.live import tables_changed_since
 from tables.models import BuyIn, Slip, Table, TrayCount
 from tables.tray import tray_variance
 
@@ -123,10 +128,11 @@ def _tables_with_latest_round() -> QuerySet[WithAnnotations[Table, _LatestRound]
 
 # --- the table's money in the shift ------------------------------------------------------
 #
-# Read whole on every refresh, in one query: a shift's buy-ins summed by table, its received fills and credits
-# summed by table, its pending slips and its openers that differ from what was expected, one row each. These are a
-# few rows a table (buy-ins a few dozen, read by the shift's index), not the million of the rounds' figures, so
-# nothing of them is sealed (8,000 buy-ins at 200 tables: about 3 ms on SQLite, see docs/performance.md).
+# Read in one query: a shift's buy-ins summed by table, its received fills and credits summed by table (of every
+# table, or of the tables a refresh draws again), its pending slips and its openers that differ from what was
+# expected (of the whole floor: the lists), one row each. These are a few rows a table (buy-ins a few dozen, read by
+# the shift's index), not the million of the rounds' figures, so nothing of them is sealed (8,000 buy-ins at 200
+# tables: about 3 ms on SQLite, see docs/performance.md).
 
 _MONEY_COLUMNS = ("m_source", "m_table", "m_kind", "m_number", "m_status", "m_cents", "m_more", "m_at")
 _PENDING = (Slip.Status.REQUESTED, Slip.Status.ISSUED)
@@ -147,10 +153,11 @@ class _Money:
 _MoneyRow = tuple[str, int, str, int, str, int | Decimal | None, int | Decimal | None, dt.datetime | None]
 
 
-def _money_rows(shift: Shift) -> QuerySet[Any, _MoneyRow]:
+def _money_rows(shift: Shift, table_ids: Collection[int] | None) -> QuerySet[Any, _MoneyRow]:
     """The shift's table money as rows of one shape (``_MONEY_COLUMNS``), the four sources in one UNION ALL: a row
     a table of its buy-ins (``m_cents``), a row a table of its received fills (``m_cents``) and credits (``m_more``),
-    a row a pending slip, a row an opener off its expected total (``m_cents`` counted, ``m_more`` expected)."""
+    a row a pending slip, a row an opener off its expected total (``m_cents`` counted, ``m_more`` expected). Of the
+    tables ``table_ids`` only, when given."""
 
     def shaped(rows: QuerySet[Any], source: str, **columns: Any) -> QuerySet[Any, _MoneyRow]:
         nothing = {
@@ -165,15 +172,18 @@ def _money_rows(shift: Shift) -> QuerySet[Any, _MoneyRow]:
         # Annotated by name, which the stubs cannot follow: each row is ``_MONEY_COLUMNS``.
         return cast("QuerySet[Any, _MoneyRow]", rows.annotate(**named).values_list(*_MONEY_COLUMNS).order_by())
 
-    buy_ins = shaped(BuyIn.objects.filter(shift=shift).values("table_id"), "drop", m_cents=Sum("amount_cents"))
+    summed = {} if table_ids is None else {"table_id__in": list(table_ids)}
+    buy_ins = shaped(
+        BuyIn.objects.filter(shift=shift, **summed).values("table_id"), "drop", m_cents=Sum("amount_cents")
+    )
     received = shaped(
-        Slip.objects.filter(shift=shift, status=Slip.Status.RECEIVED).values("table_id"),
+        Slip.objects.filter(shift=shift, status=Slip.Status.RECEIVED, **summed).values("table_id"),
         "received",
         m_cents=Sum("total_cents", filter=Q(kind=Slip.Kind.FILL)),
         m_more=Sum("total_cents", filter=Q(kind=Slip.Kind.CREDIT)),
     )
     pending = shaped(
-        Slip.objects.filter(shift=shift, status__in=_PENDING),
+        Slip.objects.filter(shift=shift, status__in=_PENDING, **summed),
         "pending",
         m_kind=F("kind"),
         m_number=F("number"),
@@ -182,9 +192,9 @@ def _money_rows(shift: Shift) -> QuerySet[Any, _MoneyRow]:
         m_at=F("requested_at"),
     )
     openers = shaped(
-        TrayCount.objects.filter(shift=shift, kind=TrayCount.Kind.OPENER, expected_cents__isnull=False).exclude(
-            total_cents=F("expected_cents")
-        ),
+        TrayCount.objects.filter(
+            shift=shift, kind=TrayCount.Kind.OPENER, expected_cents__isnull=False, **summed
+        ).exclude(total_cents=F("expected_cents")),
         "opener",
         m_status=F("status"),
         m_cents=F("total_cents"),
@@ -198,17 +208,17 @@ _LEVELS = {"escalate": 0, "report": 1, "none": 2}
 
 
 def _table_money(
-    shift: Shift, names: dict[int, str]
+    shift: Shift, names: dict[int, str], table_ids: Collection[int] | None
 ) -> tuple[dict[int, _Money], list[PendingSlip], list[TrayDiscrepancy]]:
-    """Per table, the drop recorded (buy-ins), the fills and credits received and the slips pending; the pending
-    slips (oldest first) and the openers that differ from the table's last closer, confirmed or waiting for their
-    confirmation (escalations first, then written reports). One query."""
+    """Per table (of ``table_ids``, or every table), the drop recorded (buy-ins), the fills and credits received and
+    the slips pending; the pending slips (oldest first) and the openers that differ from the table's last closer,
+    confirmed or waiting for their confirmation (escalations first, then written reports). One query."""
     money: dict[int, _Money] = defaultdict(_Money)
     slips: list[PendingSlip] = []
     discrepancies: list[TrayDiscrepancy] = []
     kinds = {value: str(label) for value, label in Slip.Kind.choices}
     statuses = {value: str(label) for value, label in Slip.Status.choices}
-    for source, table_id, kind, number, status, cents, more, at in _money_rows(shift):
+    for source, table_id, kind, number, status, cents, more, at in _money_rows(shift, table_ids):
         cents = int(cents or 0)  # PostgreSQL sums bigints as numeric
         got = money[table_id]
         if source == "drop":
@@ -247,17 +257,15 @@ def _table_money(
                     counted_at=at,
                 )
             )
-    slips.sort(key=lambda slip: (slip.requested_at, slip.kind, slip.number))
-    discrepancies.sort(key=lambda found: (_LEVELS.get(found.level, 3), found.table_name, found.counted_at))
-    return money, slips, discrepancies
+    return money, _slips_in_order(slips), _discrepancies_in_order(discrepancies)
 
 
-def _rounds_per_hour(settled: int, first_opened: dt.datetime | None, now: dt.datetime) -> float | None:
-    """Settled rounds an hour since the table's first round of the shift (at least ``RATE_WINDOW_MIN``)."""
-    if first_opened is None:
-        return None
-    window = max(now - first_opened, RATE_WINDOW_MIN)
-    return settled / (window.total_seconds() / 3600)
+def _slips_in_order(slips: Iterable[PendingSlip]) -> list[PendingSlip]:
+    return sorted(slips, key=lambda slip: (slip.requested_at, slip.kind, slip.number))
+
+
+def _discrepancies_in_order(found: Iterable[TrayDiscrepancy]) -> list[TrayDiscrepancy]:
+    return sorted(found, key=lambda one: (_LEVELS.get(one.level, 3), one.table_name, one.counted_at))
 
 
 def _drift(table: Table) -> HoldDrift | None:
@@ -268,7 +276,119 @@ def _drift(table: Table) -> HoldDrift | None:
     return drift if drift is not None and drift.z is not None else None
 
 
-def pit_dashboard(*, now: dt.datetime | None = None, pit_id: int | None = None) -> PitDashboard:
+# --- the floor's lines, kept between refreshes ----------------------------------------------------
+#
+# At 2,000 tables, reading and drawing every table's line takes about a second; between two refreshes a few tables
+# change. So each process keeps the lines it last read (``_FloorKept``) with where the floor's log of changed tables
+# (``tables.live``, in Redis) stood before it read them, and a refresh reads again only the tables the log names
+# since: every service that changes what a line shows (a round's move, a wager, a settle or a correction, the table's
+# money, its set-up, a rated seat) marks its table there when it commits. What changes with the clock alone (the
+# rounds an hour, a rated session's figures) is worked out again at every refresh; the rated players seated now are
+# read whole (one query, a few rows a table). What the services do not mark (an edit in the admin, a pit renamed) is
+# read within ``FLOOR_KEPT_SECONDS``, when the whole floor is read again. Without the shared log (the embedded
+# default) nothing is kept: every refresh reads the whole floor, as it must when another process may have changed it.
+# Correct with many processes and threads: a process's lines are those of the database at or after the position it
+# keeps, and anything committed after that position is named by the log at its next refresh.
+
+FLOOR_KEPT_SECONDS = 300
+
+
+@dataclass(frozen=True)
+class _FloorKept:
+    shift: tuple[int, str] | None
+    position: str  # the floor's log before the lines were read
+    read_at: float  # when the whole floor was last read (time.monotonic)
+    lines: dict[int, TableLine]  # by table id, in the floor's order (pit name, table name)
+    slips: list[PendingSlip]  # the floor's, in their order
+    discrepancies: list[TrayDiscrepancy]
+    # The big wins, and what they were read under: the thresholds and the newest posting (a settlement, a correction
+    # or a reversal since reads them again).
+    big_wins: tuple[tuple[object, ...], list[BigWin], bool] = ((), [], False)
+
+
+_floor_kept: list[_FloorKept | None] = [None]
+
+
+def floor_lines_forget() -> None:
+    """Forget the lines this process keeps: the next dashboard reads the whole floor (tests start afresh)."""
+    _floor_kept[0] = None
+
+
+def _floor_members() -> tuple[int, int]:
+    """How many tables the floor has and the newest one's id (one query)."""
+    got = Table.objects.aggregate(tables=Count("pk"), newest=Max("pk"))
+    return got["tables"], got["newest"] or 0
+
+
+def _labels() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The games', the tables' statuses' and the round states' names in the active language."""
+    return (
+        {value: str(label) for value, label in Game.choices},
+        {value: str(label) for value, label in Table.Status.choices},
+        {value: str(label) for value, label in ROUND_STATE_LABELS.items()},
+    )
+
+
+def _line(
+    table: WithAnnotations[Table, _LatestRound],
+    got: Figures,
+    cash: _Money,
+    labels: tuple[dict[str, str], dict[str, str], dict[str, str]],
+) -> TableLine:
+    games, statuses, states = labels
+    return TableLine(
+        table=table,
+        round_id=table.latest_round_id,
+        round_number=table.latest_round_number,
+        round_state=table.latest_round_state,
+        banking=table.banking_mode != rule_options.NO_BANK,
+        bank_seat=table.bank_seat_number,
+        bank_in_a_row=table.bank_in_a_row,
+        dealer_name=table.dealer_name or "",
+        game_label=games.get(table.game, table.game),
+        status_label=statuses.get(table.status, table.status),
+        round_state_label=states.get(table.latest_round_state or "", ""),
+        rounds_settled=got.settled,
+        first_opened=got.first_opened,
+        handle_cents=got.handle,
+        players_cents=-(got.house + got.commission + got.rake),
+        commission_cents=got.commission,
+        rake_cents=got.rake,
+        drop_cents=cash.drop,
+        fills_cents=cash.fills,
+        credits_cents=cash.credits,
+        slips_pending=cash.pending,
+        hold=_drift(table),
+    )
+
+
+def _place(line: TableLine | None) -> tuple[str, str]:
+    """Where a table's line stands on the floor: its pit's name, its name."""
+    return ("", "") if line is None else (line.table.pit.name, line.table.name)
+
+
+def _freshened(
+    lines: dict[int, TableLine], *, seated: dict[int, list[RatedSeatNow]], now: dt.datetime, shift_open: bool
+) -> dict[int, TableLine]:
+    """The lines with what changes with the clock alone worked out for ``now``: the rounds an hour (shown to one
+    decimal) and the rated players seated now. A line where nothing shown differs stays the same object (its drawn
+    row is kept: ``pit.templatetags.pit_rows``). One pass, a few microseconds a line (2,000 at every refresh)."""
+    fresh: dict[int, TableLine] = {}
+    shortest = RATE_WINDOW_MIN.total_seconds()
+    for pk, line in lines.items():
+        rated = tuple(seated.get(pk, ())) if pk in seated or line.rated else ()
+        pace = None
+        if shift_open and line.first_opened is not None:
+            pace = line.rounds_settled * 3600 / max((now - line.first_opened).total_seconds(), shortest)
+        was = line.rounds_per_hour
+        same_pace = round(pace, 1) == round(was, 1) if pace is not None and was is not None else pace is was
+        fresh[pk] = line if same_pace and rated == line.rated else replace(line, rated=rated, rounds_per_hour=pace)
+    return fresh
+
+
+def pit_dashboard(
+    *, now: dt.datetime | None = None, pit_id: int | None = None, position: str | None = None
+) -> PitDashboard:
     """Every table at a glance with its shift figures, its rated players and its hold drift, and the alerts, in a
     fixed number of queries (eight); with ``pit_id``, the tables of that pit and their alerts only.
 
@@ -276,76 +396,94 @@ def pit_dashboard(*, now: dt.datetime | None = None, pit_id: int | None = None) 
     supervisor are listed whatever shift they were asked in. The shift's figures are the
     sealed sums kept in the cache plus what is newer (see ``SealedShift``); the table's money
     (drop recorded, fills and credits, slips pending, tray discrepancies) is read whole.
+    ``position``: where the floor's log of changed tables stood before this was called (``tables.live``); with it,
+    only the tables changed since this process last read the floor are read again (``_FloorKept``).
     """
     now = now or timezone.now()
     cached: SealedShift | None = cache.get(FIGURES_CACHE_KEY)
     shift = shift_and_marks(cached, now=now)
+    key = (shift.pk, shift.opened_at.isoformat()) if shift is not None else None
+    kept = _floor_kept[0]
+    again: set[int] | None = None  # the tables read again; None: every table
+    if (
+        position is not None
+        and kept is not None
+        and kept.shift == key
+        and time.monotonic() - kept.read_at < FLOOR_KEPT_SECONDS
+    ):
+        changed = tables_changed_since(kept.position)
+        again = changed[1] if changed is not None else None
+    if again is not None and kept is not None and _floor_members() != (len(kept.lines), max(kept.lines, default=0)):
+        again = None  # a table added or gone (past the services too): the whole floor, in its order
     everywhere = _tables_with_latest_round()
-    tables = list(everywhere if pit_id is None else everywhere.filter(pit_id=pit_id))
+    tables = list(everywhere if again is None else everywhere.filter(pk__in=again))
+    earlier: dict[int, TableLine] = {} if again is None or kept is None else kept.lines
+    fresh = {table.pk: table for table in tables}
     seated = rated_seated_now(now=now)
     figures: dict[int, Figures] = {}
     big_wins: list[BigWin] = []
     big_wins_more = False
+    wins_read: tuple[object, ...] = ()
     money: dict[int, _Money] = {}
     slips: list[PendingSlip] = []
     discrepancies: list[TrayDiscrepancy] = []
     if shift is not None:
         key = (shift.pk, shift.opened_at.isoformat())
         sealed = cached if cached is not None and cached.shift == key else SealedShift(shift=key)
-        thresholds = tuple(sorted((t.pk, t.big_win_cents) for t in tables if t.big_win_cents is not None))
-        if thresholds != sealed.thresholds:  # another threshold: the sealed big wins are read again
-            sealed.thresholds, sealed.postings_mark, sealed.big_ids = thresholds, 0, ()
-        fresh_rounds = rounds_since(shift, sealed)
-        fresh_money = money_since(shift, sealed)
-        big_wins, big_wins_more = big_wins_since(shift, sealed)
-        cache.set(FIGURES_CACHE_KEY, sealed, FIGURES_CACHE_SECONDS)
-        money, slips, discrepancies = _table_money(shift, {table.pk: table.name for table in tables})
-        if pit_id is not None:  # the pit's own alerts: its tables' wins, slips and trays
-            mine = {table.pk for table in tables}
-            big_wins = [win for win in big_wins if win.table_id in mine]
-            slips = [slip for slip in slips if slip.table_id in mine]
-            discrepancies = [found for found in discrepancies if found.table_id in mine]
-        for table in tables:
-            figures[table.pk] = (
-                Figures()
-                .plus(sealed.tables.get(table.pk))
-                .plus(fresh_rounds.get(table.pk))
-                .plus(fresh_money.get(table.pk))
-            )
-    games = {value: str(label) for value, label in Game.choices}
-    statuses = {value: str(label) for value, label in Table.Status.choices}
-    states: dict[str, str] = {value: str(label) for value, label in ROUND_STATE_LABELS.items()}
-    lines = []
-    for table in tables:
-        got = figures.get(table.pk, Figures())
-        cash = money.get(table.pk, _Money())
-        lines.append(
-            TableLine(
-                table=table,
-                round_id=table.latest_round_id,
-                round_number=table.latest_round_number,
-                round_state=table.latest_round_state,
-                banking=table.banking_mode != rule_options.NO_BANK,
-                bank_seat=table.bank_seat_number,
-                bank_in_a_row=table.bank_in_a_row,
-                dealer_name=table.dealer_name or "",
-                game_label=games.get(table.game, table.game),
-                status_label=statuses.get(table.status, table.status),
-                round_state_label=states.get(table.latest_round_state or "", ""),
-                rounds_settled=got.settled,
-                rounds_per_hour=_rounds_per_hour(got.settled, got.first_opened, now) if shift else None,
-                handle_cents=got.handle,
-                players_cents=-(got.house + got.commission + got.rake),
-                commission_cents=got.commission,
-                rake_cents=got.rake,
-                drop_cents=cash.drop,
-                fills_cents=cash.fills,
-                credits_cents=cash.credits,
-                slips_pending=cash.pending,
-                rated=tuple(seated.get(table.pk, ())),
-                hold=_drift(table),
+        thresholds = tuple(
+            sorted(
+                (pk, table.big_win_cents)
+                for pk, table in ({pk: line.table for pk, line in earlier.items()} | fresh).items()
+                if table.big_win_cents is not None
             )
         )
+        if thresholds != sealed.thresholds:  # another threshold: the sealed big wins are read again
+            sealed.thresholds, sealed.postings_mark, sealed.big_ids = thresholds, 0, ()
+        fresh_rounds = rounds_since(shift, sealed, again)
+        fresh_money = money_since(shift, sealed, again)
+        wins_read = (thresholds, shift.newest_posting)
+        if again is not None and kept is not None and kept.big_wins[0] == wins_read:
+            _, big_wins, big_wins_more = kept.big_wins  # no posting since: the same
+        else:
+            big_wins, big_wins_more = big_wins_since(shift, sealed)
+            cache.set(FIGURES_CACHE_KEY, sealed, FIGURES_CACHE_SECONDS)  # a refresh of a few tables seals no more
+        names = {pk: line.table.name for pk, line in earlier.items()} | {pk: t.name for pk, t in fresh.items()}
+        money, slips, discrepancies = _table_money(shift, names, again)
+        if again is not None and kept is not None:  # the kept lists with the tables read again
+            slips = _slips_in_order([*(slip for slip in kept.slips if slip.table_id not in again), *slips])
+            discrepancies = _discrepancies_in_order(
+                [*(found for found in kept.discrepancies if found.table_id not in again), *discrepancies]
+            )
+        for pk in fresh:
+            figures[pk] = Figures().plus(sealed.tables.get(pk)).plus(fresh_rounds.get(pk)).plus(fresh_money.get(pk))
+    labels = _labels()
+    made = {
+        pk: _line(table, figures.get(pk, Figures()), money.get(pk, _Money()), labels) for pk, table in fresh.items()
+    }
+    if again is None:
+        everyone = made
+    else:  # the kept lines with the ones read again; gone tables dropped; the floor's order kept
+        everyone = {pk: line for pk, line in earlier.items() if pk not in again} | made
+        if any(_place(line) != _place(earlier.get(pk)) for pk, line in made.items()):  # renamed, moved, gone
+            everyone = dict(sorted(everyone.items(), key=lambda item: _place(item[1])))
+    everyone = _freshened(everyone, seated=seated, now=now, shift_open=shift is not None)
+    if position is not None:
+        read_at = kept.read_at if again is not None and kept is not None else time.monotonic()
+        _floor_kept[0] = _FloorKept(
+            shift=key,
+            position=position,
+            read_at=read_at,
+            lines=everyone,
+            slips=slips,
+            discrepancies=discrepancies,
+            big_wins=(wins_read, big_wins, big_wins_more),
+        )
+    lines = [line for line in everyone.values() if pit_id is None or line.table.pit_id == pit_id]
+    if pit_id is not None:  # the pit's own alerts: its tables' wins, slips and trays
+        mine = {line.table.pk for line in lines}
+        big_wins = [win for win in big_wins if win.table_id in mine]
+        slips = [slip for slip in slips if slip.table_id in mine]
+        discrepancies = [found for found in discrepancies if found.table_id in mine]
     must_pass = [
         BankMustPass(
             table_id=line.table.pk,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
@@ -117,6 +117,7 @@ class _SealMarks(TypedDict):
     seal_rounds: int | None
     seal_entries: int | None
     seal_postings: int | None
+    newest_posting: int | None  # the ledger's newest posting (a settlement, a correction or a reversal since?)
 
 
 if TYPE_CHECKING:  # the stubs' extensions are a development requirement
@@ -140,6 +141,7 @@ def shift_and_marks(sealed: SealedShift | None, *, now: dt.datetime) -> MarkedSh
             seal_postings=_newest_before(
                 Posting, "created_at", above=sealed.postings_mark if sealed else 0, cutoff=cutoff
             ),
+            newest_posting=Subquery(Posting.objects.order_by("-pk").values("pk")[:1]),
         )
         .first()
     )
@@ -156,21 +158,25 @@ class _RoundRow(TypedDict):
     handle: int | None
 
 
-def rounds_since(shift: MarkedShift, sealed: SealedShift) -> dict[int, Figures]:
-    """Per table, the rounds not sealed yet; seals those that now can be (one query, a row a round).
+def rounds_since(shift: MarkedShift, sealed: SealedShift, tables: Collection[int] | None = None) -> dict[int, Figures]:
+    """Per table, the rounds not sealed yet; seals those that now can be (one query, a row a round). With ``tables``,
+    the rounds of those tables only, and nothing sealed (a refresh that reads a few tables again: ``pit.selectors``).
 
     Once something is sealed the rounds are found by id alone (the rounds of another shift are
     skipped here): filtering by shift too would lead SQLite to read every round of the
     shift through the shift's index.
     """
-    seal_to = max(sealed.rounds_mark, shift.seal_rounds or 0)
+    seal_to = sealed.rounds_mark if tables is not None else max(sealed.rounds_mark, shift.seal_rounds or 0)
+    only = {} if tables is None else {"table_id__in": list(tables)}
 
     def per_round(rounds: QuerySet[Round]) -> QuerySet[Round, _RoundRow]:
-        rows = rounds.values("pk", "shift_id", "table_id", "state", "opened_at")
+        rows = rounds.filter(**only).values("pk", "shift_id", "table_id", "state", "opened_at")
         return rows.annotate(handle=Sum("wagers__amount_cents")).order_by()
 
     if not sealed.rounds_mark:
         rows = per_round(Round.objects.filter(shift=shift))
+    elif tables is not None:  # the tables' rounds from their oldest not sealed (a few tables: a few hundred rows)
+        rows = per_round(Round.objects.filter(shift=shift, pk__gte=min(sealed.unfinished, default=seal_to)))
     else:  # two index reads (an OR of them would make SQLite read every round)
         rows = per_round(Round.objects.filter(pk__gt=sealed.rounds_mark))
         if sealed.unfinished:
@@ -179,14 +185,15 @@ def rounds_since(shift: MarkedShift, sealed: SealedShift) -> dict[int, Figures]:
     for row in rows:
         if row["shift_id"] != shift.pk:
             continue
-        finished = row["state"] in (RoundState.SETTLED, RoundState.VOIDED)
-        if row["pk"] <= seal_to and finished:
-            sealed.figures(row["table_id"]).add_round(
-                state=row["state"], opened_at=row["opened_at"], handle=row["handle"]
-            )
-            sealed.unfinished.discard(row["pk"])
-            continue
-        if row["pk"] <= seal_to:
+        if tables is not None and row["pk"] <= seal_to and row["pk"] not in sealed.unfinished:
+            continue  # summed in the sealed figures
+        if tables is None and row["pk"] <= seal_to:
+            if row["state"] in (RoundState.SETTLED, RoundState.VOIDED):  # finished: summed for good
+                sealed.figures(row["table_id"]).add_round(
+                    state=row["state"], opened_at=row["opened_at"], handle=row["handle"]
+                )
+                sealed.unfinished.discard(row["pk"])
+                continue
             sealed.unfinished.add(row["pk"])
         fresh[row["table_id"]].add_round(state=row["state"], opened_at=row["opened_at"], handle=row["handle"])
     sealed.rounds_mark = seal_to
@@ -200,20 +207,23 @@ _MONEY = {
 }
 
 
-def money_since(shift: MarkedShift, sealed: SealedShift) -> dict[int, Figures]:
-    """Per table, the house's bank result, commission and rake in the ledger entries not sealed yet (one query).
+def money_since(shift: MarkedShift, sealed: SealedShift, tables: Collection[int] | None = None) -> dict[int, Figures]:
+    """Per table, the house's bank result, commission and rake in the ledger entries not sealed yet (one query). With
+    ``tables``, the entries of those tables only, and nothing sealed (as ``rounds_since``).
 
     Only the house's accounts are summed (a few entries a round instead of every player's):
     the players' result is their opposite, since every posting balances and a settled
     round's stakes are off the layout again. Unsettled and voided rounds have none.
     """
-    seal_to = max(sealed.entries_mark, shift.seal_entries or 0)
+    seal_to = sealed.entries_mark if tables is not None else max(sealed.entries_mark, shift.seal_entries or 0)
     sums = {}
     for name, account in _MONEY.items():
         sums[f"sealed_{name}"] = Sum("amount_cents", filter=Q(account=account, pk__lte=seal_to))
         sums[name] = Sum("amount_cents", filter=Q(account=account, pk__gt=seal_to))
     rows = LedgerEntry.objects.filter(pk__gt=sealed.entries_mark, account__in=_MONEY.values())
     rows = rows if sealed.entries_mark else rows.filter(round_id__in=shift_round_ids(shift))  # by id alone, as rounds
+    if tables is not None:  # the ledger keeps a round's id only: the tables' rounds of the shift
+        rows = rows.filter(round_id__in=Round.objects.filter(shift=shift, table_id__in=list(tables)).values("pk"))
     # Summed by round in the database, each round's shift and table looked up once a round (the ledger holds its
     # id only; looked up for every entry, the round would be read again for each of the shift's entries), then by
     # table here.
@@ -228,7 +238,8 @@ def money_since(shift: MarkedShift, sealed: SealedShift) -> dict[int, Figures]:
         if row["round_shift"] != shift.pk:  # a correction of an earlier shift's round
             continue
         table_id = row["round_table"]
-        sealed.figures(table_id).add_money(**{name: row[f"sealed_{name}"] for name in _MONEY})
+        if tables is None:
+            sealed.figures(table_id).add_money(**{name: row[f"sealed_{name}"] for name in _MONEY})
         fresh.setdefault(table_id, Figures()).add_money(**{name: row[name] for name in _MONEY})
     sealed.entries_mark = seal_to
     return fresh

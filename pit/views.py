@@ -121,7 +121,7 @@ def _live_context(request: HttpRequest, *, position: str | None = None) -> dict[
     # committing meanwhile is sent again at the next poll, never lost).
     pit_id = _pit_shown(request)
     position = position if position is not None else tables_position()
-    board = pit_dashboard(pit_id=pit_id)
+    board = pit_dashboard(pit_id=pit_id, position=position)
     tournaments = running_tournaments()
     lists = _lists_drawn(board, list(tournaments))
     return {

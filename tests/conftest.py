@@ -316,6 +316,14 @@ def _redis_trusted_again() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _dashboard_reads_the_whole_floor_first() -> None:
+    """The floor's lines a dashboard kept in this process belong to the test that drew them."""
+    from pit.selectors import floor_lines_forget
+
+    floor_lines_forget()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
     """PBKDF2 is slow on purpose; tests only need hashing to work."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -9,6 +9,7 @@ is the one the template wrote, cell for cell (the browser tests and the CSS read
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from html import escape
 
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from casino.templatetags.money import cents
 from pit.dashboard_rows import TableLine
+from pit.templatetags.rated_play import rated_row
 
 register = template.Library()
 
@@ -140,3 +142,36 @@ def table_row(line: TableLine) -> SafeString:
         f'<td class="num t-slips">{_slips(line, words)}</td>'
         "</tr>"
     )
+
+
+# A table's rows (its line, and its rated players' and hold drift's line under it) as last drawn in this process, by
+# table, language, the players' list's address and whether swapped out of band; kept while the table's line is the
+# same object (``pit.selectors`` keeps the line of a table nothing changed at), so a refresh of 2,000 tables draws
+# again only the few that changed. At most ``_DRAWN_MOST`` kept (then drawn afresh).
+_drawn: dict[tuple[int, str | None, str, bool], tuple[TableLine, str]] = {}
+_DRAWN_MOST = 20_000
+
+
+def _rows(line: TableLine, players_url: str, oob: bool, language: str | None) -> str:
+    key = (line.table.pk, language, players_url, oob)
+    kept = _drawn.get(key)
+    if kept is not None and kept[0] is line:
+        return kept[1]
+    swap = ' hx-swap-oob="true"' if oob else ""
+    under = rated_row(line, players_url) if line.rated or line.hold else ""
+    drawn = f'<tbody id="t-{line.table.pk}" class="table-rows"{swap}>{table_row(line)}{under}</tbody>'
+    if len(_drawn) >= _DRAWN_MOST:
+        _drawn.clear()
+    _drawn[key] = (line, drawn)
+    return drawn
+
+
+@register.simple_tag
+def tables_rows(lines: Iterable[TableLine], players_url: str, oob: bool = False) -> SafeString:
+    """The tables' rows, each its own ``<tbody id="t-<table id>">`` (``oob``: each in a ``<template>``, swapped
+    out of band by its id, as htmx 2 asks for table parts)."""
+    language = get_language()
+    url = str(players_url)
+    if oob:
+        return mark_safe("\n".join(f"<template>{_rows(line, url, True, language)}</template>" for line in lines))
+    return mark_safe("".join(_rows(line, url, False, language) for line in lines))  # escaped where drawn

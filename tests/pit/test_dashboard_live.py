@@ -8,10 +8,15 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from casino.services import pit_create
+from pit import selectors
+from pit.selectors import pit_dashboard
 from settlement.services import adjustment_request
+from tables.live import tables_position
 from tables.models import Table
 from tests.pit.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, play, settle, signed_in
 
@@ -97,3 +102,42 @@ def test_a_refresh_sends_the_head_and_only_the_tables_that_changed(
     whole = client.get(poll_url(again)).content.decode()
     assert whole.lstrip().startswith('<div id="pit-live"') and whole.count('class="table-rows"') == 21
     assert Client().get(url).status_code == 302  # signed out: the sign-in page
+
+
+@pytest.mark.usefixtures("real_services")
+@pytest.mark.django_db
+def test_a_refresh_reads_again_only_the_tables_changed_since_and_the_whole_floor_within_five_minutes(
+    make_table: Callable[..., Table],
+    shift: Any,
+    dealer: User,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 2,000 tables a refresh cannot read every table: each process keeps the lines it read and reads again the
+    tables the services marked changed since; an edit made past the services shows within ``FLOOR_KEPT_SECONDS``."""
+    tables = [make_table(name=f"PGP-{n:02d}", game="paigow_poker", seat_count=6) for n in range(1, 6)]
+
+    def drawn() -> dict[int, Any]:
+        return {line.table.pk: line for line in pit_dashboard(position=tables_position()).lines}
+
+    def queries_of_a_refresh_after_one_settle(at: Table) -> int:
+        with django_capture_on_commit_callbacks(execute=True):
+            settle(play(at, dealer, wagers=PGP_WAGERS, hands=PGP_HANDS), dealer)
+        with CaptureQueriesContext(connection) as captured:
+            lines = drawn()
+        assert lines[at.pk].rounds_settled == 1
+        return len(captured)
+
+    first = drawn()
+    Table.objects.filter(pk=tables[0].pk).update(name="Renamed past the services")
+    quiet = drawn()
+    assert all(quiet[pk] is first[pk] for pk in first)  # nothing changed: the same lines (their rows stay drawn)
+    few = queries_of_a_refresh_after_one_settle(tables[1])
+    after = drawn()
+    assert after[tables[1].pk].players_cents != 0 and after[tables[2].pk] is first[tables[2].pk]
+    assert after[tables[0].pk].table.name == "PGP-01"  # not marked: kept as it was
+    more = [make_table(name=f"PGP-{n:02d}", game="paigow_poker", seat_count=6) for n in range(6, 31)]
+    assert len(drawn()) == 30  # tables added: the whole floor read again
+    assert queries_of_a_refresh_after_one_settle(more[-1]) == few  # however many tables there are
+    monkeypatch.setattr(selectors, "FLOOR_KEPT_SECONDS", 0)
+    assert drawn()[tables[0].pk].table.name == "Renamed past the services"

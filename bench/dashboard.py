@@ -38,7 +38,12 @@ log), as in production.
 
 With ``REDIS_URL`` set (the cache, and the floor's log of changed tables), it also times the live refresh after
 one table changed ("one changed"): a table marked changed as a settle there marks it, then the poll the dashboard's
-last answer gave, which sends the head and that table's rows alone (``pit.views.pit_live``).
+last answer gave, which sends the head and that table's rows alone (``pit.views.pit_live``). With the floor's log,
+each process keeps the lines it read and reads again only the tables changed since (``pit.selectors``): the timed
+requests after the warm-up are the ones a pit boss meets; the cold line is a process's first read of the floor.
+From ``LARGE_FLOOR`` tables the page's bound is its p99 (``LARGE_TARGET_P99_MS``), as for a whole floor of 2,000.
+
+``--keep`` leaves the database for a later ``--reuse`` (same floor options), which times it without building it.
 
 Run from the repository root::
 
@@ -70,6 +75,7 @@ BENCH_DATABASE = "tableside_bench_dashboard"
 SEED = 20261121
 TARGET_MS = 100  # server time of one dashboard request, with 200 open tables
 DELTA_TARGET_MS, DELTA_TARGET_KIB = 100, 50  # the live refresh after one table changed, at 2,000 tables
+LARGE_FLOOR, LARGE_TARGET_P99_MS = 1_000, 300  # from this many tables: the page's p99 bound instead (a whole floor)
 MAX_QUERIES = 12  # 17 added the rated players seated now; 18 the poker room's running tournaments (none run here)
 COMMISSION_BP = RAKE_BP = 500
 # The games in turn, with their seats and whether the house banks (else a points game with a rake).
@@ -461,11 +467,14 @@ def main(argv: list[str] | None = None) -> int:
             sql = queries_of_one_request(client, url)
             size = len(_get(client, url).content) / 1024
             p50, p99 = percentile_ms(latencies, 0.5), percentile_ms(latencies, 0.99)
-            ok = p50 <= TARGET_MS and len(sql) <= MAX_QUERIES
+            if args.tables >= LARGE_FLOOR:
+                ok, bound = p99 <= LARGE_TARGET_P99_MS and len(sql) <= MAX_QUERIES, f"<= {LARGE_TARGET_P99_MS} ms p99"
+            else:
+                ok, bound = p50 <= TARGET_MS and len(sql) <= MAX_QUERIES, f"<= {TARGET_MS} ms"
             failed |= not ok
             print(
                 f"{url:<14}{p50:>9.1f}{p99:>9.1f}{1000 * statistics.fmean(latencies):>9.1f}{len(sql):>9}{size:>7.0f}"
-                f"   <= {TARGET_MS} ms, <= {MAX_QUERIES} queries: {'PASS' if ok else 'BELOW'}"
+                f"   {bound}, <= {MAX_QUERIES} queries: {'PASS' if ok else 'BELOW'}"
             )
             if args.queries and url == "/pit/":
                 for number, statement in enumerate(sql, start=1):

@@ -29,6 +29,10 @@ RATE_WINDOW_MIN = dt.timedelta(minutes=15)
 MAX_SEATS = max(high for _, high in SEAT_LIMITS.values())
 # Big wins shown at most (the newest); the page says when there were more.
 BIG_WINS_SHOWN = 20
+# Pending slips (the oldest) and tray discrepancies (escalations first) listed at most: a floor of 2,000 tables has
+# hundreds, which nobody reads on one page; the page says how many more (the cage's queue lists every slip, each
+# table's history its counts). Every one counts in the totals and the alerts.
+SLIPS_SHOWN = DISCREPANCIES_SHOWN = 25
 
 
 # A round's state as the dashboard names it.
@@ -258,6 +262,22 @@ class PitDashboard:
         object.__setattr__(self, "totals", totals)
         object.__setattr__(self, "rated_alerts", rated)
         object.__setattr__(self, "hold_alerts", held)
+
+    @property
+    def slips_shown(self) -> list[PendingSlip]:
+        return self.slips[:SLIPS_SHOWN]
+
+    @property
+    def slips_more(self) -> int:
+        return max(0, len(self.slips) - SLIPS_SHOWN)
+
+    @property
+    def discrepancies_shown(self) -> list[TrayDiscrepancy]:
+        return self.discrepancies[:DISCREPANCIES_SHOWN]
+
+    @property
+    def discrepancies_more(self) -> int:
+        return max(0, len(self.discrepancies) - DISCREPANCIES_SHOWN)
 
     @property
     def rated_shown(self) -> bool:

@@ -304,6 +304,7 @@ class _FloorKept:
     # The big wins, and what they were read under: the thresholds and the newest posting (a settlement, a correction
     # or a reversal since reads them again).
     big_wins: tuple[tuple[object, ...], list[BigWin], bool] = ((), [], False)
+    sealed: SealedShift | None = None
 
 
 _floor_kept: list[_FloorKept | None] = [None]
@@ -400,17 +401,16 @@ def pit_dashboard(
     only the tables changed since this process last read the floor are read again (``_FloorKept``).
     """
     now = now or timezone.now()
-    cached: SealedShift | None = cache.get(FIGURES_CACHE_KEY)
+    kept = _floor_kept[0]
+    if position is None or kept is None or time.monotonic() - kept.read_at >= FLOOR_KEPT_SECONDS:
+        kept = None
+    # The sealed figures this process last used serve a refresh of a few tables (any sealed state is consistent
+    # with the rows newer than it); a read of the whole floor takes the newest in the cache.
+    cached: SealedShift | None = kept.sealed if kept is not None else cache.get(FIGURES_CACHE_KEY)
     shift = shift_and_marks(cached, now=now)
     key = (shift.pk, shift.opened_at.isoformat()) if shift is not None else None
-    kept = _floor_kept[0]
     again: set[int] | None = None  # the tables read again; None: every table
-    if (
-        position is not None
-        and kept is not None
-        and kept.shift == key
-        and time.monotonic() - kept.read_at < FLOOR_KEPT_SECONDS
-    ):
+    if kept is not None and kept.shift == key:
         changed = tables_changed_since(kept.position)
         again = changed[1] if changed is not None else None
     if again is not None and kept is not None and _floor_members() != (len(kept.lines), max(kept.lines, default=0)):
@@ -424,6 +424,7 @@ def pit_dashboard(
     big_wins: list[BigWin] = []
     big_wins_more = False
     wins_read: tuple[object, ...] = ()
+    sealed: SealedShift | None = None
     money: dict[int, _Money] = {}
     slips: list[PendingSlip] = []
     discrepancies: list[TrayDiscrepancy] = []
@@ -477,6 +478,7 @@ def pit_dashboard(
             slips=slips,
             discrepancies=discrepancies,
             big_wins=(wins_read, big_wins, big_wins_more),
+            sealed=sealed,
         )
     lines = [line for line in everyone.values() if pit_id is None or line.table.pit_id == pit_id]
     if pit_id is not None:  # the pit's own alerts: its tables' wins, slips and trays

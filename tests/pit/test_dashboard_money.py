@@ -299,3 +299,6 @@ def test_the_money_keeps_the_dashboards_fixed_number_of_queries_as_tables_grow(
     )
     assert len(board.slips) == 200 and len(board.discrepancies) == 200
     assert html.count('class="slips-pending"') == 200
+    # Listed: the 25 oldest slips and the 25 first discrepancies, with how many more (every one in the totals).
+    assert html.count('class="slip-line') == 25 and "175 newer slips: the cage's queue lists every one." in html
+    assert html.count('class="alert alert-tray') == 25 and "175 more tray discrepancies" in html

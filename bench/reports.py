@@ -15,8 +15,8 @@ as autovacuum would. Building the floor is not timed.
 The shift is then closed by ``casino.services.shift_close`` with the report task it
 queues in the outbox left unpublished, so no report is built behind the bench's back
 (and the close's refusal of an unfinished round patched out: the last rounds stay open,
-as when the figures below were first measured). Then each table gets its money (issue
-16, ``table_money_add``): a confirmed opener and closer, three buy-ins, a fill and a
+as when the figures below were first measured). Then each table gets its money
+(``table_money_add``): a confirmed opener and closer, three buy-ins, a fill and a
 credit received, a fill voided, and its drop box counted twice, agreeing (the counts by
 ``tables.drop.drop_count_record``; the rest in bulk as the services write it, with its
 ledger postings). The timed part is ``pit.services.shift_report_build(shift=...,

@@ -1,7 +1,7 @@
 """A table's win and hold (DESIGN.md "The table's money"), as the regulators define them.
 
-Table win = drop + closer + credits − opener − fills (New York, 9 NYCRR 5315.1(c), the definition the issue
-names); hold = win ÷ drop. Money in integer cents; hold in basis points (hundredths of a percent), rounded half
+Table win = drop + closer + credits − opener − fills (the definition of New York's 9 NYCRR 5315.1(c), followed
+here); hold = win ÷ drop. Money in integer cents; hold in basis points (hundredths of a percent), rounded half
 away from zero, none when nothing was dropped. Pure: the figures come from the tray counts, the slips and the
 drop box (``tables.tray``, ``tables.slips``, ``tables.drop``).
 """

@@ -21,6 +21,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from casino.money import money_text
@@ -81,10 +82,23 @@ def _cell(row: Mapping[str, Any], name: str) -> str:
 
 
 def _table(
-    head: Sequence[str], rows: Sequence[Sequence[Any]], *, numbers_from: int = 0, bold_last: bool = False
+    head: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    numbers_from: int = 0,
+    bold_last: bool = False,
+    widths: Sequence[float] | None = None,
+    heights: Sequence[float | None] | None = None,
 ) -> Table:
-    """A grid with a header row; columns from ``numbers_from`` on are right-aligned (figures)."""
-    table = Table([list(head), *[list(row) for row in rows]], repeatRows=1, hAlign="LEFT")
+    """A grid with a header row; columns from ``numbers_from`` on are right-aligned (figures); ``widths`` and
+    ``heights`` (None: worked out) given when known, so reportlab need not measure every cell."""
+    table = Table(
+        [list(head), *[list(row) for row in rows]],
+        colWidths=widths,
+        rowHeights=heights,
+        repeatRows=1,
+        hAlign="LEFT",
+    )
     style = TableStyle(_GRID.getCommands())
     if numbers_from:
         style.add("ALIGN", (numbers_from, 0), (-1, -1), "RIGHT")
@@ -192,6 +206,9 @@ def _audit_story(data: Mapping[str, Any]) -> list[Flowable]:
         verdict = f"The audit log is BROKEN at event {chain['broken_seq']}: {chain['problem']}"
     story: list[Flowable] = [_heading("Chain verification"), Paragraph(escape(verdict), _STYLES["BodyText"])]
     story.append(_heading(f"Events ({len(data['events'])})"))
+    head = ["Seq", "Occurred at", "Actor", "Event", "Subject", "Reason", "Hash (first 16)"]
+    widths = [12 * mm, 30 * mm, 25 * mm, 45 * mm, 45 * mm, 85 * mm, 30 * mm]
+    reason_room = widths[5] - 2 * 6  # the column less the cell's padding (6 points a side)
     rows = [
         [
             str(event["seq"]),
@@ -199,15 +216,27 @@ def _audit_story(data: Mapping[str, Any]) -> list[Flowable]:
             event["actor"],
             event["event_type"],
             event["subject"],
-            Paragraph(escape(event["reason"]), _SMALL),
+            # A reason that fits its cell is drawn as it is; only a longer one is wrapped (a Paragraph each).
+            event["reason"]
+            if stringWidth(event["reason"], "Helvetica", 7) <= reason_room
+            else Paragraph(escape(event["reason"]), _SMALL),
             event["hash"][:16],
         ]
         for event in data["events"]
     ]
-    table = _table(["Seq", "Occurred at", "Actor", "Event", "Subject", "Reason", "Hash (first 16)"], rows)
-    table._argW = [12 * mm, 30 * mm, 25 * mm, 45 * mm, 45 * mm, 85 * mm, 30 * mm]
-    story.append(table)
+    # One grid a few pages long at a time: reportlab splits a table at each page break by laying out what is left
+    # again, so one grid of 20,000 events took minutes; grids of ``_EVENTS_A_GRID`` rows, each with its header, keep
+    # it linear.
+    line = 7 + 2 * 1.5 + 1.2  # a row of one line: the font's leading and the cell's padding (``_GRID``)
+    heights = [None if isinstance(row[5], Paragraph) else line for row in rows]
+    for start in range(0, max(len(rows), 1), _EVENTS_A_GRID):
+        chunk = slice(start, start + _EVENTS_A_GRID)
+        story.append(_table(head, rows[chunk], widths=widths, heights=[line, *heights[chunk]]))
     return story
+
+
+# The audit report's events a grid (a few pages; see ``_audit_story``).
+_EVENTS_A_GRID = 200
 
 
 def _controls_story(data: Mapping[str, Any]) -> list[Flowable]:

@@ -64,3 +64,32 @@ def test_the_chart_is_deterministic() -> None:
         },
     ]
     assert hourly_chart_png(hours) == hourly_chart_png(hours)
+
+
+def test_an_audit_report_of_many_events_lists_every_event_once_across_its_pages() -> None:
+    """A busy shift's audit report runs to dozens of pages: every event is listed once, in order, a long reason
+    wrapped in its cell and a short one as it is (the grids a few pages each: pit.report_pdf)."""
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    long_reason = "Card exposed while dealing the second hand; the supervisor approved the void at the table. " * 2
+    events = [
+        {
+            "seq": seq,
+            "occurred_at": f"2026-11-29T10:{seq // 60 % 60:02d}:{seq % 60:02d}+00:00",
+            "actor": "dealer",
+            "event_type": "round.settled",
+            "subject": f"Round #{seq}",
+            "reason": long_reason if seq % 97 == 0 else ("Misdeal" if seq % 5 == 0 else ""),
+            "hash": f"{seq:016x}" + "f" * 48,
+        }
+        for seq in range(1, 451)
+    ]
+    shift = {"name": "Day", "gaming_day": "2026-11-29", "number": 1, "opened_at": "08:00", "closed_at": "16:00"}
+    pdf = render_pdf({"kind": "audit", "shift": shift, "chain": {"ok": True}, "events": events}, "ab" * 32)
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    hashes = re.findall(r"\b0{10}[0-9a-f]{6}\b", text)  # each event's hash, its first 16 digits
+    assert hashes == [f"{seq:016x}" for seq in range(1, 451)]
+    assert text.count("Misdeal") == 90 and "approved the void at the table." in text

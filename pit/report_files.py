@@ -6,10 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from casino.audit import checkpoint_text
 from casino.models import Shift
@@ -116,7 +118,22 @@ def render_html(data: Mapping[str, Any]) -> str:
             {"level": level, "pit": pit, "table": table, "cells": [_cell(row, name) for name in FIGURES]}
             for level, pit, table, row in levels
         ]
+    if data["kind"] == ShiftReport.Kind.AUDIT:
+        context["event_rows"] = _event_rows(data["events"])
     return render_to_string("pit/shift_report.html", context)
+
+
+def _event_rows(events: Sequence[Mapping[str, Any]]) -> SafeString:
+    """The audit report's events as table rows, every text escaped: drawn in Python (the template language took
+    two seconds for the 20,000 events of a busy shift)."""
+    return mark_safe(  # every text escaped here
+        "\n".join(
+            f'<tr><td class="num">{row["seq"]}</td><td>{escape(row["occurred_at"])}</td><td>{escape(row["actor"])}'
+            f"</td><td>{escape(row['event_type'])}</td><td>{escape(row['subject'])}</td><td>{escape(row['reason'])}"
+            f"</td><td><code>{escape(row['hash'])}</code></td></tr>"
+            for row in events
+        )
+    )
 
 
 def _cell(row: Mapping[str, Any], name: str) -> str:

@@ -25,6 +25,7 @@ from playwright.sync_api import expect
 
 from casino.roles import Role
 from ledger.verify import ledger_verify
+from rounds.models import Wager
 from settlement.models import ShiftReport
 from tables.models import Slip
 from tests.browser.test_dealer_tablet import _play_to_dealt, _tap_hands
@@ -125,6 +126,9 @@ def test_a_whole_shift_of_the_tables_money_from_the_screens(
     expect(dana.locator("[data-state-label]")).to_have_text("Hands revealed")
     dana.locator("[data-settle]").tap()
     expect(dana.locator("[data-state-label]")).to_have_text("Settled")
+    # Every chip tapped counted (a tap lost or doubled would move the computed win the report checks below).
+    placed = dict(Wager.objects.filter(round__table=table).values_list("seat__number", "amount_cents"))
+    assert placed == {1: 2_000, 2: 5_000}, placed
 
     # --- a fill and a credit through the cage; a fill asked by mistake, voided --------------------------------
     _issue_and_sign(cora, dana, fred, table, _slip(dana, table, "fill", {10000: 10}))

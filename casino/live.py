@@ -14,8 +14,8 @@ process: the writer's commit reaches every reader, and an entry is kept ``SHARED
 (Redis down a moment) heals by itself. The embedded default's local-memory cache belongs to one process: a commit in
 another worker process (``make serve`` runs several) never reaches it, so there an entry is believed for
 ``LOCAL_SECONDS`` only, and there is no floor log (a screen redraws everything). Redis that fails or does not answer
-within its timeout is left alone by this process for ``BACK_OFF_SECONDS``: meanwhile every poll reads the database,
-as it would on a miss, and no write or page waits for Redis more than once.
+within its timeout is left alone by this process for a while (``casino.redis_cache``, shared with every cache call):
+meanwhile every poll reads the database, as it would on a miss, and no write or page waits for Redis more than once.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from casino.redis_cache import backing_off, redis_failed
+
 LOCAL_SECONDS = 0.5  # a process-local cache cannot hear another process's commit: still within the second
 SHARED_SECONDS = 300  # a shared cache hears every commit; the timeout only heals a write lost while it was down
-BACK_OFF_SECONDS = 10.0
-_down_until = [0.0]
 
 
 def floor_key(*parts: object) -> str:
@@ -51,15 +51,11 @@ def _shared() -> bool:
 
 def _client() -> Any:
     """The Redis client behind the cache, or None: not Redis, or Redis failed moments ago (backing off)."""
-    if not _shared() or time.monotonic() < _down_until[0]:
+    if not _shared() or backing_off():
         return None
     from django_redis import get_redis_connection
 
     return get_redis_connection("default")
-
-
-def _failed() -> None:
-    _down_until[0] = time.monotonic() + BACK_OFF_SECONDS
 
 
 def _redis(work: Any) -> Any:
@@ -72,7 +68,7 @@ def _redis(work: Any) -> Any:
         work(pipeline)
         return pipeline.execute()
     except Exception:  # noqa: BLE001 - Redis down or slow: the database answers, and Redis is left alone a while
-        _failed()
+        redis_failed()
         return None
 
 
@@ -104,16 +100,12 @@ def generation(key: str) -> Any:
 
 
 def cached_many(keys: list[str]) -> dict[str, Any]:
-    """The cache's values for ``keys`` (those it holds), without waiting on a Redis this process is backing off."""
-    if _shared() and time.monotonic() < _down_until[0]:
-        return {}
+    """The cache's values for ``keys`` (those it holds; none while Redis is being backed off)."""
     return cache.get_many(keys)
 
 
 def cache_keep(values: dict[str, Any], seconds: float) -> None:
-    """Keep ``values`` in the cache for ``seconds``, unless Redis is being backed off."""
-    if _shared() and time.monotonic() < _down_until[0]:
-        return
+    """Keep ``values`` in the cache for ``seconds`` (not while Redis is being backed off)."""
     cache.set_many(values, seconds)
 
 

@@ -256,6 +256,7 @@ else:
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {
+                "CLIENT_CLASS": "casino.redis_cache.BackingOffClient",
                 "SOCKET_CONNECT_TIMEOUT": REDIS_SOCKET_CONNECT_TIMEOUT,
                 "SOCKET_TIMEOUT": REDIS_SOCKET_TIMEOUT,
                 "IGNORE_EXCEPTIONS": True,
@@ -460,6 +461,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redis_backing_off": {"()": "casino.redis_cache.QuietWhileBackingOff"}},
+    "loggers": {"django_redis.cache": {"filters": ["redis_backing_off"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 

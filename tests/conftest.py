@@ -311,10 +311,11 @@ def _audit_sequenced_when_a_test_says(settings) -> None:  # type: ignore[no-unty
 
 @pytest.fixture(autouse=True)
 def _redis_trusted_again() -> None:
-    """A test that took Redis away leaves this process backing off it (``casino.live``): the next starts afresh."""
-    import casino.live
+    """A test that took Redis away leaves this process backing off it (``casino.redis_cache``): the next starts
+    afresh."""
+    from casino.redis_cache import redis_trusted_again
 
-    casino.live._down_until[0] = 0.0
+    redis_trusted_again()
 
 
 @pytest.fixture(autouse=True)

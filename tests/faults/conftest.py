@@ -30,6 +30,7 @@ def redis_caches(url: str) -> dict[str, Any]:
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": url,
             "OPTIONS": {
+                "CLIENT_CLASS": "casino.redis_cache.BackingOffClient",
                 "SOCKET_CONNECT_TIMEOUT": django_settings.REDIS_SOCKET_CONNECT_TIMEOUT,
                 "SOCKET_TIMEOUT": django_settings.REDIS_SOCKET_TIMEOUT,
                 "IGNORE_EXCEPTIONS": True,

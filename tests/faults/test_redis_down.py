@@ -149,3 +149,32 @@ def test_a_pit_boss_closes_the_shift_through_the_api_with_redis_down_and_outbox_
     call_command("outbox_flush")
     assert "Sent 1 queued task; 0 still waiting." in capsys.readouterr().out
     reports_built(played_shift)
+
+
+def test_once_redis_failed_every_cache_call_answers_at_once_until_the_back_off_ends(
+    cache_down: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The first call waits for the timeouts and fails; the pages' further reads and writes (the dashboard's sealed
+    figures, the room display's lines, a form-once key) answer a miss at once, not half a second each, and the log
+    holds one traceback for each time Redis was tried and failed, not one for every call not made."""
+    import time
+
+    from django.core.cache import cache
+
+    import casino.redis_cache
+
+    start = time.monotonic()
+    assert cache.get("first") is None
+    first = time.monotonic() - start
+    assert casino.redis_cache.backing_off()
+    start = time.monotonic()
+    for key in range(20):
+        assert cache.get(f"k{key}") is None
+        cache.set(f"k{key}", key, 60)
+        assert cache.get_many([f"k{key}"]) == {}
+    assert cache.add("form-once", 1, 60) is None
+    assert time.monotonic() - start < 0.05, f"the first failure took {first:.2f} s, the rest should take none"
+    casino.redis_cache._down_until[0] = 0.0  # the back-off over: Redis is tried again, and fails again
+    assert cache.get("again") is None and casino.redis_cache.backing_off()
+    ignored = [r for r in caplog.records if r.name == "django_redis.cache"]
+    assert len(ignored) == 2, [r.getMessage() for r in ignored]

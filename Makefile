@@ -47,10 +47,12 @@ $(CHROMIUM):
 
 # The import contracts and the types first (seconds): an import that climbs a layer, or a value of the wrong type
 # (mypy --strict over every app, pyproject.toml), fails the build before the suite runs.
+# The suite keeps the bytecode it compiles (PYTHONDONTWRITEBYTECODE emptied, where a machine sets it): every worker,
+# every process a test starts and the second CI pass then load Django and the tests compiled, not compile them again.
 test: $(VENV)/.dev-installed $(CHROMIUM)
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m mypy
-	$(PY) -m pytest -n $(JOBS) --dist worksteal $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(JOBS) --dist worksteal $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev-installed
 	$(PY) -m ruff check .

@@ -13,11 +13,9 @@ from __future__ import annotations
 import bisect
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
@@ -30,6 +28,9 @@ from pit import master_game, rating_report
 from pit.report_controls import controls_lines
 from pit.report_figures import FIGURES
 from settlement.models import ShiftReport
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 TITLES = {
     ShiftReport.Kind.SHIFT: "End-of-shift report",
@@ -104,11 +105,22 @@ def _none(text: str) -> Paragraph:
     return Paragraph(escape(text), _STYLES["Italic"])
 
 
+def _chart_figure() -> Figure:
+    """A figure of the charts' size on matplotlib's Agg canvas. matplotlib is imported here, when a report is drawn,
+    not when the app loads (a quarter of a second at every process's start: every web and Celery process, every
+    ``manage.py`` command)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=CHART_SIZE, dpi=CHART_DPI)
+    FigureCanvasAgg(figure)
+    return figure
+
+
 def hourly_chart_png(hours: Sequence[Mapping[str, Any]]) -> bytes:
     """The shift by hour as a PNG: bars for the house's commission and rake, a line for the players' win/loss
     (players and player banks). Drawn on matplotlib's Agg canvas (no display), no date in the file."""
-    figure = Figure(figsize=CHART_SIZE, dpi=CHART_DPI)
-    FigureCanvasAgg(figure)
+    figure = _chart_figure()
     axes = figure.add_subplot(1, 1, 1)
     labels = [row["hour"][11:16] for row in hours]
     places = list(range(len(hours)))
@@ -308,8 +320,7 @@ def _controls_story(data: Mapping[str, Any]) -> list[Flowable]:
 def win_hold_chart_png(tables: Sequence[Mapping[str, Any]]) -> bytes:
     """Win and hold by table as a PNG: a bar of each table's win (amount, left axis; none until its win is known)
     and a dot of its hold % (right axis). Drawn as ``hourly_chart_png`` is: Agg canvas, fixed size, no date."""
-    figure = Figure(figsize=CHART_SIZE, dpi=CHART_DPI)
-    FigureCanvasAgg(figure)
+    figure = _chart_figure()
     axes = figure.add_subplot(1, 1, 1)
     places = list(range(len(tables)))
     wins = [(row["win_cents"] or 0) / 100 for row in tables]

@@ -82,12 +82,31 @@ def _in_the_browser(item: pytest.Item, root: Path) -> bool:
     return item.path.relative_to(root).parts[:2] == ("tests", "browser")
 
 
+# The suites that drive the application through its HTTP faces (the REST API, the tablet's pages, the poker room's
+# pages and API): they reach the database only through the services and selectors, whose own suites (tests/casino,
+# ledger, trust, tables, rounds, settlement, players, pit, faults) run on both databases, every path that differs
+# between them with them (``casino.rows``, the append-only triggers, the reports' and the ratings' SQL).
+_HTTP_FACES = (("tests", "api"), ("tests", "dealer"), ("tests", "poker_room"))
+
+
+def _in_the_browser_or_an_http_face(item: pytest.Item, root: Path) -> bool:
+    """What the SQLite pass leaves to the PostgreSQL pass: the browser tests, and the tests of the HTTP faces that
+    reach the database (their pure neighbours, the poker room's rules, run in the SQLite pass only)."""
+    if _in_the_browser(item, root):
+        return True
+    where = item.path.relative_to(root).parts
+    return _uses_the_database(item) and any(where[: len(face)] == face for face in _HTTP_FACES)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """``TABLESIDE_CI_PASS`` (set by ``.ci/run``) runs each test where it tells something: pass 1 (SQLite) leaves the
     browser tests to pass 2, which drives the screens on PostgreSQL (the production database, whose row locks make a
-    double tap over the live server a real race); pass 2 leaves out the tests that answer alike on every database
-    (``_same_on_every_database``), which pass 1 ran. Unset (``make test`` on a developer's machine), every test runs."""
-    leave_out = {"1": _in_the_browser, "2": _same_on_every_database}.get(os.environ.get("TABLESIDE_CI_PASS", ""))
+    double tap over the live server a real race), and the HTTP faces' tests that reach the database with them
+    (``_HTTP_FACES``); pass 2 leaves out the tests that answer alike on every database (``_same_on_every_database``),
+    which pass 1 ran. Unset (``make test`` on a developer's machine), every test runs."""
+    leave_out = {"1": _in_the_browser_or_an_http_face, "2": _same_on_every_database}.get(
+        os.environ.get("TABLESIDE_CI_PASS", "")
+    )
     if leave_out is None:
         return
     root = config.rootpath

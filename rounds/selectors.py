@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 from django.shortcuts import get_object_or_404
 
 from casino.models import Shift
@@ -100,6 +100,16 @@ def round_get(*, round_id: int) -> Round:
     """One round with its postings (``rounds_postings_read``), or 404."""
     round_ = get_object_or_404(round_queryset(), pk=round_id)
     rounds_postings_read([round_])
+    return round_
+
+
+def round_step_read(round_: Round) -> Round:
+    """The round a step of play has just written (the instance its service locked, changed and saved), with its
+    wagers read again in seat order (one query): what the step answers, without reading the round again."""
+    round_.__dict__.pop("_prefetched_objects_cache", None)  # wagers a service read before it took one
+    prefetch_related_objects(
+        [round_], Prefetch("wagers", queryset=Wager.objects.select_related("seat").order_by("seat__number"))
+    )
     return round_
 
 

@@ -1,9 +1,10 @@
 """REST endpoints for playing a round: thin, one class per operation; the services decide everything.
 
-Every write answers with the round as it now stands (or, for a settlement or a
-correction, the settlement; a correction that waits for a second supervisor answers
-202 with its request); every refusal is ``{"message", "extra"}`` with 400, 403,
-404 or 409 (``casino.errors``). Settling and correcting take an ``Idempotency-Key``
+Every step of play answers with the round as it now stands, without its ledger (``RoundStepOutputSerializer``:
+its postings and balances are read with the round, ``GET``); a void answers the whole round, a settlement or a
+correction the settlement (a correction that waits for a second supervisor answers 202 with its request); every
+refusal is ``{"message", "extra"}`` with 400, 403, 404 or 409 (``casino.errors``). Settling and correcting take an
+``Idempotency-Key``
 header: the same key answers the same body and never pays twice.
 """
 
@@ -38,6 +39,7 @@ from rounds.selectors import (
     round_get_for_action,
     round_get_for_reader,
     round_next_actions,
+    round_step_read,
 )
 from rounds.services import round_open
 from rounds.services.house_wager import house_wager_cents
@@ -107,7 +109,11 @@ SETTLEMENT_OUTPUT = inline_serializer(
 )
 
 
-class RoundOutputSerializer(serializers.Serializer[Any]):
+class RoundStepOutputSerializer(serializers.Serializer[Any]):
+    """What a step of play answers (open, a wager, close, the deal, the hands, a swap, a street): the round as it now
+    stands, its wagers, deal and hands, without its ledger (``RoundOutputSerializer``, ``GET /api/rounds/{id}/``):
+    a step moves no money a dealer reads back, and the ledger's postings grow with every wager."""
+
     id = serializers.IntegerField(source="pk")
     table = serializers.IntegerField(source="table_id")
     table_name = serializers.CharField(source="table.name")
@@ -134,11 +140,6 @@ class RoundOutputSerializer(serializers.Serializer[Any]):
         help_text="The house's wager against a player bank (Pai Gow Poker): the banker's last bet, in cents; null "
         'when the house does not wager. Its hand is entered as "house" with the hands.'
     )
-    settlement = serializers.SerializerMethodField(
-        allow_null=True, help_text="The settlement in force; null until the round settles (and after a void)."
-    )
-    balances = serializers.SerializerMethodField()
-    postings = PostingOutputSerializer(many=True, source="ledger_postings")  # rounds_postings_read
 
     @extend_schema_field(serializers.DictField(child=serializers.CharField(), allow_null=True))
     def get_dealt(self, round_: Round) -> dict[str, str] | None:
@@ -149,6 +150,16 @@ class RoundOutputSerializer(serializers.Serializer[Any]):
 
     def get_house_wager_cents(self, round_: Round) -> int | None:
         return house_wager_cents(round_)
+
+
+class RoundOutputSerializer(RoundStepOutputSerializer):
+    """A whole round: a step's answer, and its settlement in force, its balances and its ledger postings."""
+
+    settlement = serializers.SerializerMethodField(
+        allow_null=True, help_text="The settlement in force; null until the round settles (and after a void)."
+    )
+    balances = serializers.SerializerMethodField()
+    postings = PostingOutputSerializer(many=True, source="ledger_postings")  # rounds_postings_read
 
     @extend_schema_field(SETTLEMENT_OUTPUT)
     def get_settlement(self, round_: Round) -> services.SettlementAnswer | None:
@@ -162,6 +173,10 @@ class RoundOutputSerializer(serializers.Serializer[Any]):
 
 def _round(round_id: int) -> Response:
     return Response(RoundOutputSerializer(round_get(round_id=round_id)).data)
+
+
+def _step(round_: Round, status_code: int = status.HTTP_200_OK) -> Response:
+    return Response(RoundStepOutputSerializer(round_step_read(round_)).data, status=status_code)
 
 
 class AdjustmentOutputSerializer(serializers.Serializer[Any]):
@@ -192,7 +207,7 @@ class RoundOpenInputSerializer(serializers.Serializer[Any]):
 class RoundOpenApi(APIView):
     @extend_schema(
         request=RoundOpenInputSerializer,
-        responses={201: RoundOutputSerializer},
+        responses={201: RoundStepOutputSerializer},
         summary="Open the next round at a table (optionally with a player bank)",
     )
     def post(self, request: Request, table_id: int) -> Response:
@@ -204,7 +219,7 @@ class RoundOpenApi(APIView):
             banker_seat=data.get("banker_seat"),
             bank_cents=data.get("bank_cents"),
         )
-        return Response(RoundOutputSerializer(round_get(round_id=round_.pk)).data, status=status.HTTP_201_CREATED)
+        return _step(round_, status.HTTP_201_CREATED)
 
 
 class RoundDetailApi(APIView):
@@ -224,26 +239,28 @@ class WagerInputSerializer(serializers.Serializer[Any]):
 class WagerCreateApi(APIView):
     @extend_schema(
         request=WagerInputSerializer,
-        responses={201: RoundOutputSerializer},
+        responses={201: RoundStepOutputSerializer},
         summary="Take a seat's wager (banked games: the stake; points games: the value of a point)",
         examples=[OpenApiExample("A wager of 25.00 on seat 3", value={"seat": 3, "amount_cents": 2500})],
     )
     def post(self, request: Request, round_id: int) -> Response:
         data = valid_input(WagerInputSerializer, request)
-        round_services.wager_place(
+        wager = round_services.wager_place(
             actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
             seat=data["seat"],
             amount_cents=data["amount_cents"],
         )
-        return Response(RoundOutputSerializer(round_get(round_id=round_id)).data, status=status.HTTP_201_CREATED)
+        return _step(wager.round, status.HTTP_201_CREATED)
 
 
 class CloseBettingApi(APIView):
-    @extend_schema(request=None, responses=RoundOutputSerializer, summary="Close the betting")
+    @extend_schema(request=None, responses=RoundStepOutputSerializer, summary="Close the betting")
     def post(self, request: Request, round_id: int) -> Response:
-        round_services.round_close_betting(actor=actor_of(request.user), round=round_get_for_action(round_id=round_id))
-        return _round(round_id)
+        done = round_services.round_close_betting(
+            actor=actor_of(request.user), round=round_get_for_action(round_id=round_id)
+        )
+        return _step(done)
 
 
 class DealInputSerializer(serializers.Serializer[Any]):
@@ -254,7 +271,7 @@ class DealInputSerializer(serializers.Serializer[Any]):
 class DealApi(APIView):
     @extend_schema(
         request=DealInputSerializer,
-        responses=RoundOutputSerializer,
+        responses=RoundStepOutputSerializer,
         summary="Record the three dice (and the action order they give), or let the system deal",
         examples=[
             OpenApiExample("Dice", value={"dice": [3, 5, 6]}),
@@ -263,19 +280,19 @@ class DealApi(APIView):
     )
     def post(self, request: Request, round_id: int) -> Response:
         data = valid_input(DealInputSerializer, request)
-        round_services.round_deal(
+        done = round_services.round_deal(
             actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
             dice=data.get("dice"),
             auto=data["auto"],
         )
-        return _round(round_id)
+        return _step(done)
 
 
 class HandsApi(APIView):
     @extend_schema(
         request=OpenApiTypes.OBJECT,
-        responses=RoundOutputSerializer,
+        responses=RoundStepOutputSerializer,
         summary="Enter the revealed hands (the round becomes revealed; they may be entered again until it settles)",
         examples=[
             OpenApiExample(
@@ -319,10 +336,10 @@ class HandsApi(APIView):
         ],
     )
     def post(self, request: Request, round_id: int) -> Response:
-        round_services.round_hands_record(
+        done = round_services.round_hands_record(
             actor=actor_of(request.user), round=round_get_for_action(round_id=round_id), hands=_object(request)
         )
-        return _round(round_id)
+        return _step(done)
 
 
 class SwapInputSerializer(serializers.Serializer[Any]):
@@ -334,20 +351,20 @@ class SwapInputSerializer(serializers.Serializer[Any]):
 class SwapApi(APIView):
     @extend_schema(
         request=SwapInputSerializer,
-        responses=RoundOutputSerializer,
+        responses=RoundStepOutputSerializer,
         summary="Chinese Poker, three players: record a seat's swap with the undealt cards, in the order announced",
         examples=[OpenApiExample("Seat 2 swaps two cards", value={"seat": 2, "gave": "2s 3h", "took": "Ad Kh"})],
     )
     def post(self, request: Request, round_id: int) -> Response:
         data = valid_input(SwapInputSerializer, request)
-        round_services.round_swap_record(
+        done = round_services.round_swap_record(
             actor=actor_of(request.user),
             round=round_get_for_action(round_id=round_id),
             seat=data["seat"],
             gave=data["gave"],
             took=data["took"],
         )
-        return _round(round_id)
+        return _step(done)
 
 
 def _object(request: Request) -> dict[str, Any]:
@@ -359,7 +376,7 @@ def _object(request: Request) -> dict[str, Any]:
 class PlacementsApi(APIView):
     @extend_schema(
         request=OpenApiTypes.OBJECT,
-        responses=RoundOutputSerializer,
+        responses=RoundStepOutputSerializer,
         summary="Open-Face Chinese Poker: place one street for the seats named, in turn from the button",
         examples=[
             OpenApiExample(
@@ -382,10 +399,10 @@ class PlacementsApi(APIView):
         ],
     )
     def post(self, request: Request, round_id: int) -> Response:
-        round_services.round_placements_record(
+        done = round_services.round_placements_record(
             actor=actor_of(request.user), round=round_get_for_action(round_id=round_id), placements=_object(request)
         )
-        return _round(round_id)
+        return _step(done)
 
 
 def _key(request: Request) -> str:

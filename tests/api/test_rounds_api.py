@@ -788,3 +788,31 @@ def test_a_client_that_lost_the_answer_to_open_a_round_finds_it_on_the_table(
     ]
     void_round(actor=pit_boss, round=Round.objects.get(pk=opened["id"]), reason="Misdeal")
     assert _ok(api.get(table_url))["current_round"] is None
+
+
+def test_a_step_of_play_answers_the_round_without_its_ledger_and_reads_the_token_once(
+    pgp_table: Any, dealer: User
+) -> None:
+    """A wager answers the round as it now stands (state, what comes next, every wager in seat order) and not its
+    ledger, whose postings grow with every wager (the whole round: ``GET``); the request reads the dealer's token
+    once, though the idempotency key and the view both ask who sent it, and the round twice (the view finds it, its
+    service locks it), not a third time for the answer."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.authtoken.models import Token
+
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=dealer).key}")
+    round_id = _ok(_open(api, pgp_table), 201)["id"]
+    _post(api, _url(round_id, "wagers"), {"seat": 4, "amount_cents": 3000}, 201)
+    with CaptureQueriesContext(connection) as queries:
+        body = _post(api, _url(round_id, "wagers"), {"seat": 2, "amount_cents": 2000}, 201)
+    assert (body["state"], body["next_actions"]) == ("open", ["wager", "close_betting", "void"])
+    assert [(w["seat"], w["amount_cents"]) for w in body["wagers"]] == [(2, 2000), (4, 3000)]
+    assert not {"postings", "balances", "settlement"} & set(body)
+    said = [q["sql"] for q in queries.captured_queries]
+    assert sum('FROM "authtoken_token"' in sql for sql in said) == 1, said
+    assert not any(sql.startswith("SELECT") and 'FROM "ledger_' in sql for sql in said), said
+    assert sum(sql.startswith("SELECT") and 'FROM "tables_round"' in sql for sql in said) == 2, said
+    detail = _ok(api.get(_url(round_id)))
+    assert [p["kind"] for p in detail["postings"]] == ["wager", "wager"]  # the ledger, read with the round

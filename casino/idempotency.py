@@ -44,6 +44,7 @@ from rest_framework.settings import api_settings
 
 from casino.middleware import api_path, refusal
 from casino.models import IdempotencyKey
+from casino.rows import row_insert_unless_taken, row_update
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -98,11 +99,9 @@ def _claim(user: User, key: str, print_: str) -> tuple[str, IdempotencyKey | Non
     sent with another request) or ``("running", None)`` (its first request is still being answered)."""
     now = timezone.now()
     for _attempt in range(2):
-        try:
-            with transaction.atomic():
-                return "run", IdempotencyKey.objects.create(user=user, key=key, fingerprint=print_)
-        except IntegrityError:
-            pass
+        taken = row_insert_unless_taken(IdempotencyKey(user=user, key=key, fingerprint=print_), ("user", "key"))
+        if taken is not None:
+            return "run", taken
         with transaction.atomic():
             row = IdempotencyKey.objects.select_for_update().filter(user=user, key=key).first()
             if row is None:  # let go meanwhile: take it on the next attempt
@@ -139,7 +138,7 @@ def _keep(row: IdempotencyKey, response: HttpResponse) -> None:
             row.response_status = response.status_code
             row.response_type = response.get("Content-Type", "")[:100]
             row.response_body = response.content
-            row.save(update_fields=["status", "response_status", "response_type", "response_body"])
+            row_update(row, ("status", "response_status", "response_type", "response_body"))
         else:
             IdempotencyKey.objects.filter(pk=row.pk).delete()
     except DatabaseError:  # the view's own failure left the transaction unusable: it all rolls back, key included

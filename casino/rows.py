@@ -11,7 +11,8 @@ what the ORM stores and returns.
 They skip what the models here do not use: model signals (none is connected to these models),
 multi-table inheritance and database routing (one database).
 
-``user_group_names`` reads a user's groups (their roles) on every request. ``audit_event_insert`` writes an
+``user_group_names`` reads a user's groups (their roles) on every request; ``row_insert_unless_taken`` takes an API
+write's idempotency key in one statement, and ``row_update`` keeps its answer. ``audit_event_insert`` writes an
 audit event whose number the INSERT itself draws, running the change the event records in the same round trip where
 it can; it takes no lock (``casino.audit`` computes the events' hashes). ``sequencer_lock`` is taken only by the
 sequencer that folds the events into the log's tree, never by a writer.
@@ -30,7 +31,7 @@ from typing import Any, TypeVar, cast
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import ImproperlyConfigured
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from casino.models import AuditEvent
@@ -176,6 +177,32 @@ def row_insert(instance: M) -> M:
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
         return inserted_from(cursor, instance)
+
+
+def row_insert_unless_taken(instance: M, unique: Sequence[str]) -> M | None:
+    """INSERT a new instance as ``row_insert`` does, unless a row holding the same values of the fields ``unique``
+    (a unique constraint's) is there: then nothing is written and the answer is None. One statement and no
+    savepoint (``ON CONFLICT DO NOTHING``): the other row does not abort the caller's transaction, as an INSERT's
+    IntegrityError would. A row of another transaction not yet committed is waited for, as by any INSERT."""
+    sql, values = insert_statement(instance)
+    target = ", ".join(column(stored_field(type(instance), name)) for name in unique)
+    head, returning, back = sql.partition(" RETURNING ")
+    sql = f"{head} ON CONFLICT ({target}) DO NOTHING" + (f" RETURNING {back}" if returning else "")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if not returning:  # SQLite before 3.35: whether it wrote, then the row it wrote
+            return inserted(instance, cursor.lastrowid) if cursor.rowcount == 1 else None
+        written = cursor.fetchone()  # SQLite counts a RETURNING statement's rows only once they are read
+        return inserted(instance, written[0]) if written is not None else None
+
+
+def row_update(instance: models.Model, fields: Sequence[str]) -> None:
+    """UPDATE the named fields of an existing row, as ``save(update_fields=...)`` would (``update_statement``)."""
+    sql, values = update_statement(instance, fields)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if cursor.rowcount != 1:  # as save(update_fields=...) says of a row gone
+            raise DatabaseError(f"{type(instance).__name__} {instance.pk}: the UPDATE changed {cursor.rowcount} rows")
 
 
 def statements_in_one_trip() -> bool:

@@ -130,7 +130,9 @@ def http_round(floor: Floor) -> Callable[[Any, random.Random], None]:
     return play
 
 
-def timed_batch(play: Callable[[Any, random.Random], None], tables: list[Any], rounds: int, rng: random.Random) -> tuple[float, float]:
+def timed_batch(
+    play: Callable[[Any, random.Random], None], tables: list[Any], rounds: int, rng: random.Random
+) -> tuple[float, float]:
     """CPU seconds and wall seconds of ``rounds`` rounds, played table after table, the garbage collector off."""
     gc.collect()
     gc.disable()

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from casino.redis_cache import backing_off, redis_failed
+from casino.redis_cache import UNREACHABLE, backing_off, redis_failed
 
 LOCAL_SECONDS = 0.5  # a process-local cache cannot hear another process's commit: still within the second
 SHARED_SECONDS = 300  # a shared cache hears every commit; the timeout only heals a write lost while it was down
@@ -67,8 +67,9 @@ def _redis(work: Any) -> Any:
         pipeline = client.pipeline(transaction=False)
         work(pipeline)
         return pipeline.execute()
-    except Exception:  # noqa: BLE001 - Redis down or slow: the database answers, and Redis is left alone a while
-        redis_failed()
+    except Exception as failure:  # noqa: BLE001 - Redis down, slow or erring: the database answers
+        if isinstance(failure, UNREACHABLE):  # and a Redis that cannot be reached is left alone a while
+            redis_failed()
         return None
 
 

@@ -3,7 +3,7 @@
 django-redis, told to ignore Redis's errors (``IGNORE_EXCEPTIONS``), answers a miss for every call while Redis is
 down, but each call first waits for its timeouts: a Redis that accepts connections and never answers costs every
 ``cache.get`` half a second, and a page that reads and keeps a few things waits seconds. This client notes the first
-failure and, for ``BACK_OFF_SECONDS``, answers every cache call at once as a failure (which django-redis turns into
+failure to reach it and, for ``BACK_OFF_SECONDS``, answers every cache call at once as a failure (which django-redis turns into
 a miss, or a write not kept) without touching the network. The raw Redis calls of ``casino.live`` share the same
 back-off, so a request waits for a failing Redis once at most, whichever way it reaches it.
 """
@@ -20,9 +20,13 @@ from django_redis.client import DefaultClient
 from django_redis.client.default import _main_exceptions
 from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 BACK_OFF_SECONDS = 10.0
 _down_until = [0.0]
+# What says Redis cannot be reached (refused, reset, not answering within its timeout): backed off. An answer that
+# is an error (out of memory, read-only, a wrong type) is Redis answering: that call fails alone.
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
 def backing_off() -> bool:
@@ -61,11 +65,13 @@ def _backing_off_around(method: Callable[..., Any]) -> Callable[..., Any]:
             return method(self, *args, **kwargs)
         except BackedOff:
             raise
-        except ConnectionInterrupted:
-            redis_failed()
+        except ConnectionInterrupted as interrupted:
+            if isinstance(interrupted.__cause__, UNREACHABLE):
+                redis_failed()
             raise
         except _main_exceptions as failure:
-            redis_failed()
+            if isinstance(failure, UNREACHABLE):
+                redis_failed()
             raise ConnectionInterrupted(connection=None) from failure
 
     return call

@@ -26,6 +26,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -36,6 +37,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
+from casino.idempotency import form_key_let_go, form_key_take
 from casino.roles import OVERSEERS, SUPERVISORS, TABLE_STAFF, Role
 from casino.users import actor_of
 from pit.views import _may
@@ -53,7 +55,7 @@ PLAYER_ANONYMISERS: tuple[Role, ...] = SUPERVISORS
 FORM_KEY = "form_key"
 _KEY = re.compile(r"[0-9a-f]{32}")
 _KEY_SECONDS = 12 * 60 * 60
-_KEY_TAKEN = "taken"  # what a key holds while its form is being recorded
+_KEY_SCOPE = "players"
 
 
 def _refused(request: HttpRequest, message: str) -> HttpResponse:
@@ -68,10 +70,14 @@ def _key_name(request: HttpRequest) -> str | None:
 
 def _first_time(request: HttpRequest) -> tuple[bool, Any]:
     """Whether this form, from the page that drew it, is sent for the first time; if not, what the first sending
-    left under its key (the enrolled player's id). A form without a key is always taken; a cache that fails
-    (``cache.add`` answers None, not False) never refuses one."""
+    left under its key in the cache (the enrolled player's id), if the cache still has it. The key itself is taken
+    in the database (``casino.idempotency.form_key_take``, as every page's form is), so a double tap enrols once
+    whatever becomes of the cache. A form without a key is always taken."""
     name = _key_name(request)
-    if name is None or cache.add(name, _KEY_TAKEN, timeout=_KEY_SECONDS) is not False:
+    user = request.user
+    if name is None or not isinstance(user, User) or not user.is_authenticated:
+        return True, None
+    if form_key_take(user, scope=_KEY_SCOPE, name=name):
         return True, None
     return False, cache.get(name)
 
@@ -85,7 +91,9 @@ def _remember(request: HttpRequest, value: Any) -> None:
 def _forget(request: HttpRequest) -> None:
     """A refused form may be sent again, as corrected."""
     name = _key_name(request)
-    if name is not None:
+    user = request.user
+    if name is not None and isinstance(user, User) and user.is_authenticated:
+        form_key_let_go(user, scope=_KEY_SCOPE, name=name)
         cache.delete(name)
 
 

@@ -411,6 +411,20 @@ def test_a_dealer_enrols_a_player_once_however_often_the_form_is_sent(dealer: Us
     assert AuditEvent.objects.filter(event_type="player.created").count() == 1
 
 
+def test_a_double_tap_enrols_once_when_the_cache_keeps_nothing(dealer: User, settings: Any) -> None:
+    """The form's key is taken in the database: a cache that keeps nothing (Redis down, or this process leaving it
+    alone a while after a failure) costs the second answer only the player's name, never a second player."""
+    client = signed_in(dealer)
+    key = re.search(r'name="form_key" value="([0-9a-f]{32})"', html_of(client.get("/players/"))).group(1)
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    form = {"form_key": key, "name": "Ms Wu", "card_number": "3003", "tier": "Gold"}
+    assert client.post("/players/enrol/", form).status_code == 302
+    again = client.post("/players/enrol/", form)
+    assert again.status_code == 302 and again["Location"] == "/players/"  # the cache lost which player it was
+    assert "already sent: the player is enrolled once" in html_of(client.get(again["Location"]))
+    assert Player.objects.count() == 1
+
+
 def test_a_supervisor_lands_on_the_new_players_page_and_may_enrol_an_anonymous_player(
     floor_supervisor: User,
 ) -> None:

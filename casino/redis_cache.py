@@ -3,9 +3,9 @@
 django-redis, told to ignore Redis's errors (``IGNORE_EXCEPTIONS``), answers a miss for every call while Redis is
 down, but each call first waits for its timeouts: a Redis that accepts connections and never answers costs every
 ``cache.get`` half a second, and a page that reads and keeps a few things waits seconds. This client notes the first
-failure to reach it and, for ``BACK_OFF_SECONDS``, answers every cache call at once as a failure (which django-redis turns into
-a miss, or a write not kept) without touching the network. The raw Redis calls of ``casino.live`` share the same
-back-off, so a request waits for a failing Redis once at most, whichever way it reaches it.
+failure to reach it and, for ``BACK_OFF_SECONDS``, answers every cache call at once as a failure (which django-redis
+turns into a miss, or a write not kept) without touching the network. The raw Redis calls of ``casino.live`` share
+the same back-off, so a request waits for a failing Redis once at most, whichever way it reaches it.
 """
 
 from __future__ import annotations

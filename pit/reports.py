@@ -48,7 +48,13 @@ from pit.report_figures import (
     TableFigures,
 )
 from rounds.models import Adjustment, Round, Wager
-from rounds.selectors import round_value, seat_value, shift_round_ids
+from rounds.selectors import (
+    entries_of_shift_rounds,
+    joined_round_value,
+    round_value,
+    seat_value,
+    shift_round_ids,
+)
 from rounds.states import RoundState
 from settlement.models import ShiftReport
 from tables.models import Table
@@ -283,9 +289,10 @@ def _money_by_table_and_hour(shift: Shift) -> list[_MoneyRow]:
     reversed settlements included). A few thousand rows, from which the tables' and the hours' figures are
     summed in Python."""
     return list(
-        LedgerEntry.objects.filter(round_id__in=shift_round_ids(shift), account__in=list(_ACCOUNT_FIGURES))
-        .annotate(hour=TruncHour("created_at", tzinfo=timezone.get_default_timezone()), table=round_value("table_id"))
-        .values("table", "hour", "account")
+        entries_of_shift_rounds(shift)
+        .filter(account__in=list(_ACCOUNT_FIGURES))
+        .annotate(hour=TruncHour("created_at", tzinfo=timezone.get_default_timezone()))
+        .values("hour", "account", table=joined_round_value("table_id"))
         .annotate(total=Sum("amount_cents"), paid=Sum("amount_cents", filter=_PAYOUT))
         .order_by()
     )
@@ -389,12 +396,10 @@ def commission_figures(shift: Shift) -> CommissionFigures:
     by_bank: dict[tuple[str, str, int | None], int] = defaultdict(int)
     # What the banking seats paid, with the number of entries: a bank appears if an entry in force is its.
     paid: dict[tuple[int, str, int | None], list[int]] = defaultdict(lambda: [0, 0])
-    commission = LedgerEntry.objects.filter(round_id__in=shift_round_ids(shift)).filter(
-        Q(account=LedgerEntry.Account.COMMISSION) | _PAID
-    )
+    commission = entries_of_shift_rounds(shift).filter(Q(account=LedgerEntry.Account.COMMISSION) | _PAID)
     rows = (
-        commission.annotate(table=round_value("table_id"), seat_number=seat_value())
-        .values("table", "account", "seat_number")
+        commission.annotate(seat_number=seat_value())
+        .values("account", "seat_number", table=joined_round_value("table_id"))
         .annotate(total=Sum("amount_cents"), entries=Count("pk"))
     )
     floor = 0

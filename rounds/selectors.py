@@ -12,7 +12,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from django.db import connection
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
+from django.db.models.expressions import RawSQL
 from django.shortcuts import get_object_or_404
 
 from casino.models import Shift
@@ -84,6 +86,28 @@ def round_value(column: str) -> Subquery:
     """A column of the round a ledger row (a posting, an entry) is on, for ``annotate``: the ledger holds the
     round's id only (``round_value("table_id")``)."""
     return Subquery(Round.objects.filter(pk=OuterRef("round_id")).values(column)[:1])
+
+
+def entries_of_shift_rounds(shift: Shift | int) -> QuerySet[LedgerEntry]:
+    """The ledger entries of a shift's rounds, each joined to its round in the same statement, so that
+    ``joined_round_value`` reads a column of it: one join where ``round_value`` asks once per entry (a shift's four
+    million entries summed by table took 7.3 s with the subquery, 1.9 s joined: docs/performance.md). The ledger
+    holds a round's id only, with no relation to join on: the join is written here, in ``extra``, its ORM twin
+    ``LedgerEntry.objects.filter(round_id__in=shift_round_ids(shift))`` with ``round_value`` (both tested alike)."""
+    rounds, entries, quote = Round._meta.db_table, LedgerEntry._meta.db_table, connection.ops.quote_name
+    return LedgerEntry.objects.extra(
+        tables=[rounds],
+        where=[
+            f"{quote(rounds)}.{quote('id')} = {quote(entries)}.{quote('round_id')}",
+            f"{quote(rounds)}.{quote('shift_id')} = %s",
+        ],
+        params=[shift if isinstance(shift, int) else shift.pk],
+    )
+
+
+def joined_round_value(column: str) -> RawSQL:
+    """A column of the round an entry of ``entries_of_shift_rounds`` is joined to, for ``annotate`` or ``values``."""
+    return RawSQL(f"{connection.ops.quote_name(Round._meta.db_table)}.{connection.ops.quote_name(column)}", ())
 
 
 def seat_value(column: str = "number") -> Subquery:

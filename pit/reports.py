@@ -49,7 +49,7 @@ from pit.report_figures import (
 )
 from rounds.models import Adjustment, Round, Wager
 from rounds.selectors import (
-    entries_of_shift_rounds,
+    entries_of_rounds,
     joined_round_value,
     round_value,
     seat_value,
@@ -289,7 +289,7 @@ def _money_by_table_and_hour(shift: Shift) -> list[_MoneyRow]:
     reversed settlements included). A few thousand rows, from which the tables' and the hours' figures are
     summed in Python."""
     return list(
-        entries_of_shift_rounds(shift)
+        entries_of_rounds(shifts=[shift.pk])
         .filter(account__in=list(_ACCOUNT_FIGURES))
         .annotate(hour=TruncHour("created_at", tzinfo=timezone.get_default_timezone()))
         .values("hour", "account", table=joined_round_value("table_id"))
@@ -396,7 +396,7 @@ def commission_figures(shift: Shift) -> CommissionFigures:
     by_bank: dict[tuple[str, str, int | None], int] = defaultdict(int)
     # What the banking seats paid, with the number of entries: a bank appears if an entry in force is its.
     paid: dict[tuple[int, str, int | None], list[int]] = defaultdict(lambda: [0, 0])
-    commission = entries_of_shift_rounds(shift).filter(Q(account=LedgerEntry.Account.COMMISSION) | _PAID)
+    commission = entries_of_rounds(shifts=[shift.pk]).filter(Q(account=LedgerEntry.Account.COMMISSION) | _PAID)
     rows = (
         commission.annotate(seat_number=seat_value())
         .values("account", "seat_number", table=joined_round_value("table_id"))

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
-from django.db.models import OuterRef, Subquery, Sum
+from django.db.models import Sum
 
 from casino.models import Shift
 from ledger.models import LedgerEntry
-from rounds.models import Round
+from rounds.selectors import entries_of_rounds, joined_round_value
 from tables.drop import DropBox, drop_final
 from tables.models import BuyIn, DropCount, Slip, Table, TrayCount
 from tables.win import hold_bp, table_win_cents
@@ -205,14 +205,10 @@ def table_money_figures(*, shifts: Sequence[Shift], table_ids: Sequence[int] | N
     for count in scoped(DropCount.objects.all()).order_by("counted_at", "pk"):
         boxes[(count.table_id, count.shift_id)].append(count)
         user_ids.add(count.counted_by_id)
-    played = Round.objects.filter(shift_id__in=shift_ids)
-    if table_ids is not None:
-        played = played.filter(table_id__in=list(table_ids))
-    round_of = Round.objects.filter(pk=OuterRef("round_id"))
     for row in (
-        LedgerEntry.objects.filter(round_id__in=played.values("pk"), account__in=HOUSE_ACCOUNTS)
-        .annotate(table=Subquery(round_of.values("table_id")[:1]), shift=Subquery(round_of.values("shift_id")[:1]))
-        .values("table", "shift", "account")
+        entries_of_rounds(shifts=shift_ids, tables=None if table_ids is None else list(table_ids))
+        .filter(account__in=HOUSE_ACCOUNTS)
+        .values("account", table=joined_round_value("table_id"), shift=joined_round_value("shift_id"))
         .annotate(total=Sum("amount_cents"))
         .order_by()
     ):

@@ -170,10 +170,10 @@ def test_seat_outcomes_are_counted_in_sql_by_the_python_rule(shift, pgp_table, d
 def test_the_entries_joined_to_their_rounds_sum_as_the_entries_asking_their_round_one_by_one(
     closed_shift: Any,  # noqa: F811
 ) -> None:
-    """``entries_of_shift_rounds`` joins each entry to its round in the statement (``extra``); its ORM twin asks
+    """``entries_of_rounds`` joins each entry to its round in the statement (``extra``); its ORM twin asks
     each entry's round in a subquery (``round_value``). The sums by table, hour and account are the same, and so
     are the entries counted: none of another shift's rounds, none twice."""
-    from rounds.selectors import entries_of_shift_rounds, joined_round_value
+    from rounds.selectors import entries_of_rounds, joined_round_value
 
     def sums(entries: Any, table: Any) -> list[tuple[Any, ...]]:
         rows = (
@@ -184,7 +184,7 @@ def test_the_entries_joined_to_their_rounds_sum_as_the_entries_asking_their_roun
         )
         return sorted((r["table"], r["hour"], r["account"], r["total"], r["seen"]) for r in rows)
 
-    joined = sums(entries_of_shift_rounds(closed_shift), joined_round_value("table_id"))
+    joined = sums(entries_of_rounds(shifts=[closed_shift.pk]), joined_round_value("table_id"))
     asked = sums(LedgerEntry.objects.filter(round_id__in=shift_round_ids(closed_shift)), round_value("table_id"))
     assert joined == asked and len(joined) > 3
     assert sum(row[4] for row in joined) == LedgerEntry.objects.filter(round_id__isnull=False).count()

@@ -25,7 +25,7 @@ from ledger.models import LedgerEntry, Posting
 from pit.dashboard_rows import BIG_WINS_SHOWN, MAX_SEATS, BigWin
 from rounds.models import Round
 from rounds.results import stored_result
-from rounds.selectors import round_value, shift_round_ids
+from rounds.selectors import entries_of_rounds, joined_round_value, round_value, shift_round_ids
 from rounds.states import RoundState
 from tables.models import Table
 
@@ -220,23 +220,16 @@ def money_since(shift: MarkedShift, sealed: SealedShift, tables: Collection[int]
     for name, account in _MONEY.items():
         sums[f"sealed_{name}"] = Sum("amount_cents", filter=Q(account=account, pk__lte=seal_to))
         sums[name] = Sum("amount_cents", filter=Q(account=account, pk__gt=seal_to))
-    rows = LedgerEntry.objects.filter(pk__gt=sealed.entries_mark, account__in=_MONEY.values())
-    rows = rows if sealed.entries_mark else rows.filter(round_id__in=shift_round_ids(shift))  # by id alone, as rounds
-    if tables is not None:  # the ledger keeps a round's id only: the tables' rounds of the shift
-        rows = rows.filter(round_id__in=Round.objects.filter(shift=shift, table_id__in=list(tables)).values("pk"))
-    # Summed by round in the database, each round's shift and table looked up once a round (the ledger holds its
-    # id only; looked up for every entry, the round would be read again for each of the shift's entries), then by
-    # table here.
-    by_round: Iterable[Mapping[str, Any]] = (
-        rows.values("round_id")
-        .annotate(**sums)
-        .annotate(round_shift=round_value("shift_id"), round_table=round_value("table_id"))
-        .order_by()
+    # The entries joined to their rounds, of this shift (a correction of an earlier shift's round is that shift's)
+    # and of ``tables`` when named, summed by table in the database; the new ones only once some are sealed.
+    rows = entries_of_rounds(shifts=[shift.pk], tables=None if tables is None else list(tables)).filter(
+        pk__gt=sealed.entries_mark, account__in=_MONEY.values()
+    )
+    by_table: Iterable[Mapping[str, Any]] = (
+        rows.values(round_table=joined_round_value("table_id")).annotate(**sums).order_by()
     )
     fresh: dict[int, Figures] = {}
-    for row in by_round:
-        if row["round_shift"] != shift.pk:  # a correction of an earlier shift's round
-            continue
+    for row in by_table:
         table_id = row["round_table"]
         if tables is None:
             sealed.figures(table_id).add_money(**{name: row[f"sealed_{name}"] for name in _MONEY})

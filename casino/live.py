@@ -100,16 +100,6 @@ def generation(key: str) -> Any:
     return current
 
 
-def cached_many(keys: list[str]) -> dict[str, Any]:
-    """The cache's values for ``keys`` (those it holds; none while Redis is being backed off)."""
-    return cache.get_many(keys)
-
-
-def cache_keep(values: dict[str, Any], seconds: float) -> None:
-    """Keep ``values`` in the cache for ``seconds`` (not while Redis is being backed off)."""
-    cache.set_many(values, seconds)
-
-
 # --- what changed on the floor since a screen last looked -------------------------------------------------------
 
 

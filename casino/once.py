@@ -47,9 +47,9 @@ def _key_name(request: HttpRequest) -> str | None:
     return f"{request.path}:{key}" if _KEY.fullmatch(key) else None
 
 
-def _first_time(request: HttpRequest, scope: str) -> bool:
-    """Whether this form, from the page that drew it, is sent for the first time. A form without a key, or sent by
-    nobody signed in, is always taken."""
+def form_first_time(request: HttpRequest, scope: str) -> bool:
+    """Whether this form, from the page that drew it, is sent for the first time (its key taken in the database). A
+    form without a key, or sent by nobody signed in, is always taken."""
     name = _key_name(request)
     user = request.user
     if name is None or not isinstance(user, User) or not user.is_authenticated:
@@ -57,7 +57,8 @@ def _first_time(request: HttpRequest, scope: str) -> bool:
     return form_key_take(user, scope=scope, name=name)
 
 
-def _forget(request: HttpRequest, scope: str) -> None:
+def form_forget(request: HttpRequest, scope: str) -> None:
+    """Let the form's key go: it was refused or failed, and may be sent again."""
     name = _key_name(request)
     if name is not None and isinstance(request.user, User) and request.user.is_authenticated:
         form_key_let_go(request.user, scope=scope, name=name)
@@ -85,18 +86,18 @@ def form_once(
     service's notice; the same form sent again gets ``done`` with ``already``; a refusal draws ``refused`` with the
     service's message and status, marked with ``REFUSAL_HEADER`` (nothing was written, and the form may be sent
     again, corrected)."""
-    if not _first_time(request, scope):
+    if not form_first_time(request, scope):
         messages.info(request, str(already) or _("This form was already sent: it is recorded once."))
         return done
     try:
         acted = act()
     except ApplicationError as exc:
-        _forget(request, scope)
+        form_forget(request, scope)
         response = refused(exc)
         response[REFUSAL_HEADER] = "1"
         return response
     except BaseException:
-        _forget(request, scope)  # nothing was recorded: the same form, sent again, is taken (never "recorded once")
+        form_forget(request, scope)  # nothing was recorded: the same form, sent again, is taken (never "recorded once")
         raise
     notice, answer = (acted.notice, acted.response) if isinstance(acted, Then) else (acted, done)
     if notice:

@@ -15,9 +15,10 @@ import hashlib
 import json
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 
-from casino.live import cache_keep, cache_seconds, cached_many, floor_key, generation
+from casino.live import cache_seconds, floor_key, generation
 from players.models import RatingSeat
 from rounds.models import Adjustment, Round, Wager
 from tables.live import tablet_key
@@ -87,7 +88,7 @@ def tablet_version_cached(session_key: str, table_id: int) -> str | None:
     keys = _keys(session_key, table_id)
     if keys is None:
         return None
-    found = cached_many(list(keys))
+    found = cache.get_many(list(keys))  # none while Redis is backed off (casino.redis_cache)
     version = found.get(keys[0])
     return version if isinstance(version, str) and found.get(keys[1]) is True else None
 
@@ -98,6 +99,6 @@ def tablet_version_keep(session_key: str, table: Table) -> str:
     keys = _keys(session_key, table.pk)
     version = tablet_version(table)
     if keys is not None:
-        cache_keep({keys[0]: version}, cache_seconds())
-        cache_keep({keys[1]: True}, min(ALLOWED_SECONDS, cache_seconds()))
+        cache.set(keys[0], version, cache_seconds())
+        cache.set(keys[1], True, min(ALLOWED_SECONDS, cache_seconds()))
     return version

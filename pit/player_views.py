@@ -26,7 +26,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -37,7 +36,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
-from casino.idempotency import form_key_let_go, form_key_take
+from casino.once import form_first_time, form_forget
 from casino.roles import OVERSEERS, SUPERVISORS, TABLE_STAFF, Role
 from casino.users import actor_of
 from pit.views import _may
@@ -69,17 +68,13 @@ def _key_name(request: HttpRequest) -> str | None:
 
 
 def _first_time(request: HttpRequest) -> tuple[bool, Any]:
-    """Whether this form, from the page that drew it, is sent for the first time; if not, what the first sending
-    left under its key in the cache (the enrolled player's id), if the cache still has it. The key itself is taken
-    in the database (``casino.idempotency.form_key_take``, as every page's form is), so a double tap enrols once
-    whatever becomes of the cache. A form without a key is always taken."""
+    """Whether this form, from the page that drew it, is sent for the first time (its key taken in the database,
+    as every page's form's: ``casino.once``), so a double tap enrols once whatever becomes of the cache; if not,
+    what the first sending left under its key in the cache (the enrolled player's id), if the cache still has it."""
+    if form_first_time(request, _KEY_SCOPE):
+        return True, None
     name = _key_name(request)
-    user = request.user
-    if name is None or not isinstance(user, User) or not user.is_authenticated:
-        return True, None
-    if form_key_take(user, scope=_KEY_SCOPE, name=name):
-        return True, None
-    return False, cache.get(name)
+    return False, cache.get(name) if name is not None else None
 
 
 def _remember(request: HttpRequest, value: Any) -> None:
@@ -90,10 +85,9 @@ def _remember(request: HttpRequest, value: Any) -> None:
 
 def _forget(request: HttpRequest) -> None:
     """A refused form may be sent again, as corrected."""
+    form_forget(request, _KEY_SCOPE)
     name = _key_name(request)
-    user = request.user
-    if name is not None and isinstance(user, User) and user.is_authenticated:
-        form_key_let_go(user, scope=_KEY_SCOPE, name=name)
+    if name is not None:
         cache.delete(name)
 
 

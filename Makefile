@@ -49,7 +49,15 @@ $(CHROMIUM):
 # (mypy --strict over every app, pyproject.toml), fails the build before the suite runs.
 # The suite keeps the bytecode it compiles (PYTHONDONTWRITEBYTECODE emptied, where a machine sets it): every worker,
 # every process a test starts and the second CI pass then load Django and the tests compiled, not compile them again.
-test: $(VENV)/.dev-installed $(CHROMIUM)
+# axe-core, the accessibility checker the page walk runs in every page (tests/browser/test_page_walk.py), from the npm
+# registry into .cache/npm; the page walk injects the file itself, nothing is fetched from the network by the browser.
+AXE_CORE := 4.14.1
+AXE := .cache/npm/node_modules/axe-core/axe.min.js
+
+$(AXE):
+	npm install --silent --no-save --no-audit --no-fund --prefix .cache/npm axe-core@$(AXE_CORE)
+
+test: $(VENV)/.dev-installed $(CHROMIUM) $(AXE)
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m mypy
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(JOBS) --dist worksteal $(PYTEST_ARGS)
@@ -76,7 +84,7 @@ run-beat: $(VENV)/.runtime-installed
 	$(PY) -m celery -A config beat --loglevel=INFO --schedule var/celerybeat-schedule
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache
+	rm -rf $(VENV) .cache .pytest_cache .hypothesis .mypy_cache .ruff_cache
 
 $(VENV)/.bench-installed: requirements-bench.txt requirements-dev.txt requirements.txt | $(PY)
 	$(INSTALL) -r requirements-bench.txt

@@ -38,6 +38,7 @@ from dealer.table_pages import FORM_SCOPE, amount_typed, at_table, page
 from players.figures import seconds_played
 from players.models import Player, RatingSeat, RatingSession
 from players.selectors import player_find
+from players.tier_names import tier_name
 from players.services import (
     MOST_CENTS,
     player_create,
@@ -266,7 +267,7 @@ def _seat_player(request: HttpRequest, table: Table, player: Player, seat: int, 
     )
     notice = _("%(player)s (%(tier)s) is rated at seat %(seat)s.") % {
         "player": player_label(player),
-        "tier": player.tier,
+        "tier": tier_name(player.tier),
         "seat": seat,
     }
     if session.chips_in_cents:

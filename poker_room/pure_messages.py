@@ -12,7 +12,10 @@ refusals are listed where they are translated (``poker_room.tournaments.clock_se
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
+
+from poker_room.pure.structure import GAME_NAMES as NAMES
+from poker_room.pure.structure import GAME_RULE_LINES as LINES
 
 # ``structure.GAME_NAMES``, translated by ``selectors`` and ``page_selectors``.
 GAME_NAMES = (
@@ -38,6 +41,33 @@ GAME_RULE_LINES = (
         "five cards each, a betting round, one draw (discard any and receive as many), a betting round, showdown."
     ),
 )
+
+# The seed's templates' own notes (``data/templates.json``), which end their rules line.
+TEMPLATE_NOTES = (
+    gettext_noop("No-Limit Hold'em and No-Limit Omaha alternate with every blind level."),
+    gettext_noop(
+        "The blinds stay the same for the whole event; the ante, paid from level 1, rises every level "
+        "(e.g. 25/50 ante 5, then 25/50 ante 10)."
+    ),
+    gettext_noop(
+        "One against one, in groups or knock-out depending on the number of players; the blinds go up every 7th hand."
+    ),
+    gettext_noop("Knock-out: a bounty on every player, paid to whoever eliminates them."),
+    gettext_noop("The year's top 10; each player's starting stack is the league points they earned."),
+)
+
+
+def rules_text(rules: str) -> str:
+    """A rules line (``templates_data.Template.rules``, kept with each tournament made from it) in the active
+    language: each game's "name: rule line" and the template's note, translated piece by piece; whatever else a
+    director wrote stays as written."""
+    for game, name in NAMES.items():
+        rule = LINES[game]
+        rules = rules.replace(f"{name}: {rule}", f"{gettext(name)}: {gettext(rule)}")
+    for note in TEMPLATE_NOTES:
+        rules = rules.replace(note, gettext(note))
+    return rules
+
 
 # The pure modules' refusals that are fixed strings (no number in them), for a service that shows one translated.
 REFUSALS = (

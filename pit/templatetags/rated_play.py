@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from casino.templatetags.money import cents, signed
 from pit.dashboard_rows import TableLine
+from players.tier_names import tier_name
 
 register = template.Library()
 
@@ -73,10 +74,11 @@ def rated_row(line: TableLine, players_url: str) -> SafeString:
         classes = "rated-seat" + (" rated-paused" if seat.paused else "") + (" rated-alert" if f.alert else "")
         name = escape(seat.player_name) if seat.player_name else words["anonymous"] % {"number": seat.player_id}
         tier = escape(seat.tier)
+        tier_shown = escape(tier_name(seat.tier))
         average = "—" if f.average_bet_cents is None else cents(f.average_bet_cents)
         parts.append(
             f'<span class="{classes}"><b>{words["seat"] % {"seat": seat.seat_number}}</b> '
-            f'<a href="{url}{seat.player_id}/">{name}</a> <i class="tier tier-{tier.lower()}">{tier}</i> '
+            f'<a href="{url}{seat.player_id}/">{name}</a> <i class="tier tier-{tier.lower()}">{tier_shown}</i> '
             + (f'<i class="state state-revealed">{words["paused"]}</i> ' if seat.paused else "")
             + f"{seat.played}<small>h</small> {_rounds(language, f.rounds)} "
             f"<small>{words['average']}</small> {average} "
@@ -101,3 +103,4 @@ def rated_row(line: TableLine, players_url: str) -> SafeString:
         parts.append(f'<span class="hold-drift{alert}">{text}</span>')
     parts.append("</div></td></tr>")
     return mark_safe("\n".join(parts))  # every text from outside is escaped above
+

@@ -7,9 +7,16 @@ import datetime as dt
 from django import template
 
 from poker_room.display.selectors import iso_utc
+from poker_room.pure_messages import rules_text
 from poker_room.tournaments.page_selectors import game_names
 
 register = template.Library()
+
+
+@register.filter
+def rules_line(rules: str) -> str:
+    """A tournament's rules line in the active language (``poker_room.pure_messages.rules_text``)."""
+    return rules_text(rules)
 
 
 @register.filter

@@ -461,8 +461,14 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "filters": {"redis_backing_off": {"()": "casino.redis_cache.QuietWhileBackingOff"}},
-    "loggers": {"django_redis.cache": {"filters": ["redis_backing_off"]}},
+    "filters": {
+        "redis_backing_off": {"()": "casino.redis_cache.QuietWhileBackingOff"},
+        "refusals_without_traceback": {"()": "casino.logs.RefusalsWithoutTraceback"},
+    },
+    "loggers": {
+        "django_redis.cache": {"filters": ["redis_backing_off"]},
+        "django.request": {"filters": ["refusals_without_traceback"]},
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 

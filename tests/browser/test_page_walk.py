@@ -46,7 +46,8 @@ def _pattern(path: str) -> str:
 
 
 @pytest.fixture
-def demo_floor(transactional_db: None) -> None:
+def demo_floor(transactional_db: None, settings: Any, tmp_path: Path) -> None:
+    settings.VAR_DIR = tmp_path  # the demo's logins file
     for role in Role:  # a transactional test flushed the groups the migration made
         Group.objects.get_or_create(name=role.value)
     call_command("seed_demo", password=PASSWORD, stdout=open("/dev/null", "w"))  # noqa: SIM115

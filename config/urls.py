@@ -8,7 +8,8 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.defaults import bad_request, page_not_found, permission_denied, server_error
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -42,6 +43,8 @@ api_urlpatterns = [
 ]
 
 urlpatterns = [
+    # Browsers and tools that ask for /favicon.ico without reading the page's <link rel="icon">.
+    path("favicon.ico", lambda request: HttpResponsePermanentRedirect(static("casino/favicon.svg"))),
     *pit_pages,
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -55,7 +55,7 @@ def test_a_fault_gets_the_styled_500_page_and_keeps_its_traceback_in_the_log(
         raise RuntimeError("a fault")
 
     client = Client(raise_request_exception=False)
-    client.force_login(make_user("pia", Role.PIT_BOSS))
+    client.force_login(make_user("aude", Role.AUDITOR))
     monkeypatch.setattr("pit.views.render", fail)
     with caplog.at_level(logging.ERROR, logger="django.request"):
         response = client.get("/")

@@ -31,10 +31,34 @@ def test_a_wrong_password_is_refused_with_a_plain_message(client: Client, demo_f
     assert b"do not match" in response.content
 
 
-def test_the_floor_supervisor_signs_in_and_sees_the_floor_with_the_open_shift_and_tables(
+@pytest.mark.parametrize("username", ["floor", "pitboss"])
+def test_a_supervisor_signs_in_and_lands_on_the_pits_dashboard(client: Client, demo_floor, username: str) -> None:
+    response = client.post("/accounts/login/", {"username": username, "password": "demo-pass-2026"})
+    assert response.status_code == 302 and response["Location"] == "/"
+    landing = client.get("/")
+    assert landing.status_code == 302 and landing["Location"] == "/pit/"
+    assert client.get("/pit/").status_code == 200
+
+
+def test_the_dealers_header_has_no_link_to_the_api_docs_and_the_pit_bosses_has(client: Client, demo_floor) -> None:
+    client.login(username="dealer", password="demo-pass-2026")
+    assert 'href="/api/docs/"' not in client.get("/dealer/", follow=True).content.decode()
+    client.logout()
+    client.login(username="pitboss", password="demo-pass-2026")
+    assert 'href="/api/docs/"' in client.get("/pit/").content.decode()
+
+
+def test_every_page_names_its_icon_and_the_old_address_leads_to_it(client: Client, demo_floor) -> None:
+    page = client.get("/accounts/login/").content.decode()
+    assert 'rel="icon" href="/static/casino/favicon.svg"' in page
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"] == "/static/casino/favicon.svg"
+
+
+def test_the_auditor_signs_in_and_sees_the_floor_with_the_open_shift_and_tables(
     client: Client, demo_floor, django_assert_max_num_queries
 ) -> None:
-    response = client.post("/accounts/login/", {"username": "floor", "password": "demo-pass-2026"})
+    response = client.post("/accounts/login/", {"username": "auditor", "password": "demo-pass-2026"})
     assert response.status_code == 302 and response["Location"] == "/"
     with django_assert_max_num_queries(10):
         page = client.get("/")
@@ -44,7 +68,7 @@ def test_the_floor_supervisor_signs_in_and_sees_the_floor_with_the_open_shift_an
         assert name in text
     assert "Pai Gow (tiles)" in text and "Open-Face Chinese Poker" in text
     assert "25.00" in text  # the PG-1 minimum, shown in units not cents
-    assert "(Floor supervisor)" in text
+    assert "(Auditor)" in text
 
 
 def test_the_dealer_signs_in_and_goes_straight_to_the_tablet_with_their_tables(client: Client, demo_floor) -> None:
@@ -129,7 +153,7 @@ def test_the_admin_shows_pits_days_and_shifts_but_changes_none_of_them(client: C
 
 
 def test_the_header_switches_the_language_to_german_and_back(client: Client, demo_floor) -> None:
-    client.login(username="floor", password="demo-pass-2026")
+    client.login(username="auditor", password="demo-pass-2026")
     client.post("/i18n/setlang/", {"language": "de", "next": "/"})
     german = client.get("/").content.decode()
     assert '<html lang="de">' in german

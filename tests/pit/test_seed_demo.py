@@ -64,14 +64,26 @@ def test_seed_demo_twice_keeps_one_floor_and_prints_the_same_logins(settings, tm
 
 
 @pytest.mark.django_db
-def test_seed_demo_tables_play_by_their_games_default_rule_set(settings, tmp_path) -> None:
-    from rules.options import DEFAULT_RULE_SET_NAMES
+def test_seed_demo_tables_play_by_their_games_default_rule_set_but_one_where_players_bank(settings, tmp_path) -> None:
+    from rules.options import DEFAULT_RULE_SET_NAMES, PLAYER_ROTATION
 
     settings.VAR_DIR = tmp_path
     call_command("seed_demo", stdout=io.StringIO())
     for table in Table.objects.select_related("rule_set"):
         assert table.rule_set.game == table.game
-        assert table.rule_set.name == DEFAULT_RULE_SET_NAMES[table.game]
+        if table.name == "PGP-3":  # the README's player banking, to try without the admin
+            assert table.rule_set.banking_mode == PLAYER_ROTATION
+        else:
+            assert table.rule_set.name == DEFAULT_RULE_SET_NAMES[table.game]
+            assert table.rule_set.banking_mode != PLAYER_ROTATION
+
+
+@pytest.mark.django_db
+def test_the_demo_has_a_third_counter_for_when_two_counts_disagree(settings, tmp_path) -> None:
+    settings.VAR_DIR = tmp_path
+    call_command("seed_demo", stdout=io.StringIO())
+    counters = User.objects.filter(groups__name=Role.COUNT_TEAM.value).values_list("username", flat=True)
+    assert sorted(counters) == ["count1", "count2", "count3"]
 
 
 @pytest.mark.django_db

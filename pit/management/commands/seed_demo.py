@@ -29,7 +29,8 @@ from casino.services import gaming_day_open, pit_create, shift_open
 from poker_room.tournaments.entries import entry_register
 from poker_room.tournaments.services import tournament_create
 from rules.models import Game
-from rules.services import rule_set_default
+from rules.options import PLAYER_ROTATION
+from rules.services import rule_set_create, rule_set_default
 from tables.models import Table
 from tables.services import table_assign_dealer, table_create, table_open
 from tables.tray import tray_count_confirm, tray_count_record
@@ -42,6 +43,8 @@ DEMO_USERS: list[tuple[str, Role | None]] = [
     ("cage", Role.CAGE_CASHIER),
     ("count1", Role.COUNT_TEAM),
     ("count2", Role.COUNT_TEAM),
+    # A third member: when two counts of a box disagree, the count room asks a third (tables.drop).
+    ("count3", Role.COUNT_TEAM),
     ("director", Role.TOURNAMENT_DIRECTOR),
     ("admin", None),
 ]
@@ -62,6 +65,9 @@ DEMO_ENTRANTS = (
     "Lena Vogel",
 )
 
+# The tables that play by a rule set of their own, not their game's default: PGP-3 lets a player bank in turn.
+DEMO_RULE_SETS = {"PGP-3": ("Pai Gow Poker — player banking in turn", {"banking_mode": PLAYER_ROTATION})}
+
 # Each demo table's opening tray: 2,000.00 in 100s, 1,000.00 in 25s, 200.00 in 5s, 100.00 in 1s.
 DEMO_TRAY = {10000: 20, 2500: 40, 500: 40, 100: 100}  # chips by value (cents): how many
 
@@ -70,6 +76,7 @@ DEMO_PITS: dict[str, list[tuple[str, str, int, int, int]]] = {
         ("PG-1", Game.PAIGOW_TILES, 2500, 500000, 7),
         ("PGP-1", Game.PAIGOW_POKER, 1000, 200000, 6),
         ("PGP-2", Game.PAIGOW_POKER, 2500, 500000, 6),
+        ("PGP-3", Game.PAIGOW_POKER, 2500, 500000, 6),
     ],
     "Pit 2 · Poker room": [
         ("CP-1", Game.CHINESE_POKER, 100, 10000, 4),
@@ -123,6 +130,11 @@ class Command(BaseCommand):
             for pit_name, tables in DEMO_PITS.items():
                 pit = pit_create(actor=boss, name=pit_name)
                 for name, game, min_cents, max_cents, seats in tables:
+                    if name in DEMO_RULE_SETS:
+                        rule_set_name, options = DEMO_RULE_SETS[name]
+                        rule_set = rule_set_create(actor=boss, name=rule_set_name, game=game, **options)
+                    else:
+                        rule_set = rule_set_default(game=game)
                     table = table_create(
                         actor=boss,
                         pit=pit,
@@ -131,7 +143,7 @@ class Command(BaseCommand):
                         min_wager_cents=min_cents,
                         max_wager_cents=max_cents,
                         seat_count=seats,
-                        rule_set=rule_set_default(game=game),
+                        rule_set=rule_set,
                     )
                     table = table_assign_dealer(actor=boss, table=table, dealer=users["dealer"])
                     table_open(actor=boss, table=table)
@@ -155,7 +167,8 @@ class Command(BaseCommand):
         logins_file.chmod(0o600)
         self.stdout.write(
             self.style.SUCCESS(
-                "Demo floor seeded: 2 pits, 5 tables, an open Day shift, a tournament in the poker room."
+                "Demo floor seeded: 2 pits, 6 tables (PGP-3 with player banking), an open Day shift, a tournament in the "
+                "poker room."
             )
         )
         self.stdout.write(text)

@@ -38,6 +38,8 @@ def _words(language: str | None) -> dict[str, str]:
         "no_rounds": _("no rounds"),
         "rake": _("rake"),
         "set_up": _("Set-up"),
+        "money": _("Money"),
+        "money_title": _("Table money: the tray, fills, credits and buy-ins"),
         "fill_short": pgettext("a fill, shortest", "F"),
         "credit_short": pgettext("a credit, shortest", "C"),
         "fills_label": _("fills received"),
@@ -55,10 +57,14 @@ def _in_a_row(language: str | None, counter: int) -> str:
 
 
 @lru_cache(maxsize=16)
-def _addresses(language: str | None) -> tuple[str, str]:
-    """The history's and the set-up's address of a table, with ``_PK`` for its id (the language prefixes none
-    today; keyed by it all the same)."""
-    return reverse("pit-table-history", args=[_PK]), reverse("pit-table-setup", args=[_PK])
+def _addresses(language: str | None) -> tuple[str, str, str]:
+    """The history's, the set-up's and the table money's address of a table, with ``_PK`` for its id (the language
+    prefixes none today; keyed by it all the same)."""
+    return (
+        reverse("pit-table-history", args=[_PK]),
+        reverse("pit-table-setup", args=[_PK]),
+        reverse("dealer-money", kwargs={"table_id": _PK}),
+    )
 
 
 _MUTED_DASH = '<span class="muted">—</span>'
@@ -105,7 +111,7 @@ def table_row(line: TableLine) -> SafeString:
     """The table's line: its name and game, status and set-up, dealer, bank, round, pace and its shift's money."""
     language = get_language()
     words = _words(language)
-    history, setup = _addresses(language)
+    history, setup, money = _addresses(language)
     table = line.table
     pk = str(table.pk)
     closed = "" if line.is_open else " is-closed"
@@ -128,7 +134,9 @@ def table_row(line: TableLine) -> SafeString:
         f'<td class="t-name"><a href="{history.replace(str(_PK), pk)}"><span class="t-label">{escape(table.name)}'
         f'</span><span class="t-game">{escape(line.game_label)}</span></a></td>'
         f'<td class="t-status"><span class="badge {escape(table.status)}">{escape(line.status_label)}</span>'
-        f'<a class="t-setup" href="{setup.replace(str(_PK), pk)}">{words["set_up"]}</a></td>'
+        f'<a class="t-setup" href="{setup.replace(str(_PK), pk)}">{words["set_up"]}</a>'
+        f'<a class="t-setup" href="{money.replace(str(_PK), pk)}" title="{words["money_title"]}">{words["money"]}</a>'
+        "</td>"
         f'<td class="t-dealer">{dealer}</td>'
         f'<td class="t-bank">{_bank(line, words, language)}</td>'
         f'<td class="t-round">{round_cell}</td>'

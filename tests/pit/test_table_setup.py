@@ -143,3 +143,12 @@ def test_the_dashboard_and_the_table_history_link_to_the_set_up(table: Table, pi
 
     for url in ("/pit/", f"/pit/tables/{table.pk}/"):
         assert f'href="/pit/tables/{table.pk}/setup/"' in client.get(url).content.decode()
+
+
+def test_the_dashboard_links_each_table_to_its_money_where_the_pit_boss_signs_fills(
+    table: Table, pit_boss: User
+) -> None:
+    client = signed_in(pit_boss)
+
+    assert f'href="/dealer/tables/{table.pk}/money/"' in client.get("/pit/").content.decode()
+    assert client.get(f"/dealer/tables/{table.pk}/money/").status_code == 200

@@ -192,6 +192,9 @@ class ShiftTotals:
     fills_cents: int = 0
     credits_cents: int = 0
     slips_pending: int = 0
+    # The win of the tables with a drop: the floor's hold is theirs (a table with no buy-in yet has a win and no
+    # drop, and would lift the floor's hold above every table's own).
+    win_with_drop_cents: int = 0
 
     @property
     def win_cents(self) -> int:
@@ -199,7 +202,8 @@ class ShiftTotals:
 
     @property
     def hold_bp(self) -> int | None:
-        return hold_bp(win_cents=self.win_cents, drop_cents=self.drop_cents)
+        """Win ÷ drop over the tables that have a drop, as each table's hold is its own win ÷ its own drop."""
+        return hold_bp(win_cents=self.win_with_drop_cents, drop_cents=self.drop_cents)
 
 
 @dataclass(frozen=True)
@@ -227,7 +231,7 @@ class PitDashboard:
 
     def __post_init__(self) -> None:
         lines = self.lines
-        sums = [0] * 10  # one pass over the lines (2,000 at every refresh)
+        sums = [0] * 11  # one pass over the lines (2,000 at every refresh)
         rated: list[tuple[TableLine, RatedSeatNow]] = []
         held: list[TableLine] = []
         opened = Table.Status.OPEN
@@ -242,6 +246,8 @@ class PitDashboard:
             sums[7] += line.fills_cents
             sums[8] += line.credits_cents
             sums[9] += line.slips_pending
+            if line.drop_cents > 0:
+                sums[10] += line.win_cents
             if line.rated:
                 rated += [(line, seat) for seat in line.rated if seat.figures.alert]
             if line.hold is not None and line.hold.alert:
@@ -258,6 +264,7 @@ class PitDashboard:
             fills_cents=sums[7],
             credits_cents=sums[8],
             slips_pending=sums[9],
+            win_with_drop_cents=sums[10],
         )
         object.__setattr__(self, "totals", totals)
         object.__setattr__(self, "rated_alerts", rated)

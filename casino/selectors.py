@@ -59,8 +59,18 @@ def gaming_day_get(*, gaming_day_id: int) -> GamingDay:
 
 
 def business_date_today() -> dt.date:
-    """Today's date on the floor's clock (``TIME_ZONE``): what the gaming-day form suggests."""
+    """Today's date on the floor's clock (``TIME_ZONE``)."""
     return timezone.localdate()
+
+
+def business_date_next() -> dt.date:
+    """What the open-a-gaming-day form suggests: today, unless today's gaming day (or a later one) was already opened
+    (a day once closed cannot open again): then the day after the latest."""
+    today = business_date_today()
+    latest = GamingDay.objects.order_by("-business_date").values_list("business_date", flat=True).first()
+    if latest is not None and latest >= today:
+        return latest + dt.timedelta(days=1)
+    return today
 
 
 # What the open-a-shift form suggests; any other name may be typed.

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ApplicationError
 from casino.models import GamingDay, Shift
-from casino.selectors import SHIFT_NAMES, business_date_today, gaming_day_current, gaming_day_list, shift_name_next
+from casino.selectors import SHIFT_NAMES, business_date_next, gaming_day_current, gaming_day_list, shift_name_next
 from casino.services import gaming_day_close, gaming_day_open, shift_close, shift_open
 from casino.users import actor_of
 from pit.views import PIT_DECIDERS, PIT_VIEWERS, _may, _require
@@ -42,7 +42,7 @@ def _day_context(request: HttpRequest, **typed: Any) -> dict[str, Any]:
         "past_days": list(gaming_day_list().filter(closed_at__isnull=False)[:DAYS_SHOWN]),
         "can_decide": _may(request, PIT_DECIDERS),
         "shift_names": SHIFT_NAMES,
-        "business_date": typed.get("business_date", business_date_today().isoformat()),
+        "business_date": typed.get("business_date", business_date_next().isoformat()),
         "shift_name": typed.get("shift_name", shift_name_next(gaming_day=day)),
         "error": typed.get("error"),
     }

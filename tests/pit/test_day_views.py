@@ -62,6 +62,21 @@ def test_with_no_gaming_day_the_pit_boss_is_offered_today(pit_boss: User, settin
     assert f'name="business_date" value="{timezone.localdate().isoformat()}"' in page
 
 
+def test_after_closing_todays_gaming_day_the_form_offers_tomorrow_which_opens(pit_boss: User) -> None:
+    from django.utils import timezone
+
+    client = signed_in(pit_boss)
+    today = timezone.localdate()
+    assert client.post("/pit/day/open/", {"business_date": today.isoformat()}).status_code == 302
+    day = GamingDay.objects.get(business_date=today)
+    assert client.post(f"/pit/day/{day.pk}/close/", {"confirm": "yes"}).status_code == 302
+
+    tomorrow = (today + dt.timedelta(days=1)).isoformat()
+    assert f'name="business_date" value="{tomorrow}"' in _page(client)  # not today's, which would be refused
+    assert client.post("/pit/day/open/", {"business_date": tomorrow}).status_code == 302
+    assert GamingDay.objects.filter(business_date=tomorrow, closed_at__isnull=True).exists()
+
+
 def test_a_date_that_is_not_one_is_refused_and_kept_in_the_form(pit_boss: User) -> None:
     response = signed_in(pit_boss).post("/pit/day/open/", {"business_date": "2025-02-30"})
 

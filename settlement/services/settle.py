@@ -11,6 +11,7 @@ from typing import Any, TypeAlias, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from casino.errors import ApplicationError, WrongState
 from casino.roles import TABLE_STAFF, require_role
@@ -202,6 +203,21 @@ def key_race() -> Iterator[None]:
         ) from exc
 
 
+def _settled_by(round_: Round) -> str:
+    """" by lee at 14:05": who settled the round and when (the floor's clock), for the second tablet that tries."""
+    posting = (
+        Posting.objects.filter(round_id=round_.pk, kind=Posting.Kind.SETTLEMENT)
+        .select_related("actor")
+        .order_by("-pk")
+        .only("created_at", "actor__username")
+        .first()
+    )
+    if posting is None:
+        return ""
+    who = f" by {posting.actor.get_username()}" if posting.actor is not None else ""
+    return f"{who} at {timezone.localtime(posting.created_at):%H:%M}"
+
+
 def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> SettlementAnswer:
     """Settle a revealed round by its frozen rules and post its balanced ledger entries, once.
 
@@ -223,8 +239,8 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
             return replay(used_key_posting(key), locked, correction=False)
         if locked.state == RoundState.SETTLED:
             raise WrongState(
-                f"Round {locked.number} is already settled with another key: it is never paid twice. "
-                "A supervisor corrects a settled round.",
+                f"Round {locked.number} was already settled{_settled_by(locked)}, from another tablet or page: it is "
+                "never paid twice. Reload to see its result; a supervisor corrects a settled round.",
                 extra={"field": "idempotency_key"},
             )
         check_move(locked.state, RoundState.SETTLED, round_number=locked.number, round_id=locked.pk)

@@ -151,7 +151,7 @@ def test_two_settles_with_different_keys_at_once_pay_once_and_refuse_the_other(
         refused = [value for kind, value in answers if kind == "error"]
         assert len(won) == 1 and len(refused) == 1, answers
         assert isinstance(refused[0], WrongState), repr(refused[0])
-        assert "already settled with another key" in refused[0].message
+        assert "was already settled by" in refused[0].message
         (posting,) = _settlements(round_)
         assert posting.idempotency_key == won[0]["idempotency_key"]
         assert posting.pk == won[0]["settlement_id"]
@@ -197,7 +197,7 @@ def test_a_retried_http_settle_with_the_same_key_answers_the_same_body(dealer, s
     assert len(_settlements(round_)) == 1
     another = client.post(url, HTTP_IDEMPOTENCY_KEY="http-retry-2")
     assert another.status_code == 409
-    assert "already settled with another key" in another.json()["message"]
+    assert "was already settled by" in another.json()["message"]
     assert len(_settlements(round_)) == 1
     assert ledger_verify().ok
 

@@ -51,19 +51,24 @@ def _note_field(cents: int) -> str:
 
 
 class DropCountForm(forms.Form):
-    """A drop box's count: the notes of each denomination (empty is none), the markers and the promotional chips as
-    amounts ("125.00"), both to be typed, 0.00 when there are none."""
+    """A drop box's count: the notes of each denomination, the markers and the promotional chips as amounts
+    ("125.00"); a field left empty is none, as its "0" or "0.00" shows (the second count catches a slip)."""
 
-    markers = AmountField(
-        label=gettext_lazy("Markers"),
-        most_cents=MOST_CENTS,
-        error_messages={"required": gettext_lazy("Type the markers in the box, 0.00 if there are none.")},
-    )
-    promo = AmountField(
-        label=gettext_lazy("Promotional chips"),
-        most_cents=MOST_CENTS,
-        error_messages={"required": gettext_lazy("Type the promotional chips in the box, 0.00 if there are none.")},
-    )
+    markers = AmountField(label=gettext_lazy("Markers"), most_cents=MOST_CENTS, required=False)
+    promo = AmountField(label=gettext_lazy("Promotional chips"), most_cents=MOST_CENTS, required=False)
+
+    def clean_markers(self) -> int:
+        return self.cleaned_data.get("markers") or 0
+
+    def clean_promo(self) -> int:
+        return self.cleaned_data.get("promo") or 0
+
+    def clean(self) -> dict[str, Any]:
+        """A form sent with nothing typed is a slip of the finger, not an empty box: that is typed as a 0."""
+        cleaned = super().clean() or {}
+        if not any(str(self.data.get(self.add_prefix(name), "")).strip() for name in self.fields):
+            raise forms.ValidationError(_("Nothing was typed: count the box, or type 0 in any field if it is empty."))
+        return cleaned
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

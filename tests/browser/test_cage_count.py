@@ -123,7 +123,7 @@ def test_a_count_team_member_counts_a_drop_box_without_seeing_the_first_count(
     _fits(page)
     shoot(page, "count-room")  # every state a box can be in: final, counts disagree, counted once, not counted
 
-    total = box.locator("output.count-total")
+    total = box.locator(".count-total")
     expect(total).to_have_text("0.00")
     box.get_by_label("20.00").fill("37")
     expect(total).to_have_text("740.00")  # the running total, as she types

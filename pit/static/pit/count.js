@@ -24,7 +24,7 @@
     return readable ? sum : null;
   }
   function show(form) {
-    var out = form.querySelector("output.count-total");
+    var out = form.querySelector(".count-total");
     if (!out) return;
     var sum = total(form);
     out.textContent = sum === null ? out.dataset.unreadable : (sum / 100).toFixed(2);

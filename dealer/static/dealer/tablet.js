@@ -283,9 +283,28 @@
     }
   }
 
-  function select(form, target) {
+  function select(form, target, quiet) {
     all("[data-target]", form).forEach(function (t) { t.classList.remove("selected"); });
     if (target) target.classList.add("selected");
+    if (!quiet) keepInView(form, target);
+  }
+
+  // Entering hands needs no scrolling at 1024x768: the entry (the hands on the left, the grid on the right) is
+  // brought to the top of the screen, the hands' column scrolls within itself (tablet.css), and the hand being
+  // filled is kept in view there, beside the grid.
+  function keepInView(form, target) {
+    var grid = form.querySelector(".entry-grid");
+    if (!grid) return;
+    var top = grid.getBoundingClientRect().top;
+    if (top < 0 || top > 8) window.scrollBy(0, top - 4);
+    if (target) {
+      var column = target.closest(".positions");
+      if (column) {
+        var box = target.getBoundingClientRect(), frame = column.getBoundingClientRect();
+        if (box.top < frame.top) column.scrollTop -= frame.top - box.top + 6;
+        else if (box.bottom > frame.bottom) column.scrollTop += box.bottom - frame.bottom + 6;
+      }
+    }
   }
 
   function selected(form) {
@@ -456,7 +475,9 @@
     all("[data-dice-form]", scope).forEach(diceUpdate);
     all("[data-entry]", scope).forEach(function (form) {
       entryUpdate(form, false);
-      select(form, nextOpen(form, null));
+      // A refusal or a notice the server just drew stays in view: the entry is brought up at the next tap.
+      var told = document.querySelector("#banner .banner.error, #banner .banner.waiting");
+      select(form, nextOpen(form, null), Boolean(told));
     });
     var tablet = tabletOf();
     if (tablet && (scope === tablet || scope === document || scope === document.body || scope.contains(tablet))) {

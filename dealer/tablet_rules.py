@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rounds.models import BankTurn, Round
 from rounds.states import RoundState
@@ -23,6 +24,17 @@ def _words(value: str) -> str:
     return value.replace("_", " ")
 
 
+# What a foul costs, in the dealer's words (the option's values are the engines' names).
+_FOUL_POLICIES = {
+    "forfeit": gettext_lazy("the wager is lost"),
+    "house_way": gettext_lazy("re-set by the house way"),
+}
+
+
+def _foul(policy: str) -> str:
+    return _("foul: %(policy)s") % {"policy": _FOUL_POLICIES.get(policy, _words(policy))}
+
+
 def _house_way_rules(way_option: str) -> Callable[[Mapping[str, Any]], list[str]]:
     """A banked game's rules: its house way (the option ``way_option``), foul policy and commission."""
 
@@ -30,7 +42,7 @@ def _house_way_rules(way_option: str) -> Callable[[Mapping[str, Any]], list[str]
         o = snapshot["options"]
         items = [
             _("house way %(way)s") % {"way": _words(o[way_option]).title()},
-            _("foul: %(policy)s") % {"policy": _words(o["foul_policy"])},
+            _foul(o["foul_policy"]),
         ]
         rate = _percent(snapshot["commission_rate_bp"])
         if snapshot["commission_on_player_wins"]:
@@ -63,7 +75,7 @@ def _tiles_rules(snapshot: Mapping[str, Any]) -> list[str]:
         return _house_way_rules("tiles_house_way")(snapshot)
     items = [
         _("peer variant: each player against each, equal stakes"),
-        _("foul: %(policy)s") % {"policy": _words(o["foul_policy"])},
+        _foul(o["foul_policy"]),
     ]
     if o.get("gee_joon_as_zero"):
         items.append(_("Gee Joon tiles count 0"))

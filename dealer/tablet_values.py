@@ -24,6 +24,7 @@ from rules.faces import PART_LABELS, ROWS, PartFaces, hand_faces
 from rules.games import chinese_poker, ofc, poker, registry
 from rules.games.cards import Card, parse_cards
 from rules.games.errors import InvalidHand
+from rules.hand_words import hand_words
 from rules.hands import HandsEntered, StoredHand, StoredHands, round_is_banked
 from settlement.selectors import settlement_in_force
 from settlement.services import settlement_preview
@@ -64,7 +65,7 @@ def _banked_lines(
         except InvalidHand as exc:
             return [_line(label, str(exc), bad=True)]
         values.append(value)
-        lines.append(_line(label, value.describe()))
+        lines.append(_line(label, hand_words(value.describe())))
     if None not in values:
         try:
             setting = play.setting(high, low)
@@ -144,7 +145,7 @@ def _rows_lines(game: str, engine: Mapping[str, Any], rows: Mapping[str, str]) -
             value = poker.front_hand(cards) if row == "front" else poker.high_hand(cards, wheel_second_highest=False)
         except InvalidHand as exc:
             return [_line(str(PART_LABELS[row]), str(exc), bad=True)]
-        lines.append(_line(str(PART_LABELS[row]), value.describe()))
+        lines.append(_line(str(PART_LABELS[row]), hand_words(value.describe())))
     if all(len(parsed[row]) == size for row, size in parts):
         try:
             _ARRANGEMENT_LINES[game]([parsed[row] for row, _size in parts], engine, lines)

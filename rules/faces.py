@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from rules.games.cards import JOKER, RANK_CHARS, SUIT_SYMBOLS, Card, parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.tiles import Tile, parse_tiles
+from rules.hand_words import tile_name
 
 ROWS = ("front", "middle", "back")
 # The parts of a hand as the pages label them, in the order they are drawn.
@@ -105,7 +106,7 @@ def tile_face(tile: Tile) -> TileFace:
     """A domino: two halves of nine cells, pips where the number has them (the 1s and 4s red, as on the set)."""
     return {
         "code": str(tile),
-        "name": tile.name,
+        "name": tile_name(tile.name),
         "top": _half(tile.high),
         "bottom": _half(tile.low),
         "top_red": tile.high in (1, 4),

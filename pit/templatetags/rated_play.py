@@ -78,7 +78,7 @@ def rated_row(line: TableLine, players_url: str) -> SafeString:
         average = "—" if f.average_bet_cents is None else cents(f.average_bet_cents)
         parts.append(
             f'<span class="{classes}"><b>{words["seat"] % {"seat": seat.seat_number}}</b> '
-            f'<a href="{url}{seat.player_id}/">{name}</a> <i class="tier tier-{tier.lower()}">{tier_shown}</i> '
+            f'<a class="rated-name" href="{url}{seat.player_id}/" title="{name}">{name}</a> <i class="tier tier-{tier.lower()}">{tier_shown}</i> '
             + (f'<i class="state state-revealed">{words["paused"]}</i> ' if seat.paused else "")
             + f"{seat.played}<small>h</small> {_rounds(language, f.rounds)} "
             f"<small>{words['average']}</small> {average} "

@@ -171,7 +171,13 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
             context["entry_url"] = reverse("dealer-hands", args=[round_.pk])
         if state == RoundState.DEALT:
             context["swap"] = tablet_swap.swap_panel(round_, wagers=wagers)  # Chinese Poker, three players (§3)
-    if state == RoundState.SETTLED and round_ is not None and can_act and context["pending"] is None:
+    if (
+        state == RoundState.SETTLED
+        and round_ is not None
+        and can_act
+        and context["pending"] is None
+        and round_.shift.closed_at is None  # a closed shift's rounds are final: no correction is offered
+    ):
         # A correction request: the recorded hands, every row open, entered again with the same picker.
         context.update(_entry_context(round_, wagers, revealed=False, correcting=True))
         context["correcting"] = True

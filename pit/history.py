@@ -140,6 +140,7 @@ def table_round_history(*, table: Table, page: int | str | None = 1) -> tuple[Pa
     """
     rounds = (
         round_queryset()
+        .select_related("shift")  # a closed shift's rounds are offered no correction
         .filter(table=table)
         .prefetch_related(
             Prefetch(

@@ -263,7 +263,10 @@ def pit_round_correct(request: HttpRequest, round_id: int) -> HttpResponse:
     when the form is drawn, makes a second tap of the same form the same correction, never a second one.
     """
     _require(request, PIT_DECIDERS)
-    round_ = get_object_or_404(round_queryset(), pk=round_id)
+    round_ = get_object_or_404(round_queryset().select_related("shift"), pk=round_id)
+    if round_.shift.closed_at is not None:  # said before any hand is typed again, not after
+        context = {"round": round_, "table": round_.table, "shift_closed": True, "four_eyes": four_eyes_required()}
+        return render(request, "pit/round_correct.html", context, status=409 if request.method == "POST" else 200)
     posted = request.POST if request.method == "POST" else None
     form = correction_form(round=round_, posted=posted)
     context = {

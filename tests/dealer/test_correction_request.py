@@ -88,3 +88,14 @@ def test_the_live_values_of_a_correction_are_read_from_the_hands_entered_again(
     fields = post_hands({1: WINS, 3: SEAT_3_REALLY})
     live = text(signed_in(dealer).post(f"/dealer/rounds/{settled_round.pk}/preview/", fields, **HTMX))
     assert "pair of kings" in live and "Settlement preview" in live
+
+
+@pytest.mark.django_db
+def test_a_round_of_a_closed_shift_offers_no_correction_on_the_tablet(
+    settled_round: Round, dealer: Any, pit_boss: Any
+) -> None:
+    from casino.services import shift_close
+
+    shift_close(actor=pit_boss, shift=settled_round.shift)
+    page = text(signed_in(dealer).get(f"/dealer/tables/{settled_round.table_id}/"))
+    assert "Request a correction" not in page and 'name="reason"' not in page

@@ -292,3 +292,20 @@ def test_a_house_hand_the_house_way_set_is_corrected_unset_for_the_house_way_to_
     assert client.post(reverse("pit-round-correct", args=[round_.pk]), form).status_code == 302
     asked = Adjustment.objects.get(round=round_)
     assert asked.hands["banker"] == {"high": "Qs Qd 9s 5d 3c", "low": "Jh Jc"}
+
+
+def test_a_round_of_a_closed_shift_is_offered_no_correction_and_its_form_says_why_at_once(
+    floor_supervisor, pit_boss, settled
+) -> None:  # type: ignore[no-untyped-def]
+    from casino.services import shift_close
+
+    shift_close(actor=pit_boss, shift=settled.shift)
+    client = _client(floor_supervisor)
+    history = client.get(f"/pit/tables/{settled.table_id}/").content.decode()
+    assert "Correct this round" not in history
+    page = client.get(f"/pit/rounds/{settled.pk}/correct/")
+    assert page.status_code == 200
+    said = page.content.decode()
+    assert "shift is closed: its reports are final" in said and "correct-form" not in said
+    posted = client.post(f"/pit/rounds/{settled.pk}/correct/", {"reason": "x"})
+    assert posted.status_code == 409 and not Adjustment.objects.exists()

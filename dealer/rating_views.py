@@ -38,7 +38,6 @@ from dealer.table_pages import FORM_SCOPE, amount_typed, at_table, page
 from players.figures import seconds_played
 from players.models import Player, RatingSeat, RatingSession
 from players.selectors import player_find
-from players.tier_names import tier_name
 from players.services import (
     MOST_CENTS,
     player_create,
@@ -48,6 +47,7 @@ from players.services import (
     session_resume,
     session_start,
 )
+from players.tier_names import tier_name
 from tables.models import Table
 from tables.permissions import can_act_at_table, tables_visible_to
 

@@ -409,7 +409,7 @@ def commission_figures(shift: Shift) -> CommissionFigures:
     )
     floor = 0
     for row in rows:
-        row["seat_number"] = seat_numbers.get(row["seat_id"])
+        seat_number = seat_numbers.get(row["seat_id"]) if row["seat_id"] else None
         table = tables[row["table"]]
         amount = row["total"] or 0
         if row["account"] == LedgerEntry.Account.COMMISSION:
@@ -417,7 +417,7 @@ def commission_figures(shift: Shift) -> CommissionFigures:
             by_dealer[(_username(table.dealer),)] += amount
             floor += amount
         else:
-            sums = paid[(row["table"], row["account"], row["seat_number"])]
+            sums = paid[(row["table"], row["account"], seat_number)]
             sums[0] += amount
             sums[1] += row["entries"]
     undone = _undone(shift)
@@ -429,10 +429,10 @@ def commission_figures(shift: Shift) -> CommissionFigures:
             .annotate(total=Sum("amount_cents"), entries=Count("pk"))
             .order_by()
         )
-        for row in reversed_paid:
-            sums = paid[(row["table"], row["account"], row["seat_number"])]
-            sums[0] -= row["total"] or 0
-            sums[1] -= row["entries"]
+        for undone_row in reversed_paid:
+            sums = paid[(undone_row["table"], undone_row["account"], undone_row["seat_number"])]
+            sums[0] -= undone_row["total"] or 0
+            sums[1] -= undone_row["entries"]
     for (table_id, account, seat), (amount, entries) in paid.items():
         if entries <= 0:  # every entry of this bank was in a reversed settlement: not listed
             continue

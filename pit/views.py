@@ -166,17 +166,26 @@ def pit_live(request: HttpRequest) -> HttpResponse:
     since = request.GET.get("since", "")
     changed = tables_changed_since(since) if since else None
     if changed is None:
-        return render(request, "pit/pit_live.html", _live_context(request))
+        return _whole_live_part(request, _live_context(request))
     position, tables = changed
     context = _live_context(request, position=position)
     board = context["board"]
     assert isinstance(board, PitDashboard)
     drawn = (request.GET.get("shift", ""), request.GET.get("tables", ""))
     if drawn != (str(board.shift.pk if board.shift else 0), str(len(board.lines))):
-        return render(request, "pit/pit_live.html", context)  # another shift, a table added or gone: all of it
+        return _whole_live_part(request, context)  # another shift, a table added or gone: all of it
     context["changed"] = [line for line in board.lines if line.table.pk in tables]
     context["lists_changed"] = request.GET.get("lists", "") != context["lists"]
     return render(request, "pit/pit_live_delta.html", context)
+
+
+def _whole_live_part(request: HttpRequest, context: dict[str, object]) -> HttpResponse:
+    """The whole live part, which takes the place of the old one: the poll that asked is inside it, and swapping the
+    answer in place of the poll alone nested a second dashboard in the first (every table twice)."""
+    response = render(request, "pit/pit_live.html", context)
+    response["HX-Retarget"] = "#pit-live"
+    response["HX-Reswap"] = "outerHTML"
+    return response
 
 
 class _Decision(Protocol):

@@ -107,7 +107,7 @@ def _slips(line: TableLine, words: dict[str, str]) -> str:
 
 
 @register.filter(is_safe=True)
-def table_row(line: TableLine) -> SafeString:
+def table_row(line: TableLine, money_link: bool = False) -> SafeString:
     """The table's line: its name and game, status and set-up, dealer, bank, round, pace and its shift's money."""
     language = get_language()
     words = _words(language)
@@ -129,14 +129,17 @@ def table_row(line: TableLine) -> SafeString:
     hold = _MUTED_DASH if line.hold_bp is None else f"{cents(line.hold_bp)}%"
     win_class = " players-up" if line.win_cents < 0 else ""
     dealer = escape(line.dealer_name) if line.dealer_name else _MUTED_DASH
+    money_cell = (  # for who may sign a fill or confirm a tray: the supervisors
+        f'<a class="t-setup" href="{money.replace(str(_PK), pk)}" title="{words["money_title"]}">{words["money"]}</a>'
+        if money_link
+        else ""
+    )
     return mark_safe(  # every text from outside is escaped above
         f'<tr class="table-line{closed}" id="table-{pk}">'
         f'<td class="t-name"><a href="{history.replace(str(_PK), pk)}"><span class="t-label">{escape(table.name)}'
         f'</span><span class="t-game">{escape(line.game_label)}</span></a></td>'
         f'<td class="t-status"><span class="badge {escape(table.status)}">{escape(line.status_label)}</span>'
-        f'<a class="t-setup" href="{setup.replace(str(_PK), pk)}">{words["set_up"]}</a>'
-        f'<a class="t-setup" href="{money.replace(str(_PK), pk)}" title="{words["money_title"]}">{words["money"]}</a>'
-        "</td>"
+        f'<a class="t-setup" href="{setup.replace(str(_PK), pk)}">{words["set_up"]}</a>{money_cell}</td>'
         f'<td class="t-dealer">{dealer}</td>'
         f'<td class="t-bank">{_bank(line, words, language)}</td>'
         f'<td class="t-round">{round_cell}</td>'
@@ -156,18 +159,18 @@ def table_row(line: TableLine) -> SafeString:
 # table, language, the players' list's address and whether swapped out of band; kept while the table's line is the
 # same object (``pit.selectors`` keeps the line of a table nothing changed at), so a refresh of 2,000 tables draws
 # again only the few that changed. At most ``_DRAWN_MOST`` kept (then drawn afresh).
-_drawn: dict[tuple[int, str | None, str, bool], tuple[TableLine, str]] = {}
+_drawn: dict[tuple[int, str | None, str, bool, bool], tuple[TableLine, str]] = {}
 _DRAWN_MOST = 20_000
 
 
-def _rows(line: TableLine, players_url: str, oob: bool, language: str | None) -> str:
-    key = (line.table.pk, language, players_url, oob)
+def _rows(line: TableLine, players_url: str, oob: bool, language: str | None, money: bool) -> str:
+    key = (line.table.pk, language, players_url, oob, money)
     kept = _drawn.get(key)
     if kept is not None and kept[0] is line:
         return kept[1]
     swap = ' hx-swap-oob="true"' if oob else ""
     under = rated_row(line, players_url) if line.rated or line.hold else ""
-    drawn = f'<tbody id="t-{line.table.pk}" class="table-rows"{swap}>{table_row(line)}{under}</tbody>'
+    drawn = f'<tbody id="t-{line.table.pk}" class="table-rows"{swap}>{table_row(line, money)}{under}</tbody>'
     if len(_drawn) >= _DRAWN_MOST:
         _drawn.clear()
     _drawn[key] = (line, drawn)
@@ -175,11 +178,12 @@ def _rows(line: TableLine, players_url: str, oob: bool, language: str | None) ->
 
 
 @register.simple_tag
-def tables_rows(lines: Iterable[TableLine], players_url: str, oob: bool = False) -> SafeString:
+def tables_rows(lines: Iterable[TableLine], players_url: str, oob: bool = False, money: bool = False) -> SafeString:
     """The tables' rows, each its own ``<tbody id="t-<table id>">`` (``oob``: each in a ``<template>``, swapped
-    out of band by its id, as htmx 2 asks for table parts)."""
+    out of band by its id, as htmx 2 asks for table parts; ``money``: each with a link to its table money, for the
+    supervisors)."""
     language = get_language()
     url = str(players_url)
     if oob:
-        return mark_safe("\n".join(f"<template>{_rows(line, url, True, language)}</template>" for line in lines))
-    return mark_safe("".join(_rows(line, url, False, language) for line in lines))  # escaped where drawn
+        return mark_safe("\n".join(f"<template>{_rows(line, url, True, language, money)}</template>" for line in lines))
+    return mark_safe("".join(_rows(line, url, False, language, money) for line in lines))  # escaped where drawn

@@ -78,7 +78,8 @@ def rated_row(line: TableLine, players_url: str) -> SafeString:
         average = "—" if f.average_bet_cents is None else cents(f.average_bet_cents)
         parts.append(
             f'<span class="{classes}"><b>{words["seat"] % {"seat": seat.seat_number}}</b> '
-            f'<a class="rated-name" href="{url}{seat.player_id}/" title="{name}">{name}</a> <i class="tier tier-{tier.lower()}">{tier_shown}</i> '
+            f'<a class="rated-name" href="{url}{seat.player_id}/" title="{name}">{name}</a> '
+            f'<i class="tier tier-{tier.lower()}">{tier_shown}</i> '
             + (f'<i class="state state-revealed">{words["paused"]}</i> ' if seat.paused else "")
             + f"{seat.played}<small>h</small> {_rounds(language, f.rounds)} "
             f"<small>{words['average']}</small> {average} "
@@ -103,4 +104,3 @@ def rated_row(line: TableLine, players_url: str) -> SafeString:
         parts.append(f'<span class="hold-drift{alert}">{text}</span>')
     parts.append("</div></td></tr>")
     return mark_safe("\n".join(parts))  # every text from outside is escaped above
-

@@ -204,7 +204,7 @@ def key_race() -> Iterator[None]:
 
 
 def _settled_by(round_: Round) -> str:
-    """" by lee at 14:05": who settled the round and when (the floor's clock), for the second tablet that tries."""
+    """ " by lee at 14:05": who settled the round and when (the floor's clock), for the second tablet that tries."""
     posting = (
         Posting.objects.filter(round_id=round_.pk, kind=Posting.Kind.SETTLEMENT)
         .select_related("actor")

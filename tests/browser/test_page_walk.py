@@ -11,6 +11,7 @@ must answer 200.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import deque
 from pathlib import Path
@@ -20,7 +21,6 @@ from urllib.parse import urldefrag, urlsplit
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
-
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from casino.models import Shift
@@ -82,7 +82,9 @@ def test_every_page_a_role_reaches_fits_the_tablet_and_speaks_its_language(
         page.click("button[type=submit]")
         page.wait_for_load_state()
         origin = live_server.url
-        names = frozenset([*User.objects.values_list("username", flat=True), *Shift.objects.values_list("name", flat=True)])
+        names = frozenset(
+            [*User.objects.values_list("username", flat=True), *Shift.objects.values_list("name", flat=True)]
+        )
         start = urlsplit(page.url).path
         queue, seen, patterns, fetched = deque([start]), {start}, {_pattern(start): 1}, set()
         faults: dict[str, list[str]] = {}
@@ -91,10 +93,10 @@ def test_every_page_a_role_reaches_fits_the_tablet_and_speaks_its_language(
             path = queue.popleft()
             errors.clear()
             response = page.goto(path)
-            try:  # a live page polls for ever: what it loads first is waited for, a little
+            with contextlib.suppress(
+                PlaywrightTimeout
+            ):  # a live page polls for ever: its first load waited for a little
                 page.wait_for_load_state("networkidle", timeout=2_000)
-            except PlaywrightTimeout:
-                pass
             here = urlsplit(page.url).path + (f"?{urlsplit(page.url).query}" if urlsplit(page.url).query else "")
             found: list[str] = []
             if response is None or response.status >= 400:

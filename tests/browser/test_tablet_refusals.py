@@ -110,7 +110,7 @@ def test_reveal_waits_for_the_28th_card_and_a_refusal_keeps_every_card_on_screen
     expect(page.locator(".table-bar")).to_be_visible()  # the tablet, not a bare line of text
     expect(page.locator("[data-state-label]")).to_have_text("Dealt")
     assert _entered(page) == entered  # every card entered is still there
-    expect(banner).to_be_in_viewport()  # the banner follows the dealer down the page
+    expect(banner).to_be_in_viewport()  # brought into view where it stands, in the page, over nothing
     shoot(page, "tablet_refused_in_banner")
     assert Round.objects.get().state == "dealt"
 

@@ -44,7 +44,13 @@ def test_the_compiled_catalogue_is_the_catalogue() -> None:
 
 
 def test_every_text_marked_for_translation_is_in_the_catalogue(tmp_path: Path) -> None:
-    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    files = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     if not files:
         pytest.skip("not a git checkout")
     for name in files:

@@ -597,3 +597,13 @@ def test_with_200_open_tables_the_dashboard_runs_a_fixed_number_of_queries(
     assert (board.totals.players_cents, board.totals.commission_cents) == (-200 * 50, 200 * 50)
     assert (len(board.big_wins), board.big_wins_more, len(board.pending)) == (20, False, 10)
     assert "T-200" in live_html
+
+
+def test_the_whole_live_part_takes_the_place_of_the_old_one_not_of_its_poll(pit_boss: User, shift: Shift) -> None:
+    """Answered in place of the poll that asked (which is inside it), the whole live part nested a second dashboard
+    in the first, every table twice: on the embedded default every refresh is the whole part."""
+    client = Client()
+    client.force_login(pit_boss)
+    response = client.get("/pit/live/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and 'id="pit-live"' in response.content.decode()
+    assert response["HX-Retarget"] == "#pit-live" and response["HX-Reswap"] == "outerHTML"

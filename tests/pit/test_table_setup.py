@@ -152,3 +152,10 @@ def test_the_dashboard_links_each_table_to_its_money_where_the_pit_boss_signs_fi
 
     assert f'href="/dealer/tables/{table.pk}/money/"' in client.get("/pit/").content.decode()
     assert client.get(f"/dealer/tables/{table.pk}/money/").status_code == 200
+
+
+def test_the_auditor_is_not_offered_the_table_money_it_may_not_open(table: Table, auditor: User) -> None:
+    client = signed_in(auditor)
+
+    assert f'href="/dealer/tables/{table.pk}/money/"' not in client.get("/pit/").content.decode()
+    assert client.get(f"/dealer/tables/{table.pk}/money/").status_code == 403

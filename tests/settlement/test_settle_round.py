@@ -56,7 +56,9 @@ def test_the_same_key_twice_answers_the_same_and_pays_once(dealer, revealed) -> 
 
 @pytest.mark.django_db
 def test_a_settled_round_is_never_settled_again_with_another_key(dealer, settled, nothing_written) -> None:
-    settled_by = f"Round 1 was already settled by {dealer.username} at [0-9][0-9]:[0-9][0-9], from another tablet or page"
+    settled_by = (
+        f"Round 1 was already settled by {dealer.username} at [0-9][0-9]:[0-9][0-9], from another tablet or page"
+    )
     with nothing_written(settled), pytest.raises(WrongState, match=settled_by):
         settle_round(round=settled, actor=dealer, idempotency_key="settle-2")
 

@@ -41,6 +41,14 @@
     box.textContent = text;
     banner.textContent = "";
     banner.appendChild(box);
+    showTold(box);
+  }
+
+  // A refusal or a notice that needs the dealer is brought into view where it stands, at the top of the tablet (it
+  // is in the page, never over it); the next tap in the entry brings the entry back up (keepInView).
+  function showTold(box) {
+    var r = box.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) box.scrollIntoView({block: "start"});
   }
 
   function redirected(detail) {
@@ -478,7 +486,14 @@
       // A refusal or a notice the server just drew stays in view: the entry is brought up at the next tap.
       var told = document.querySelector("#banner .banner.error, #banner .banner.waiting");
       select(form, nextOpen(form, null), Boolean(told));
+      if (told) showTold(told);
     });
+    // A refusal swapped into the banner alone (what was entered is left as it is): shown where the banner stands.
+    var banner = document.getElementById("banner");
+    if (banner && scope !== document && (scope === banner || banner.contains(scope) || scope.contains(banner))) {
+      var refused = banner.querySelector(".banner.error, .banner.waiting");
+      if (refused) showTold(refused);
+    }
     var tablet = tabletOf();
     if (tablet && (scope === tablet || scope === document || scope === document.body || scope.contains(tablet))) {
       tablet.tableInitial = entered(tablet);

@@ -167,8 +167,8 @@ class Command(BaseCommand):
         logins_file.chmod(0o600)
         self.stdout.write(
             self.style.SUCCESS(
-                "Demo floor seeded: 2 pits, 6 tables (PGP-3 with player banking), an open Day shift, a tournament in the "
-                "poker room."
+                "Demo floor seeded: 2 pits, 6 tables (PGP-3 with player banking), an open Day shift, a tournament "
+                "in the poker room."
             )
         )
         self.stdout.write(text)

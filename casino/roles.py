@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.utils.translation import gettext, pgettext_lazy
 
 from casino.errors import NotAllowed
 from casino.rows import user_group_names
@@ -22,6 +23,17 @@ class Role(StrEnum):
     # Runs the poker room's tournaments: structures, the clock, entries, seating, payouts.
     TOURNAMENT_DIRECTOR = "Tournament director"
 
+
+# The roles as a user reads them, in the active language (the values stay the groups' names).
+ROLE_NAMES = {
+    Role.DEALER: pgettext_lazy("role", "Dealer"),
+    Role.FLOOR_SUPERVISOR: pgettext_lazy("role", "Floor supervisor"),
+    Role.PIT_BOSS: pgettext_lazy("role", "Pit boss"),
+    Role.AUDITOR: pgettext_lazy("role", "Auditor"),
+    Role.CAGE_CASHIER: pgettext_lazy("role", "Cage cashier"),
+    Role.COUNT_TEAM: pgettext_lazy("role", "Count team"),
+    Role.TOURNAMENT_DIRECTOR: pgettext_lazy("role", "Tournament director"),
+}
 
 SUPERVISORS: tuple[Role, ...] = (Role.FLOOR_SUPERVISOR, Role.PIT_BOSS)
 # Who plays rounds at a table (the table's own dealer, or a supervisor at any: ``tables.permissions``).
@@ -68,5 +80,8 @@ def require_role(user: User | AnonymousUser | None, *roles: Role, action: str) -
     if user is None or getattr(user, "is_superuser", False):
         return
     if not user_has_role(user, *roles):
-        needed = " or ".join(role.value for role in roles)
-        raise NotAllowed(f"Only a {needed} may {action}.", extra={"required_roles": [r.value for r in roles]})
+        needed = gettext(" or ").join(str(ROLE_NAMES[role]) for role in roles)
+        raise NotAllowed(
+            gettext("Only a %(roles)s may %(action)s.") % {"roles": needed, "action": action},
+            extra={"required_roles": [r.value for r in roles]},
+        )

@@ -69,3 +69,18 @@ def test_an_auditor_cannot_open_a_gaming_day(auditor) -> None:
 
     with pytest.raises(NotAllowed):
         gaming_day_open(actor=auditor, business_date=dt.date(2026, 11, 21))
+
+
+def test_a_refusal_for_want_of_a_role_reads_whole_in_german(make_user) -> None:  # type: ignore[no-untyped-def]
+    from django.utils import translation
+
+    from casino.errors import NotAllowed
+    from casino.roles import Role, require_role
+
+    dealer = make_user("dana_de", Role.DEALER)
+    with translation.override("de"), pytest.raises(NotAllowed) as refused:
+        require_role(dealer, Role.FLOOR_SUPERVISOR, Role.PIT_BOSS, action="das Geld des Tisches verwalten")
+    assert refused.value.message == "Nur Supervisor oder Pit Boss darf das Geld des Tisches verwalten."
+    with translation.override("en"), pytest.raises(NotAllowed) as refused:
+        require_role(dealer, Role.FLOOR_SUPERVISOR, Role.PIT_BOSS, action="run the lab")
+    assert refused.value.message == "Only a Floor supervisor or Pit boss may run the lab."

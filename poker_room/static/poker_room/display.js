@@ -185,7 +185,10 @@
     setText("next_blinds", blinds(nextLevel));
     setText("next_ante", ante(nextLevel));
     setText("next_game", nextLevel && shown.mixed ? nextLevel.game_name : "");
-    setText("rule_line", level ? level.rule_line : "");
+    // The rule of the game played now, under the level; under "Next level", the next game's when it changes.
+    setText("rule_now", level ? level.rule_line : "");
+    var nextGameDiffers = nextLevel && shown.mixed && (!level || nextLevel.game_name !== level.game_name);
+    setText("rule_line", nextGameDiffers ? nextLevel.rule_line : "");
 
     // A heads-up or Open-Face points event: its matches or its round and leaders instead of the clock.
     var lines = shown.lines || [];

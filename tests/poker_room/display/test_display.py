@@ -15,6 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
@@ -190,6 +191,21 @@ def test_a_mixed_event_names_each_levels_game(tournament: Tournament, director: 
     assert payload["level"] is not None and payload["level"]["game_name"] == "No-Limit Hold'em"
     assert payload["next_level"] is not None and payload["next_level"]["game_name"] == "No-Limit Omaha"
     assert payload["next_level"]["rule_line"].startswith("four hole cards")
+
+
+def test_under_next_level_the_display_shows_the_next_games_rule_and_the_games_own_rule_under_the_level(
+    client: Client, tournament: Tournament, director: User
+) -> None:
+    mixed = [{**level, "game": game} for level, game in zip(LEVELS[:2], ("nlhe", "nlo"), strict=True)]
+    Tournament.objects.filter(pk=tournament.pk).update(games=["nlhe", "nlo"], levels=mixed)
+    started(tournament, director)
+    payload = display_payload(tournament.pk, now=at(1))  # level 1, No-Limit Hold'em; level 2 plays No-Limit Omaha
+    page = render_to_string("poker_room/display.html", {"payload": payload, "json_url": "/", "poll_ms": 1000})
+    now = re.search(r'data-field="rule_now">([^<]*)<', page)
+    following = re.search(r'data-field="rule_line">([^<]*)<', page)
+    assert now is not None and following is not None
+    assert now.group(1).startswith("two hole cards")  # Hold'em now, under the level
+    assert following.group(1).startswith("four hole cards")  # Omaha next, under "Next level"
 
 
 def test_a_paused_clock_has_no_end_instant_only_the_time_left(tournament: Tournament, director: User) -> None:

@@ -95,8 +95,9 @@ class RuleSetEdges:
     method: str
     player: PositionEdge | None
     banker: PositionEdge | None
-    source: str
+    source: str  # how the figures were made, with the command that makes them again: for the docs and the API
     hands: int
+    seed: int | None = None  # a simulation's seed: the same seed, the same figures
 
 
 class CountsJson(TypedDict):
@@ -192,7 +193,13 @@ def edges_from_counts(counts: Counts, *, commission_bp: int, commission_on_playe
     else:
         source = f"simulated: {counts.hands:,} hands, seed {counts.seed}, {counts.command}"
     return RuleSetEdges(
-        game=counts.game, method=counts.method, player=player, banker=banker, source=source, hands=counts.hands
+        game=counts.game,
+        method=counts.method,
+        player=player,
+        banker=banker,
+        source=source,
+        hands=counts.hands,
+        seed=None if exact else counts.seed,
     )
 
 

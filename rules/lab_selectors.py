@@ -26,6 +26,7 @@ class LabFigures:
     banker: PositionEdge
     push_rate: float
     source: str
+    seed: int | None = None  # a simulation's seed: the same seed, the same figures
 
 
 class LabProgress(TypedDict):
@@ -64,6 +65,7 @@ def _figures(counts: Counts, snapshot: dict[str, Any]) -> LabFigures:
         banker=edges.banker,
         push_rate=counts.pushes / counts.hands,
         source=edges.source,
+        seed=edges.seed,
     )
 
 

@@ -69,7 +69,7 @@ def test_a_supervisor_runs_a_simulation_watches_the_bar_fill_and_reads_the_edges
     page.wait_for_load_state()  # lab.js (deferred) listens to the picker
     page.select_option("#lab-rule-set", str(rules.pk))  # the picker shows the rule set at once (lab.js)
     expect(page.locator(".lab-panel h2")).to_contain_text(rules.name)
-    expect(page.locator(".lab-shipped")).to_contain_text("Shipped figures: simulated")
+    expect(page.locator(".lab-shipped")).to_contain_text("Simulated: 1,000,000 hands, seed")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "lab-pick.png"), full_page=True)
 

@@ -101,7 +101,9 @@ def test_a_supervisor_simulates_pai_gow_poker_and_sees_both_edges_the_push_rate_
 ) -> None:
     client = signed_in(floor_supervisor)
     page = client.get(f"/pit/lab/?rule_set={pgp_rules.pk}").content.decode()
-    assert "Shipped figures: simulated" in page and "Start the simulation" in page
+    assert "Shipped figures" in page and "Start the simulation" in page
+    assert page.count("imulated: ") == 1 and "seed 2026 (the same seed gives the same figures)" in page
+    assert "house_edges.py" not in page  # no developer's command on a supervisor's page
     response, _ = start(client, django_capture_on_commit_callbacks, pgp_rules, hands="40,000")
     run = LabRun.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/pit/lab/runs/{run.pk}/"  # type: ignore[index]
@@ -143,7 +145,7 @@ def test_tiles_show_the_shipped_exact_counts_and_a_run_counts_every_deal_again(
     tiles = rule_set_default(game=PAIGOW_TILES)
     client = signed_in(floor_supervisor)
     page = client.get(f"/pit/lab/?rule_set={tiles.pk}").content.decode()
-    assert "Shipped figures: exact" in page and "0.951%" in page and "Count exactly" in page
+    assert "Shipped figures" in page and "Exact: every one of" in page and "0.951%" in page and "Count exactly" in page
     assert 'name="hands"' not in page  # an enumeration counts every deal
     two = engine.tiles_player_hands()[:2]
     monkeypatch.setattr(engine, "tiles_player_hands", lambda: two)

@@ -518,5 +518,11 @@ class Chip(TypedDict):
     cents: int
 
 
-def chips() -> list[Chip]:
-    return [{"units": units, "cents": units * 100} for units in CHIP_UNITS]
+def chips(most_cents: int | None = None) -> list[Chip]:
+    """The chip pad's chips: the house's values, none above the table's maximum (a 500 chip on a 1.00–100.00 table
+    could only be refused)."""
+    return [
+        {"units": units, "cents": units * 100}
+        for units in CHIP_UNITS
+        if most_cents is None or most_cents <= 0 or units * 100 <= most_cents
+    ]

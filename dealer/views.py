@@ -136,7 +136,7 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
         "wagers": wagers,
         "error": error,
         "notice": notice,
-        "chips": tablet.chips(),
+        "chips": tablet.chips(table.max_wager_cents),
         "void_reasons": tablet.VOID_REASONS,
         "pending": None,
         "decided": tablet.last_decided_adjustment(round_),

@@ -1,0 +1,24 @@
+"""The chip pad offers the chips a wager at this table can use: none above the table's maximum."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.dealer.conftest import signed_in, text
+
+
+@pytest.mark.django_db
+def test_a_1_to_100_table_offers_no_500_chip_and_a_5_to_500_table_does(
+    make_table: Any, shift: Any, dealer: Any
+) -> None:
+    small = make_table(name="CP-1", game="chinese_poker", seat_count=4, min_wager_cents=100, max_wager_cents=10_000)
+    big = make_table(name="PGP-1", game="paigow_poker", seat_count=6, min_wager_cents=500, max_wager_cents=50_000)
+    client = signed_in(dealer)
+    client.post(f"/dealer/tables/{small.pk}/open/", {"key": "open-small"})
+    client.post(f"/dealer/tables/{big.pk}/open/", {"key": "open-big"})
+
+    offered = text(client.get(f"/dealer/tables/{small.pk}/"))
+    assert 'data-chip="10000"' in offered and 'data-chip="50000"' not in offered
+    assert 'data-chip="50000"' in text(client.get(f"/dealer/tables/{big.pk}/"))

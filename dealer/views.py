@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -312,7 +313,15 @@ def _on_round(action: Callable[[HtmxHttpRequest, Round], str]) -> Callable[[Htmx
 def dealer_home(request: HttpRequest) -> HttpResponse:
     """A dealer's table (straight to its tablet when there is one and no tournament table), or every table for
     supervisors and auditors; and the tournament tables the dealer is put on (``poker_room``)."""
-    tables = list(tables_visible_to(request.user))
+    latest = Round.objects.filter(table=OuterRef("pk")).order_by("-number")
+    tables = list(
+        tables_visible_to(request.user).annotate(
+            round_number=Subquery(latest.values("number")[:1]), round_state=Subquery(latest.values("state")[:1])
+        )
+    )
+    for table in tables:  # each tile says where its latest round stands
+        state = getattr(table, "round_state", None)
+        table.round_label = tablet.STATE_LABELS[RoundState(state)] if state else ""  # type: ignore[attr-defined]
     tournament_tables = dealer_tournament_tables(request.user)
     if len(tables) == 1 and not tournament_tables and not can_view_every_table(request.user):
         return redirect("dealer-table", table_id=tables[0].pk)

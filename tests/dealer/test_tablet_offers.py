@@ -1,4 +1,4 @@
-"""The chip pad offers the chips a wager at this table can use: none above the table's maximum."""
+"""What the tablet offers: the chips a wager at the table can use, and the tables with where their rounds stand."""
 
 from __future__ import annotations
 
@@ -22,3 +22,14 @@ def test_a_1_to_100_table_offers_no_500_chip_and_a_5_to_500_table_does(
     offered = text(client.get(f"/dealer/tables/{small.pk}/"))
     assert 'data-chip="10000"' in offered and 'data-chip="50000"' not in offered
     assert 'data-chip="50000"' in text(client.get(f"/dealer/tables/{big.pk}/"))
+
+
+@pytest.mark.django_db
+def test_the_table_list_shows_where_each_tables_latest_round_stands(make_table: Any, shift: Any, pit_boss: Any) -> None:
+    playing = make_table(name="PGP-1", game="paigow_poker", seat_count=6)
+    make_table(name="PGP-2", game="paigow_poker", seat_count=6)
+    client = signed_in(pit_boss)
+    client.post(f"/dealer/tables/{playing.pk}/open/", {"key": "open-1"})
+
+    page = text(client.get("/dealer/"))
+    assert "Round 1" in page and "Betting open" in page and "No round yet" in page

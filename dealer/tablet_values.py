@@ -290,6 +290,7 @@ def result_rows(round_: Round, result: SettlementResult, *, hands: StoredHands |
                 "rows_text": " · ".join(f"{ROW_WORDS[n]} {v:+d}" for n, v in zip(ROWS, rows, strict=True))
                 if rows
                 else "",
+                "breakdown": pair_items(pair),
             }
         )
     points_game = is_points(result)
@@ -315,6 +316,49 @@ def result_rows(round_: Round, result: SettlementResult, *, hands: StoredHands |
         "pairs": pairs,
         "points_game": points_game,
     }
+
+
+def pair_items(pair: Mapping[str, Any]) -> list[str]:
+    """Every point between two seats, from the first seat's side, in words that add up to the pair's total:
+    Open-Face "front +1 · middle +1 · back +1 · scoop +3 · royalties and fouls +12"; Chinese Poker "rows won 2,
+    lost 1: +1 · royalties and scoop bonus -3". What the stored sheet does not itemise (royalties, a scoop's or a
+    foul's points) is the rest of the total, named for what it can be."""
+    points = int(pair["points"])
+    items: list[str] = []
+    counted = 0
+    rows = pair.get("rows")
+    if rows:  # Open-Face: each row ±1, and the scoop's 3 when one seat wins all three
+        items += [f"{ROW_WORDS[name]} {value:+d}" for name, value in zip(ROWS, rows, strict=True)]
+        counted = sum(rows)
+        if abs(counted) == 3:
+            scoop = 3 if counted > 0 else -3
+            items.append(_("scoop %(points)s") % {"points": f"{scoop:+d}"})
+            counted += scoop
+        rest_label = _("royalties and fouls %(points)s")
+    elif pair.get("rows_won") is not None:  # Chinese Poker: the rows, a natural, a surrender, a swap
+        won, lost = int(pair["rows_won"]), int(pair.get("rows_lost") or 0)
+        if won or lost:
+            items.append(
+                _("rows won %(won)s, lost %(lost)s: %(points)s")
+                % {"won": won, "lost": lost, "points": f"{won - lost:+d}"}
+            )
+            counted = won - lost
+        for key, label in (
+            ("natural", _("natural %(points)s")),
+            ("surrender", _("surrender %(points)s")),
+            ("swap", _("swap %(points)s")),
+        ):
+            value = int(pair.get(key) or 0)
+            if value:
+                items.append(label % {"points": f"{value:+d}"})
+                counted += value
+        rest_label = _("royalties and scoop bonus %(points)s")
+    else:
+        return items
+    rest = points - counted
+    if rest:
+        items.append(rest_label % {"points": f"{rest:+d}"})
+    return items
 
 
 def _natural_name(hand: Mapping[str, Any]) -> str:

@@ -59,7 +59,7 @@ def test_a_seat_surrenders_with_the_hands_and_pays_the_0_2_line(
     _settle(page)
     expect(page.locator('[data-seat-row="3"] [data-surrendered]')).to_be_visible()
     expect(page.locator('[data-pair="1-3"]')).to_contain_text("Seat 3 pays seat 1")
-    expect(page.locator('[data-pair="1-3"]')).to_contain_text("surrender: 3 for seat 1")
+    expect(page.locator('[data-pair="1-3"]')).to_contain_text("surrender +3")
     page.screenshot(path=str(SHOTS / "surrender-settled.png"), full_page=True)
     result = _result(cp_table)
     # 1 v 3 the 0-2 line under 2-4 (3 points); 2 v 3 seat 2's natural (3); 1 v 2 the natural as before.
@@ -95,7 +95,7 @@ def test_a_seat_swaps_before_the_hands_and_pays_2_points_to_each_other_player(
     expect(page.locator("[data-state-label]")).to_have_text("Hands revealed")
     _settle(page)
     expect(page.locator('[data-seat-row="3"] [data-swapped]')).to_be_visible()
-    expect(page.locator('[data-pair="2-3"]')).to_contain_text("swap: 2 for seat 2")
+    expect(page.locator('[data-pair="2-3"]')).to_contain_text("swap +2")
     shoot(page, "cp-swap")
     result = _result(cp_table)
     # GAME_RULES.md §3's worked example (-1, +6, -5), seat 3 paying 2 points to each other player.

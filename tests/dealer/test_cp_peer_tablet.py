@@ -78,7 +78,7 @@ def test_a_surrender_ticked_with_the_hands_is_stored_and_scored(dealer, cp_dealt
     page = text(client.get(reverse("dealer-table", args=[cp_dealt.table_id])))
     assert "data-surrendered" in page
     assert 'name="surrender-3" value="1" data-surrender checked' in page  # "Change the hands" keeps it ticked
-    assert "surrender: 3 for seat 1" in page
+    assert "for seat 1:" in page and "surrender +3" in page
 
 
 @pytest.mark.django_db

@@ -146,8 +146,13 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
     }
     if round_ is not None and round_.state != RoundState.VOIDED:
         context["pending"] = tablet.pending_adjustment(round_)
-    # A round whose void waits for a supervisor is on hold: its play buttons wait too (the services refuse).
+    # A round whose void waits for a supervisor is on hold: its play buttons wait too (the services refuse), and its
+    # badge says so beside the state.
     context["hold"] = context["pending"] is not None and context["pending"].kind == Adjustment.Kind.VOID
+    if context["hold"]:
+        context["state_label"] = _("%(state)s · void asked") % {"state": context["state_label"]}
+    if context["pending"] is not None and notice in _request_notices():
+        context["notice"] = None  # the waiting banner says it, once: not a second banner saying the same
     result = None
     if round_ is not None and round_.state == RoundState.SETTLED:
         result = tablet_values.settled_result(round_)
@@ -437,6 +442,11 @@ def settle_view(request: HtmxHttpRequest, round_: Round) -> str:
     key = request.POST.get("idempotency_key", "")
     body = settle_round(round=round_, actor=actor_of(request.user), idempotency_key=key)
     return _("Round %(number)s is settled.") % {"number": body["number"]}
+
+
+def _request_notices() -> tuple[str, str]:
+    """The notices of a request just sent, in the active language."""
+    return (_("Void requested: waiting for a supervisor."), _("Correction requested: waiting for a supervisor."))
 
 
 @login_required

@@ -33,3 +33,18 @@ def test_the_table_list_shows_where_each_tables_latest_round_stands(make_table: 
 
     page = text(client.get("/dealer/"))
     assert "Round 1" in page and "Betting open" in page and "No round yet" in page
+
+
+@pytest.mark.django_db
+def test_a_void_request_says_so_once_and_the_badge_says_the_round_is_on_hold(
+    make_table: Any, shift: Any, dealer: Any
+) -> None:
+    from rounds.models import Round
+
+    table = make_table(name="PGP-1", game="paigow_poker", seat_count=6)
+    client = signed_in(dealer)
+    client.post(f"/dealer/tables/{table.pk}/open/", {"key": "open-1"})
+    round_ = Round.objects.get(table=table)
+    page = text(client.post(f"/dealer/rounds/{round_.pk}/void-request/", {"reason": "Dice off the table"}, follow=True))
+    assert page.count("Void requested: waiting for a supervisor") == 1  # the waiting banner, not a second one
+    assert "Betting open · void asked" in page

@@ -180,6 +180,15 @@ def test_a_dealer_plays_and_settles_a_round_of_pai_gow_tiles_by_tapping(
     expect(page.locator('[data-seat-row="5"]')).to_contain_text("Loss")
     shoot(page, "tablet-paigow-tiles")
     _settle(page)
+    # Every seat's deal-order badge stays on top: no result chip (a neighbour's, on this crowded ring) covers it.
+    page.evaluate("window.scrollTo(0, 0)")
+    covered = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.ring .seat-order')).filter((badge) => {
+             const r = badge.getBoundingClientRect();
+             return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) !== badge;
+           }).map((badge) => (badge.closest("[data-ring-seat]")?.dataset.ringSeat ?? "dealer"))"""
+    )
+    assert covered == []
     result = _settlement(table).result
     assert {s["seat"]: s["outcome"] for s in result["seats"]} == {2: "win", 5: "loss"}
     assert result["house"]["bank_won_cents"] == 1000 - 2500

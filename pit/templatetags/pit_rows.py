@@ -38,7 +38,6 @@ def _words(language: str | None) -> dict[str, str]:
         "no_rounds": _("no rounds"),
         "rake": _("rake"),
         "set_up": _("Set-up"),
-        "money": _("Money"),
         "money_title": _("Table money: the tray, fills, credits and buy-ins"),
         "fill_short": pgettext("a fill, shortest", "F"),
         "credit_short": pgettext("a credit, shortest", "C"),
@@ -129,17 +128,16 @@ def table_row(line: TableLine, money_link: bool = False) -> SafeString:
     hold = _MUTED_DASH if line.hold_bp is None else f"{cents(line.hold_bp)}%"
     win_class = " players-up" if line.win_cents < 0 else ""
     dealer = escape(line.dealer_name) if line.dealer_name else _MUTED_DASH
-    money_cell = (  # for who may sign a fill or confirm a tray: the supervisors
-        f'<a class="t-setup" href="{money.replace(str(_PK), pk)}" title="{words["money_title"]}">{words["money"]}</a>'
-        if money_link
-        else ""
-    )
+    drop = cents(line.drop_cents)
+    if money_link:  # the recorded drop leads to the table's money, for who may sign a fill or confirm a tray
+        drop = f'<a class="t-money" href="{money.replace(str(_PK), pk)}" title="{words["money_title"]}">{drop}</a>'
+
     return mark_safe(  # every text from outside is escaped above
         f'<tr class="table-line{closed}" id="table-{pk}">'
         f'<td class="t-name"><a href="{history.replace(str(_PK), pk)}"><span class="t-label">{escape(table.name)}'
         f'</span><span class="t-game">{escape(line.game_label)}</span></a></td>'
         f'<td class="t-status"><span class="badge {escape(table.status)}">{escape(line.status_label)}</span>'
-        f'<a class="t-setup" href="{setup.replace(str(_PK), pk)}">{words["set_up"]}</a>{money_cell}</td>'
+        f'<a class="t-setup" href="{setup.replace(str(_PK), pk)}">{words["set_up"]}</a></td>'
         f'<td class="t-dealer">{dealer}</td>'
         f'<td class="t-bank">{_bank(line, words, language)}</td>'
         f'<td class="t-round">{round_cell}</td>'
@@ -147,7 +145,7 @@ def table_row(line: TableLine, money_link: bool = False) -> SafeString:
         f'<td class="num t-handle">{cents(line.handle_cents)}</td>'
         f'<td class="num t-players{players_class}">{"+" if players > 0 else ""}{cents(players)}</td>'
         f'<td class="num t-take">{cents(line.house_take_cents)}{rake}</td>'
-        f'<td class="num t-drop money-first">{cents(line.drop_cents)}</td>'
+        f'<td class="num t-drop money-first">{drop}</td>'
         f'<td class="num t-win{win_class}">{cents(line.win_cents)}</td>'
         f'<td class="num t-hold">{hold}</td>'
         f'<td class="num t-slips">{_slips(line, words)}</td>'

@@ -78,7 +78,7 @@ def _streets(board: tuple[str, str, str]) -> list[dict[str, str]]:
 def _expect_turn(page: Any, turn: ofc_table.Turn) -> None:
     expect(page.locator(".how h2")).to_have_text(f"Street {turn.street}")
     expect(page.locator("[data-turn-now]")).to_have_attribute("data-turn-now", str(turn.seat))
-    expect(page.locator(f'[data-ring-seat="{turn.seat}"]')).to_have_class(r"seat has-wager to-act")
+    expect(page.locator(f'[data-ring-seat="{turn.seat}"]')).to_have_class(re.compile(r"\bseat has-wager to-act\b"))
     expect(page.locator(f'[data-group="{turn.seat}"]')).to_have_attribute("data-turn", "acting")
 
 

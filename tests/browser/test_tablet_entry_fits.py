@@ -50,6 +50,8 @@ def test_the_grid_and_the_hand_being_filled_are_on_screen_together_without_scrol
     make_table(name=name, game=game, seat_count=seats, min_wager_cents=500)
     page = _open_tablet(new_page, dealer)
     _play_to_dealt(page, wagers, dice)
+    expect(page.locator("[data-target].selected")).to_have_count(1)  # the tablet has chosen the first hand to fill
+    page.wait_for_function("() => document.querySelector('.entry-grid').getBoundingClientRect().top < 16")
 
     shown = page.evaluate(ON_SCREEN)  # nothing scrolled by the test: what the dealer sees once dealt
     assert shown["picker"] and shown["target"], shown

@@ -145,7 +145,7 @@ def test_the_dashboard_and_the_table_history_link_to_the_set_up(table: Table, pi
         assert f'href="/pit/tables/{table.pk}/setup/"' in client.get(url).content.decode()
 
 
-def test_the_dashboard_links_each_table_to_its_money_where_the_pit_boss_signs_fills(
+def test_the_dashboards_recorded_drop_leads_to_the_tables_money_where_the_pit_boss_signs_fills(
     table: Table, pit_boss: User
 ) -> None:
     client = signed_in(pit_boss)

@@ -276,7 +276,6 @@ def result_rows(round_: Round, result: SettlementResult, *, hands: StoredHands |
         a, b, points = pair["seat"], pair["opponent"], pair["points"]
         payer, payee = (b, a) if points > 0 else (a, b)
         natural = pair.get("natural") or 0
-        rows = pair.get("rows")
         pairs.append(
             {
                 **pair,
@@ -287,9 +286,6 @@ def result_rows(round_: Round, result: SettlementResult, *, hands: StoredHands |
                 "even": points == 0,
                 "natural_points": abs(natural),
                 "natural_seat": a if natural > 0 else b,
-                "rows_text": " · ".join(f"{ROW_WORDS[n]} {v:+d}" for n, v in zip(ROWS, rows, strict=True))
-                if rows
-                else "",
                 "breakdown": pair_items(pair),
             }
         )

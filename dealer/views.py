@@ -151,8 +151,6 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
     context["hold"] = context["pending"] is not None and context["pending"].kind == Adjustment.Kind.VOID
     if context["hold"]:
         context["state_label"] = _("%(state)s · void asked") % {"state": context["state_label"]}
-    if context["pending"] is not None and notice in _request_notices():
-        context["notice"] = None  # the waiting banner says it, once: not a second banner saying the same
     result = None
     if round_ is not None and round_.state == RoundState.SETTLED:
         result = tablet_values.settled_result(round_)
@@ -444,18 +442,13 @@ def settle_view(request: HtmxHttpRequest, round_: Round) -> str:
     return _("Round %(number)s is settled.") % {"number": body["number"]}
 
 
-def _request_notices() -> tuple[str, str]:
-    """The notices of a request just sent, in the active language."""
-    return (_("Void requested: waiting for a supervisor."), _("Correction requested: waiting for a supervisor."))
-
-
 @login_required
 @require_POST
 @_on_round
 def void_request_view(request: HtmxHttpRequest, round_: Round) -> str:
     reason = request.POST.get("reason", "")
     adjustment_request(actor=actor_of(request.user), round=round_, kind=Adjustment.Kind.VOID, reason=reason)
-    return _("Void requested: waiting for a supervisor.")
+    return ""  # the waiting banner (dealer/_pending.html) says it: a notice beside it said it twice
 
 
 @login_required
@@ -468,7 +461,7 @@ def correction_request_view(request: HtmxHttpRequest, round_: Round) -> str:
     adjustment_request(
         actor=actor_of(request.user), round=round_, kind=Adjustment.Kind.CORRECTION, reason=reason, hands=hands
     )
-    return _("Correction requested: waiting for a supervisor.")
+    return ""  # the waiting banner (dealer/_pending.html) says it
 
 
 # --- helpers that write nothing ----------------------------------------------------------------------

@@ -16,62 +16,61 @@ import re
 from collections.abc import Callable
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 # The ranks and their plurals as the engines write them (``rules.games.cards.RANK_NAMES``, ``poker._plural``).
 _RANK = {
-    "two": lambda: pgettext("card rank", "two"),
-    "three": lambda: pgettext("card rank", "three"),
-    "four": lambda: pgettext("card rank", "four"),
-    "five": lambda: pgettext("card rank", "five"),
-    "six": lambda: pgettext("card rank", "six"),
-    "seven": lambda: pgettext("card rank", "seven"),
-    "eight": lambda: pgettext("card rank", "eight"),
-    "nine": lambda: pgettext("card rank", "nine"),
-    "ten": lambda: pgettext("card rank", "ten"),
-    "jack": lambda: pgettext("card rank", "jack"),
-    "queen": lambda: pgettext("card rank", "queen"),
-    "king": lambda: pgettext("card rank", "king"),
-    "ace": lambda: pgettext("card rank", "ace"),
+    "two": pgettext_lazy("card rank", "two"),
+    "three": pgettext_lazy("card rank", "three"),
+    "four": pgettext_lazy("card rank", "four"),
+    "five": pgettext_lazy("card rank", "five"),
+    "six": pgettext_lazy("card rank", "six"),
+    "seven": pgettext_lazy("card rank", "seven"),
+    "eight": pgettext_lazy("card rank", "eight"),
+    "nine": pgettext_lazy("card rank", "nine"),
+    "ten": pgettext_lazy("card rank", "ten"),
+    "jack": pgettext_lazy("card rank", "jack"),
+    "queen": pgettext_lazy("card rank", "queen"),
+    "king": pgettext_lazy("card rank", "king"),
+    "ace": pgettext_lazy("card rank", "ace"),
 }
 _RANKS = {
-    "twos": lambda: pgettext("card ranks", "twos"),
-    "threes": lambda: pgettext("card ranks", "threes"),
-    "fours": lambda: pgettext("card ranks", "fours"),
-    "fives": lambda: pgettext("card ranks", "fives"),
-    "sixes": lambda: pgettext("card ranks", "sixes"),
-    "sevens": lambda: pgettext("card ranks", "sevens"),
-    "eights": lambda: pgettext("card ranks", "eights"),
-    "nines": lambda: pgettext("card ranks", "nines"),
-    "tens": lambda: pgettext("card ranks", "tens"),
-    "jacks": lambda: pgettext("card ranks", "jacks"),
-    "queens": lambda: pgettext("card ranks", "queens"),
-    "kings": lambda: pgettext("card ranks", "kings"),
-    "aces": lambda: pgettext("card ranks", "aces"),
+    "twos": pgettext_lazy("card ranks", "twos"),
+    "threes": pgettext_lazy("card ranks", "threes"),
+    "fours": pgettext_lazy("card ranks", "fours"),
+    "fives": pgettext_lazy("card ranks", "fives"),
+    "sixes": pgettext_lazy("card ranks", "sixes"),
+    "sevens": pgettext_lazy("card ranks", "sevens"),
+    "eights": pgettext_lazy("card ranks", "eights"),
+    "nines": pgettext_lazy("card ranks", "nines"),
+    "tens": pgettext_lazy("card ranks", "tens"),
+    "jacks": pgettext_lazy("card ranks", "jacks"),
+    "queens": pgettext_lazy("card ranks", "queens"),
+    "kings": pgettext_lazy("card ranks", "kings"),
+    "aces": pgettext_lazy("card ranks", "aces"),
 }
 # The tiles' mixed names ("mixed nine"): the Chinese names (Teen, Day, Gee Joon) are the same in every language.
 _MIXED = {
-    "mixed nine": lambda: pgettext("tile", "mixed nine"),
-    "mixed eight": lambda: pgettext("tile", "mixed eight"),
-    "mixed seven": lambda: pgettext("tile", "mixed seven"),
-    "mixed five": lambda: pgettext("tile", "mixed five"),
+    "mixed nine": pgettext_lazy("tile", "mixed nine"),
+    "mixed eight": pgettext_lazy("tile", "mixed eight"),
+    "mixed seven": pgettext_lazy("tile", "mixed seven"),
+    "mixed five": pgettext_lazy("tile", "mixed five"),
 }
 
 
 def _rank(word: str) -> str | None:
-    say = _RANK.get(word)
-    return say() if say else None
+    said = _RANK.get(word)
+    return None if said is None else str(said)
 
 
 def _ranks(word: str) -> str | None:
-    say = _RANKS.get(word)
-    return say() if say else None
+    said = _RANKS.get(word)
+    return None if said is None else str(said)
 
 
 def tile_name(name: str) -> str:
     """A tile's name in the active language: "gemischte Neun" for "mixed nine"; the Chinese names as they are."""
-    say = _MIXED.get(name)
-    return say() if say else name
+    return str(_MIXED.get(name, name))
 
 
 def _poker(match: re.Match[str], shape: str) -> str | None:

@@ -131,7 +131,6 @@ def table_row(line: TableLine, money_link: bool = False) -> SafeString:
     drop = cents(line.drop_cents)
     if money_link:  # the recorded drop leads to the table's money, for who may sign a fill or confirm a tray
         drop = f'<a class="t-money" href="{money.replace(str(_PK), pk)}" title="{words["money_title"]}">{drop}</a>'
-
     return mark_safe(  # every text from outside is escaped above
         f'<tr class="table-line{closed}" id="table-{pk}">'
         f'<td class="t-name"><a href="{history.replace(str(_PK), pk)}"><span class="t-label">{escape(table.name)}'

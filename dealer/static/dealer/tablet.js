@@ -483,16 +483,15 @@
     all("[data-dice-form]", scope).forEach(diceUpdate);
     all("[data-entry]", scope).forEach(function (form) {
       entryUpdate(form, false);
-      // A refusal or a notice the server just drew stays in view: the entry is brought up at the next tap.
-      var told = document.querySelector("#banner .banner.error, #banner .banner.waiting");
-      select(form, nextOpen(form, null), Boolean(told));
-      if (told) showTold(told);
+      // A refusal or a notice the server just drew stays in view (below): the entry is brought up at the next tap.
+      select(form, nextOpen(form, null), Boolean(document.querySelector("#banner .banner.error, #banner .banner.waiting")));
     });
-    // A refusal swapped into the banner alone (what was entered is left as it is): shown where the banner stands.
+    // A refusal drawn with the tablet, or swapped into the banner alone (what was entered is left as it is): shown
+    // where the banner stands.
     var banner = document.getElementById("banner");
-    if (banner && scope !== document && (scope === banner || banner.contains(scope) || scope.contains(banner))) {
-      var refused = banner.querySelector(".banner.error, .banner.waiting");
-      if (refused) showTold(refused);
+    if (banner && (scope === document || scope === banner || banner.contains(scope) || scope.contains(banner))) {
+      var told = banner.querySelector(".banner.error, .banner.waiting");
+      if (told) showTold(told);
     }
     var tablet = tabletOf();
     if (tablet && (scope === tablet || scope === document || scope === document.body || scope.contains(tablet))) {

@@ -361,6 +361,8 @@ TABLESIDE_TOKEN_HOURS = _positive_number("TABLESIDE_TOKEN_HOURS", 12.0)
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Numbers and dates by the active language (config/formats): "2 000.00" and "2 000,00", "2026-11-29" and "29.11.2026".
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True

@@ -27,10 +27,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from casino import numbers
 from casino.errors import ApplicationError
 from casino.forms import AmountField
 from casino.models import Shift
-from casino.money import money_text
 from casino.roles import COUNT_VIEWERS, Role
 from casino.users import actor_of
 from pit.count_selectors import drop_boxes_to_count
@@ -73,7 +73,7 @@ class DropCountForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for cents in NOTES_CENTS:
-            self.fields[_note_field(cents)] = forms.CharField(required=False, label=money_text(cents))
+            self.fields[_note_field(cents)] = forms.CharField(required=False, label=numbers.amount(cents))
 
     def note_fields(self) -> list[forms.BoundField]:
         return [self[_note_field(cents)] for cents in NOTES_CENTS]
@@ -191,7 +191,7 @@ def count_record(request: HttpRequest, shift_id: int, table_id: int) -> HttpResp
     names = {"table": table.name, "shift": shift.name}
     if box.drop_cents is not None:
         done = _("The drop box of table %(table)s, %(shift)s shift, is final: the drop is %(drop)s.")
-        names["drop"] = money_text(box.drop_cents)
+        names["drop"] = numbers.amount(box.drop_cents)
     elif box.status == "counted once":
         done = _(
             "Your count of table %(table)s, %(shift)s shift, is in: a second, independent count by another member "

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -86,7 +87,9 @@ def day_open(request: HttpRequest) -> HttpResponse:
     except ApplicationError as exc:
         return _refused(request, exc, business_date=typed)
     messages.success(
-        request, _("Gaming day %(date)s is open: open its first shift.") % {"date": opened.business_date.isoformat()}
+        request,
+        _("Gaming day %(date)s is open: open its first shift.")
+        % {"date": date_format(opened.business_date, "SHORT_DATE_FORMAT")},
     )
     return redirect("pit-day")
 
@@ -104,7 +107,9 @@ def day_close(request: HttpRequest, gaming_day_id: int) -> HttpResponse:
         closed = gaming_day_close(actor=actor_of(request.user), gaming_day=gaming_day)
     except ApplicationError as exc:
         return _refused(request, exc)
-    messages.success(request, _("Gaming day %(date)s is closed.") % {"date": closed.business_date.isoformat()})
+    messages.success(
+        request, _("Gaming day %(date)s is closed.") % {"date": date_format(closed.business_date, "SHORT_DATE_FORMAT")}
+    )
     return redirect("pit-day")
 
 

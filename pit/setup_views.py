@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from casino import numbers
 from casino.errors import ApplicationError
 from casino.forms import AmountField
-from casino.money import money_text
 from casino.roles import Role
 from casino.selectors import users_with_role
 from casino.users import actor_of
@@ -66,11 +66,11 @@ class _Initial(TypedDict):
 
 def _initial(table: Table) -> _Initial:
     return {
-        "min_wager": money_text(table.min_wager_cents),
-        "max_wager": money_text(table.max_wager_cents),
+        "min_wager": numbers.amount(table.min_wager_cents),
+        "max_wager": numbers.amount(table.max_wager_cents),
         "rule_set": table.rule_set_id,
         "dealer": table.dealer_id,
-        "big_win": money_text(table.big_win_cents) if table.big_win_cents is not None else "",
+        "big_win": numbers.amount(table.big_win_cents) if table.big_win_cents is not None else "",
     }
 
 

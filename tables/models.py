@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino import numbers
 from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
 from casino.models import Pit, Shift
 from casino.records import audited
@@ -133,8 +134,7 @@ class ChipDenomination(models.Model):
         constraints = [models.CheckConstraint(condition=models.Q(value_cents__gt=0), name="chip_value_positive")]
 
     def __str__(self) -> str:
-        units, cents = divmod(self.value_cents, 100)
-        return f"{units:,}.{cents:02d}"
+        return numbers.amount(self.value_cents)
 
 
 @audited()

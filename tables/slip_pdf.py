@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape
 
 from django.contrib.auth.models import User
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -23,7 +24,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from casino.money import money_text
+from casino import numbers
 from tables.models import Slip
 
 _STYLES = getSampleStyleSheet()
@@ -50,7 +51,7 @@ def slip_title(slip: Slip) -> str:
 
 
 def _when(moment: dt.datetime | None) -> str:
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment is not None else "—"
+    return date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT") if moment is not None else "—"
 
 
 def _who(user: User | None) -> str:
@@ -62,7 +63,7 @@ def _facts(slip: Slip) -> Table:
     rows = [
         [_("Table"), f"{slip.table.name} ({slip.table.get_game_display()})"],
         [_("Pit"), slip.table.pit.name],
-        [_("Gaming day"), shift.gaming_day.business_date.isoformat()],
+        [_("Gaming day"), date_format(shift.gaming_day.business_date, "SHORT_DATE_FORMAT")],
         [_("Shift"), _("%(name)s (shift %(number)s)") % {"name": shift.name, "number": shift.number}],
         [_("Status"), str(slip.get_status_display())],
         [_("Requested"), _when(slip.requested_at)],
@@ -86,8 +87,9 @@ def _facts(slip: Slip) -> Table:
 def _chips(slip: Slip) -> Table:
     lines = sorted(((int(value), number) for value, number in slip.chips.items() if number), key=lambda v: -v[0])
     rows: list[list[str]] = [[_("Denomination"), _("Chips"), _("Amount")]]
-    rows += [[money_text(value), str(number), money_text(value * number)] for value, number in lines]
-    rows.append([_("Total"), str(sum(number for _value, number in lines)), money_text(slip.total_cents)])
+    money = numbers.printed_amount
+    rows += [[money(value), str(number), money(value * number)] for value, number in lines]
+    rows.append([_("Total"), str(sum(number for _value, number in lines)), money(slip.total_cents)])
     table = Table(rows, colWidths=[50 * mm, 30 * mm, 50 * mm], hAlign="LEFT")
     table.setStyle(
         TableStyle(

@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from casino import numbers
 from poker_room.display import live
 from poker_room.heads_up.models import Match
 from poker_room.ofc_events.selectors import hands_played, ofc_standings, round_tables
@@ -26,7 +27,7 @@ LEADERS = 5  # the standings' top lines on the TV
 
 
 def _grouped(value: int) -> str:
-    return f"{value:,}".replace(",", "\u2009")
+    return numbers.whole(value)
 
 
 def _levels(tournament: Tournament) -> tuple[Level, ...]:

@@ -6,8 +6,10 @@ import datetime as dt
 
 from django import template
 
+from casino import numbers
 from poker_room.display.selectors import iso_utc
 from poker_room.pure_messages import rules_text
+from poker_room.tournaments.forms import percent_text
 from poker_room.tournaments.page_selectors import game_names
 
 register = template.Library()
@@ -21,10 +23,10 @@ def rules_line(rules: str) -> str:
 
 @register.filter
 def chips(value: int | str | None) -> str:
-    """A number of chips, grouped by thousands with a narrow no-break space: 15 000 (no decimals: chips are whole)."""
+    """A number of chips, grouped by thousands with a thin space: 15 000 (no decimals: chips are whole)."""
     if value is None or value == "":
         return "—"
-    return f"{int(value):,}".replace(",", "\u202f")
+    return numbers.whole(int(value))
 
 
 @register.filter
@@ -46,9 +48,8 @@ def iso_ms(moment: dt.datetime | None) -> str:
 
 @register.filter
 def percent_bp(bp: int) -> str:
-    """A share in basis points as per cent: 2500 → 25, 1250 → 12.5."""
-    whole, rest = divmod(int(bp), 100)
-    return str(whole) if not rest else f"{whole}.{rest:02d}".rstrip("0")
+    """A share in basis points as per cent: 2500 → 25, 1250 → 12.5 (12,5 in German)."""
+    return percent_text(bp)
 
 
 @register.filter

@@ -27,6 +27,7 @@ from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from casino import numbers
 from casino.errors import ApplicationError
 from casino.forms import AmountField
 from poker_room.pages import RefusingForm
@@ -190,7 +191,7 @@ def structure_parse(text: str) -> list[LevelJson]:
 
 
 def _grouped(n: int) -> str:
-    return f"{n:,}"
+    return numbers.whole(n)
 
 
 def level_text(level: Level) -> str:
@@ -223,14 +224,15 @@ _BAND = re.compile(
 _SHARE = re.compile(r"^(\d{1,3})(?:[.,](\d{1,2}))?%?$")
 
 
-def _percent_text(bp: int) -> str:
-    whole, rest = divmod(bp, 100)
-    return str(whole) if not rest else f"{whole}.{rest:02d}".rstrip("0")
+def percent_text(bp: int) -> str:
+    """A share in basis points as per cent, in the page's decimal mark: 2500 → "25", 1250 → "12.5" ("12,5")."""
+    whole, rest = divmod(int(bp), 100)
+    return str(whole) if not rest else f"{whole}{numbers.decimal_mark()}{rest:02d}".rstrip("0")
 
 
 def band_text(band: PayoutBand) -> str:
     players = f"{band.min_players}+" if band.max_players is None else f"{band.min_players}-{band.max_players}"
-    return f"{players}: {'/'.join(_percent_text(bp) for bp in band.shares_bp)}"
+    return f"{players}: {'/'.join(percent_text(bp) for bp in band.shares_bp)}"
 
 
 def payouts_text(bands: Sequence[PayoutBand]) -> str:
@@ -424,7 +426,7 @@ def settings_initial(tournament: Any, names: Sequence[str]) -> dict[str, str]:
     for name in names:
         value = getattr(tournament, name)
         if SETTINGS_FIELDS[name][1] == "money":
-            shown[name] = f"{value // 100}.{value % 100:02d}"
+            shown[name] = numbers.amount(value)
         elif SETTINGS_FIELDS[name][1] == "choice":
             shown[name] = str(value)
         else:

@@ -24,10 +24,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from casino import numbers
 from casino.errors import ApplicationError
 from casino.once import FormPage, Kept, Then
 from casino.pages import guarded_by, loaded_by
-from casino.templatetags.money import cents as money_text
 from casino.users import actor_of
 from players.selectors import player_find
 from poker_room.deals import selectors as deal_selectors
@@ -314,10 +314,10 @@ def bust_notice(elimination: Elimination) -> str:
         "place": ordinal(elimination.place),
     }
     if elimination.prize_cents:
-        text += " " + _("Prize: %(prize)s.") % {"prize": money_text(elimination.prize_cents)}
+        text += " " + _("Prize: %(prize)s.") % {"prize": numbers.amount(elimination.prize_cents)}
     if elimination.eliminated_by is not None and elimination.bounty_paid_cents:
         text += " " + _("Bounty of %(bounty)s to %(entry)s.") % {
-            "bounty": money_text(elimination.bounty_paid_cents),
+            "bounty": numbers.amount(elimination.bounty_paid_cents),
             "entry": entry_name(elimination.eliminated_by),
         }
     return text
@@ -339,15 +339,15 @@ def _entry_act(request: HttpRequest, kept: Kept, tournament: Tournament, entry: 
         purchase = services.entry_rebuy(actor=user, tournament=tournament, entry=entry)
         return _("%(entry)s rebuys: %(chips)s chips for %(paid)s.") % {
             "entry": entry_name(entry),
-            "chips": f"{purchase.chips:,}",
-            "paid": money_text(purchase.total_cents),
+            "chips": numbers.whole(purchase.chips),
+            "paid": numbers.amount(purchase.total_cents),
         }
     if action == "addon":
         purchase = services.entry_addon(actor=user, tournament=tournament, entry=entry)
         return _("%(entry)s takes the add-on: %(chips)s chips for %(paid)s.") % {
             "entry": entry_name(entry),
-            "chips": f"{purchase.chips:,}",
-            "paid": money_text(purchase.total_cents),
+            "chips": numbers.whole(purchase.chips),
+            "paid": numbers.amount(purchase.total_cents),
         }
     if action == "bust":
         if request.POST.get("confirm") != "yes":

@@ -8,6 +8,8 @@ A page fails on
   it: the text around it sets its height;
 * a text left in English on a German page: a text the catalogue translates shown untranslated, or a text made of
   English words (``ENGLISH``) that no catalogue entry covers;
+* a number written in the other language's way: "25.00" or "1,000" on a German page, "25,00" on an English one
+  (``foreign_numbers``: a figure in a text, a label or a field's value);
 * a console error, a failed request, or a link answering 4xx/5xx (the walk in ``test_page_walk``).
 """
 
@@ -75,6 +77,24 @@ TEXTS_JS = """() => {
   }
   return texts;
 }"""
+
+# The values shown in the page's fields (an amount to change, a count), which a number check reads with its texts.
+FIELD_VALUES_JS = """() => Array.from(document.querySelectorAll('input:not([type=hidden]):not([type=submit])'))
+  .filter(el => el.getClientRects().length && el.value).map(el => el.value.trim())"""
+
+# A decimal figure as English writes it ("25.00", "2 000.5", "11.9%"), not part of a date (29.11.2026), a version
+# (0.1.0) or a word; thousands grouped by commas ("1,000"); a decimal comma ("25,00", "11,9").
+_POINT_DECIMAL = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u2009]\d{3})*\.\d{1,4}(?![\w.])")
+_COMMA_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,])")
+_COMMA_DECIMAL = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u2009]\d{3})*,\d{1,2}(?![\w,])")
+
+
+def foreign_numbers(texts: list[str], language: str) -> list[str]:
+    """The texts of a page in ``language`` ("en" or "de") that write a number in the other language's way."""
+    if language == "de":
+        return sorted({t for t in texts if _POINT_DECIMAL.search(t) or _COMMA_THOUSANDS.search(t)})
+    return sorted({t for t in texts if _COMMA_DECIMAL.search(t)})
+
 
 # Words of English that are not also German words: a text holding two of them (or one, if it is the whole text's
 # only lower-case word besides numbers) is English.

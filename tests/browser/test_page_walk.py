@@ -26,7 +26,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from casino.models import Shift
 from casino.roles import Role
 from tests.browser.conftest import PASSWORD
-from tests.browser.page_walk import LAYOUT_JS, TAP, TEXTS_JS, english_texts
+from tests.browser.page_walk import FIELD_VALUES_JS, LAYOUT_JS, TAP, TEXTS_JS, english_texts, foreign_numbers
 
 SIZES = ({"width": 1024, "height": 768}, {"width": 1280, "height": 800})
 SAME_PATTERN = 2
@@ -108,8 +108,11 @@ def test_every_page_a_role_reaches_fits_the_tablet_and_speaks_its_language(
                     found.append(f"{size['width']}: {layout['overflow']} px wider than the window")
                 found += [f"{size['width']}: small control {control}" for control in layout["small"]]
             page.set_viewport_size(SIZES[0])
+            texts = page.evaluate(TEXTS_JS)
             if language == "de":
-                found += [f"English: {text!r}" for text in english_texts(page.evaluate(TEXTS_JS), names)]
+                found += [f"English: {text!r}" for text in english_texts(texts, names)]
+            numbers = foreign_numbers(texts + page.evaluate(FIELD_VALUES_JS), language)
+            found += [f"number not in {language}: {text!r}" for text in numbers]
             page.add_script_tag(path=str(AXE))
             found += [f"axe: {violation}" for violation in page.evaluate(AXE_JS)]
             found += errors

@@ -444,4 +444,4 @@ def test_pai_gow_poker_advice_on_request_shows_each_setting_with_its_margin(deal
     page = text(response)
     assert response.status_code == 200 and page.count("<tr") == 22  # a header and the 21 settings
     assert "best" in page and "house way" in page and "foul" in page  # Kh Kc low under 7-high is no foul; 7 4 low is
-    assert "±0.00" in page and "200,000 bank hands" in page and "19 times in 20" in page
+    assert "±0.00" in page and "200\u2009000 bank hands" in page and "19 times in 20" in page

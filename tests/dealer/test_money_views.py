@@ -224,7 +224,7 @@ def test_the_dealer_who_counted_cannot_confirm_nor_can_a_supervisor_who_counted(
 @pytest.mark.parametrize(
     ("data", "status", "message"),
     [
-        ({"chip-2500": "abc"}, 400, "A count is a whole number of chips from 0 to 100,000, not &#x27;abc&#x27;"),
+        ({"chip-2500": "abc"}, 400, "A count is a whole number of chips from 0 to 100\u2009000, not &#x27;abc&#x27;"),
         ({"chip-2500": "-3"}, 400, "not -3 (25.00 chips)"),
         ({"chip-2500": "1.5"}, 400, "not &#x27;1.5&#x27;"),
         ({"chip-2500": "２"}, 400, "not &#x27;２&#x27;"),
@@ -433,7 +433,7 @@ def test_the_dealer_records_buy_ins_in_cash_and_with_a_marker(pgp: Table, dealer
         ({"seat": "2", "medium": "cash", "amount": "5.001"}, "Write an amount in units and cents, like 25.00"),
         ({"seat": "2", "medium": "cash", "amount": "1e9"}, "Write an amount in units and cents, like 25.00"),
         ({"seat": "2", "medium": "cash", "amount": "0"}, "A buy-in is a whole number of cents from 1"),
-        ({"seat": "2", "medium": "cash", "amount": "9999999999"}, "An amount is at most 1000000.00."),
+        ({"seat": "2", "medium": "cash", "amount": "9999999999"}, "An amount is at most 1\u2009000\u2009000.00."),
         ({"seat": "2", "medium": "cash", "amount": "9" * 400}, "Write an amount in units and cents"),
     ],
 )

@@ -154,7 +154,7 @@ def test_two_counts_that_agree_make_the_box_final_and_show_its_drop(closed, carl
     response = client.post(closed["url"], COUNT, follow=True)
 
     page = response.content.decode()
-    assert "The drop box of table PGP-1, Day shift, is final: the drop is 1363.45." in page
+    assert "The drop box of table PGP-1, Day shift, is final: the drop is 1\u2009363.45." in page
     box = box_html(page, closed)
     assert "final" in box and "1\u2009363.45" in box and "Record count" not in box
     assert "cash 1\u2009240.00 · markers 123.45 · promotional chips 25.00" in box
@@ -195,7 +195,7 @@ def test_the_cage_and_the_dealer_cannot_post_a_count(closed, cora, dealer) -> No
 @pytest.mark.parametrize(
     ("typed", "status", "said"),
     [
-        ({"note_2000": "abc"}, 400, "A count is a whole number of notes from 0 to 100,000, not &#x27;abc&#x27;"),
+        ({"note_2000": "abc"}, 400, "A count is a whole number of notes from 0 to 100\u2009000, not &#x27;abc&#x27;"),
         ({"note_2000": "-3"}, 400, "not -3 (20.00 notes)."),
         ({"note_2000": "2.5"}, 400, "not &#x27;2.5&#x27; (20.00 notes)."),
         ({"note_2000": "100001"}, 400, "not 100001 (20.00 notes)."),
@@ -204,7 +204,7 @@ def test_the_cage_and_the_dealer_cannot_post_a_count(closed, cora, dealer) -> No
         ({"markers": "abc"}, 400, "Write an amount in units and cents, like 25.00, not &#x27;abc&#x27;."),
         ({"markers": "-5.00"}, 400, "Write an amount in units and cents, like 25.00, not &#x27;-5.00&#x27;."),
         ({"markers": "12.345"}, 400, "Write an amount in units and cents"),
-        ({"markers": "1000000.01"}, 400, "An amount is at most 1000000.00."),
+        ({"markers": "1000000.01"}, 400, "An amount is at most 1\u2009000\u2009000.00."),
         ({"promo": "9" * 30}, 400, "Write an amount in units and cents"),
     ],
 )

@@ -65,7 +65,7 @@ def test_the_floor_supervisor_sets_up_the_table(
     assert (stored.min_wager_cents, stored.max_wager_cents, stored.big_win_cents) == (2500, 100050, 250000)
     assert (stored.rule_set_id, stored.dealer_id) == (high_limit.pk, other.pk)
     page = client.get(f"/pit/tables/{table.pk}/setup/").content.decode()
-    assert "Table PGP-1 is set up." in page and 'value="1000.50"' in page
+    assert "Table PGP-1 is set up." in page and 'value="1\u2009000.50"' in page
     assert set(
         AuditEvent.objects.filter(subject_id=str(table.pk), actor=floor_supervisor).values_list("event_type", flat=True)
     ) == {"table.limits_set", "table.rule_set_assigned", "table.dealer_assigned", "table.big_win_set"}
@@ -74,7 +74,7 @@ def test_the_floor_supervisor_sets_up_the_table(
 @pytest.mark.parametrize(
     ("changes", "shown"),
     [
-        ({"min_wager": "25,00"}, "Write an amount in units and cents, like 25.00"),
+        ({"min_wager": "25,000"}, "Write an amount in units and cents, like 25.00"),
         ({"min_wager": "２５"}, "Write an amount in units and cents, like 25.00"),
         ({"max_wager": "-5"}, "Write an amount in units and cents, like 25.00"),
         ({"min_wager": "0"}, "The minimum wager is an amount in cents above zero, not 0."),
@@ -159,3 +159,22 @@ def test_the_auditor_is_not_offered_the_table_money_it_may_not_open(table: Table
 
     assert f'href="/dealer/tables/{table.pk}/money/"' not in client.get("/pit/").content.decode()
     assert client.get(f"/dealer/tables/{table.pk}/money/").status_code == 403
+
+
+def test_a_german_supervisor_reads_and_types_amounts_with_a_decimal_comma(table: Table, pit_boss: User) -> None:
+    table.big_win_cents = 250000
+    table.save(update_fields=["big_win_cents"])
+    client = signed_in(pit_boss)
+
+    page = client.get(f"/pit/tables/{table.pk}/setup/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'value="10,00"' in page and 'value="500,00"' in page and 'value="2\u2009500,00"' in page
+
+    response = client.post(
+        f"/pit/tables/{table.pk}/setup/",
+        _form(table, min_wager="25,00", max_wager="1\u2009000,50", big_win="2 500,00"),
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+
+    assert response.status_code == 302
+    stored = Table.objects.get(pk=table.pk)
+    assert (stored.min_wager_cents, stored.max_wager_cents, stored.big_win_cents) == (2500, 100050, 250000)

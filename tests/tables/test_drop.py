@@ -44,7 +44,7 @@ def test_the_dealer_records_a_buy_in_at_a_seat(pgp, dealer, shift) -> None:  # t
         (7, "cash", 5000, "Table PGP-1 has seats 1 to 6, not 7."),
         (0, "cash", 5000, "Table PGP-1 has seats 1 to 6, not 0."),
         (1, "cheque", 5000, "A buy-in is paid in cash or with a marker, not 'cheque'."),
-        (1, "cash", 0, "A buy-in is a whole number of cents from 1 to 100,000,000, not 0."),
+        (1, "cash", 0, "A buy-in is a whole number of cents from 1 to 100\u2009000\u2009000, not 0."),
         (1, "cash", -500, "not -500."),
         (1, "cash", 12.5, "not 12.5."),
         (1, "cash", True, "not True."),
@@ -97,7 +97,7 @@ def test_a_third_count_that_agrees_with_one_makes_the_box_final_and_no_count_fol
     ("cash", "message"),
     [
         ({300: 1}, "There is no 300 note"),
-        ({2000: -1}, "A count is a whole number of notes from 0 to 100,000, not -1 (20.00 notes)."),
+        ({2000: -1}, "A count is a whole number of notes from 0 to 100\u2009000, not -1 (20.00 notes)."),
         ({2000: 1.5}, "not 1.5 (20.00 notes)"),
         ([2000], "The cash is counted note by note."),
     ],

@@ -69,10 +69,10 @@ def test_a_received_fill_prints_its_number_table_chips_total_and_four_signatures
         "Status received and signed",
         f"Requested {requested}",
         "Denomination Chips Amount",
-        "100.00 10 1000.00",
-        "25.00 40 1000.00",
+        "100.00 10 1 000.00",
+        "25.00 40 1 000.00",
         "1.00 3 3.00",
-        "Total 53 2003.00",
+        "Total 53 2 003.00",
         f"Requested by dana_dealer {requested}",
         "Dealer dana_dealer",
     ):

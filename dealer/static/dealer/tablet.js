@@ -11,11 +11,7 @@
     return Array.prototype.slice.call((root || document).querySelectorAll(selector));
   }
 
-  function units(cents) {
-    var whole = Math.floor(Math.abs(cents) / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
-    var rest = ("0" + (Math.abs(cents) % 100)).slice(-2);
-    return (cents < 0 ? "-" : "") + whole + "." + rest;
-  }
+  var units = window.tablesideNumbers.amount;
 
   function tabletOf() {
     return document.getElementById("tablet");

@@ -27,7 +27,7 @@
     var out = form.querySelector(".count-total");
     if (!out) return;
     var sum = total(form);
-    out.textContent = sum === null ? out.dataset.unreadable : (sum / 100).toFixed(2);
+    out.textContent = sum === null ? out.dataset.unreadable : window.tablesideNumbers.amount(sum);
   }
   document.querySelectorAll("form.count-form").forEach(function (form) {
     form.addEventListener("input", function () { show(form); });

@@ -23,7 +23,6 @@
   var TIMEOUT_MS = 4000; // an answer slower than this is given up: the next poll asks again
   var OFFLINE_AFTER_MS = 2000; // no answer for this long: the reconnecting mark
   var SAMPLES = 12; // round trips kept for the clock offset (about five seconds)
-  var THIN = "\u2009";
 
   var fields = {};
   Array.prototype.forEach.call(root.querySelectorAll("[data-field]"), function (el) {
@@ -114,13 +113,10 @@
     else root.removeAttribute(name);
   }
 
-  function grouped(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, THIN);
-  }
+  var grouped = window.tablesideNumbers.grouped;
 
   function money(cents) {
-    var units = grouped(Math.floor(cents / 100));
-    return cents % 100 ? units + "." + ("0" + (cents % 100)).slice(-2) : units;
+    return window.tablesideNumbers.amount(cents, true);
   }
 
   function duration(ms) {

@@ -107,7 +107,7 @@ def test_the_list_offers_every_template_with_its_game_stack_and_level(director) 
         "knock-out",
         "every 7th hand",
         "league points",
-        "15\u202f000",
+        "15\u2009000",
     ):
         assert shown in text, shown
     assert "Irish: played as No-Limit Hold'em, but with four hole cards" in text

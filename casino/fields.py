@@ -72,7 +72,10 @@ def query_flag(value: str | None, *, field: str) -> bool:
     the parameter, rather than read as no."""
     flag = _FLAGS.get((value or "").strip().lower())
     if flag is None:
-        raise ApplicationError(f"{field} is true or false, not {value!r}.", extra={"field": field})
+        raise ApplicationError(
+            gettext("%(field)s is true or false, not %(value)s.") % {"field": field, "value": repr(value)},
+            extra={"field": field},
+        )
     return flag
 
 

@@ -6,6 +6,7 @@ import datetime as dt
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino.audit import audit_checkpoint_make, audit_event_record
 from casino.errors import ApplicationError, WrongState
@@ -32,10 +33,10 @@ def pit_create(*, actor: Actor | None, name: str) -> Pit:
     require_role(actor, *SUPERVISORS, action="create a pit")
     name = name.strip()
     if not name:
-        raise ApplicationError("A pit needs a name.")
+        raise ApplicationError(_("A pit needs a name."))
     with transaction.atomic():
         if Pit.objects.filter(name__iexact=name).exists():
-            raise ApplicationError(f"There is already a pit called {name!r}.")
+            raise ApplicationError(_("There is already a pit called %(name)s.") % {"name": repr(name)})
         pit = Pit.objects.create(name=name)
         audit_event_record(actor=actor, event_type=AuditEventType.PIT_CREATED, subject=pit, after={"name": pit.name})
     return pit
@@ -47,9 +48,11 @@ def gaming_day_open(*, actor: Actor, business_date: dt.date) -> GamingDay:
     with transaction.atomic():
         current = GamingDay.objects.select_for_update().filter(closed_at__isnull=True).first()
         if current is not None:
-            raise WrongState(f"{current} is still open: close it before opening another.")
+            raise WrongState(_("%(day)s is still open: close it before opening another.") % {"day": current})
         if GamingDay.objects.filter(business_date=business_date).exists():
-            raise WrongState(f"The gaming day {business_date.isoformat()} was already opened and closed.")
+            raise WrongState(
+                _("The gaming day %(date)s was already opened and closed.") % {"date": business_date.isoformat()}
+            )
         day = GamingDay.objects.create(business_date=business_date, opened_at=timezone.now(), opened_by=actor)
         audit_event_record(
             actor=actor,
@@ -67,9 +70,9 @@ def gaming_day_close(*, actor: Actor | None, gaming_day: GamingDay) -> GamingDay
     with transaction.atomic():
         day = GamingDay.objects.select_for_update().get(pk=gaming_day.pk)
         if day.closed_at is not None:
-            raise WrongState(f"{day} is already closed.")
+            raise WrongState(_("%(day)s is already closed.") % {"day": day})
         if day.shifts.filter(closed_at__isnull=True).exists():
-            raise WrongState(f"{day} still has an open shift: close it first.")
+            raise WrongState(_("%(day)s still has an open shift: close it first.") % {"day": day})
         day.closed_at = timezone.now()
         day.closed_by = actor
         day.save(update_fields=["closed_at", "closed_by"])
@@ -89,19 +92,22 @@ def shift_open(*, actor: Actor, name: str) -> Shift:
     require_role(actor, *SUPERVISORS, action="open a shift")
     name = name.strip()
     if not name:
-        raise ApplicationError("A shift needs a name (for example Day, Swing or Graveyard).")
+        raise ApplicationError(_("A shift needs a name (for example Day, Swing or Graveyard)."))
     most = Shift._meta.get_field("name").max_length
     if len(name) > most:  # type: ignore[operator]
         raise ApplicationError(
-            f"A shift's name is at most {most} characters, not {len(name)}.", extra={"field": "name"}
+            _("A shift's name is at most %(most)s characters, not %(count)s.") % {"most": most, "count": len(name)},
+            extra={"field": "name"},
         )
     with transaction.atomic():
         day = GamingDay.objects.select_for_update().filter(closed_at__isnull=True).first()
         if day is None:
-            raise WrongState("No gaming day is open: open one before opening a shift.")
+            raise WrongState(_("No gaming day is open: open one before opening a shift."))
         open_shift = day.shifts.filter(closed_at__isnull=True).first()
         if open_shift is not None:
-            raise WrongState(f"The {open_shift.name} shift is still open: close it before opening another.")
+            raise WrongState(
+                _("The %(shift)s shift is still open: close it before opening another.") % {"shift": open_shift.name}
+            )
         number = day.shifts.count() + 1
         try:
             with transaction.atomic():
@@ -109,7 +115,7 @@ def shift_open(*, actor: Actor, name: str) -> Shift:
                     gaming_day=day, number=number, name=name, opened_at=timezone.now(), opened_by=actor
                 )
         except IntegrityError as exc:  # a concurrent open won the race
-            raise WrongState("Another shift was opened at the same moment; reload and try again.") from exc
+            raise WrongState(_("Another shift was opened at the same moment; reload and try again.")) from exc
         audit_event_record(
             actor=actor,
             event_type=AuditEventType.SHIFT_OPENED,
@@ -136,7 +142,7 @@ def shift_close(*, actor: Actor | None, shift: Shift) -> Shift:
     with transaction.atomic():
         locked = Shift.objects.select_for_update().select_related("gaming_day").get(pk=shift.pk)
         if locked.closed_at is not None:
-            raise WrongState(f"The {locked.name} shift is already closed.")
+            raise WrongState(_("The %(shift)s shift is already closed.") % {"shift": locked.name})
         shift_close_vetoes.check(locked)
         before = _shift_snapshot(locked)
         locked.closed_at = timezone.now()

@@ -12,6 +12,8 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -41,11 +43,11 @@ from settlement.models import ShiftReport
 REPORT_READERS: tuple[Role, ...] = OVERSEERS
 
 
-def _require_reader(request: Request, *, what: str = "the shift reports") -> None:
+def _require_reader(request: Request, *, what: str = gettext_noop("the shift reports")) -> None:
     if not (request.user.is_superuser or user_has_role(request.user, *REPORT_READERS)):
         needed = " or ".join(role.value for role in REPORT_READERS)
         raise NotAllowed(
-            f"Only a {needed} may read {what}.",
+            _("Only a %(roles)s may read %(what)s.") % {"roles": needed, "what": _(what)},
             extra={"required_roles": [role.value for role in REPORT_READERS]},
         )
 
@@ -233,7 +235,7 @@ class GamingDayListApi(APIView):
         summary="Gaming days, newest first, with their shifts (Floor supervisor, Pit boss or Auditor)",
     )
     def get(self, request: Request) -> Response:
-        _require_reader(request, what="the gaming days")
+        _require_reader(request, what=gettext_noop("the gaming days"))
         return Response(GamingDayOutputSerializer(gaming_day_list(), many=True).data)
 
     @extend_schema(

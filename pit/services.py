@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
@@ -42,23 +43,31 @@ def shift_report_build(
       next run. The figures hold nothing of the build, so the same shift gives the same ``content_hash``.
     """
     if kind not in ShiftReport.Kind.values:
-        raise ApplicationError(f"There is no {kind!r} report: ask for one of {', '.join(ShiftReport.Kind.values)}.")
+        raise ApplicationError(
+            _("There is no %(kind)s report: ask for one of %(values)s.")
+            % {"kind": repr(kind), "values": ", ".join(ShiftReport.Kind.values)}
+        )
     if force:
         require_role(actor, *SUPERVISORS, action="build the Master Game Report before the count is done")
         if kind != ShiftReport.Kind.MASTER_GAME:
-            raise ApplicationError("Only the Master Game Report waits for the count: the others need no forcing.")
+            raise ApplicationError(_("Only the Master Game Report waits for the count: the others need no forcing."))
     shift = Shift.objects.select_related("gaming_day").get(pk=shift.pk)
     if shift.closed_at is None:
-        raise WrongState(f"The {shift.name} shift is still open: its reports are built once it is closed.")
+        raise WrongState(
+            _("The %(shift)s shift is still open: its reports are built once it is closed.") % {"shift": shift.name}
+        )
     existing = ShiftReport.objects.filter(shift=shift, kind=kind).first()
     if existing is not None and existing.status == ShiftReport.Status.READY:
         return existing
     awaited = shift_boxes_awaited(shift=shift) if kind == ShiftReport.Kind.MASTER_GAME else []
     if awaited and not force:
         raise CountPending(
-            f"The Master Game Report of the {shift.name} shift waits for the count: {_boxes(awaited)} not final "
-            "yet. It is built once the count team has counted every box, or now by a supervisor (“Build now”), the "
-            "missing boxes shown as drop variances.",
+            _(
+                "The Master Game Report of the %(shift)s shift waits for the count: %(boxes)s not final "
+                "yet. It is built once the count team has counted every box, or now by a supervisor (“Build now”), the "
+                "missing boxes shown as drop variances."
+            )
+            % {"shift": shift.name, "boxes": _boxes(awaited)},
             extra={"boxes_awaited": awaited},
         )
     if existing is None:
@@ -97,7 +106,13 @@ def _boxes(tables: list[str], shown: int = 5) -> str:
     """The boxes named in a sentence: "the drop box of table PGP-1 is", "the drop boxes of tables PGP-1 and PGP-2
     are", "… PGP-5 and 12 more are"."""
     if len(tables) == 1:
-        return f"the drop box of table {tables[0]} is"
+        return _("the drop box of table %(table)s is") % {"table": tables[0]}
     if len(tables) <= shown:
-        return f"the drop boxes of tables {', '.join(tables[:-1])} and {tables[-1]} are"
-    return f"the drop boxes of tables {', '.join(tables[:shown])} and {len(tables) - shown} more are"
+        return _("the drop boxes of tables %(tables)s and %(last)s are") % {
+            "tables": ", ".join(tables[:-1]),
+            "last": tables[-1],
+        }
+    return _("the drop boxes of tables %(tables)s and %(count)s more are") % {
+        "tables": ", ".join(tables[:shown]),
+        "count": len(tables) - shown,
+    }

@@ -28,6 +28,7 @@ from typing import Any, TypedDict
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -73,14 +74,19 @@ def _sees_figures(user: Viewer) -> bool:
 def _require_overseer(user: Viewer, *, what: str) -> None:
     if not _sees_figures(user):
         needed = " or ".join(role.value for role in OVERSEERS)
-        raise NotAllowed(f"Only a {needed} may read {what}.", extra={"required_roles": [r.value for r in OVERSEERS]})
+        raise NotAllowed(
+            _("Only a %(roles)s may read %(what)s.") % {"roles": needed, "what": what},
+            extra={"required_roles": [r.value for r in OVERSEERS]},
+        )
 
 
 def _named(model: type[Player] | type[Table], pk: int, *, field: str, what: str) -> Any:
     """The row a body names by id, or a 400 naming the field (a 404 is for the address)."""
     found = model.objects.filter(pk=pk).first()
     if found is None:
-        raise ApplicationError(f"There is no {what} with id {pk}.", extra={"field": field})
+        raise ApplicationError(
+            _("There is no %(what)s with id %(id)s.") % {"what": what, "id": pk}, extra={"field": field}
+        )
     return found
 
 
@@ -113,7 +119,7 @@ def _session_view(user: Viewer, session_id: int, *, reading: bool = False) -> Se
     if not figures:
         ended = session.status == RatingSession.Status.ENDED
         if not seats or (reading and ended):  # not for the table staff
-            raise NotAllowed("Only a supervisor or an auditor may read this session.")
+            raise NotAllowed(_("Only a supervisor or an auditor may read this session."))
         require_view_table(user, max(seats, key=lambda s: (s.started_at, s.pk)).table)
     return _view(session, seats, figures=figures, now=timezone.now())
 
@@ -316,10 +322,11 @@ class PlayerListApi(APIView):
         require_role(request.user, *PLAYER_READERS, action="find a player")
         query = request.query_params.get("q")
         if query is None or not query.strip():
-            raise ApplicationError("Say whom to find: q is a card number or words of a name.", extra={"field": "q"})
+            raise ApplicationError(_("Say whom to find: q is a card number or words of a name."), extra={"field": "q"})
         if len(query) > MOST_QUERY:
             raise ApplicationError(
-                f"q is a card number or a name of at most {MOST_QUERY} characters.", extra={"field": "q"}
+                _("q is a card number or a name of at most %(most)s characters.") % {"most": MOST_QUERY},
+                extra={"field": "q"},
             )
         return Response(PlayerOutputSerializer(player_find(query=query), many=True).data)
 
@@ -390,8 +397,8 @@ class SessionStartApi(APIView):
         data = valid_input(SessionStartInputSerializer, request)
         session = session_start(
             actor=actor_of(request.user),
-            player=_named(Player, data["player"], field="player", what="player"),
-            table=_named(Table, data["table"], field="table", what="table"),
+            player=_named(Player, data["player"], field="player", what=_("player")),
+            table=_named(Table, data["table"], field="table", what=_("table")),
             seat=data["seat"],
             chips_cents=data["chips_cents"],
         )
@@ -444,7 +451,7 @@ class SessionMoveApi(APIView):
     def post(self, request: Request, session_id: int) -> Response:
         data = valid_input(SessionMoveInputSerializer, request)
         session = get_object_or_404(RatingSession, pk=session_id)
-        table = _named(Table, data["table"], field="table", what="table")
+        table = _named(Table, data["table"], field="table", what=_("table"))
         session_move(actor=actor_of(request.user), session=session, table=table, seat=data["seat"])
         return _session_answer(request, session_id)
 
@@ -502,7 +509,7 @@ class AlertsApi(APIView):
         "and TABLESIDE_HOLD_ALERT_MIN_ROUNDS for a table.",
     )
     def get(self, request: Request) -> Response:
-        _require_overseer(request.user, what="the rating alerts")
+        _require_overseer(request.user, what=_("the rating alerts"))
         now = timezone.now()
         seated = Prefetch("seats", queryset=RatingSeat.objects.filter(ended_at__isnull=True).select_related("table"))
         open_sessions = (

@@ -106,7 +106,10 @@ class RefusingForm(forms.Form):
         for name, errors in self.errors.items():
             label = self.fields[name].label if name in self.fields else ""
             message = str(errors[0])
-            return ApplicationError(f"{label}: {message}" if label else message, extra={"field": name})
+            return ApplicationError(
+                _("%(label)s: %(message)s") % {"label": label, "message": message} if label else message,
+                extra={"field": name},
+            )
         return ApplicationError(_("The form could not be read."), extra={})
 
     def cleaned(self) -> dict[str, Any]:

@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import StrEnum
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from casino.errors import ApplicationError, WrongState
 
 
@@ -41,12 +44,12 @@ UNFINISHED_STATES: frozenset[RoundState] = frozenset(RoundState) - FINAL_STATES
 
 # What a round "cannot be" in a refusal: "Round 12 is settled: it cannot be voided".
 _PARTICIPLE: Mapping[RoundState, str] = {
-    RoundState.OPEN: "opened again",
-    RoundState.BETTING_CLOSED: "closed to betting",
-    RoundState.DEALT: "dealt",
-    RoundState.REVEALED: "revealed",
-    RoundState.SETTLED: "settled",
-    RoundState.VOIDED: "voided",
+    RoundState.OPEN: gettext_noop("opened again"),
+    RoundState.BETTING_CLOSED: gettext_noop("closed to betting"),
+    RoundState.DEALT: gettext_noop("dealt"),
+    RoundState.REVEALED: gettext_noop("revealed"),
+    RoundState.SETTLED: gettext_noop("settled"),
+    RoundState.VOIDED: gettext_noop("voided"),
 }
 
 
@@ -55,7 +58,10 @@ def _state(value: str, *, field: str) -> RoundState:
         return RoundState(value)
     except ValueError:
         names = ", ".join(state.value for state in RoundState)
-        message = f"Unknown round state {value!r}: choose one of {names}."
+        message = _("Unknown round state %(value)s: choose one of %(states)s.") % {
+            "value": repr(value),
+            "states": names,
+        }
         raise ApplicationError(message, extra={"field": field}) from None
 
 
@@ -81,11 +87,19 @@ def check_move(
     then = _state(target, field="target")
     if then in TRANSITIONS[now]:
         return then
-    name = f"Round {round_number}" if round_number is not None else "The round"
+    name = _("Round %(number)s") % {"number": round_number} if round_number is not None else _("The round")
     extra = {"round_id": round_id, "round_number": round_number, "state": now.value}
     if now == then:
-        raise WrongState(f"{name} is already {now.value}.", extra=extra)
+        raise WrongState(_("%(round)s is already %(state)s.") % {"round": name, "state": now.value}, extra=extra)
     if now in FINAL_STATES:
-        raise WrongState(f"{name} is {now.value}: it cannot be {_PARTICIPLE[then]}.", extra=extra)
+        raise WrongState(
+            _("%(round)s is %(state)s: it cannot be %(done)s.")
+            % {"round": name, "state": now.value, "done": _(_PARTICIPLE[then])},
+            extra=extra,
+        )
     (forward,) = TRANSITIONS[now] - {RoundState.VOIDED}
-    raise WrongState(f"A round goes from {now.value} to {forward.value}, not to {then.value}.", extra=extra)
+    raise WrongState(
+        _("A round goes from %(state)s to %(next)s, not to %(target)s.")
+        % {"state": now.value, "next": forward.value, "target": then.value},
+        extra=extra,
+    )

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -53,11 +54,15 @@ def _snapshot(*, rule_set_id: int | None, game: str) -> dict[str, Any]:
     rule_set = RuleSet.objects.filter(pk=rule_set_id).first()
     if rule_set is None:
         # The id is input, not the address: a 400 naming the field, as for a rule set of another game.
-        raise ApplicationError(f"There is no rule set {rule_set_id}.", extra={"field": "rule_set"})
+        raise ApplicationError(_("There is no rule set %(id)s.") % {"id": rule_set_id}, extra={"field": "rule_set"})
     if rule_set.game != game:
         raise ApplicationError(
-            f"Rule set {rule_set.name!r} is for {rule_options.game_label(rule_set.game)}, "
-            f"not {rule_options.game_label(game)}.",
+            _("Rule set %(rule_set)s is for %(rule_set_game)s, not %(game)s.")
+            % {
+                "rule_set": repr(rule_set.name),
+                "rule_set_game": rule_options.game_label(rule_set.game),
+                "game": rule_options.game_label(game),
+            },
             extra={"field": "rule_set"},
         )
     snapshot: dict[str, Any] = rule_set.snapshot()
@@ -70,12 +75,14 @@ def _engine_options(*, rule_set_id: int | None, game: str) -> dict[str, dict[str
 
 
 @contextmanager
-def _refused_as(field: str, prefix: str = "") -> Iterator[None]:
-    """Turn the engine's ``InvalidHand`` into the one application error (400), naming the input ``field``."""
+def _refused_as(field: str, where: str = "") -> Iterator[None]:
+    """Turn the engine's ``InvalidHand`` into the one application error (400), naming the input ``field`` (and, in
+    the message, ``where``: "Seat 2, front")."""
     try:
         yield
     except InvalidHand as exc:
-        raise ApplicationError(f"{prefix}{exc}", extra={"field": field}) from exc
+        message = _("%(where)s: %(problem)s") % {"where": where, "problem": exc} if where else str(exc)
+        raise ApplicationError(message, extra={"field": field}) from exc
 
 
 def _category(value: HandValue) -> str:
@@ -89,7 +96,7 @@ def _seat_rows(seats: Mapping[str, Mapping[str, str]]) -> dict[str, tuple[tuple[
     for seat, rows in seats.items():
         cards = []
         for row in ROWS:
-            with _refused_as(f"seats.{seat}.{row}", f"Seat {seat}, {row}: "):
+            with _refused_as(f"seats.{seat}.{row}", _("Seat %(seat)s, %(row)s") % {"seat": seat, "row": row}):
                 cards.append(parse_cards(rows[row]))
         parsed[seat] = tuple(cards)
     return parsed
@@ -407,7 +414,7 @@ class ChinesePokerScoreApi(APIView):
         options = _engine_options(rule_set_id=data["rule_set"], game=rule_options.CHINESE_POKER)
         hands = {}
         for seat, rows in _seat_rows(data["seats"]).items():
-            with _refused_as(f"seats.{seat}", f"Seat {seat}: "):
+            with _refused_as(f"seats.{seat}", _("Seat %(seat)s") % {"seat": seat}):
                 hands[seat] = chinese_poker.Arrangement(*rows)
         with _refused_as("seats"):
             sheet = chinese_poker.score(hands, stakes=data["stakes_cents"], **options["score"])
@@ -506,7 +513,7 @@ class OfcScoreApi(APIView):
         options = _engine_options(rule_set_id=data["rule_set"], game=rule_options.OFC)
         boards = {}
         for seat, rows in _seat_rows(data["seats"]).items():
-            with _refused_as(f"seats.{seat}", f"Seat {seat}: "):
+            with _refused_as(f"seats.{seat}", _("Seat %(seat)s") % {"seat": seat}):
                 boards[seat] = ofc.Board.from_rows(*rows)
         with _refused_as("seats"):
             sheet = ofc.score(boards, **options["score"])

@@ -33,6 +33,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from casino.errors import ApplicationError
 from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles, registry
 from rules.games.commission import Rounding
@@ -85,7 +87,9 @@ class Option:
 
 def _words(choices: tuple[str, ...]) -> str:
     """``a``, ``a or b``, ``a, b or c``."""
-    return choices[0] if len(choices) == 1 else f"{', '.join(choices[:-1])} or {choices[-1]}"
+    if len(choices) == 1:
+        return choices[0]
+    return _("%(choices)s or %(last)s") % {"choices": ", ".join(choices[:-1]), "last": choices[-1]}
 
 
 _FOUL_POLICY = "foul policy"
@@ -181,7 +185,10 @@ def game_label(game: str) -> str:
 
 def check_game(game: object) -> str:
     if game not in GAME_LABELS:
-        raise RuleSetInvalid(f"Unknown game {game!r}: choose {_words(tuple(GAME_LABELS))}.", extra={"field": "game"})
+        raise RuleSetInvalid(
+            _("Unknown game %(game)s: choose %(games)s.") % {"game": repr(game), "games": _words(tuple(GAME_LABELS))},
+            extra={"field": "game"},
+        )
     return str(game)
 
 
@@ -200,20 +207,30 @@ def _bad(field: str, message: str) -> RuleSetInvalid:
 
 
 def _check_option(option: Option, value: object, game: str) -> bool | int | str:
-    where = f"for {game_label(game)}"
+    where = _("for %(game)s") % {"game": game_label(game)}
     if option.kind is bool:
         if not isinstance(value, bool):
             raise _bad(
-                option.key, f"The {option.label} ({option.key}) {where} is on or off (true or false), not {value!r}."
+                option.key,
+                _("The %(option)s (%(key)s) %(where)s is on or off (true or false), not %(value)s.")
+                % {"option": option.label, "key": option.key, "where": where, "value": repr(value)},
             )
         return value
     if option.kind is int:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= option.maximum:
-            span = f"a whole number from 0 to {option.maximum}"
-            raise _bad(option.key, f"The {option.label} ({option.key}) {where} is {span}, not {value!r}.")
+            span = _("a whole number from 0 to %(most)s") % {"most": option.maximum}
+            raise _bad(
+                option.key,
+                _("The %(option)s (%(key)s) %(where)s is %(span)s, not %(value)s.")
+                % {"option": option.label, "key": option.key, "where": where, "span": span, "value": repr(value)},
+            )
         return value
     if value not in option.choices:
-        raise _bad(option.key, f"Unknown {option.label} {value!r} {where}: choose {_words(option.choices)}.")
+        raise _bad(
+            option.key,
+            _("Unknown %(option)s %(value)s %(where)s: choose %(choices)s.")
+            % {"option": option.label, "value": repr(value), "where": where, "choices": _words(option.choices)},
+        )
     return str(value)
 
 
@@ -223,33 +240,53 @@ def _check_common(game: str, common: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(rate, bool) or not isinstance(rate, int) or not 0 <= rate <= MAX_BP:
         raise _bad(
             "commission_rate_bp",
-            f"The commission rate is in basis points, 0 to {MAX_BP} (500 is 5%), not {rate!r}.",
+            _("The commission rate is in basis points, 0 to %(most)s (500 is 5%%), not %(value)s.")
+            % {"most": MAX_BP, "value": repr(rate)},
         )
     rounding = common["commission_rounding"]
     roundings = tuple(r.value for r in Rounding)
     if rounding not in roundings:
-        raise _bad("commission_rounding", f"Unknown commission rounding {rounding!r}: choose {_words(roundings)}.")
+        raise _bad(
+            "commission_rounding",
+            _("Unknown commission rounding %(value)s: choose %(choices)s.")
+            % {"value": repr(rounding), "choices": _words(roundings)},
+        )
     on_wins = common["commission_on_player_wins"]
     if not isinstance(on_wins, bool):
         raise _bad(
             "commission_on_player_wins",
-            f"Commission on player wins is on or off (true or false), not {on_wins!r}.",
+            _("Commission on player wins is on or off (true or false), not %(value)s.") % {"value": repr(on_wins)},
         )
     banking = common["banking_mode"]
     allowed = BANKING_MODES_BY_GAME[game]
     if banking not in allowed:
         if banking not in BANKING_MODES:
-            message = f"Unknown banking mode {banking!r}: choose {_words(allowed)} for {label}."
+            message = _("Unknown banking mode %(value)s: choose %(choices)s for %(game)s.") % {
+                "value": repr(banking),
+                "choices": _words(allowed),
+                "game": label,
+            }
         elif not registry.game(game).bankable:
-            message = f"{label} has no bank: its banking mode is {NO_BANK!r}, not {banking!r}."
+            message = _("%(game)s has no bank: its banking mode is %(mode)s, not %(value)s.") % {
+                "game": label,
+                "mode": repr(NO_BANK),
+                "value": repr(banking),
+            }
         else:
-            message = f"{label} cannot be banked {banking!r}: choose {_words(allowed)}."
+            message = _("%(game)s cannot be banked %(value)s: choose %(choices)s.") % {
+                "game": label,
+                "value": repr(banking),
+                "choices": _words(allowed),
+            }
         raise _bad("banking_mode", message)
     if not registry.game(game).bankable and (rate or on_wins):
         raise _bad(
             "commission_rate_bp" if rate else "commission_on_player_wins",
-            f"{label} has no bank and takes no commission (set the rate to 0 and commission on player wins off): "
-            "the house takes a rake or a time charge instead.",
+            _(
+                "%(game)s has no bank and takes no commission (set the rate to 0 and commission on player wins off): "
+                "the house takes a rake or a time charge instead."
+            )
+            % {"game": label},
         )
     return {
         "commission_rate_bp": rate,
@@ -266,25 +303,30 @@ def _check_tiles_mode(common: Mapping[str, Any], options: Mapping[str, Any]) -> 
         if common["banking_mode"] != NO_BANK or common["commission_on_player_wins"]:
             raise _bad(
                 "banking_mode",
-                f"The peer variant has no banker: set the banking mode to {NO_BANK!r} "
-                "and commission on player wins off.",
+                _("The peer variant has no banker: set the banking mode to %(mode)s and commission on player wins off.")
+                % {"mode": repr(NO_BANK)},
             )
     else:
         if common["banking_mode"] == NO_BANK:
             raise _bad(
                 "banking_mode",
-                f"Banked Pai Gow needs a banker: choose {HOUSE!r} or {PLAYER_ROTATION!r}, "
-                f"or set mode to 'peer' for the game without one.",
+                _(
+                    "Banked Pai Gow needs a banker: choose %(house)s or %(rotation)s, "
+                    "or set mode to 'peer' for the game without one."
+                )
+                % {"house": repr(HOUSE), "rotation": repr(PLAYER_ROTATION)},
             )
         for key in ("gee_joon_as_zero", "peer_points"):
             if options[key]:
-                raise _bad(key, f"{key} is a rule of the peer variant only: set mode to 'peer' to use it.")
+                raise _bad(
+                    key, _("%(key)s is a rule of the peer variant only: set mode to 'peer' to use it.") % {"key": key}
+                )
 
 
 def _check_naturals(common: Mapping[str, Any], options: Mapping[str, Any]) -> None:
     """Chinese Poker: natural against natural means nothing without naturals."""
     if options["natural_vs_natural"] != "higher" and not options["naturals"]:
-        raise _bad("natural_vs_natural", "Natural against natural has no meaning with naturals off.")
+        raise _bad("natural_vs_natural", _("Natural against natural has no meaning with naturals off."))
 
 
 # The rules that tie two of a game's own options together, by game (a game without any is not listed).
@@ -297,7 +339,7 @@ _COMBINATION_CHECKS: Mapping[str, Callable[[Mapping[str, Any], Mapping[str, Any]
 def _check_combinations(game: str, common: Mapping[str, Any], options: Mapping[str, Any]) -> None:
     """The rules that tie two settings together."""
     if not registry.game(game).bankable and options["rake_bp"] and options["time_charge_cents"]:
-        raise _bad("rake_bp", "The house takes a rake or a time charge, not both: set one of them to 0.")
+        raise _bad("rake_bp", _("The house takes a rake or a time charge, not both: set one of them to 0."))
     check = _COMBINATION_CHECKS.get(game)
     if check is not None:
         check(common, options)
@@ -313,15 +355,16 @@ def rule_set_validate(*, game: str, common: Mapping[str, Any], options: Mapping[
     game = check_game(game)
     unknown = sorted(set(common) - set(COMMON_FIELDS))
     if unknown:
-        raise _bad(unknown[0], f"A rule set has no setting {unknown[0]!r}.")
+        raise _bad(unknown[0], _("A rule set has no setting %(setting)s.") % {"setting": repr(unknown[0])})
     if not isinstance(options, Mapping):
-        raise _bad("options", f"The options are a set of names and values, not {options!r}.")
+        raise _bad("options", _("The options are a set of names and values, not %(value)s.") % {"value": repr(options)})
     known = {option.key: option for option in GAME_OPTIONS[game]}
     for key in options:
         if key not in known:
             raise _bad(
                 str(key),
-                f"{game_label(game)} has no option {key!r}: its options are {_words(tuple(known))}.",
+                _("%(game)s has no option %(key)s: its options are %(options)s.")
+                % {"game": game_label(game), "key": repr(key), "options": _words(tuple(known))},
             )
     checked_common = _check_common(game, {**COMMON_DEFAULTS[game], **common})
     checked_options = {

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
@@ -24,7 +25,8 @@ def _split(game: str, values: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
     nested = values.pop("options", None) or {}
     if not isinstance(nested, dict):
         raise rule_options.RuleSetInvalid(
-            f"The options are a set of names and values, not {nested!r}.", extra={"field": "options"}
+            _("The options are a set of names and values, not %(value)s.") % {"value": repr(nested)},
+            extra={"field": "options"},
         )
     common = {key: values.pop(key) for key in rule_options.COMMON_FIELDS if key in values}
     return common, {**nested, **values}
@@ -32,10 +34,10 @@ def _split(game: str, values: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
 
 def _clean_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise rule_options.RuleSetInvalid("A rule set needs a name.", extra={"field": "name"})
+        raise rule_options.RuleSetInvalid(_("A rule set needs a name."), extra={"field": "name"})
     name = name.strip()
     if len(name) > RuleSet._meta.get_field("name").max_length:  # type: ignore[operator]
-        raise rule_options.RuleSetInvalid("A rule set's name is at most 80 characters.", extra={"field": "name"})
+        raise rule_options.RuleSetInvalid(_("A rule set's name is at most 80 characters."), extra={"field": "name"})
     return name
 
 
@@ -44,7 +46,9 @@ def _name_taken(name: str, *, other_than: int | None = None) -> None:
     if other_than is not None:
         taken = taken.exclude(pk=other_than)
     if taken.exists():
-        raise rule_options.RuleSetInvalid(f"There is already a rule set called {name!r}.", extra={"field": "name"})
+        raise rule_options.RuleSetInvalid(
+            _("There is already a rule set called %(name)s.") % {"name": repr(name)}, extra={"field": "name"}
+        )
 
 
 def _apply(rule_set: RuleSet, settings: dict[str, Any]) -> None:
@@ -85,8 +89,11 @@ def rule_set_update(*, actor: User | None, rule_set: RuleSet, **changes: Any) ->
         locked = RuleSet.objects.select_for_update().get(pk=rule_set.pk)
         if "game" in changes and changes.pop("game") != locked.game:
             raise rule_options.RuleSetInvalid(
-                f"Rule set {locked.name!r} is for {rule_options.game_label(locked.game)}; "
-                "its game cannot change: create a new rule set for the other game.",
+                _(
+                    "Rule set %(rule_set)s is for %(game)s; "
+                    "its game cannot change: create a new rule set for the other game."
+                )
+                % {"rule_set": repr(locked.name), "game": rule_options.game_label(locked.game)},
                 extra={"field": "game"},
             )
         name = _clean_name(changes.pop("name")) if "name" in changes else locked.name
@@ -102,7 +109,9 @@ def rule_set_update(*, actor: User | None, rule_set: RuleSet, **changes: Any) ->
         _apply(locked, settings)
         after = locked.snapshot()
         if after == before:
-            raise WrongState(f"Rule set {locked.name!r} already has these rules: nothing to change.")
+            raise WrongState(
+                _("Rule set %(rule_set)s already has these rules: nothing to change.") % {"rule_set": repr(locked.name)}
+            )
         locked.save()
         audit_event_record(
             actor=actor, event_type=AuditEventType.RULE_SET_UPDATED, subject=locked, before=before, after=after
@@ -124,7 +133,10 @@ def rule_set_default(*, game: str) -> RuleSet:
         return found
     with transaction.atomic():
         if RuleSet.objects.filter(name=name).exists():
-            raise ApplicationError(f"Rule set {name!r} is not for {rule_options.game_label(game)}.")
+            raise ApplicationError(
+                _("Rule set %(rule_set)s is not for %(game)s.")
+                % {"rule_set": repr(name), "game": rule_options.game_label(game)}
+            )
         rule_set = RuleSet(name=name, game=game)
         _apply(rule_set, rule_options.rule_set_validate(game=game, common={}, options={}))
         rule_set.save()
@@ -154,7 +166,8 @@ def rule_set_peer(*, actor: User | None, game: str) -> RuleSet:
     game = rule_options.check_game(game)
     if not has_peer_variant(game):
         raise rule_options.RuleSetInvalid(
-            f"{rule_options.game_label(game)} has no peer variant: only Pai Gow tiles is played without a bank.",
+            _("%(game)s has no peer variant: only Pai Gow tiles is played without a bank.")
+            % {"game": rule_options.game_label(game)},
             extra={"field": "game"},
         )
     name = PEER_RULE_SET_NAMES[game]

@@ -28,6 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
+from django.utils.translation import gettext as _
+
 from casino.errors import ApplicationError
 from rules.games import chinese_poker
 from rules.games.cards import Card, cards_text, deck, parse_cards
@@ -51,13 +53,20 @@ def _known(snapshot: Mapping[str, Any], option: str) -> bool:
 
 def _cards(text: object, where: str, field: str) -> tuple[Card, ...]:
     if not isinstance(text, str):
-        raise ApplicationError(f"{where}: write the cards as text, not {text!r}.", extra={"field": field})
+        raise ApplicationError(
+            _("%(where)s: write the cards as text, not %(value)s.") % {"where": where, "value": repr(text)},
+            extra={"field": field},
+        )
     try:
         cards = parse_cards(text)
     except InvalidHand as exc:
-        raise ApplicationError(f"{where}: {exc}.", extra={"field": field}) from None
+        raise ApplicationError(
+            _("%(where)s: %(problem)s.") % {"where": where, "problem": exc}, extra={"field": field}
+        ) from None
     if any(card.is_joker for card in cards):
-        raise ApplicationError(f"{where}: Chinese Poker is played without the joker.", extra={"field": field})
+        raise ApplicationError(
+            _("%(where)s: Chinese Poker is played without the joker.") % {"where": where}, extra={"field": field}
+        )
     return cards
 
 
@@ -94,17 +103,18 @@ def swaps_check(
     twice, no cards or a different number given and taken, a card not in the hand or not among the undealt cards.
     """
     if not isinstance(swaps, list):
-        raise ApplicationError("List the swaps in the order they were announced.", extra={"field": SWAPS})
+        raise ApplicationError(_("List the swaps in the order they were announced."), extra={"field": SWAPS})
     if not swaps:
         return [], dict(dealt) if dealt is not None else None, {}, set()
     if not _allowed(snapshot, "swap_allowed"):
         raise ApplicationError(
-            f"The rule set {snapshot['name']!r} does not allow the swap.",
+            _("The rule set %(rule_set)s does not allow the swap.") % {"rule_set": repr(snapshot["name"])},
             extra={"field": SWAPS, "rule": "swap_allowed"},
         )
     if len(seats_in_play) != SWAP_PLAYERS:
         raise ApplicationError(
-            f"The swap is played with exactly three players; this round has {len(seats_in_play)}.",
+            _("The swap is played with exactly three players; this round has %(count)s.")
+            % {"count": len(seats_in_play)},
             extra={"field": SWAPS},
         )
     current = dict(dealt) if dealt is not None else None
@@ -116,25 +126,33 @@ def swaps_check(
     for index, entry in enumerate(swaps):
         field = f"{SWAPS}.{index}"
         if not isinstance(entry, Mapping) or set(entry) - {"seat", "gave", "took"}:
-            raise ApplicationError("A swap is a seat, the cards it gave and the cards it took.", extra={"field": field})
+            raise ApplicationError(
+                _("A swap is a seat, the cards it gave and the cards it took."), extra={"field": field}
+            )
         seat = entry.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ApplicationError(f"A swap's seat is a seat number, not {seat!r}.", extra={"field": field})
+            raise ApplicationError(
+                _("A swap's seat is a seat number, not %(value)s.") % {"value": repr(seat)}, extra={"field": field}
+            )
         if seat not in seats_in_play:
             in_play = ", ".join(map(str, seats_in_play))
             raise ApplicationError(
-                f"Seat {seat} has no wager in this round (seats in play: {in_play}).", extra={"field": field}
+                _("Seat %(seat)s has no wager in this round (seats in play: %(in_play)s).")
+                % {"seat": seat, "in_play": in_play},
+                extra={"field": field},
             )
         where = position_name(seat)
         if seat in moved:
             raise ApplicationError(
-                f"{where} has already swapped this round: a player swaps once.", extra={"field": field}
+                _("%(where)s has already swapped this round: a player swaps once.") % {"where": where},
+                extra={"field": field},
             )
-        gave = _cards(entry.get("gave"), f"{where}, cards given", f"{field}.gave")
-        took = _cards(entry.get("took"), f"{where}, cards taken", f"{field}.took")
+        gave = _cards(entry.get("gave"), _("%(where)s, cards given") % {"where": where}, f"{field}.gave")
+        took = _cards(entry.get("took"), _("%(where)s, cards taken") % {"where": where}, f"{field}.took")
         if not gave or not took:
             raise ApplicationError(
-                f"{where}: a swap gives at least one card and takes as many from the undealt cards.",
+                _("%(where)s: a swap gives at least one card and takes as many from the undealt cards.")
+                % {"where": where},
                 extra={"field": field},
             )
         try:
@@ -145,7 +163,9 @@ def swaps_check(
             else:
                 _live_swap(gave, took, seat=seat, held=held, loose=loose)
         except InvalidHand as exc:
-            raise ApplicationError(f"{where}: {exc}.", extra={"field": field}) from None
+            raise ApplicationError(
+                _("%(where)s: %(problem)s.") % {"where": where, "problem": exc}, extra={"field": field}
+            ) from None
         moved[seat] = (set(took), set(gave))
         canonical.append({"seat": seat, "gave": cards_text(gave), "took": cards_text(took)})
     return canonical, current, moved, loose
@@ -201,7 +221,11 @@ def extras_read(
     ``RoundHands.swapped``)."""
     for key, option in ((SURRENDERED, "surrender_allowed"), (SWAPS, "swap_allowed")):
         if payload.get(key) and not _known(snapshot, option):
-            raise ApplicationError(f"{snapshot['name']!r} has no {key.replace('_', ' ')}.", extra={"field": key})
+            raise ApplicationError(
+                _("%(rule_set)s has no %(rule)s.")
+                % {"rule_set": repr(snapshot["name"]), "rule": key.replace("_", " ")},
+                extra={"field": key},
+            )
     stored = read.stored.copy()
     surrendered = _surrendered(payload.get(SURRENDERED), snapshot=snapshot, seats_in_play=seats_in_play)
     swaps, _after, moved, loose = swaps_check(
@@ -226,20 +250,23 @@ def _surrendered(value: object, *, snapshot: Mapping[str, Any], seats_in_play: S
     if value in (None, []):
         return frozenset()
     if not isinstance(value, list):
-        raise ApplicationError("List the seats that surrendered by number.", extra={"field": SURRENDERED})
+        raise ApplicationError(_("List the seats that surrendered by number."), extra={"field": SURRENDERED})
     if not _allowed(snapshot, "surrender_allowed"):
         raise ApplicationError(
-            f"The rule set {snapshot['name']!r} does not allow surrender.",
+            _("The rule set %(rule_set)s does not allow surrender.") % {"rule_set": repr(snapshot["name"])},
             extra={"field": SURRENDERED, "rule": "surrender_allowed"},
         )
     seats = set()
     for seat in value:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ApplicationError(f"{seat!r} is not a seat number.", extra={"field": SURRENDERED})
+            raise ApplicationError(
+                _("%(value)s is not a seat number.") % {"value": repr(seat)}, extra={"field": SURRENDERED}
+            )
         if seat not in seats_in_play:
             in_play = ", ".join(map(str, seats_in_play))
             raise ApplicationError(
-                f"Seat {seat} has no wager in this round (seats in play: {in_play}): it cannot surrender.",
+                _("Seat %(seat)s has no wager in this round (seats in play: %(in_play)s): it cannot surrender.")
+                % {"seat": seat, "in_play": in_play},
                 extra={"field": SURRENDERED},
             )
         seats.add(seat)
@@ -258,7 +285,8 @@ def _live_hands_check(read: RoundHands, moved: Mapping[int, tuple[set[Card], set
         missing = sorted(took - holding[seat], key=lambda card: card.index)
         if missing:
             raise ApplicationError(
-                f"{where} took {_symbols(missing)} in the swap; the hand entered does not hold it.",
+                _("%(where)s took %(cards)s in the swap; the hand entered does not hold it.")
+                % {"where": where, "cards": _symbols(missing)},
                 extra={"field": f"seats.{seat}"},
             )
     for seat, cards in sorted(holding.items()):
@@ -266,8 +294,8 @@ def _live_hands_check(read: RoundHands, moved: Mapping[int, tuple[set[Card], set
         if back:
             giver = next((s for s, (_t, g) in moved.items() if back[0] in g), None)
             raise ApplicationError(
-                f"{position_name(seat)} holds {_symbols(back)}, which seat {giver} gave in the swap: "
-                "it is among the undealt cards.",
+                _("%(where)s holds %(cards)s, which seat %(giver)s gave in the swap: it is among the undealt cards.")
+                % {"where": position_name(seat), "cards": _symbols(back), "giver": giver},
                 extra={"field": f"seats.{seat}"},
             )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -369,7 +370,7 @@ class SwapApi(APIView):
 
 def _object(request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
-        raise ApplicationError("Send a JSON object.", extra={"field": "body"})
+        raise ApplicationError(_("Send a JSON object."), extra={"field": "body"})
     return dict(request.data)
 
 
@@ -470,7 +471,7 @@ class CorrectionApi(APIView):
         hands = data["hands"]
         if not isinstance(hands, dict):
             raise ApplicationError(
-                "The corrected hands are an object, as for the hands endpoint.", extra={"field": "hands"}
+                _("The corrected hands are an object, as for the hands endpoint."), extra={"field": "hands"}
             )
         done = correction_submit(
             actor=actor_of(request.user),
@@ -525,7 +526,8 @@ class AdjustmentListApi(APIView):
         wanted = request.query_params.get("status") or None
         if wanted is not None and wanted not in Adjustment.Status.values:
             raise ApplicationError(
-                f"A request's status is {', '.join(Adjustment.Status.values)}, not {wanted!r}.",
+                _("A request's status is %(statuses)s, not %(wanted)s.")
+                % {"statuses": ", ".join(Adjustment.Status.values), "wanted": repr(wanted)},
                 extra={"field": "status"},
             )
         return Response(AdjustmentOutputSerializer(adjustment_list(status=wanted, user=request.user), many=True).data)

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -52,7 +53,7 @@ def _setup_dealer(username: str | None) -> User | None:
         return None
     user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: username}).first()
     if user is None or not user_has_role(user, Role.DEALER):
-        raise ApplicationError(f"{username!r} is not a Dealer.", extra={"field": "dealer"})
+        raise ApplicationError(_("%(user)s is not a Dealer.") % {"user": repr(username)}, extra={"field": "dealer"})
     return user
 
 
@@ -77,7 +78,10 @@ class TableSetupApi(APIView):
         if "rule_set" in data:
             rule_set = RuleSet.objects.filter(pk=data["rule_set"]).first()
             if rule_set is None:
-                raise ApplicationError(f"There is no rule set {data['rule_set']}.", extra={"field": "rule_set"})
+                raise ApplicationError(
+                    _("There is no rule set %(id)s.") % {"id": data["rule_set"]},
+                    extra={"field": "rule_set"},
+                )
         table = table_configure(
             actor=actor_of(request.user),
             table=table,

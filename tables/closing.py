@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from casino.errors import WrongState
 from casino.models import Shift
 from tables.models import Slip, TrayCount
@@ -27,10 +29,16 @@ def slips_outstanding(**where: Any) -> list[Slip]:
 
 def slip_outstanding_text(slip: Slip, *, closing: str) -> str:
     """The refusal of a close (``closing``: "the table", "the shift") while ``slip`` is outstanding."""
-    return (
-        f"{slip.get_kind_display().capitalize()} slip {slip.number} at table {slip.table.name} is still "
-        f"{slip.get_status_display()}: sign it as received or void it before closing {closing}"
-    )
+    return _(
+        "%(kind)s slip %(number)s at table %(table)s is still %(status)s: sign it as received or void it before "
+        "closing %(closing)s"
+    ) % {
+        "kind": slip.get_kind_display().capitalize(),
+        "number": slip.number,
+        "table": slip.table.name,
+        "status": slip.get_status_display(),
+        "closing": closing,
+    }
 
 
 def shift_close_refuse_money(shift: Shift) -> None:
@@ -39,9 +47,9 @@ def shift_close_refuse_money(shift: Shift) -> None:
     outstanding = slips_outstanding(shift=shift)
     if outstanding:
         first = outstanding[0]
-        more = f" ({len(outstanding) - 1} more slip(s) too)" if len(outstanding) > 1 else ""
+        more = " " + _("(%(count)s more slip(s) too)") % {"count": len(outstanding) - 1} if len(outstanding) > 1 else ""
         raise WrongState(
-            f"{slip_outstanding_text(first, closing='the shift')}{more}.",
+            slip_outstanding_text(first, closing=_("the shift")) + more + ".",
             extra={
                 "slips_outstanding": [
                     {"id": s.pk, "kind": s.kind, "number": s.number, "table": s.table.name, "status": s.status}
@@ -52,7 +60,10 @@ def shift_close_refuse_money(shift: Shift) -> None:
     waiting = TrayCount.objects.filter(shift=shift, status=TrayCount.Status.COUNTED).select_related("table").first()
     if waiting is not None:
         raise WrongState(
-            f"The {waiting.get_kind_display()} of table {waiting.table.name} waits for a supervisor's confirmation: "
-            "confirm it before closing the shift.",
+            _(
+                "The %(tray_count)s of table %(table)s waits for a supervisor's confirmation: "
+                "confirm it before closing the shift."
+            )
+            % {"tray_count": waiting.get_kind_display(), "table": waiting.table.name},
             extra={"tray_count_waiting": waiting.pk},
         )

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -61,7 +62,11 @@ def _choice(request: Request, name: str, choices: list[str], *, what: str) -> st
     naming it."""
     wanted = request.query_params.get(name)
     if wanted is not None and wanted not in choices:
-        raise ApplicationError(f"{what} is {' or '.join(choices)}, not {wanted!r}.", extra={"field": name})
+        raise ApplicationError(
+            _("%(what)s is %(choices)s, not %(wanted)s.")
+            % {"what": what, "choices": " or ".join(choices), "wanted": repr(wanted)},
+            extra={"field": name},
+        )
     return wanted
 
 
@@ -307,8 +312,8 @@ SLIP_FILTERS = [
 def _slip_filters(request: Request) -> tuple[str | None, str | None]:
     """The status and the kind a list of slips is asked for (None: any)."""
     return (
-        _choice(request, "status", list(Slip.Status.values), what="A slip's status"),
-        _choice(request, "kind", list(Slip.Kind.values), what="A slip"),
+        _choice(request, "status", list(Slip.Status.values), what=_("A slip's status")),
+        _choice(request, "kind", list(Slip.Kind.values), what=_("A slip")),
     )
 
 
@@ -435,12 +440,13 @@ class SlipNumbersApi(APIView):
         if not can_read_slip_numbers(request.user):
             readers = [*OVERSEERS, Role.CAGE_CASHIER]
             raise NotAllowed(
-                f"Only a {' or '.join(role.value for role in readers)} may read the slip numbers.",
+                _("Only a %(roles)s may read the slip numbers.")
+                % {"roles": " or ".join(role.value for role in readers)},
                 extra={"required_roles": [role.value for role in readers]},
             )
-        kind = _choice(request, "kind", list(Slip.Kind.values), what="A slip")
+        kind = _choice(request, "kind", list(Slip.Kind.values), what=_("A slip"))
         if kind is None:
-            raise ApplicationError("Say which slips: kind is fill or credit.", extra={"field": "kind"})
+            raise ApplicationError(_("Say which slips: kind is fill or credit."), extra={"field": "kind"})
         return Response(SlipNumbersOutputSerializer(slip_numbers(kind=kind)).data)
 
 

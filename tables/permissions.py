@@ -43,7 +43,8 @@ def require_act_at_table(user: Who, table: Table, *, action: str) -> None:
     require_role(user, *TABLE_STAFF, action=action)
     if not can_act_at_table(user, table):
         raise NotAllowed(
-            f"Table {table.name} is not your table: only its dealer or a supervisor may {action}.",
+            _("Table %(table)s is not your table: only its dealer or a supervisor may %(action)s.")
+            % {"table": table.name, "action": action},
             extra={"table": table.name},
         )
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
@@ -42,8 +43,16 @@ def _snapshot(table: Table) -> dict[str, object]:
 def _check_rule_set_game(*, table_name: str, game: str, rule_set: RuleSet) -> None:
     if rule_set.game != game:
         raise ApplicationError(
-            f"Table {table_name} deals {Game(game).label}; rule set {rule_set.name!r} is for "
-            f"{Game(rule_set.game).label}: choose a {Game(game).label} rule set.",
+            _(
+                "Table %(table)s deals %(game)s; rule set %(rule_set)s is for "
+                "%(rule_set_game)s: choose a %(game)s rule set."
+            )
+            % {
+                "table": table_name,
+                "game": Game(game).label,
+                "rule_set": repr(rule_set.name),
+                "rule_set_game": Game(rule_set.game).label,
+            },
             extra={"field": "rule_set"},
         )
 
@@ -67,23 +76,29 @@ def table_create(
     require_role(actor, *SUPERVISORS, action="create a table")
     name = name.strip()
     if not name:
-        raise ApplicationError("A table needs a name.")
+        raise ApplicationError(_("A table needs a name."))
     if game not in Game.values:
-        raise ApplicationError(f"Unknown game {game!r}: choose one of {', '.join(Game.values)}.")
+        raise ApplicationError(
+            _("Unknown game %(game)s: choose one of %(games)s.") % {"game": repr(game), "games": ", ".join(Game.values)}
+        )
     if min_wager_cents <= 0:
-        raise ApplicationError("The minimum wager must be more than zero.")
+        raise ApplicationError(_("The minimum wager must be more than zero."))
     if max_wager_cents < min_wager_cents:
         raise ApplicationError(
-            f"The maximum wager ({_money(max_wager_cents)}) is below the minimum ({_money(min_wager_cents)})."
+            _("The maximum wager (%(max)s) is below the minimum (%(min)s).")
+            % {"max": _money(max_wager_cents), "min": _money(min_wager_cents)}
         )
     low, high = SEAT_LIMITS[game]
     if not low <= seat_count <= high:
-        raise ApplicationError(f"A {Game(game).label} table has {low} to {high} player seats, not {seat_count}.")
+        raise ApplicationError(
+            _("A %(game)s table has %(low)s to %(high)s player seats, not %(seats)s.")
+            % {"game": Game(game).label, "low": low, "high": high, "seats": seat_count}
+        )
     if rule_set is not None:
         _check_rule_set_game(table_name=name, game=game, rule_set=rule_set)
     with transaction.atomic():
         if Table.objects.filter(name__iexact=name).exists():
-            raise ApplicationError(f"There is already a table called {name!r}.")
+            raise ApplicationError(_("There is already a table called %(name)s.") % {"name": repr(name)})
         if rule_set is None:
             rule_set = rule_set_default(game=game)
         table = Table.objects.create(
@@ -118,7 +133,10 @@ def _table_set_status(
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).select_related("pit", "rule_set").get(pk=table.pk)
         if locked.status == status:
-            raise WrongState(f"Table {locked.name} is already {Table.Status(status).label}.")
+            raise WrongState(
+                _("Table %(table)s is already %(status)s.")
+                % {"table": locked.name, "status": Table.Status(status).label}
+            )
         if check is not None:
             check(locked)  # under the table's lock, which the table's money takes too
         before = _snapshot(locked)
@@ -151,7 +169,8 @@ def table_close(*, actor: User | None, table: Table) -> Table:
         outstanding = slips_outstanding(table=locked)
         if outstanding:
             raise WrongState(
-                f"{slip_outstanding_text(outstanding[0], closing='the table')}.", extra={"slip": outstanding[0].pk}
+                slip_outstanding_text(outstanding[0], closing=_("the table")) + ".",
+                extra={"slip": outstanding[0].pk},
             )
 
     return _table_set_status(
@@ -166,7 +185,9 @@ def table_assign_dealer(*, actor: User | None, table: Table, dealer: User | None
     """
     require_role(actor, *SUPERVISORS, action="assign a dealer to a table")
     if dealer is not None and not user_has_role(dealer, Role.DEALER):
-        raise ApplicationError(f"{dealer.get_username()} is not a Dealer.", extra={"field": "dealer"})
+        raise ApplicationError(
+            _("%(user)s is not a Dealer.") % {"user": dealer.get_username()}, extra={"field": "dealer"}
+        )
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).select_related("pit", "rule_set").get(pk=table.pk)
         before = {"dealer": locked.dealer.get_username() if locked.dealer is not None else None}
@@ -190,7 +211,7 @@ def table_set_big_win(*, actor: User | None, table: Table, big_win_cents: int | 
         isinstance(big_win_cents, bool) or not isinstance(big_win_cents, int) or big_win_cents <= 0
     ):
         raise ApplicationError(
-            f"The big-win alert is an amount in cents above zero, not {big_win_cents!r}.",
+            _("The big-win alert is an amount in cents above zero, not %(value)s.") % {"value": repr(big_win_cents)},
             extra={"field": "big_win_cents"},
         )
     with transaction.atomic():
@@ -215,10 +236,15 @@ MOST_LIMIT_CENTS = 2_147_483_647
 
 def _check_cents(value: object, *, field: str, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ApplicationError(f"The {what} is an amount in cents above zero, not {value!r}.", extra={"field": field})
+        raise ApplicationError(
+            _("The %(what)s is an amount in cents above zero, not %(value)s.") % {"what": what, "value": repr(value)},
+            extra={"field": field},
+        )
     if value > MOST_LIMIT_CENTS:
         raise ApplicationError(
-            f"The {what} is at most {_money(MOST_LIMIT_CENTS)}, not {_money(value)}.", extra={"field": field}
+            _("The %(what)s is at most %(most)s, not %(amount)s.")
+            % {"what": what, "most": _money(MOST_LIMIT_CENTS), "amount": _money(value)},
+            extra={"field": field},
         )
     return value
 
@@ -230,18 +256,22 @@ def table_set_limits(*, actor: User | None, table: Table, min_wager_cents: int, 
     the layout stay as they were taken. Setting the limits the table already has is refused (nothing to change).
     """
     require_role(actor, *SUPERVISORS, action="set a table's limits")
-    low = _check_cents(min_wager_cents, field="min_wager_cents", what="minimum wager")
-    high = _check_cents(max_wager_cents, field="max_wager_cents", what="maximum wager")
+    low = _check_cents(min_wager_cents, field="min_wager_cents", what=_("minimum wager"))
+    high = _check_cents(max_wager_cents, field="max_wager_cents", what=_("maximum wager"))
     if high < low:
         raise ApplicationError(
-            f"The maximum wager ({_money(high)}) is below the minimum ({_money(low)}).",
+            _("The maximum wager (%(max)s) is below the minimum (%(min)s).")
+            % {"max": _money(high), "min": _money(low)},
             extra={"field": "max_wager_cents"},
         )
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
         before = {"min_wager_cents": locked.min_wager_cents, "max_wager_cents": locked.max_wager_cents}
         if (locked.min_wager_cents, locked.max_wager_cents) == (low, high):
-            raise WrongState(f"Table {locked.name} already takes wagers of {_money(low)} to {_money(high)}.")
+            raise WrongState(
+                _("Table %(table)s already takes wagers of %(min)s to %(max)s.")
+                % {"table": locked.name, "min": _money(low), "max": _money(high)}
+            )
         locked.min_wager_cents, locked.max_wager_cents = low, high
         locked.save(update_fields=["min_wager_cents", "max_wager_cents"])
         audit_event_record(
@@ -265,7 +295,10 @@ def table_assign_rule_set(*, actor: User | None, table: Table, rule_set: RuleSet
         locked = Table.objects.select_for_update(of=("self",)).select_related("pit", "rule_set").get(pk=table.pk)
         _check_rule_set_game(table_name=locked.name, game=locked.game, rule_set=rule_set)
         if locked.rule_set_id == rule_set.pk:
-            raise WrongState(f"Table {locked.name} already plays by {rule_set.name!r}.")
+            raise WrongState(
+                _("Table %(table)s already plays by %(rule_set)s.")
+                % {"table": locked.name, "rule_set": repr(rule_set.name)}
+            )
         before = _snapshot(locked)
         locked.rule_set = rule_set
         locked.save(update_fields=["rule_set"])
@@ -310,7 +343,7 @@ def table_configure(
     require_role(actor, *SUPERVISORS, action="set up a table")
     if (min_wager_cents is None) != (max_wager_cents is None):
         raise ApplicationError(
-            "Give both limits, the minimum and the maximum wager.",
+            _("Give both limits, the minimum and the maximum wager."),
             extra={"field": "max_wager_cents" if max_wager_cents is None else "min_wager_cents"},
         )
     with transaction.atomic():

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -70,7 +71,9 @@ class TournamentDealInputSerializer(serializers.Serializer[Any]):
         if isinstance(data, dict):
             unknown = sorted(str(key) for key in data if key not in self.fields)
             if unknown:
-                raise serializers.ValidationError({unknown[0]: [f"This request takes no field {unknown[0]!r}."]})
+                raise serializers.ValidationError(
+                    {unknown[0]: [_("This request takes no field %(field)s.") % {"field": repr(unknown[0])}]}
+                )
         return super().to_internal_value(data)
 
 

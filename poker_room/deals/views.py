@@ -52,7 +52,9 @@ def _money(text: str, *, field: str, what: str) -> int | None:
     try:
         amount: int | None = _MONEY.clean(text)
     except forms.ValidationError as error:
-        raise ApplicationError(f"{what}: {' '.join(error.messages)}", extra={"field": field}) from None
+        raise ApplicationError(
+            _("%(what)s: %(messages)s") % {"what": what, "messages": " ".join(error.messages)}, extra={"field": field}
+        ) from None
     return amount
 
 

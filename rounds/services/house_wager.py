@@ -30,6 +30,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext as _
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError
@@ -95,9 +96,17 @@ def house_wager_plan(
     covers = banking.bank_covers(bank_cents or 0, co_banking=False)
     if last.amount_cents > covers:
         raise ApplicationError(
-            f"The house wagers seat {bank_seat.number}'s last bet, {_money(last.amount_cents)} (round "
-            f"{last.round.number}), against the bank: a bank of {_money(covers)} cannot cover it. "
-            f"Put up at least {_money(last.amount_cents)}.",
+            _(
+                "The house wagers seat %(seat)s's last bet, %(wager)s (round "
+                "%(round)s), against the bank: a bank of %(bank)s cannot cover it. "
+                "Put up at least %(wager)s."
+            )
+            % {
+                "seat": bank_seat.number,
+                "wager": _money(last.amount_cents),
+                "round": last.round.number,
+                "bank": _money(covers),
+            },
             extra={"field": "bank_cents", "house_wager_cents": last.amount_cents},
         )
     return HouseWagerPlan(last.amount_cents, last)

@@ -14,6 +14,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
@@ -63,28 +65,37 @@ def wager_place(*, actor: User | None, round: Round, seat: int, amount_cents: in
     for name, value in (("seat", seat), ("amount_cents", amount_cents)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise ApplicationError(
-                f"The {name.replace('_', ' ')} is a whole number, not {value!r}.", extra={"field": name}
+                _("The %(field)s is a whole number, not %(value)s.")
+                % {"field": name.replace("_", " "), "value": repr(value)},
+                extra={"field": name},
             )
     require_role(actor, *TABLE_STAFF, action="take a wager")
     with transaction.atomic():
         locked = round_lock(round)
         require_act_at_table(actor, locked.table, action="take a wager")
-        round_check(locked, hold="no wagers")
+        round_check(locked, hold=gettext_noop("no wagers"))
         table = locked.table
         if locked.state != RoundState.OPEN:
-            raise WrongState(f"Betting is closed on round {locked.number}: it is {locked.state}.")
+            raise WrongState(
+                _("Betting is closed on round %(round)s: it is %(state)s.")
+                % {"round": locked.number, "state": locked.state}
+            )
         if not 1 <= seat <= table.seat_count:
             raise ApplicationError(
-                f"Table {table.name} has seats 1 to {table.seat_count}, not {seat}.", extra={"field": "seat"}
+                _("Table %(table)s has seats 1 to %(seats)s, not %(seat)s.")
+                % {"table": table.name, "seats": table.seat_count, "seat": seat},
+                extra={"field": "seat"},
             )
         if locked.bank_seat is not None and locked.bank_seat.number == seat:
             raise ApplicationError(
-                f"Seat {seat} holds the bank this round: the banker does not wager.", extra={"field": "seat"}
+                _("Seat %(seat)s holds the bank this round: the banker does not wager.") % {"seat": seat},
+                extra={"field": "seat"},
             )
         low, high = table.min_wager_cents, table.max_wager_cents
         if not low <= amount_cents <= high:
             raise ApplicationError(
-                f"A wager at table {table.name} is {_money(low)} to {_money(high)}, not {_money(amount_cents)}.",
+                _("A wager at table %(table)s is %(min)s to %(max)s, not %(amount)s.")
+                % {"table": table.name, "min": _money(low), "max": _money(high), "amount": _money(amount_cents)},
                 extra={"field": "amount_cents", "min_cents": low, "max_cents": high},
             )
         if locked.bank_cents is not None:
@@ -92,15 +103,20 @@ def wager_place(*, actor: User | None, round: Round, seat: int, amount_cents: in
             covers = banking.bank_covers(locked.bank_cents, co_banking=co_banking)
             if amount_cents > covers:
                 raise ApplicationError(
-                    f"The bank (seat {locked.bank_seat.number}) covers {_money(covers)}: "  # type: ignore[union-attr]
-                    f"a wager of {_money(amount_cents)} is more than it can cover.",
+                    _("The bank (seat %(seat)s) covers %(covers)s: a wager of %(amount)s is more than it can cover.")
+                    % {
+                        "seat": locked.bank_seat.number,  # type: ignore[union-attr]
+                        "covers": _money(covers),
+                        "amount": _money(amount_cents),
+                    },
                     extra={"field": "amount_cents", "covers_cents": covers},
                 )
         seat_row = Seat.objects.get(table=table, number=seat)
         taken = locked.wagers.filter(seat=seat_row).first()
         if taken is not None:
             raise WrongState(
-                f"Seat {seat} already has a wager of {_money(taken.amount_cents)} on round {locked.number}.",
+                _("Seat %(seat)s already has a wager of %(amount)s on round %(round)s.")
+                % {"seat": seat, "amount": _money(taken.amount_cents), "round": locked.number},
                 extra={"field": "seat"},
             )
         if round_hands.round_is_peer(locked):
@@ -142,15 +158,19 @@ def _peer_wager_check(locked: Round, amount_cents: int) -> None:
     first = locked.wagers.select_related("seat").order_by("pk").first()
     if first is not None and amount_cents != first.amount_cents:
         raise ApplicationError(
-            f"The peer variant is played at equal stakes: seat {first.seat.number} wagers "
-            f"{_money(first.amount_cents)}, so every player wagers {_money(first.amount_cents)}, "
-            f"not {_money(amount_cents)}.",
+            _(
+                "The peer variant is played at equal stakes: seat %(seat)s wagers "
+                "%(stake)s, so every player wagers %(stake)s, "
+                "not %(amount)s."
+            )
+            % {"seat": first.seat.number, "stake": _money(first.amount_cents), "amount": _money(amount_cents)},
             extra={"field": "amount_cents", "stake_cents": first.amount_cents},
         )
     most = round_hands.PEER_PLAYERS[1]
     if locked.wagers.count() >= most:
         raise WrongState(
-            f"The peer variant is played by two to four players: round {locked.number} has {most} already.",
+            _("The peer variant is played by two to four players: round %(round)s has %(most)s already.")
+            % {"round": locked.number, "most": most},
             extra={"field": "seat"},
         )
 
@@ -166,8 +186,11 @@ def round_close_betting(*, actor: User | None, round: Round) -> Round:
         count = locked.wagers.count()
         needed = 1 if round_hands.round_is_banked(locked) else 2
         if count < needed:
-            what = "a wager" if needed == 1 else "two players with a wager"
-            raise WrongState(f"Round {locked.number} needs {what} before the betting closes; it has {count}.")
+            what = _("a wager") if needed == 1 else _("two players with a wager")
+            raise WrongState(
+                _("Round %(round)s needs %(what)s before the betting closes; it has %(count)s.")
+                % {"round": locked.number, "what": what, "count": count}
+            )
         return round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.BETTING_CLOSED)
 
 
@@ -190,17 +213,19 @@ def round_deal(
     """
     if (dice is None) == (not auto):
         raise ApplicationError(
-            "Give the three dice the banker rolled, or ask the system to deal (auto), not both.",
+            _("Give the three dice the banker rolled, or ask the system to deal (auto), not both."),
             extra={"field": "dice"},
         )
     given: tuple[int, int, int] | None = None
     if dice is not None:
         if not isinstance(dice, list | tuple):
-            raise ApplicationError(f"The dice are three numbers, 1 to 6, not {dice!r}.", extra={"field": "dice"})
+            raise ApplicationError(
+                _("The dice are three numbers, 1 to 6, not %(dice)s.") % {"dice": repr(dice)}, extra={"field": "dice"}
+            )
         try:
             given = dealing.check_dice(dice)
         except InvalidHand as exc:
-            raise ApplicationError(f"Dice: {exc}.", extra={"field": "dice"}) from None
+            raise ApplicationError(_("Dice: %(problem)s.") % {"problem": exc}, extra={"field": "dice"}) from None
     require_role(actor, *TABLE_STAFF, action="deal")
     with transaction.atomic():
         locked = round_lock(round)
@@ -221,7 +246,7 @@ def round_deal(
                 locked.table.game, source, dice=rolled, positions=positions, banker=banker, in_play=in_play
             )
         if rolled is None:  # neither given nor rolled: refused above
-            raise ApplicationError("Give the three dice the banker rolled.", extra={"field": "dice"})
+            raise ApplicationError(_("Give the three dice the banker rolled."), extra={"field": "dice"})
         order = dealing.action_order(rolled, positions=positions, banker=banker)
         changes: dict[str, Any] = {
             "deal_mode": "auto" if auto else "dice",
@@ -313,8 +338,10 @@ def round_hands_record(*, actor: User | None, round: Round, hands: Mapping[str, 
             round_hands.stored_hands(locked.hands)
         ):
             raise ApplicationError(
-                "The swaps are recorded one at a time as they are announced, before the hands: "
-                "leave them out of the hands.",
+                _(
+                    "The swaps are recorded one at a time as they are announced, before the hands: "
+                    "leave them out of the hands."
+                ),
                 extra={"field": surrender_swap.SWAPS},
             )
         read = read_hands(locked, hands, wagers=round_wagers(locked))
@@ -338,7 +365,7 @@ def round_placements_record(*, actor: User | None, round: Round, placements: Map
     spec = registry.game(round.table.game)
     if not spec.placed_by_street:
         raise ApplicationError(
-            "Placements street by street are for Open-Face Chinese Poker: enter this game's hands at once.",
+            _("Placements street by street are for Open-Face Chinese Poker: enter this game's hands at once."),
             extra={"field": "seats"},
         )
     with transaction.atomic():
@@ -347,7 +374,8 @@ def round_placements_record(*, actor: User | None, round: Round, placements: Map
         round_check(locked)
         if locked.state != RoundState.DEALT:
             raise WrongState(
-                f"Round {locked.number} is {locked.state}: cards are placed after the deal, before settling."
+                _("Round %(round)s is %(state)s: cards are placed after the deal, before settling.")
+                % {"round": locked.number, "state": locked.state}
             )
         seats_in_play = sorted(round_wagers(locked))
         # Placed in turn from the button (``rounds.ofc_turns``); a round dealt before the button has no order.

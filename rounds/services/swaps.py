@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from casino.errors import WrongState
 from casino.events import AuditEventType
@@ -36,14 +37,21 @@ def round_swap_record(*, actor: User | None, round: Round, seat: Any, gave: Any,
         round_check(locked)
         if locked.state != RoundState.DEALT:
             when = (
-                "the hands are revealed: a swap is made before the hands are set"
+                _("the hands are revealed: a swap is made before the hands are set")
                 if locked.state in (RoundState.REVEALED, RoundState.SETTLED)
-                else f"it is {str(locked.state).replace('_', ' ')}: a swap is made after the deal, before the hands"
+                else _("it is %(state)s: a swap is made after the deal, before the hands")
+                % {"state": str(locked.state).replace("_", " ")}
             )
-            raise WrongState(f"Round {locked.number} cannot take a swap: {when}.", extra={"field": "seat"})
+            raise WrongState(
+                _("Round %(round)s cannot take a swap: %(when)s.") % {"round": locked.number, "when": when},
+                extra={"field": "seat"},
+            )
         snapshot = locked.rule_set_snapshot
         if "swap_allowed" not in snapshot["options"]:
-            raise WrongState(f"{locked.table.get_game_display()} has no swap.", extra={"field": "seat"})
+            raise WrongState(
+                _("%(game)s has no swap.") % {"game": locked.table.get_game_display()},
+                extra={"field": "seat"},
+            )
         swaps = surrender_swap.recorded_swaps(stored_hands(locked.hands))
         new = {"seat": seat, "gave": gave, "took": took}
         checked, _after, _moved, _loose = surrender_swap.swaps_check(

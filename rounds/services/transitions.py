@@ -16,6 +16,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
@@ -51,18 +53,21 @@ def _check_banker(*, table: Table, banking_mode: str, seat_number: int | None) -
     if banking_mode == rule_options.NO_BANK:
         if seat_number is not None:
             raise ApplicationError(
-                f"{Game(table.game).label} at table {table.name} has no bank: no seat can bank.",
+                _("%(game)s at table %(table)s has no bank: no seat can bank.")
+                % {"game": Game(table.game).label, "table": table.name},
                 extra={"field": "banker_seat"},
             )
         return 0
     if banking_mode == rule_options.HOUSE and seat_number is not None:
         raise ApplicationError(
-            f"The house banks every round at table {table.name}: seat {seat_number} cannot take the bank.",
+            _("The house banks every round at table %(table)s: seat %(seat)s cannot take the bank.")
+            % {"table": table.name, "seat": seat_number},
             extra={"field": "banker_seat"},
         )
     if seat_number is not None and not 1 <= seat_number <= table.seat_count:
         raise ApplicationError(
-            f"Table {table.name} has seats 1 to {table.seat_count}, not {seat_number}.",
+            _("Table %(table)s has seats 1 to %(seats)s, not %(seat)s.")
+            % {"table": table.name, "seats": table.seat_count, "seat": seat_number},
             extra={"field": "banker_seat"},
         )
     last = (
@@ -78,16 +83,22 @@ def _check_banker(*, table: Table, banking_mode: str, seat_number: int | None) -
             right = banking.seat_on_the_right(seat_number=last_seat, seat_count=table.seat_count)
             if seat_number != right:
                 raise WrongState(
-                    f"The bank passes from seat {last_seat} to seat {right}, on the banker's right, "
-                    f"not to seat {seat_number}.",
+                    _(
+                        "The bank passes from seat %(banker)s to seat %(next)s, on the banker's right, "
+                        "not to seat %(seat)s."
+                    )
+                    % {"banker": last_seat, "next": right, "seat": seat_number},
                     extra={"field": "banker_seat", "next_banker_seat": right},
                 )
         return 1
     if seat_number is not None and last.consecutive >= banking.MAX_BANK_IN_A_ROW:
         right = banking.seat_on_the_right(seat_number=seat_number, seat_count=table.seat_count)
         raise WrongState(
-            f"Seat {seat_number} has banked {banking.MAX_BANK_IN_A_ROW} rounds in a row: the bank passes to "
-            f"seat {right}, on the banker's right.",
+            _(
+                "Seat %(seat)s has banked %(rounds)s rounds in a row: the bank passes to "
+                "seat %(next)s, on the banker's right."
+            )
+            % {"seat": seat_number, "rounds": banking.MAX_BANK_IN_A_ROW, "next": right},
             extra={"field": "banker_seat", "next_banker_seat": right},
         )
     return last.consecutive + 1
@@ -101,38 +112,52 @@ def _check_bank_cents(*, table: Table, banking_mode: str, seat: Seat | None, ban
     if seat is None:
         if bank_cents is not None:
             raise ApplicationError(
-                "Only a player bank puts up a bank: leave the bank out when the house banks.",
+                _("Only a player bank puts up a bank: leave the bank out when the house banks."),
                 extra={"field": "bank_cents"},
             )
         return None
     if bank_cents is None:
         raise ApplicationError(
-            f"Seat {seat.number} takes the bank: say how much the bank puts up to cover the wagers.",
+            _("Seat %(seat)s takes the bank: say how much the bank puts up to cover the wagers.")
+            % {"seat": seat.number},
             extra={"field": "bank_cents"},
         )
     if isinstance(bank_cents, bool) or not isinstance(bank_cents, int) or bank_cents < table.min_wager_cents:
         raise ApplicationError(
-            f"A bank puts up at least the table minimum, {_money(table.min_wager_cents)}, not {bank_cents!r} cents.",
+            _("A bank puts up at least the table minimum, %(min)s, not %(cents)s cents.")
+            % {"min": _money(table.min_wager_cents), "cents": repr(bank_cents)},
             extra={"field": "bank_cents"},
         )
     if bank_cents > BANK_CENTS_MOST:  # past what the database's integers hold: a typo, not a bank
         raise ApplicationError(
-            f"A bank puts up at most {_money(BANK_CENTS_MOST)}, not {bank_cents:,} cents: check the amount.",
+            _("A bank puts up at most %(most)s, not %(cents)s cents: check the amount.")
+            % {"most": _money(BANK_CENTS_MOST), "cents": f"{bank_cents:,}"},
             extra={"field": "bank_cents"},
         )
     if banking_mode == rule_options.CO_BANKING:
         last = seat.wagers.exclude(round__state=RoundState.VOIDED).order_by("-round__number").first()
         if last is None:
             raise WrongState(
-                f"Seat {seat.number} has not wagered at table {table.name} yet: a co-banker banks up to "
-                "their last wager plus 10%.",
+                _(
+                    "Seat %(seat)s has not wagered at table %(table)s yet: a co-banker banks up to "
+                    "their last wager plus 10%%."
+                )
+                % {"seat": seat.number, "table": table.name},
                 extra={"field": "bank_cents"},
             )
         most = banking.co_bank_most(last.amount_cents)
         if bank_cents > most:
             raise ApplicationError(
-                f"Seat {seat.number}'s last wager was {_money(last.amount_cents)}: co-banking, the bank is at most "
-                f"{_money(most)} (the last wager plus 10%), not {_money(bank_cents)}.",
+                _(
+                    "Seat %(seat)s's last wager was %(wager)s: co-banking, the bank is at most "
+                    "%(most)s (the last wager plus 10%%), not %(amount)s."
+                )
+                % {
+                    "seat": seat.number,
+                    "wager": _money(last.amount_cents),
+                    "most": _money(most),
+                    "amount": _money(bank_cents),
+                },
                 extra={"field": "bank_cents", "most_cents": most},
             )
     return bank_cents
@@ -157,18 +182,18 @@ def round_open(
         locked = Table.objects.select_for_update(of=("self",)).select_related("rule_set").get(pk=table.pk)
         require_act_at_table(actor, locked, action="open a round")
         if locked.status != Table.Status.OPEN:
-            raise WrongState(f"Table {locked.name} is closed: open it before opening a round.")
+            raise WrongState(_("Table %(table)s is closed: open it before opening a round.") % {"table": locked.name})
         # The open shift's row share-locked until the round is stored (``round_standing``): a shift close (which
         # locks it for update, then looks for rounds still being played) waits for this round, or this open waits
         # for the close and finds the shift closed; other tables' opens and writes share the lock.
         shift = Shift.objects.filter(closed_at__isnull=True, gaming_day__closed_at__isnull=True).first()
         if shift is None or round_standing(shift_id=shift.pk, round_id=None).shift_closed_at is not None:
-            raise WrongState("No shift is open: a supervisor opens one before rounds can be played.")
+            raise WrongState(_("No shift is open: a supervisor opens one before rounds can be played."))
         unfinished = locked.rounds.filter(state__in=UNFINISHED_STATES).first()
         if unfinished is not None:
             raise WrongState(
-                f"Round {unfinished.number} at table {locked.name} is still {unfinished.state}: "
-                "settle or void it before opening another.",
+                _("Round %(round)s at table %(table)s is still %(state)s: settle or void it before opening another.")
+                % {"round": unfinished.number, "table": locked.name, "state": unfinished.state},
                 extra={"round_id": unfinished.pk, "round_number": unfinished.number, "state": unfinished.state},
             )
         snapshot = locked.rule_set.snapshot()
@@ -200,7 +225,7 @@ def round_open(
         except IntegrityError as exc:  # a concurrent open won the race
             winner = locked.rounds.filter(state__in=UNFINISHED_STATES).first()
             raise WrongState(
-                f"Another round was opened at table {locked.name} at the same moment.",
+                _("Another round was opened at table %(table)s at the same moment.") % {"table": locked.name},
                 extra={"round_id": winner.pk, "round_number": winner.number} if winner is not None else {},
             ) from exc
         if in_a_row:
@@ -253,7 +278,7 @@ def round_transition(
         if already_locked and not transaction.get_connection().in_atomic_block:
             raise RuntimeError("already_locked=True needs the caller's transaction that holds the round's lock")
         locked = round if already_locked else round_lock(round)
-        round_check(locked, hold=None if target == RoundState.VOIDED else "nothing more is played")
+        round_check(locked, hold=None if target == RoundState.VOIDED else gettext_noop("nothing more is played"))
         before = round_snapshot(locked)
         fields = list(changes or {})
         for name, value in (changes or {}).items():
@@ -282,7 +307,7 @@ def round_transition(
 # --- a round belongs to one shift ----------------------------------------------------------------
 
 
-def round_check(locked: Round, *, hold: str | None = "nothing more is played") -> None:
+def round_check(locked: Round, *, hold: str | None = gettext_noop("nothing more is played")) -> None:
     """Refuse a write to a round that can no longer take it, in one read (``rounds.sql.round_standing``):
 
     * its shift is closed: the shift's reports are built and final, so a wager, a move, new hands, a void or a
@@ -301,12 +326,13 @@ def round_check(locked: Round, *, hold: str | None = "nothing more is played") -
     standing = round_standing(shift_id=locked.shift_id, round_id=locked.pk)
     if standing.shift_closed_at is not None:
         raise WrongState(
-            f"The {standing.shift_name} shift is closed: this round can no longer change.",
+            _("The %(shift)s shift is closed: this round can no longer change.") % {"shift": standing.shift_name},
             extra={"round": locked.pk, "shift": locked.shift_id},
         )
     if hold is not None and standing.void_pending:
         raise WrongState(
-            f"A void of round {locked.number} is waiting for a supervisor: {hold} until it is decided.",
+            _("A void of round %(round)s is waiting for a supervisor: %(hold)s until it is decided.")
+            % {"round": locked.number, "hold": _(hold)},
             extra={"round": locked.pk, "void_pending": True},
         )
 
@@ -392,17 +418,21 @@ def shift_close_refuse(shift: Shift) -> None:
     too)."""
     unfinished = shift_rounds_unfinished(shift=shift)
     if unfinished:
-        more = f" ({len(unfinished) - 1} more round(s) too)" if len(unfinished) > 1 else ""
+        more = " " + _("(%(count)s more round(s) too)") % {"count": len(unfinished) - 1} if len(unfinished) > 1 else ""
         raise WrongState(
-            f"{unfinished[0].describe}: settle or void it before closing the shift{more}.",
+            _("%(round)s: settle or void it before closing the shift%(more)s.")
+            % {"round": unfinished[0].describe, "more": more},
             extra={"unfinished_rounds": [line.as_extra() for line in unfinished]},
         )
     waiting = shift_requests_waiting(shift=shift)
     if waiting:
         first = waiting[0]
         raise WrongState(
-            f"Table {first.round.table.name} round {first.round.number} has a {first.kind} request waiting for a "
-            "supervisor: approve or reject it before closing the shift.",
+            _(
+                "Table %(table)s round %(round)s has a %(kind)s request waiting for a "
+                "supervisor: approve or reject it before closing the shift."
+            )
+            % {"table": first.round.table.name, "round": first.round.number, "kind": first.kind},
             extra={
                 "requests_waiting": [
                     {"id": a.pk, "kind": a.kind, "table": a.round.table.name, "round": a.round.number} for a in waiting
@@ -417,8 +447,8 @@ def table_close_refuse(table: Table) -> None:
     unfinished = Round.objects.filter(table=table, state__in=UNFINISHED_STATES).first()
     if unfinished is not None:
         raise WrongState(
-            f"Round {unfinished.number} at table {table.name} is still {unfinished.state}: "
-            "settle or void it before closing the table."
+            _("Round %(round)s at table %(table)s is still %(state)s: settle or void it before closing the table.")
+            % {"round": unfinished.number, "table": table.name, "state": unfinished.state}
         )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from casino.errors import ApplicationError, NotAllowed
 from casino.events import AuditEventType
@@ -73,12 +74,25 @@ def require_second_person(
     if actor is None or not four_eyes_required():
         return
     if asked and requested_by is not None and requested_by.pk == actor.pk:
-        raise NotAllowed(f"You asked for this {kind}: another supervisor approves it.", extra={"four_eyes": "asked"})
+        raise NotAllowed(
+            # Translators: kind is "void" or "correction" (English, as the API names it).
+            _("You asked for this %(kind)s: another supervisor approves it.") % {"kind": kind},
+            extra={"four_eyes": "asked"},
+        )
     party = round_party(user=actor, round=round)
     if party is None:
         return
-    then = f"another supervisor approves its {kind}" if asked else f"ask for the {kind}; another supervisor approves it"
-    raise NotAllowed(f"You {party} round {round.number}: {then}.", extra={"four_eyes": party})
+    then = (
+        # Translators: kind is "void" or "correction" (English, as the API names it).
+        _("another supervisor approves its %(kind)s") % {"kind": kind}
+        if asked
+        else _("ask for the %(kind)s; another supervisor approves it") % {"kind": kind}
+    )
+    raise NotAllowed(
+        # Translators: party is "settled" or "dealt" (English, as the API's four_eyes names it).
+        _("You %(party)s round %(round)s: %(then)s.") % {"party": party, "round": round.number, "then": then},
+        extra={"four_eyes": party},
+    )
 
 
 # --- voids and corrections ------------------------------------------------------------------------
@@ -94,7 +108,7 @@ def void_round(*, actor: User | None, round: Round, reason: str, requested_by: U
     require_role(actor, *SUPERVISORS, action="void a round")
     reason = (reason or "").strip()
     if not reason:
-        raise ApplicationError("A round is voided only with a reason.", extra={"field": "reason"})
+        raise ApplicationError(_("A round is voided only with a reason."), extra={"field": "reason"})
     with transaction.atomic():
         locked = round_lock(round)
         check_move(locked.state, RoundState.VOIDED, round_number=locked.number, round_id=locked.pk)

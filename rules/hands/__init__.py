@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from casino.errors import ApplicationError
 from rules import options as rule_options
 from rules.games import registry
@@ -80,13 +82,13 @@ def round_hands_read(
     """Check a round's hands for its game and rules (the one entry point; see the module's docstring).
     ``house_plays``: the house wagers against the player bank."""
     if not isinstance(payload, Mapping):
-        raise ApplicationError("Give the hands as an object with the seats' hands.", extra={"field": "hands"})
+        raise ApplicationError(_("Give the hands as an object with the seats' hands."), extra={"field": "hands"})
     engine = rule_options.engine_options(snapshot)
     banking = snapshot["banking_mode"]
     spec = registry.game(game)
     if spec.placed_by_street:
         raise ApplicationError(
-            f"{spec.name} is placed street by street: post each street to the round's placements.",
+            _("%(game)s is placed street by street: post each street to the round's placements.") % {"game": spec.name},
             extra={"field": "hands"},
         )
     if not spec.bankable:

@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from casino.errors import ApplicationError
 from rules import engines
 from rules.games import registry
@@ -73,7 +75,7 @@ def _read_setting(
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]] | tuple[Any, ...]:
     """A (high, low) pair of parsed hands, or the unset hand (a flat tuple) for the house way."""
     if not isinstance(entry, Mapping):
-        raise refuse(where, "give the hand as high and low", field)
+        raise refuse(where, gettext("give the hand as high and low"), field)
     unset_key = game.noun
     keys = set(entry)
     if unset_key in keys and unset_allowed and keys <= {unset_key}:
@@ -83,15 +85,20 @@ def _read_setting(
     unknown = sorted(keys - {"high", "low"})
     if unknown:
         if unset_key in keys:
-            message = f"only the house's hand is set by the house way: give the {game.noun} as high and low"
+            message = gettext("only the house's hand is set by the house way: give the %(noun)s as high and low") % {
+                "noun": game.noun
+            }
             raise refuse(where, message, field)
-        raise refuse(where, f"unknown part {unknown[0]!r}: a hand is high and low", field)
+        raise refuse(
+            where, gettext("unknown part %(part)s: a hand is high and low") % {"part": repr(unknown[0])}, field
+        )
     hands = []
     for part, size in zip(("high", "low"), game.hand_size, strict=True):
         if part not in entry:
-            raise refuse(where, f"the {part} hand is missing", f"{field}.{part}")
-        items = parse_part(game.parse, entry[part], f"{where}, {part} hand", f"{field}.{part}")
-        check_size(items, size, game.noun, f"{where}, {part} hand", f"{field}.{part}")
+            raise refuse(where, gettext("the %(part)s hand is missing") % {"part": part}, f"{field}.{part}")
+        part_where = gettext("%(where)s, %(part)s hand") % {"where": where, "part": part}
+        items = parse_part(game.parse, entry[part], part_where, f"{field}.{part}")
+        check_size(items, size, game.noun, part_where, f"{field}.{part}")
         hands.append(items)
     return hands[0], hands[1]
 
@@ -116,7 +123,7 @@ def banked_hands(
     rules = _Banked.of(game)
     seats_payload = payload.get("seats") or {}
     if not isinstance(seats_payload, Mapping):
-        raise ApplicationError("Give the seats' hands by seat number.", extra={"field": "seats"})
+        raise ApplicationError(gettext("Give the seats' hands by seat number."), extra={"field": "seats"})
     bank_position = str(bank_seat if bank_seat is not None else DEALER)
     stored_seats: dict[str, StoredHand] = {}
     settings: dict[int, Any] = {}
@@ -133,7 +140,9 @@ def banked_hands(
         if number in settings:
             continue
         if dealt is None:
-            raise ApplicationError(f"Seat {number}'s hand is missing.", extra={"field": f"seats.{number}"})
+            raise ApplicationError(
+                gettext("Seat %(seat)s's hand is missing.") % {"seat": number}, extra={"field": f"seats.{number}"}
+            )
         items = rules.parse(dealt[str(number)])  # training: the house way sets a hand left out
         setting, why = _house_way(rules, items, engine)
         settings[number] = (setting.high, setting.low)
@@ -147,12 +156,16 @@ def banked_hands(
     banker = payload.get("banker")
     if banker is None:
         if dealt is None:
-            whose = "the house's" if house_banks else f"the banker's (seat {bank_seat})"
-            message = f"The bank's hand is missing: give {whose} {rules.noun}"
-            raise ApplicationError(
-                message + (f" (or all {sum(rules.hand_size)} unset for the house way)." if house_banks else "."),
-                extra={"field": "banker"},
-            )
+            if house_banks:
+                message = gettext(
+                    "The bank's hand is missing: give the house's %(noun)s (or all %(count)s unset for the house way)."
+                ) % {"noun": rules.noun, "count": sum(rules.hand_size)}
+            else:
+                message = gettext("The bank's hand is missing: give the banker's (seat %(seat)s) %(noun)s.") % {
+                    "seat": bank_seat,
+                    "noun": rules.noun,
+                }
+            raise ApplicationError(message, extra={"field": "banker"})
         banker = {rules.noun: dealt[bank_position]}
     read = _read_setting(rules, banker, "The bank", "banker", unset_allowed=house_banks or dealt is not None)
     if len(read) == 2 and isinstance(read[0], tuple):
@@ -214,22 +227,28 @@ def _house_hand(
     if not house_plays:
         if entry is not None:
             raise ApplicationError(
-                "The house has no wager against the bank this round: leave the house's hand out.",
+                gettext("The house has no wager against the bank this round: leave the house's hand out."),
                 extra={"field": "house"},
             )
         return None
     if entry is None:
         if dealt is None:
             raise ApplicationError(
-                f"The house's hand is missing: it wagers against the bank, give its {sum(rules.hand_size)} "
-                f"{rules.noun} for the house way.",
+                gettext(
+                    "The house's hand is missing: it wagers against the bank, give its %(count)s "
+                    "%(noun)s for the house way."
+                )
+                % {"count": sum(rules.hand_size), "noun": rules.noun},
                 extra={"field": "house"},
             )
         entry = {rules.noun: dealt[str(DEALER)]}
-    where, field = "The house", "house"
+    where, field = gettext("The house"), "house"
     if not isinstance(entry, Mapping) or set(entry) != {rules.noun}:
         raise refuse(
-            where, f"the house way sets the house's hand: give all {sum(rules.hand_size)} {rules.noun} unset", field
+            where,
+            gettext("the house way sets the house's hand: give all %(count)s %(noun)s unset")
+            % {"count": sum(rules.hand_size), "noun": rules.noun},
+            field,
         )
     items = parse_part(rules.parse, entry[rules.noun], where, f"{field}.{rules.noun}")
     check_size(items, sum(rules.hand_size), rules.noun, where, f"{field}.{rules.noun}")
@@ -249,9 +268,13 @@ def peer_hands(
     """Check the hands of a banked game played without a bank (the tiles' peer variant): every seat sets
     high and low; there is no banker."""
     if payload.get("banker") is not None:
-        raise ApplicationError("The peer variant has no banker: give the seats' hands only.", extra={"field": "banker"})
+        raise ApplicationError(
+            gettext("The peer variant has no banker: give the seats' hands only."), extra={"field": "banker"}
+        )
     if len(seats_in_play) < 2:
-        raise ApplicationError("The peer variant needs two to four players with a wager.", extra={"field": "seats"})
+        raise ApplicationError(
+            gettext("The peer variant needs two to four players with a wager."), extra={"field": "seats"}
+        )
     rules = _Banked.of(game)
     return rows_hands(
         payload=payload,

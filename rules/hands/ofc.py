@@ -7,6 +7,8 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from casino.errors import ApplicationError, WrongState
 from rules import engines
 from rules.games import ofc, ofc_table, registry
@@ -49,7 +51,10 @@ def ofc_place(
     seats_payload = payload.get("seats")
     if not isinstance(seats_payload, Mapping) or not seats_payload:
         raise ApplicationError(
-            'Name the seats placing this street: {"seats": {"1": {"front": "...", "middle": "...", "back": "..."}}}.',
+            _(
+                "Name the seats placing this street: "
+                '{"seats": {"1": {"front": "...", "middle": "...", "back": "..."}}}.'
+            ),
             extra={"field": "seats"},
         )
     current = {seat: _board(rows) for seat, rows in boards.items() if seat.isdigit()}
@@ -64,16 +69,22 @@ def ofc_place(
         number = seat_number_read(key, seats_in_play, f"seats.{key}")
         where = position_name(number)
         if not isinstance(entry, Mapping):
-            raise refuse(where, "give the street as front, middle and back", f"seats.{key}")
+            raise refuse(where, _("give the street as front, middle and back"), f"seats.{key}")
         board = current.get(str(number), ofc.Board.empty())
         placement: dict[str, tuple[Card, ...]] = {}
         discard: tuple[Card, ...] = ()
         for row, value in entry.items():
             if row == "discard" and number in fantasyland:
-                discard = parse_part(jokerless, value, f"{where}, discard", f"seats.{key}.discard")
+                discard = parse_part(
+                    jokerless, value, _("%(where)s, discard") % {"where": where}, f"seats.{key}.discard"
+                )
                 continue
             if row not in ofc.ROWS:
-                raise refuse(where, f"unknown row {row!r}: the rows are front, middle and back", f"seats.{key}")
+                raise refuse(
+                    where,
+                    _("unknown row %(row)s: the rows are front, middle and back") % {"row": repr(row)},
+                    f"seats.{key}",
+                )
             cards = parse_part(jokerless, value, f"{where}, {row}", f"seats.{key}.{row}")
             if cards:
                 placement[row] = cards
@@ -86,8 +97,8 @@ def ofc_place(
         street = board.street + 1
         if board.complete:
             raise refuse(
-                f"{where}, street {street}",
-                f"the board is complete: all {ofc.BOARD_SIZE} cards are placed",
+                _("%(where)s, street %(street)s") % {"where": where, "street": street},
+                _("the board is complete: all %(count)s cards are placed") % {"count": ofc.BOARD_SIZE},
                 f"seats.{key}",
             )
         if dealt is not None:
@@ -97,16 +108,21 @@ def ofc_place(
             placed = [card for cards in placement.values() for card in cards]
             if Counter(placed) != Counter(expected):
                 raise ApplicationError(
-                    f"{where}, street {street}: the cards dealt are {cards_text(expected)}.",
+                    _("%(where)s, street %(street)s: the cards dealt are %(expected)s.")
+                    % {"where": where, "street": street, "expected": cards_text(expected)},
                     extra={"field": f"seats.{key}"},
                 )
         try:
             current[str(number)] = board.place(placement)
         except InvalidHand as exc:
-            raise refuse(f"{where}, street {street}", str(exc), f"seats.{key}") from None
+            raise refuse(
+                _("%(where)s, street %(street)s") % {"where": where, "street": street}, str(exc), f"seats.{key}"
+            ) from None
         turns.append((number, current[str(number)].card_count - board.card_count))
     used: dict[str, Sequence[Any]] = {position_name(seat): board.cards for seat, board in current.items()}
-    used.update({f"{position_name(seat)}, discard": parse_cards(text) for seat, text in discards.items()})
+    used.update(
+        {_("%(where)s, discard") % {"where": position_name(seat)}: parse_cards(text) for seat, text in discards.items()}
+    )
     check_once(used, tiles=False)
     result: dict[str, Any] = {
         seat: {row: cards_text(board.row(row)) for row in ofc.ROWS}
@@ -139,15 +155,16 @@ def _in_turn(
         seat = min(waiting, key=lambda s: order.index(s) if s in order else len(order))
         field = f"seats.{waiting[seat]}"
         if turn is None:
-            raise WrongState(f"Seat {seat}: every board is complete.", extra={"field": field})
+            raise WrongState(_("Seat %(seat)s: every board is complete.") % {"seat": seat}, extra={"field": field})
         own = next((t for t in sequence[placed:] if t.seat == seat), None)
         if own is None:
-            message = f"Seat {seat}'s board is complete: it is seat {turn.seat}'s turn (street {turn.street})."
+            message = _("Seat %(seat)s's board is complete: it is seat %(turn)s's turn (street %(street)s).")
         elif own.street > turn.street:
-            message = f"Seat {seat} has placed street {turn.street}: it is seat {turn.seat}'s turn."
+            message = _("Seat %(seat)s has placed street %(street)s: it is seat %(turn)s's turn.")
         else:
-            message = f"It is seat {turn.seat}'s turn (street {turn.street}): seat {seat} places after them."
-        raise WrongState(message + " Nothing was placed.", extra={"field": field, "turn": turn.seat})
+            message = _("It is seat %(turn)s's turn (street %(street)s): seat %(seat)s places after them.")
+        message %= {"seat": seat, "turn": turn.seat, "street": turn.street}
+        raise WrongState(message + " " + _("Nothing was placed."), extra={"field": field, "turn": turn.seat})
     return keys
 
 
@@ -160,14 +177,22 @@ def _fantasyland_set(
     players: int,
 ) -> ofc.Board:
     """A Fantasyland seat's 13 cards set at once, its discard checked against what it received."""
-    where = f"{position_name(number)}, Fantasyland"
+    where = _("%(where)s, Fantasyland") % {"where": position_name(number)}
     placed = tuple(card for cards in placement.values() for card in cards)
     received = parse_cards(dealt[str(number)]) if dealt is not None else placed + discard
     size = ofc_table.fantasyland_cards(players)
     if len(received) != size or len(placed) != ofc.BOARD_SIZE:
-        sets = f"sets {ofc.BOARD_SIZE} of its {size} cards at once"
-        sets += " and discards 1" if size > ofc.BOARD_SIZE else ""
-        raise refuse(where, f"the seat {sets}; got {len(placed)} set and {len(discard)} discarded", f"seats.{number}")
+        if size > ofc.BOARD_SIZE:
+            sets = _(
+                "the seat sets %(board)s of its %(size)s cards at once and discards 1; "
+                "got %(set)s set and %(discarded)s discarded"
+            )
+        else:
+            sets = _(
+                "the seat sets %(board)s of its %(size)s cards at once; got %(set)s set and %(discarded)s discarded"
+            )
+        counts = {"board": ofc.BOARD_SIZE, "size": size, "set": len(placed), "discarded": len(discard)}
+        raise refuse(where, sets % counts, f"seats.{number}")
     try:
         return ofc_table.set_fantasyland(received, placement, discard)
     except InvalidHand as exc:
@@ -181,7 +206,8 @@ def _ofc_history_check(
         ofc_table.check_turns(turns, order, fantasyland=fantasyland, cards_on_boards=cards)
     except InvalidHand as exc:
         raise ApplicationError(
-            f"The placements stored break the turn order: {exc}.", extra={"field": "placements"}
+            _("The placements stored break the turn order: %(problem)s.") % {"problem": exc},
+            extra={"field": "placements"},
         ) from None
 
 
@@ -192,7 +218,9 @@ def ofc_history_check(*, payload: Mapping[str, Any], order: Sequence[int] | None
     if "turns" not in payload:
         return
     if not order:
-        raise ApplicationError("The placements stored have no turn order to check them by.", extra={"field": "turns"})
+        raise ApplicationError(
+            _("The placements stored have no turn order to check them by."), extra={"field": "turns"}
+        )
     fantasyland = {int(seat): str(discard) for seat, discard in (payload.get("fantasyland") or {}).items()}
     turns = [(int(seat), int(cards)) for seat, cards in payload["turns"]]
     _ofc_history_check(turns, order, fantasyland, dict.fromkeys(seats_in_play, ofc.BOARD_SIZE))
@@ -200,7 +228,8 @@ def ofc_history_check(*, payload: Mapping[str, Any], order: Sequence[int] | None
     for seat, discard in fantasyland.items():
         if len(discard.split()) != expected:
             raise ApplicationError(
-                f"Seat {seat} played in Fantasyland: {expected} card(s) discarded expected, got {discard or 'none'}.",
+                _("Seat %(seat)s played in Fantasyland: %(expected)s card(s) discarded expected, got %(discarded)s.")
+                % {"seat": seat, "expected": expected, "discarded": discard or _("none")},
                 extra={"field": "fantasyland"},
             )
 
@@ -222,7 +251,8 @@ def ofc_hands(
         board = _board(rows) if rows is not None else ofc.Board.empty()
         if not board.complete:
             raise ApplicationError(
-                f"Seat {number} has placed {board.card_count} of {ofc.BOARD_SIZE} cards: finish the boards first.",
+                _("Seat %(seat)s has placed %(placed)s of %(size)s cards: finish the boards first.")
+                % {"seat": number, "placed": board.card_count, "size": ofc.BOARD_SIZE},
                 extra={"field": f"seats.{number}"},
             )
         built[number] = board

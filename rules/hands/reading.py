@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
+from django.utils.translation import gettext as _
+
 from casino.errors import ApplicationError
 from rules.games import registry
 from rules.games.errors import InvalidHand
@@ -22,7 +24,7 @@ BANK = "bank"
 
 def position_name(position: int | str) -> str:
     """ "Seat 3", or "The bank"."""
-    return "The bank" if position in (BANK, DEALER) else f"Seat {position}"
+    return _("The bank") if position in (BANK, DEALER) else _("Seat %(seat)s") % {"seat": position}
 
 
 class StoredHand(TypedDict, total=False):
@@ -84,12 +86,17 @@ class RoundHands:
 
 
 def refuse(where: str, message: str, field: str) -> ApplicationError:
-    return ApplicationError(f"{where}: {message}", extra={"field": field})
+    return ApplicationError(_("%(where)s: %(message)s") % {"where": where, "message": message}, extra={"field": field})
 
 
 def hand_text(value: object, where: str, field: str) -> str:
     if not isinstance(value, str):
-        raise refuse(where, f"write the {'tiles' if 'tiles' in field else 'cards'} as text, not {value!r}", field)
+        text = (
+            _("write the tiles as text, not %(value)s")
+            if "tiles" in field
+            else _("write the cards as text, not %(value)s")
+        )
+        raise refuse(where, text % {"value": repr(value)}, field)
     return value
 
 
@@ -102,18 +109,24 @@ def parse_part(parse: Callable[[str], tuple[Any, ...]], value: object, where: st
 
 def check_size(items: Sequence[Any], size: int, noun: str, where: str, field: str) -> None:
     if len(items) != size:
-        raise refuse(where, f"{size} {noun} expected, got {len(items)}", field)
+        raise refuse(
+            where,
+            _("%(size)s %(noun)s expected, got %(count)s") % {"size": size, "noun": noun, "count": len(items)},
+            field,
+        )
 
 
 def seat_number_read(key: object, seats_in_play: Sequence[int], field: str) -> int:
     text = str(key).strip()
     if not (text.isascii() and text.isdigit()):  # int() would also read "１" or "+1"
-        raise ApplicationError(f"{key!r} is not a seat number.", extra={"field": field})
+        raise ApplicationError(_("%(value)s is not a seat number.") % {"value": repr(key)}, extra={"field": field})
     number = int(text)
     if number not in seats_in_play:
-        in_play = ", ".join(map(str, seats_in_play)) or "none"
+        in_play = ", ".join(map(str, seats_in_play)) or _("none")
         raise ApplicationError(
-            f"Seat {number} has no wager in this round (seats in play: {in_play}).", extra={"field": field}
+            _("Seat %(seat)s has no wager in this round (seats in play: %(in_play)s).")
+            % {"seat": number, "in_play": in_play},
+            extra={"field": field},
         )
     return number
 
@@ -129,9 +142,10 @@ def check_once(used: Mapping[str, Sequence[Any]], *, tiles: bool) -> None:
         if len(names) > allowed:
             places = ", ".join(f"{n} ({c})" if c > 1 else n for n, c in Counter(names).items())
             label = item.label if tiles else item.symbol
-            holds = f"the set has {allowed}" if tiles else "the deck has one"
+            holds = _("the set has %(count)s") % {"count": allowed} if tiles else _("the deck has one")
             raise ApplicationError(
-                f"{label} is used {len(names)} times ({places}); {holds}.",
+                _("%(item)s is used %(count)s times (%(places)s); %(holds)s.")
+                % {"item": label, "count": len(names), "places": places, "holds": holds},
                 extra={"field": "hands", "item": str(item)},
             )
 
@@ -146,6 +160,7 @@ def check_dealt(name: str, field: str, items: Sequence[Any], dealt: str | None, 
     expected = spec.parse(dealt)
     if Counter(items) != Counter(expected):
         raise ApplicationError(
-            f"{name} was dealt {dealt}; the hand entered holds {spec.text(items)}.",
+            _("%(where)s was dealt %(dealt)s; the hand entered holds %(entered)s.")
+            % {"where": name, "dealt": dealt, "entered": spec.text(items)},
             extra={"field": field},
         )

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
+from django.utils.translation import gettext
+
 from casino.errors import ApplicationError
 from rules import engines
 from rules.games import registry
@@ -31,7 +33,10 @@ def arranged_hands(
     every seat in play."""
     spec = registry.game(game)
     if payload.get("banker") is not None:
-        raise ApplicationError(f"{spec.name} has no banker: give the seats' hands only.", extra={"field": "banker"})
+        raise ApplicationError(
+            gettext("%(game)s has no banker: give the seats' hands only.") % {"game": spec.name},
+            extra={"field": "banker"},
+        )
     engine = engines.arranged(game)
     return rows_hands(
         payload=payload, seats_in_play=seats_in_play, dealt=dealt, spec=spec, build=engine.build, fouled=engine.is_foul
@@ -62,7 +67,7 @@ def rows_hands(
     rows, parse, text, noun, tiles = spec.parts, hand_reader(spec), spec.text, spec.noun, spec.tiles
     seats_payload = payload.get("seats") or {}
     if not isinstance(seats_payload, Mapping):
-        raise ApplicationError("Give the seats' hands by seat number.", extra={"field": "seats"})
+        raise ApplicationError(gettext("Give the seats' hands by seat number."), extra={"field": "seats"})
     names = [name for name, _ in rows]
     stored: dict[str, StoredHand] = {}
     parsed: dict[int, list[tuple[Any, ...]]] = {}
@@ -71,15 +76,20 @@ def rows_hands(
         number = seat_number_read(key, seats_in_play, f"seats.{key}")
         where = position_name(number)
         if not isinstance(entry, Mapping):
-            raise refuse(where, f"give the hand as {', '.join(names)}", f"seats.{key}")
+            raise refuse(where, gettext("give the hand as %(rows)s") % {"rows": ", ".join(names)}, f"seats.{key}")
         unknown = sorted(set(entry) - set(names))
         if unknown:
-            raise refuse(where, f"unknown row {unknown[0]!r}: the rows are {', '.join(names)}", f"seats.{key}")
+            raise refuse(
+                where,
+                gettext("unknown row %(row)s: the rows are %(rows)s")
+                % {"row": repr(unknown[0]), "rows": ", ".join(names)},
+                f"seats.{key}",
+            )
         hand = []
         for name, size in rows:
             field = f"seats.{key}.{name}"
             if name not in entry:
-                raise refuse(where, f"the {name} is missing", field)
+                raise refuse(where, gettext("the %(row)s is missing") % {"row": name}, field)
             items = parse_part(parse, entry[name], f"{where}, {name}", field)
             check_size(items, size, noun, f"{where}, {name}", field)
             hand.append(items)
@@ -90,7 +100,9 @@ def rows_hands(
         stored[str(number)] = cast(StoredHand, {name: text(items) for name, items in zip(names, hand, strict=True)})
     missing = [n for n in seats_in_play if n not in parsed]
     if missing:
-        raise ApplicationError(f"Seat {missing[0]}'s hand is missing.", extra={"field": f"seats.{missing[0]}"})
+        raise ApplicationError(
+            gettext("Seat %(seat)s's hand is missing.") % {"seat": missing[0]}, extra={"field": f"seats.{missing[0]}"}
+        )
     check_once(used, tiles=tiles)
     built = {number: build(hand) for number, hand in parsed.items()}
     fouls = frozenset(n for n, hand in built.items() if fouled(hand))

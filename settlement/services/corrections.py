@@ -26,6 +26,7 @@ from typing import Any, TypedDict
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
@@ -64,7 +65,7 @@ def _settlement_to_correct(locked: Round, hands: Mapping[str, Any]) -> Posting:
     current = Posting.objects.get(round_id=locked.pk, kind=Posting.Kind.SETTLEMENT, reversed_by__isnull=True)
     if entered_hands(hands) == entered_hands(posting_hands(current) or {"seats": {}}):
         raise ApplicationError(
-            "The corrected hands are the hands already settled: nothing to correct.", extra={"field": "hands"}
+            _("The corrected hands are the hands already settled: nothing to correct."), extra={"field": "hands"}
         )
     return current
 
@@ -94,10 +95,10 @@ def correct_round(
     key = check_key(idempotency_key)
     reason = (reason or "").strip()
     if not reason:
-        raise ApplicationError("A correction needs a reason.", extra={"field": "reason"})
+        raise ApplicationError(_("A correction needs a reason."), extra={"field": "reason"})
     if requested_by is None and actor is not None and four_eyes_required():
         raise NotAllowed(
-            "A correction needs a second supervisor: ask for it, and another supervisor approves it.",
+            _("A correction needs a second supervisor: ask for it, and another supervisor approves it."),
             extra={"four_eyes": "unasked"},
         )
     with key_race(), transaction.atomic():
@@ -106,8 +107,11 @@ def correct_round(
             return replay(used_key_posting(key), locked, correction=True)
         if locked.state != RoundState.SETTLED:
             raise WrongState(
-                f"Round {locked.number} is {locked.state}: only a settled round is corrected "
-                "(change the hands, or void it, before it settles)."
+                _(
+                    "Round %(round)s is %(state)s: only a settled round is corrected "
+                    "(change the hands, or void it, before it settles)."
+                )
+                % {"round": locked.number, "state": locked.state}
             )
         require_second_person(actor=actor, round=locked, kind="correction", requested_by=requested_by, asked=True)
         wagers, seat_ids = stakes_read(locked, stakes)
@@ -266,9 +270,13 @@ def adjustment_request(
     require_role(actor, *TABLE_STAFF, action="ask for a void or a correction")
     reason = (reason or "").strip()
     if not reason:
-        raise ApplicationError("Say why: a void or a correction is asked for with a reason.", extra={"field": "reason"})
+        raise ApplicationError(
+            _("Say why: a void or a correction is asked for with a reason."), extra={"field": "reason"}
+        )
     if kind not in Adjustment.Kind.values:
-        raise ApplicationError(f"Ask for a void or a correction, not {kind!r}.", extra={"field": "kind"})
+        raise ApplicationError(
+            _("Ask for a void or a correction, not %(kind)s.") % {"kind": repr(kind)}, extra={"field": "kind"}
+        )
     with transaction.atomic():
         locked = round_lock(round)
         require_act_at_table(actor, locked.table, action="ask for a void or a correction")
@@ -278,13 +286,18 @@ def adjustment_request(
             hands = None
         else:
             if locked.state != RoundState.SETTLED:
-                raise WrongState(f"Round {locked.number} is {locked.state}: only a settled round is corrected.")
+                raise WrongState(
+                    _("Round %(round)s is %(state)s: only a settled round is corrected.")
+                    % {"round": locked.number, "state": locked.state}
+                )
             if not isinstance(hands, Mapping):
-                raise ApplicationError("A correction needs the corrected hands.", extra={"field": "hands"})
+                raise ApplicationError(_("A correction needs the corrected hands."), extra={"field": "hands"})
             hands = read_hands(locked, hands, wagers=round_wagers(locked), complete_boards=True).stored
             _settlement_to_correct(locked, hands)
         if locked.adjustments.filter(status=Adjustment.Status.PENDING).exists():
-            raise WrongState(f"Round {locked.number} already has a request waiting for a supervisor.")
+            raise WrongState(
+                _("Round %(round)s already has a request waiting for a supervisor.") % {"round": locked.number}
+            )
         adjustment = Adjustment.objects.create(
             round=locked, kind=kind, reason=reason, hands=entered_hands(hands) if hands else None, requested_by=actor
         )
@@ -302,7 +315,7 @@ def adjustment_request(
 def _adjustment_decide(adjustment: Adjustment) -> Adjustment:
     locked = Adjustment.objects.select_for_update(of=("self",)).select_related("round").get(pk=adjustment.pk)
     if locked.status != Adjustment.Status.PENDING:
-        raise WrongState(f"This request was already {locked.status}.")
+        raise WrongState(_("This request was already %(status)s.") % {"status": locked.status})
     return locked
 
 
@@ -355,14 +368,16 @@ def adjustment_reject(*, actor: User | None, adjustment: Adjustment, note: str) 
     require_role(actor, *SUPERVISORS, action="reject a void or a correction")
     note = (note or "").strip()
     if not note:
-        raise ApplicationError("Say why the request is rejected.", extra={"field": "note"})
+        raise ApplicationError(_("Say why the request is rejected."), extra={"field": "note"})
     with transaction.atomic():
         locked = _adjustment_decide(adjustment)
         if actor is not None and locked.requested_by_id != actor.pk and four_eyes_required():
             party = round_party(user=actor, round=locked.round)
             if party is not None:
                 raise NotAllowed(
-                    f"You {party} round {locked.round.number}: another supervisor decides this request.",
+                    # Translators: party is "settled" or "dealt" (English, as the API's four_eyes names it).
+                    _("You %(party)s round %(round)s: another supervisor decides this request.")
+                    % {"party": party, "round": locked.round.number},
                     extra={"four_eyes": party},
                 )
         before = _adjustment_snapshot(locked)

@@ -12,6 +12,7 @@ from typing import Any, TypeAlias, TypedDict
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino.errors import ApplicationError, WrongState
 from casino.roles import TABLE_STAFF, require_role
@@ -98,12 +99,13 @@ def check_key(idempotency_key: str | None) -> str:
     key = (idempotency_key or "").strip()
     if not key:
         raise ApplicationError(
-            "A settlement needs an idempotency key (the Idempotency-Key header): the same key never pays twice.",
+            _("A settlement needs an idempotency key (the Idempotency-Key header): the same key never pays twice."),
             extra={"field": "idempotency_key"},
         )
     if len(key) > MAX_KEY_LENGTH:
         raise ApplicationError(
-            f"An idempotency key is at most {MAX_KEY_LENGTH} characters.", extra={"field": "idempotency_key"}
+            _("An idempotency key is at most %(most)s characters.") % {"most": MAX_KEY_LENGTH},
+            extra={"field": "idempotency_key"},
         )
     return key
 
@@ -138,13 +140,14 @@ def replay(existing: Posting, round_: Round, *, correction: bool) -> SettlementA
     """The stored answer for a retried key, if the key was used for this very act; otherwise refuse."""
     same_act = existing.kind == Posting.Kind.SETTLEMENT and (existing.corrects_id is not None) == correction
     if existing.round_id != round_.pk or not same_act:
-        used_for = "a correction" if existing.corrects_id is not None else existing.get_kind_display()
+        used_for = _("a correction") if existing.corrects_id is not None else existing.get_kind_display()
         where = ""
         if existing.round_id is not None:
             other = Round.objects.select_related("table").get(pk=existing.round_id)
-            where = f", round {other.number} at table {other.table.name}"
+            where = ", " + _("round %(round)s at table %(table)s") % {"round": other.number, "table": other.table.name}
         raise WrongState(
-            f"This idempotency key was already used for {used_for} (posting {existing.pk}{where}): use a new key.",
+            _("This idempotency key was already used for %(used_for)s (posting %(posting)s%(where)s): use a new key.")
+            % {"used_for": used_for, "posting": existing.pk, "where": where},
             extra={"field": "idempotency_key"},
         )
     return settlement_body(existing, round_)
@@ -198,7 +201,7 @@ def key_race() -> Iterator[None]:
         yield
     except IntegrityError as exc:
         raise WrongState(
-            "This idempotency key was used at the same moment for another settlement: use a new key.",
+            _("This idempotency key was used at the same moment for another settlement: use a new key."),
             extra={"field": "idempotency_key"},
         ) from exc
 
@@ -214,8 +217,8 @@ def _settled_by(round_: Round) -> str:
     )
     if posting is None:
         return ""
-    who = f" by {posting.actor.get_username()}" if posting.actor is not None else ""
-    return f"{who} at {timezone.localtime(posting.created_at):%H:%M}"
+    who = " " + _("by %(user)s") % {"user": posting.actor.get_username()} if posting.actor is not None else ""
+    return who + " " + _("at %(time)s") % {"time": f"{timezone.localtime(posting.created_at):%H:%M}"}
 
 
 def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> SettlementAnswer:
@@ -239,14 +242,17 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
             return replay(used_key_posting(key), locked, correction=False)
         if locked.state == RoundState.SETTLED:
             raise WrongState(
-                f"Round {locked.number} was already settled{_settled_by(locked)}, from another tablet or page: it is "
-                "never paid twice. Reload to see its result; a supervisor corrects a settled round.",
+                _(
+                    "Round %(round)s was already settled%(by_whom)s, from another tablet or page: it is "
+                    "never paid twice. Reload to see its result; a supervisor corrects a settled round."
+                )
+                % {"round": locked.number, "by_whom": _settled_by(locked)},
                 extra={"field": "idempotency_key"},
             )
         check_move(locked.state, RoundState.SETTLED, round_number=locked.number, round_id=locked.pk)
         hands = stored_hands(locked.hands)
         if hands is None:
-            raise WrongState(f"Round {locked.number} has no hands entered.")
+            raise WrongState(_("Round %(round)s has no hands entered.") % {"round": locked.number})
         wagers, seat_ids = stakes_read(locked, stakes)
         read = read_hands(locked, entered_hands(hands), wagers=wagers, complete_boards=True)
         posting = settle_into(locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=hands)

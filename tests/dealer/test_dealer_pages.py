@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from ledger.models import LedgerEntry, Posting
 from rounds.models import Adjustment, Round
 from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from rules.services import rule_set_create
+from rules.way_words import way_words
 from settlement.services import adjustment_approve
 from tables.models import Table
 from tests.dealer.conftest import BANK_CARDS, HTMX, LOSES, WINS, nothing_written, post_hands, signed_in, text
@@ -275,6 +277,17 @@ def test_the_revealed_round_shows_the_house_way_setting_with_its_rule_and_the_to
     assert rule and f"data-house-rule>{rule}<" in page.replace("&#x27;", "'")
     assert "Commission to collect" in page and "1.25" in page
     assert "data-house-total>-13.75<" in page  # the house pays 25.00, wins 10.00, collects 1.25
+
+
+@pytest.mark.django_db
+def test_a_german_dealer_reads_the_house_ways_rule_and_the_money_in_german(revealed_round: Round, dealer) -> None:
+    client = signed_in(dealer)
+    page = text(client.get(f"/dealer/tables/{revealed_round.table_id}/", HTTP_ACCEPT_LANGUAGE="de"))
+    rule = revealed_round.hands["banker"]["rule"]
+    with translation.override("de"):
+        german = way_words(rule)
+    assert german != rule and f"data-house-rule>{german}<" in page.replace("&#x27;", "'")
+    assert "data-house-total>-13,75<" in page and "1,25" in page and "1.25" not in page
 
 
 @pytest.mark.django_db

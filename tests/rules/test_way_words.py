@@ -120,11 +120,11 @@ def test_every_reason_reads_in_german_and_unchanged_in_english(game: str) -> Non
 @pytest.mark.parametrize(
     ("english", "german"),
     [
-        ("two pairs, split: aces with any pair", "Zwei Paare, geteilt: Asse mit beliebigem Paar"),
+        ("two pairs, split: aces with any pair", "zwei Paare, geteilt: Asse mit beliebigem Paar"),
         ("flush kept high", "Flush bleibt hoch"),
         (
             "two pairs stay together (pair of Teens and Gee Joon)",
-            "Zwei Paare bleiben zusammen (Teen-Paar und Gee Joon)",
+            "zwei Paare bleiben zusammen (Paar Teen und Gee Joon)",
         ),
     ],
 )

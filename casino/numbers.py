@@ -7,9 +7,11 @@ machine's form (``casino.money.money_text``: "2000.00"), which a spreadsheet or 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils.formats import get_format, number_format
+from django.utils.translation import pgettext
 
 
 def amount(cents: int) -> str:
@@ -37,6 +39,11 @@ def decimal(value: float | Decimal, places: int) -> str:
     exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
     rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
     return number_format(rounded, decimal_pos=places, force_grouping=True)
+
+
+def amounts(cents: Iterable[int]) -> str:
+    """Amounts in a list: "5.00, 10.00, 20.00" ("5,00; 10,00; 20,00" in German, where a comma is the decimal mark)."""
+    return pgettext("between amounts in a list", ", ").join(amount(value) for value in cents)
 
 
 def decimal_mark() -> str:

@@ -4,6 +4,7 @@ rate and the convergence chart. Thin: the writes are ``rules.lab_services``, the
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -88,8 +89,12 @@ def _posted_changes(request: HttpRequest, game: str) -> dict[str, bool | int | s
     return changes
 
 
+# How a count of hands may be grouped as typed: "1,000,000", "1.000.000", "1 000 000" (a thin space, as the page shows).
+_HANDS_GROUPING = re.compile(r"(?<=\d)[,.'\s\u2009\u202f](?=\d{3}(?!\d))")
+
+
 def _posted_hands(request: HttpRequest) -> object:
-    raw = request.POST.get("hands", "").strip().replace(",", "")
+    raw = _HANDS_GROUPING.sub("", request.POST.get("hands", "").strip())
     try:
         return int(raw)
     except ValueError:

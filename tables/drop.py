@@ -18,15 +18,14 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from casino import numbers
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import Shift
-from casino.money import money_text
 from casino.roles import SUPERVISORS, Role, require_role
 from casino.selectors import shift_current_held
 from tables.live import table_changed
@@ -48,7 +47,7 @@ def _cents(value: object, *, refusal: str, field: str, positive: bool) -> int:
     low = 1 if positive else 0
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MOST_CENTS:
         raise ApplicationError(
-            _(refusal) % {"low": low, "most": number_format(MOST_CENTS, force_grouping=True), "value": repr(value)},
+            _(refusal) % {"low": low, "most": numbers.whole(MOST_CENTS), "value": repr(value)},
             extra={"field": field},
         )
     return value
@@ -183,22 +182,22 @@ def drop_notes_read(cash: object) -> dict[int, int]:
         text = str(key).strip()
         value = int(text) if not isinstance(key, bool) and text.isascii() and text.isdigit() else None
         if value is None or value not in NOTES_CENTS:
-            known = ", ".join(money_text(note) for note in NOTES_CENTS)
+            known = numbers.amounts(NOTES_CENTS)
             raise ApplicationError(
                 _("There is no %(note)s note: the notes are %(known)s.") % {"note": repr(key), "known": known},
                 extra={"field": f"cash.{key}"},
             )
         if value in read:
             raise ApplicationError(
-                _("The %(value)s notes are counted twice.") % {"value": money_text(value)}, extra={"field": "cash"}
+                _("The %(value)s notes are counted twice.") % {"value": numbers.amount(value)}, extra={"field": "cash"}
             )
         if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MOST_NOTES:
             raise ApplicationError(
                 _("A count is a whole number of notes from 0 to %(most)s, not %(number)s (%(value)s notes).")
                 % {
-                    "most": number_format(MOST_NOTES, force_grouping=True),
+                    "most": numbers.whole(MOST_NOTES),
                     "number": repr(number),
-                    "value": money_text(value),
+                    "value": numbers.amount(value),
                 },
                 extra={"field": f"cash.{key}"},
             )

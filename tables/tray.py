@@ -21,13 +21,12 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from casino import numbers
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
-from casino.money import money_text
 from casino.roles import SUPERVISORS, require_role
 from casino.selectors import shift_current_held
 from tables.live import table_changed
@@ -50,8 +49,8 @@ def _denomination(key: object, chips: Mapping[int, ChipDenomination]) -> int:
     text = str(key).strip()
     value = int(text) if not isinstance(key, bool) and text.isascii() and text.isdigit() else None
     if value is None or value not in chips:
-        known = ", ".join(money_text(cents) for cents in sorted(chips))
-        shown = money_text(value) if value is not None else repr(key)
+        known = numbers.amounts(sorted(chips))
+        shown = numbers.amount(value) if value is not None else repr(key)
         raise ApplicationError(
             _("There is no %(chip)s chip in this house: the chips are %(known)s.") % {"chip": shown, "known": known},
             extra={"field": f"counts.{key}"},
@@ -73,15 +72,16 @@ def tray_counts_read(counts: object) -> dict[int, int]:
         value = _denomination(key, chips)
         if value in read:
             raise ApplicationError(
-                _("The %(value)s chips are counted twice.") % {"value": money_text(value)}, extra={"field": "counts"}
+                _("The %(value)s chips are counted twice.") % {"value": numbers.amount(value)},
+                extra={"field": "counts"},
             )
         if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MOST_CHIPS:
             raise ApplicationError(
                 _("A count is a whole number of chips from 0 to %(most)s, not %(number)s (%(value)s chips).")
                 % {
-                    "most": number_format(MOST_CHIPS, force_grouping=True),
+                    "most": numbers.whole(MOST_CHIPS),
                     "number": repr(number),
-                    "value": money_text(value),
+                    "value": numbers.amount(value),
                 },
                 extra={"field": f"counts.{key}"},
             )

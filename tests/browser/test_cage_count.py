@@ -130,11 +130,11 @@ def test_a_count_team_member_counts_a_drop_box_without_seeing_the_first_count(
     box.get_by_label("100.00", exact=True).fill("5")
     box.get_by_label("Markers").fill("500")
     box.get_by_label("Promotional chips").fill("25.00")
-    expect(total).to_have_text("1765.00")
+    expect(total).to_have_text("1\u2009765.00")
     box.get_by_role("button", name="Record count").click()
 
     expect(page.get_by_role("status")).to_have_text(
-        "The drop box of table PGP-1, Day shift, is final: the drop is 1740.00."
+        "The drop box of table PGP-1, Day shift, is final: the drop is 1\u2009740.00."
     )
     box = page.locator(f"#box-{shift.pk}-{pgp1.pk}")
     expect(box.locator(".box-status")).to_have_text("final")
@@ -146,7 +146,7 @@ def test_a_count_team_member_counts_a_drop_box_without_seeing_the_first_count(
     other.get_by_label("Markers").fill("0")
     other.get_by_label("Promotional chips").fill("0")
     other.get_by_role("button", name="Record count").click()
-    expect(page.locator("#count-error")).to_contain_text("A count is a whole number of notes from 0 to 100,000")
+    expect(page.locator("#count-error")).to_contain_text("A count is a whole number of notes from 0 to 100\u2009000")
     other = page.locator(f"#box-{shift.pk}-{pgp2.pk}")
     expect(other.get_by_label("50.00")).to_have_value("six")
     assert not DropCount.objects.filter(table=pgp2).exists()

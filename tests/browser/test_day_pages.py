@@ -58,7 +58,7 @@ def test_the_pit_boss_runs_the_day_and_sets_up_a_table_by_tapping(
     page.fill("#id_big_win", "2500")
     page.get_by_role("button", name="Save set-up").click()
     expect(page.get_by_text("Table PGP-1 is set up.")).to_be_visible()
-    expect(page.locator("#id_big_win")).to_have_value("2500.00")
+    expect(page.locator("#id_big_win")).to_have_value("2\u2009500.00")
     assert Table.objects.get(pk=table.pk).min_wager_cents == 2500
     page.fill("#id_max_wager", "10.00")  # a refusal on screen, for the screenshot
     page.get_by_role("button", name="Save set-up").click()

@@ -69,7 +69,7 @@ def test_a_supervisor_runs_a_simulation_watches_the_bar_fill_and_reads_the_edges
     page.wait_for_load_state()  # lab.js (deferred) listens to the picker
     page.select_option("#lab-rule-set", str(rules.pk))  # the picker shows the rule set at once (lab.js)
     expect(page.locator(".lab-panel h2")).to_contain_text(rules.name)
-    expect(page.locator(".lab-shipped")).to_contain_text("Simulated: 1,000,000 hands, seed")
+    expect(page.locator(".lab-shipped")).to_contain_text("Simulated: 1\u2009000\u2009000 hands, seed")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "lab-pick.png"), full_page=True)
 
@@ -89,7 +89,7 @@ def test_a_supervisor_runs_a_simulation_watches_the_bar_fill_and_reads_the_edges
     # The bar reaches the end, the page loads again with the figures and the chart.
     expect(page.locator(".lab-progress")).to_have_attribute("data-status", "finished", timeout=90_000)
     expect(bar).to_have_attribute("aria-valuenow", "100.0")
-    expect(page.locator("[data-lab-count]")).to_have_text("1,000,000 / 1,000,000")
+    expect(page.locator("[data-lab-count]")).to_have_text("1\u2009000\u2009000 / 1\u2009000\u2009000")
     assert any(0 < percent < 100 for percent in seen), seen  # it was watched filling, not only full
     assert seen == sorted(seen)
 

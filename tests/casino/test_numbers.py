@@ -64,3 +64,10 @@ def test_the_refusal_shows_the_example_in_the_readers_language() -> None:
     with translation.override("de"), pytest.raises(forms.ValidationError) as refused:
         AmountField(most_cents=10**6).clean("abc")
     assert "25,00" in str(refused.value)
+
+
+def test_a_list_of_amounts_is_not_read_as_decimals_in_german() -> None:
+    with translation.override("de"):
+        assert numbers.amounts([500, 1000, 200000]) == "5,00; 10,00; 2\u2009000,00"
+    with translation.override("en"):
+        assert numbers.amounts([500, 1000]) == "5.00, 10.00"

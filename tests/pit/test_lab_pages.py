@@ -379,3 +379,11 @@ def test_a_finished_run_written_past_the_services_gives_ratings_no_edge(
     edges._LAB_FOUND.clear()
     found = rule_set_edges(pgp_rules.snapshot())
     assert f"lab run {real.pk}" in found.source and found.player is not None and found.player.edge < 0.1
+
+
+@pytest.mark.parametrize("typed", ["10.000", "10 000", "10\u2009000"])
+def test_a_count_of_hands_grouped_the_german_way_or_as_the_page_shows_it_is_read(
+    pgp_rules: RuleSet, floor_supervisor: User, django_capture_on_commit_callbacks: Capture, typed: str
+) -> None:
+    response, _ = start(signed_in(floor_supervisor), django_capture_on_commit_callbacks, pgp_rules, hands=typed)
+    assert response.status_code == 302 and LabRun.objects.get().hands_requested == 10_000

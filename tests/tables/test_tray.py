@@ -61,7 +61,7 @@ def test_a_count_that_is_not_chips_of_the_house_is_refused_in_the_dealers_words(
 
 def test_a_chip_taken_out_of_play_is_no_longer_counted() -> None:
     ChipDenomination.objects.filter(value_cents=500_000).update(in_use=False)
-    with pytest.raises(ApplicationError, match="There is no 5000.00 chip"):
+    with pytest.raises(ApplicationError, match="There is no 5\u2009000.00 chip"):
         tray_counts_read({500_000: 1})
 
 

@@ -28,7 +28,6 @@
   var count = section.querySelector("[data-lab-count]");
   var percent = section.querySelector("[data-lab-percent]");
   var badge = section.querySelector("[data-lab-status]");
-  var number = new Intl.NumberFormat("en-US");
 
   function poll() {
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" })
@@ -39,7 +38,8 @@
       .then(function (data) {
         paint(fill, data.percent);
         bar.setAttribute("aria-valuenow", String(data.percent));
-        count.textContent = number.format(data.hands_done) + " / " + number.format(data.hands_requested);
+        var grouped = window.tablesideNumbers.grouped;
+        count.textContent = grouped(data.hands_done) + " / " + grouped(data.hands_requested);
         percent.textContent = String(data.percent);
         badge.textContent = data.status_label;
         badge.className = "badge " + data.status;

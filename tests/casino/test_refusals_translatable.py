@@ -12,6 +12,7 @@ not read.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -150,10 +151,9 @@ def test_every_refusal_is_marked_for_translation() -> None:
     assert not found, "Refusals in English only (wrap them in gettext, as _(...) % {...}):\n" + "\n".join(found)
 
 
-# Fails until the German catalogue (locale/de) holds these refusals' translations: after `makemessages -l de`, the
-# translation of the new entries and `compilemessages` it passes. It checks the wrapping works end to end.
+# The wrapping works end to end: the German catalogue holds these refusals, and a German request reads them.
 @pytest.mark.django_db
-def test_refusals_read_in_german_once_translated(pit_boss: User, pit: Pit) -> None:
+def test_refusals_read_in_german(pit_boss: User, pit: Pit, make_table: Callable[..., object]) -> None:
     from tables.services import table_create
 
     def refusal(name: str) -> str:
@@ -170,15 +170,7 @@ def test_refusals_read_in_german_once_translated(pit_boss: User, pit: Pit) -> No
         return refused.value.message
 
     nameless = refusal("  ")
-    table_create(
-        actor=pit_boss,
-        pit=pit,
-        name="PGP-1",
-        game="paigow_poker",
-        min_wager_cents=1000,
-        max_wager_cents=50000,
-        seat_count=6,
-    )
+    make_table(name="PGP-1", game="paigow_poker", seat_count=6)
     taken = refusal("PGP-1")
 
     assert nameless and nameless != "A table needs a name."

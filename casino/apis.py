@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.parsers import JSONParser
 from casino.tokens import token_expires_at, token_issue, token_revoke
 from casino.users import actor_of
 
@@ -33,12 +34,17 @@ class ObtainExpiringToken(ObtainAuthToken):
     (``casino.lockout.lockout_response``: 429 with ``{"message", "extra"}``).
     """
 
+    parser_classes = [JSONParser]  # the API's one body format (ObtainAuthToken also reads forms)
+
     def get_serializer_context(self) -> dict[str, Any]:
         return {**super().get_serializer_context(), "request": self.request._request}
 
     @extend_schema(
         operation_id="auth_token_create",
         summary="Sign in: a new token for a username and password (a new sign-in replaces the old token)",
+        request=inline_serializer(
+            "SignIn", {"username": serializers.CharField(), "password": serializers.CharField(write_only=True)}
+        ),
         responses={
             200: inline_serializer(
                 "TokenIssued", {"token": serializers.CharField(), "expires_at": serializers.DateTimeField()}

@@ -72,7 +72,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         request = context.get("request")
         media_type = getattr(request, "content_type", "") or ""
         response.data = {
-            "message": "The body cannot be read: send JSON (or a form) with its Content-Type.",
+            "message": "The body cannot be read: send JSON, with Content-Type: application/json.",
             "extra": {"content_type": media_type},
         }
     elif isinstance(exc, exceptions.ValidationError):

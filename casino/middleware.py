@@ -37,3 +37,25 @@ class RefuseNulBytes:
                         extra={"field": name.replace("\x00", "")},
                     )
         return self.get_response(request)
+
+
+NOTHING_HERE = "Nothing is at this API address."
+
+
+class ApiNotFoundAsJson:
+    """Under /api/ a 404 is the API's JSON refusal even where Django would draw its page: with ``DEBUG`` on (the demo)
+    an address no URL pattern matches (``/api/rounds/-1/``) gets Django's technical page, which a generated client
+    cannot read. ``config.urls.handler404`` answers the same with ``DEBUG`` off."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code == 404
+            and api_path(request)
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            return refusal(request, NOTHING_HERE, status=404, extra={"path": request.path})
+        return response

@@ -120,4 +120,26 @@ def postprocess_refusals(result: dict[str, Any], generator: Any, **kwargs: Any) 
                     status,
                     {"description": DESCRIPTIONS[status], "content": {"application/json": {"schema": reference}}},
                 )
+            # A view that declared a refusal loosely (a free-form object) answers the one Refusal all the same.
+            for status, response in responses.items():
+                if status[0] in "45" and isinstance(response, dict):
+                    response["content"] = {"application/json": {"schema": reference}}
+    return result
+
+
+def _typed_nullable_refs(node: Any) -> None:
+    if isinstance(node, dict):
+        if node.get("nullable") and "allOf" in node and "type" not in node:
+            node["type"] = "object"
+        for value in node.values():
+            _typed_nullable_refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            _typed_nullable_refs(value)
+
+
+def postprocess_nullable_refs(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """A nullable object that is another component (drf-spectacular's ``allOf: [$ref]`` with ``nullable``) gets its
+    ``type: object``: OpenAPI 3.0 reads ``nullable`` only beside a ``type``, and strict validators refuse it alone."""
+    _typed_nullable_refs(result.get("components", {}).get("schemas", {}))
     return result

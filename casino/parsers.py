@@ -50,6 +50,3 @@ class JSONParser(parsers.JSONParser):
             raise ParseError(UNHOLDABLE_TEXT)
         return data
 
-
-# What the token endpoint parses, in the order DRF's own view has them (a form first).
-TOKEN_PARSERS = [parsers.FormParser, parsers.MultiPartParser, JSONParser]

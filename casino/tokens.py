@@ -24,6 +24,7 @@ from rest_framework.authentication import TokenAuthentication, get_authorization
 from rest_framework.authtoken.models import Token
 
 EXPIRED_MESSAGE = "Your sign-in token has expired: sign in again"
+BEARER_MESSAGE = 'This API takes its token as "Authorization: Token <key>", not Bearer.'
 
 
 def token_lifetime() -> dt.timedelta:
@@ -62,6 +63,8 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         if known is not None and known[0] == header:
             answer: tuple[Any, Token] | None = known[1]
             return answer
+        if header[:7].lower() == b"bearer ":  # a common guess: say the prefix, not "no credentials"
+            raise exceptions.AuthenticationFailed(BEARER_MESSAGE)
         answer = super().authenticate(request)
         underlying._tableside_token_answer = (header, answer)
         return answer
@@ -84,7 +87,9 @@ class ExpiringTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-un
         definition["description"] = (
             'Send "Authorization: Token <key>" with a key from POST /api/auth/token/. A key ends '
             f"{settings.TABLESIDE_TOKEN_HOURS:g} hours after the sign-in that made it, at the next sign-in, at a "
-            "password change, or at POST /api/auth/token/revoke/."
+            "password change, or at POST /api/auth/token/revoke/. The prefix is Token, not Bearer. After "
+            f"{settings.AXES_FAILURE_LIMIT} failed sign-ins a username is locked out for "
+            f"{settings.AXES_COOLOFF_TIME.total_seconds() / 60:g} minutes: 429, with extra.retry_after_minutes."
         )
         return definition
 

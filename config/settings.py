@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +152,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Under /api/ a 404 is JSON, with DEBUG on as off.
+    "casino.middleware.ApiNotFoundAsJson",
     # An API write's body kept whole before it is read as a form: its Idempotency-Key's fingerprint is its bytes.
     "casino.idempotency.KeepTheBody",
     "casino.middleware.RefuseNulBytes",
@@ -386,24 +389,32 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "casino.errors.api_exception_handler",
-    "DEFAULT_PARSER_CLASSES": [
-        "casino.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON bodies only: one request format, so a client generated from the schema sends what the server reads (a
+    # form or multipart body is refused with 415, naming the one it takes). The pages post their forms to Django views.
+    "DEFAULT_PARSER_CLASSES": ["casino.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tableside API",
     "DESCRIPTION": "Casino table management and dealer assist for the Pai Gow family of games.",
-    "VERSION": "0.1.0",
+    # The project's version (pyproject.toml); docs/api/CHANGELOG.md says what each one changed.
+    "VERSION": tomllib.loads((BASE_DIR / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"],
     "SERVE_INCLUDE_SCHEMA": False,
-    # The API description is for signed-in staff and integrators, not the public.
-    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # The API's description is readable without a sign-in, as an integrator's generator fetches it: it holds the
+    # operations and their shapes, nothing of the floor's data and no secret.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    # A request's model apart from its answer's (FooRequest beside Foo): read-only fields are not asked for, and a
+    # generated client's request classes hold only what it sends.
+    "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Every operation's refusals ({"message", "extra"}: 400, 401/403, 404, 409) documented in one place.
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "casino.openapi.postprocess_refusals"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "casino.openapi.postprocess_refusals",
+        "casino.openapi.postprocess_nullable_refs",
+    ],
 }
 
 

@@ -16,8 +16,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from casino.apis import ObtainExpiringToken, RevokeToken
 from casino.errors import database_unreachable, unavailable
-from casino.middleware import api_path, refusal
-from casino.parsers import TOKEN_PARSERS
+from casino.middleware import NOTHING_HERE, api_path, refusal
 from dealer.urls import page_urlpatterns as dealer_pages
 from pit.urls import api_urlpatterns as report_api
 from pit.urls import page_urlpatterns as pit_pages
@@ -29,7 +28,7 @@ from settlement.urls import api_urlpatterns as round_api
 from tables.urls import api_urlpatterns as table_api
 
 api_urlpatterns = [
-    path("auth/token/", ObtainExpiringToken.as_view(parser_classes=TOKEN_PARSERS), name="api-token"),
+    path("auth/token/", ObtainExpiringToken.as_view(), name="api-token"),
     path("auth/token/revoke/", RevokeToken.as_view(), name="api-token-revoke"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script from its own address: no inline script under the CSP.
@@ -59,7 +58,7 @@ urlpatterns = [
 def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Under /api/ a 404 is JSON like every other refusal there; elsewhere Django's page."""
     if api_path(request):
-        return refusal(request, "Nothing is at this API address.", status=404, extra={"path": request.path})
+        return refusal(request, NOTHING_HERE, status=404, extra={"path": request.path})
     return page_not_found(request, exception)
 
 

@@ -83,11 +83,19 @@ def test_the_assist_inputs_take_a_number_or_a_text_only_as_a_person_means_it(api
 
 
 @pytest.mark.django_db
-def test_a_form_written_in_plain_digits_is_still_read(api) -> None:
+@pytest.mark.parametrize("form", ["multipart", None])
+def test_a_form_body_is_refused_naming_json_the_one_the_api_reads(api, form) -> None:  # type: ignore[no-untyped-def]
     body = {"cards": "2s 3d 4h 5c 6s 8d 9h Tc Js Qd Kh Ac 7c", "top": "2"}
-    response = api.post("/api/assist/chinese-poker/suggest/", body, format="multipart")
-    assert response.status_code == 200, response.content[:300]
-    assert len(response.json()) == 2
+    if form:
+        response = api.post("/api/assist/chinese-poker/suggest/", body, format=form)
+    else:
+        response = api.post(
+            "/api/assist/chinese-poker/suggest/",
+            "cards=2s&top=2",
+            content_type="application/x-www-form-urlencoded",
+        )
+    assert response.status_code == 415, response.content[:300]
+    assert response.json()["message"] == "The body cannot be read: send JSON, with Content-Type: application/json."
 
 
 @pytest.mark.django_db
@@ -95,7 +103,7 @@ def test_a_body_in_a_content_type_the_api_does_not_read_is_refused_in_words(api)
     response = api.post("/api/assist/paigow-poker/house-way/", data="cards", content_type="text/plain")
     assert response.status_code == 415
     assert response.json() == {
-        "message": "The body cannot be read: send JSON (or a form) with its Content-Type.",
+        "message": "The body cannot be read: send JSON, with Content-Type: application/json.",
         "extra": {"content_type": "text/plain"},
     }
 
@@ -111,11 +119,11 @@ def test_a_shifts_filter_that_is_not_yes_or_no_is_refused_naming_it(pit_boss) ->
 
 
 @pytest.mark.django_db
-def test_an_empty_form_field_for_a_number_is_refused_not_taken_as_left_out(pit_boss, make_table) -> None:  # type: ignore[no-untyped-def]
+def test_an_empty_text_for_a_number_is_refused_not_taken_as_left_out(pit_boss, make_table) -> None:  # type: ignore[no-untyped-def]
     table = make_table(name="PGP-1", game="paigow_poker", seat_count=6)
     client = APIClient()
     client.force_authenticate(pit_boss)
-    response = client.post(f"/api/tables/{table.pk}/setup/", {"rule_set": ""}, format="multipart")
+    response = client.post(f"/api/tables/{table.pk}/setup/", {"rule_set": ""}, format="json")
     assert response.status_code == 400
     assert response.json()["extra"] == {"fields": {"rule_set": ["A valid integer is required."]}}
 
@@ -140,3 +148,11 @@ def test_a_nul_in_a_forms_field_is_refused_in_words(api, make_table, shift) -> N
     )
     assert response.status_code == 400, response.content[:200]
     assert response.json()["message"] == "The field 'kind' holds a NUL byte: no such value is ever valid."
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_an_id_the_address_cannot_hold_answers_json_with_debug_on_or_off(api, settings, debug) -> None:  # type: ignore[no-untyped-def]
+    settings.DEBUG = debug
+    response = api.get("/api/rounds/-1/")
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
+    assert response.json() == {"message": "Nothing is at this API address.", "extra": {"path": "/api/rounds/-1/"}}

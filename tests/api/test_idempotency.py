@@ -186,14 +186,3 @@ def test_every_write_operation_sent_twice_with_one_key_records_once(
     print(f"{len(operations)} write operations sent twice; {wrote} recorded on the first send, none on the second")
 
 
-def test_a_form_sent_with_a_key_is_told_from_another_form_by_its_bytes(table: Any, pit_boss: User) -> None:
-    api = api_client(pit_boss)
-    url = f"/api/tables/{table.pk}/buy-ins/"
-    form = {"seat": "1", "medium": "cash", "amount_cents": "50000"}
-    first = api.post(url, form, format="multipart", HTTP_IDEMPOTENCY_KEY="form-1")
-    assert first.status_code == 201, first.content
-    again = api.post(url, form, format="multipart", HTTP_IDEMPOTENCY_KEY="form-1")
-    assert again[REPLAYED_HEADER] == "true"
-    other = api.post(url, {**form, "amount_cents": "90000"}, format="multipart", HTTP_IDEMPOTENCY_KEY="form-1")
-    refusal(other, 422, "another request")
-    assert BuyIn.objects.count() == 1

@@ -524,13 +524,6 @@ def test_the_same_endpoints_take_a_well_formed_body(money_floor: dict[str, Any],
     assert response.status_code in (200, 201), response.content
 
 
-def test_a_number_in_a_forms_digits_is_a_number_as_everywhere_in_the_api(money_floor: dict[str, Any]) -> None:
-    user, url = money_floor["buy_in"]
-    response = _client(user).post(url, {"seat": "3", "medium": "cash", "amount_cents": "2500"})  # a form
-    assert response.status_code == 201, response.content
-    assert response.json()["amount_cents"] == 2500
-
-
 def test_every_money_endpoint_is_in_the_schema_with_its_refusals(pit_boss: User) -> None:
     paths = _client(pit_boss).get("/api/schema/", {"format": "json"}).json()["paths"]
     expected = {

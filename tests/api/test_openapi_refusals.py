@@ -68,3 +68,26 @@ def test_a_rounds_settlement_is_null_until_it_settles(schema) -> None:  # type: 
     settlement = schema["components"]["schemas"]["RoundOutput"]["properties"]["settlement"]
     assert settlement["nullable"] is True
     assert settlement["allOf"] == [{"$ref": "#/components/schemas/SettlementOutput"}]
+
+
+@pytest.mark.django_db
+def test_every_refusal_in_the_schema_is_the_refusal_component_none_a_free_form_object(schema) -> None:  # type: ignore[no-untyped-def]
+    loose = [
+        f"{method.upper()} {path} {status}"
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        for status, response in operation.get("responses", {}).items()
+        if status[0] in "45" and response.get("content") != REFUSAL
+    ]
+    assert not loose, loose
+
+
+@pytest.mark.django_db
+def test_every_request_body_is_json_only(schema) -> None:  # type: ignore[no-untyped-def]
+    other = [
+        f"{method.upper()} {path}: {sorted(operation['requestBody']['content'])}"
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if "requestBody" in operation and list(operation["requestBody"]["content"]) != ["application/json"]
+    ]
+    assert not other, other

@@ -90,8 +90,8 @@ def test_a_dealer_enrols_a_player_and_sees_the_name_and_tier_only(dealer, tables
     assert (body["card_number"], body["sessions"], body["sessions_total"]) == (None, None, None)
     anonymous = _api(dealer).post("/api/players/", {"tier": "Bronze", "anonymous": True}, format="json")
     assert anonymous.status_code == 201 and anonymous.json()["name"] == ""
-    as_form = _api(dealer).post("/api/players/", {"tier": "Silver", "anonymous": "true"}, format="multipart")
-    assert as_form.status_code == 201 and as_form.json()["anonymous"] is True
+    as_text = _api(dealer).post("/api/players/", {"tier": "Silver", "anonymous": "true"}, format="json")
+    assert as_text.status_code == 201 and as_text.json()["anonymous"] is True
     assert Player.objects.count() == 3
 
 

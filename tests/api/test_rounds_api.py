@@ -753,7 +753,7 @@ def test_settle_replay_checks_who_asks(pgp_table: Any, api: APIClient, auditor: 
 
 
 def test_schema_lists_every_round_path(api: APIClient) -> None:
-    assert APIClient().get("/api/schema/").status_code in (401, 403)
+    assert APIClient().get("/api/schema/").status_code == 200  # a client generator fetches it without a sign-in
     schema = _ok(api.get("/api/schema/", {"format": "json"}))
     for path in ROUND_PATHS:
         assert path in schema["paths"], path

@@ -10,7 +10,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from casino.tokens import EXPIRED_MESSAGE
+from casino.tokens import BEARER_MESSAGE, EXPIRED_MESSAGE
 
 PASSWORD = "s3cret-pass-word"  # the make_user fixture's
 pytestmark = pytest.mark.django_db
@@ -131,3 +131,20 @@ def test_the_api_schema_keeps_its_token_scheme_and_says_when_a_token_ends() -> N
     assert {"tokenAuth": []} in schema["paths"]["/api/tables/"]["get"]["security"]
     assert "post" in schema["paths"]["/api/auth/token/revoke/"]
     assert "expires_at" in str(schema["components"]["schemas"]["TokenIssued"])
+
+
+def test_a_bearer_header_is_told_the_prefix_is_token(dealer) -> None:
+    token = sign_in(dealer.username)["token"]
+    response = APIClient().get("/api/tables/", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert response.status_code == 401
+    assert response.json() == {"message": BEARER_MESSAGE, "extra": {}}
+
+
+def test_signing_in_takes_json_only_and_the_schema_asks_for_no_token_to_get_one(dealer) -> None:
+    form = APIClient().post("/api/auth/token/", {"username": dealer.username, "password": PASSWORD}, format="multipart")
+    assert form.status_code == 415
+    operation = APIClient().get("/api/schema/", {"format": "json"}).json()["paths"]["/api/auth/token/"]["post"]
+    body = operation["requestBody"]["content"]
+    assert list(body) == ["application/json"]
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]["SignInRequest"]
+    assert set(schema["required"]) == {"username", "password"} and "token" not in schema["properties"]

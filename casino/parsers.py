@@ -49,4 +49,3 @@ class JSONParser(parsers.JSONParser):
         if _holds_unholdable_text(data):
             raise ParseError(UNHOLDABLE_TEXT)
         return data
-

@@ -184,5 +184,3 @@ def test_every_write_operation_sent_twice_with_one_key_records_once(
     assert not failures, "\n".join(failures)
     assert wrote >= 10, f"only {wrote} of {len(operations)} writes succeeded on the seeded floor"
     print(f"{len(operations)} write operations sent twice; {wrote} recorded on the first send, none on the second")
-
-

@@ -14,5 +14,19 @@ def valid_input(
 ) -> dict[str, Any]:
     """The body of ``request`` as ``serializer_class`` validates it (``partial``: the fields sent only), or a 400."""
     serializer = serializer_class(data=request.data, partial=partial)
+    refuse_unknown_fields(serializer, request.data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
+
+
+def refuse_unknown_fields(serializer: serializers.Serializer[Any], data: Any) -> None:
+    """A field the endpoint does not know is refused (400 naming it), not silently dropped: a misspelt
+    ``amount_cent`` would otherwise be a request that did something else than its sender meant."""
+    if not isinstance(data, dict):
+        return
+    unknown = sorted(str(name) for name in data if name not in serializer.fields)
+    if unknown:
+        known = ", ".join(sorted(name for name, field in serializer.fields.items() if not field.read_only))
+        raise serializers.ValidationError(
+            {name: [f"{name} is not a field of this request; its fields are {known or 'none'}."] for name in unknown}
+        )

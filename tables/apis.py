@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import refuse_unknown_fields
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import SUPERVISORS, Role, require_role, user_has_role
@@ -72,6 +73,7 @@ class TableSetupApi(APIView):
         require_role(request.user, *SUPERVISORS, action="set up a table")
         table = table_get(table_id=table_id)
         serializer = TableSetupInputSerializer(data=request.data)
+        refuse_unknown_fields(serializer, request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         rule_set = None

@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import refuse_unknown_fields
 from casino.fields import StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, require_role
 from poker_room.deals.models import Deal
@@ -183,6 +184,7 @@ class DealApi(APIView):
         require_runner(request.user, action="work out or record a deal")  # before the body: who first, then what
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         serializer = TournamentDealInputSerializer(data=request.data)
+        refuse_unknown_fields(serializer, request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         given = {

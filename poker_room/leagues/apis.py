@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_inputs import refuse_unknown_fields
 from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, require_role
 from poker_room.api_inputs import InputSerializer, cents_field, valid_input
@@ -246,6 +247,7 @@ class LeagueDetailApi(APIView):
     def patch(self, request: Request, league_id: int) -> Response:
         league = _league(league_id)
         serializer = LeagueUpdateInputSerializer(data=request.data, partial=True)
+        refuse_unknown_fields(serializer, request.data)
         serializer.is_valid(raise_exception=True)
         sent = {name: value for name, value in serializer.validated_data.items() if name in request.data}
         leagues.league_update(actor=request.user, league=league, **sent)

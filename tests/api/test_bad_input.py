@@ -156,3 +156,19 @@ def test_an_id_the_address_cannot_hold_answers_json_with_debug_on_or_off(api, se
     response = api.get("/api/rounds/-1/")
     assert response.status_code == 404 and response["Content-Type"] == "application/json"
     assert response.json() == {"message": "Nothing is at this API address.", "extra": {"path": "/api/rounds/-1/"}}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/assist/paigow-poker/house-way/", {"cards": "As Ad Kh Kc 7s 4d 2c", "way": "golden_nugget"}),
+        ("/api/assist/chinese-poker/suggest/", {"cards": "2s 3d 4h 5c 6s 8d 9h Tc Js Qd Kh Ac 7c", "tops": 2}),
+    ],
+)
+def test_a_field_the_request_does_not_know_is_refused_naming_it(api, path, body) -> None:  # type: ignore[no-untyped-def]
+    response = api.post(path, body, format="json")
+    unknown = (set(body) - {"cards"}).pop()
+    assert response.status_code == 400
+    assert unknown in response.json()["extra"]["fields"]
+    assert response.json()["message"].startswith(f"{unknown}: {unknown} is not a field of this request")

@@ -58,7 +58,9 @@ class ObtainExpiringToken(ObtainAuthToken):
         token = token_issue(user=user)
         # A sign-in like the page's: last_login moves and django-axes clears the failures counted so far.
         user_logged_in.send(sender=user.__class__, request=request._request, user=user)
-        body: TokenIssued = {"token": token.key, "expires_at": token_expires_at(token=token).isoformat()}
+        # RFC 3339 with "Z", as every other time the API writes (DRF's DateTimeField).
+        expires_at = serializers.DateTimeField().to_representation(token_expires_at(token=token))
+        body: TokenIssued = {"token": token.key, "expires_at": expires_at}
         return Response(body)
 
 

@@ -414,6 +414,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "casino.openapi.postprocess_refusals",
         "casino.openapi.postprocess_nullable_refs",
+        "casino.openapi.postprocess_request_examples",
     ],
 }
 

@@ -91,3 +91,17 @@ def test_every_request_body_is_json_only(schema) -> None:  # type: ignore[no-unt
         if "requestBody" in operation and list(operation["requestBody"]["content"]) != ["application/json"]
     ]
     assert not other, other
+
+
+@pytest.mark.django_db
+def test_no_answer_shows_the_requests_example(schema) -> None:  # type: ignore[no-untyped-def]
+    shown = []
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            asked = set(
+                operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("examples", {})
+            )
+            for status, response in operation.get("responses", {}).items():
+                examples = response.get("content", {}).get("application/json", {}).get("examples", {})
+                shown += [f"{method.upper()} {path} {status}: {name}" for name in asked & set(examples)]
+    assert not shown, shown

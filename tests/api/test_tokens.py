@@ -35,6 +35,7 @@ def test_a_dealer_signing_in_gets_a_token_that_works_and_says_when_it_ends(deale
     before = timezone.now()
     body = sign_in(dealer.username)
     assert tables_with(body["token"]).status_code == 200
+    assert body["expires_at"].endswith("Z")  # RFC 3339 in UTC, as every time the API writes
     expires_at = dt.datetime.fromisoformat(body["expires_at"])
     assert before + dt.timedelta(hours=12) <= expires_at <= timezone.now() + dt.timedelta(hours=12)
 

@@ -3,8 +3,10 @@ which field is wrong and why (DRF's validation error, rendered by the one except
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.request import Request
 
@@ -22,11 +24,10 @@ def valid_input(
 def refuse_unknown_fields(serializer: serializers.Serializer[Any], data: Any) -> None:
     """A field the endpoint does not know is refused (400 naming it), not silently dropped: a misspelt
     ``amount_cent`` would otherwise be a request that did something else than its sender meant."""
-    if not isinstance(data, dict):
+    if not isinstance(data, Mapping):
         return
     unknown = sorted(str(name) for name in data if name not in serializer.fields)
     if unknown:
-        known = ", ".join(sorted(name for name, field in serializer.fields.items() if not field.read_only))
         raise serializers.ValidationError(
-            {name: [f"{name} is not a field of this request; its fields are {known or 'none'}."] for name in unknown}
+            {name: [_("This request takes no field %(field)s.") % {"field": repr(name)}] for name in unknown}
         )

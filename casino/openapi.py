@@ -127,24 +127,6 @@ def postprocess_refusals(result: dict[str, Any], generator: Any, **kwargs: Any) 
     return result
 
 
-def _typed_nullable_refs(node: Any) -> None:
-    if isinstance(node, dict):
-        if node.get("nullable") and "allOf" in node and "type" not in node:
-            node["type"] = "object"
-        for value in node.values():
-            _typed_nullable_refs(value)
-    elif isinstance(node, list):
-        for value in node:
-            _typed_nullable_refs(value)
-
-
-def postprocess_nullable_refs(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
-    """A nullable object that is another component (drf-spectacular's ``allOf: [$ref]`` with ``nullable``) gets its
-    ``type: object``: OpenAPI 3.0 reads ``nullable`` only beside a ``type``, and strict validators refuse it alone."""
-    _typed_nullable_refs(result.get("components", {}).get("schemas", {}))
-    return result
-
-
 def postprocess_request_examples(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
     """An example given for a request body stays with the request: drf-spectacular also shows an example that is not
     marked ``request_only`` under the answers, where a wager's 201 would read ``{"seat": 3, "amount_cents": 2500}``."""
@@ -160,4 +142,27 @@ def postprocess_request_examples(result: dict[str, Any], generator: Any, **kwarg
                         del examples[name]
                     if not examples:
                         del answer["examples"]
+    return result
+
+
+def _typed_nullable_objects(node: Any) -> Any:
+    if isinstance(node, dict):
+        one = node.get("oneOf")
+        if isinstance(one, list) and len(one) == 2 and {"type": "null"} in one:
+            (other,) = [choice for choice in one if choice != {"type": "null"}]
+            if isinstance(other, dict) and not other:  # ``{}``: any value, null included
+                node = {key: value for key, value in node.items() if key != "oneOf"}
+                node["type"] = ["object", "null"]
+        return {key: _typed_nullable_objects(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_typed_nullable_objects(value) for value in node]
+    return node
+
+
+def postprocess_nullable_objects(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """A nullable JSON object (a round's ``hands`` and ``placements``, a settlement's ``bank``) is ``object`` or
+    ``null``: drf-spectacular writes ``oneOf: [{}, null]``, where ``{}`` also takes null, so a null matches both and a
+    strict validator refuses it."""
+    schemas = result.get("components", {}).get("schemas", {})
+    result.setdefault("components", {})["schemas"] = _typed_nullable_objects(schemas)
     return result

@@ -3,13 +3,12 @@ API does not take is refused, naming it), the money field, and the tournament an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from casino.api_inputs import refuse_unknown_fields
 from casino.api_inputs import valid_input as valid_input  # the APIs' one input check, where the poker room's look
 from casino.fields import StrictIntegerField
 from poker_room.floor import MOST_CENTS
@@ -26,12 +25,7 @@ class InputSerializer(serializers.Serializer[Any]):
     """A body of named fields, each known: a field this API does not take is refused, naming it."""
 
     def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, Mapping):
-            unknown = sorted(str(key) for key in data if key not in self.fields)
-            if unknown:
-                raise serializers.ValidationError(
-                    {unknown[0]: [_("This request takes no field %(field)s.") % {"field": repr(unknown[0])}]}
-                )
+        refuse_unknown_fields(self, data)
         return super().to_internal_value(data)
 
 

@@ -410,3 +410,20 @@ def house_chips() -> None:
 
     for value_cents, colour in import_module("tables.migrations.0012_house_chips").HOUSE_CHIPS:
         ChipDenomination.objects.get_or_create(value_cents=value_cents, defaults={"colour": colour})
+
+
+DEMO_PASSWORD = "demo-floor-pass-2026"
+
+
+@pytest.fixture
+def live_demo_floor(transactional_db: None, settings: Any, tmp_path: Path) -> str:
+    """The demo floor (``seed_demo``) in a transactional database, for a test against the live server: its users'
+    password."""
+    from django.core.management import call_command
+
+    settings.VAR_DIR = tmp_path  # the demo's logins file
+    for role in Role:  # a transactional test flushed the groups the migration made
+        Group.objects.get_or_create(name=role.value)
+    with open(os.devnull, "w") as quiet:
+        call_command("seed_demo", password=DEMO_PASSWORD, stdout=quiet)
+    return DEMO_PASSWORD

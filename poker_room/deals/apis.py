@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -67,15 +66,6 @@ class TournamentDealInputSerializer(serializers.Serializer[Any]):
         help_text="The amounts (cents by entry number) a preview showed and the players agreed to: the deal is "
         "recorded only if it still works out to exactly these (409 otherwise, nothing written).",
     )
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(str(key) for key in data if key not in self.fields)
-            if unknown:
-                raise serializers.ValidationError(
-                    {unknown[0]: [_("This request takes no field %(field)s.") % {"field": repr(unknown[0])}]}
-                )
-        return super().to_internal_value(data)
 
 
 # --- answers ------------------------------------------------------------------------------------------------------

@@ -23,6 +23,12 @@ def _resolved(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
         node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
     if "allOf" in node and len(node["allOf"]) == 1:
         return _resolved(schema, node["allOf"][0])
+    choices = [choice for choice in node.get("oneOf", []) if choice != {"type": "null"}]
+    if len(choices) == 1:  # OpenAPI 3.1's nullable: a type or null
+        return _resolved(schema, choices[0])
+    kinds = node.get("type")
+    if isinstance(kinds, list) and len([kind for kind in kinds if kind != "null"]) == 1:
+        return {**node, "type": next(kind for kind in kinds if kind != "null")}
     return node
 
 

@@ -19,13 +19,10 @@ from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
 import pytest
-from django.contrib.auth.models import Group, User
-from django.core.management import call_command
+from django.contrib.auth.models import User
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from casino.models import Shift
-from casino.roles import Role
-from tests.browser.conftest import PASSWORD
 from tests.browser.page_walk import FIELD_VALUES_JS, LAYOUT_JS, TAP, TEXTS_JS, english_texts, foreign_numbers
 
 SIZES = ({"width": 1024, "height": 768}, {"width": 1280, "height": 800})
@@ -45,18 +42,10 @@ def _pattern(path: str) -> str:
     return re.sub(r"\d+", "N", path)
 
 
-@pytest.fixture
-def demo_floor(transactional_db: None, settings: Any, tmp_path: Path) -> None:
-    settings.VAR_DIR = tmp_path  # the demo's logins file
-    for role in Role:  # a transactional test flushed the groups the migration made
-        Group.objects.get_or_create(name=role.value)
-    call_command("seed_demo", password=PASSWORD, stdout=open("/dev/null", "w"))  # noqa: SIM115
-
-
 @pytest.mark.parametrize("language", ["en", "de"])
 @pytest.mark.parametrize("username", ROLES)
 def test_every_page_a_role_reaches_fits_the_tablet_and_speaks_its_language(
-    browser: Any, live_server: Any, demo_floor: None, username: str, language: str
+    browser: Any, live_server: Any, live_demo_floor: str, username: str, language: str
 ) -> None:
     assert AXE.is_file(), f"{AXE} is missing: `make test` installs axe-core for the browser tests"
     context = browser.new_context(
@@ -78,7 +67,7 @@ def test_every_page_a_role_reaches_fits_the_tablet_and_speaks_its_language(
     try:
         page.goto("/accounts/login/")
         page.fill("input[name=username]", username)
-        page.fill("input[name=password]", PASSWORD)
+        page.fill("input[name=password]", live_demo_floor)
         page.click("button[type=submit]")
         page.wait_for_load_state()
         origin = live_server.url

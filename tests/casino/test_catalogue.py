@@ -54,7 +54,7 @@ def test_every_text_marked_for_translation_is_in_the_catalogue(tmp_path: Path) -
     if not files:
         pytest.skip("not a git checkout")
     for name in files:
-        if name.endswith((".py", ".html", ".txt", ".po")) and (ROOT / name).is_file():
+        if name.endswith((".py", ".html", ".txt", ".po", ".toml")) and (ROOT / name).is_file():
             (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, tmp_path / name)
     subprocess.run(

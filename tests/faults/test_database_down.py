@@ -54,7 +54,9 @@ def _is_unavailable(response: Any) -> None:
 def test_the_api_answers_503_with_retry_after_in_its_refusals_shape(django_db_blocker: Any) -> None:
     client = Client(raise_request_exception=False)
     with database_unreachable(django_db_blocker):
-        signing_in = client.post("/api/auth/token/", {"username": "dana", "password": "whatever-it-is"})
+        signing_in = client.post(
+            "/api/auth/token/", {"username": "dana", "password": "whatever-it-is"}, content_type="application/json"
+        )
         reading = client.get("/api/tables/", HTTP_AUTHORIZATION="Token " + "0" * 40)
         settling = client.post(
             "/api/rounds/1/settle/", HTTP_AUTHORIZATION="Token " + "0" * 40, HTTP_IDEMPOTENCY_KEY="k-1"

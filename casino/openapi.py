@@ -41,7 +41,8 @@ REFUSAL_SCHEMA: dict[str, Any] = {
 }
 
 # Writes that change nothing stored, so no state can refuse them.
-STATELESS_PREFIXES = ("/api/assist/", "/api/auth/")
+STATELESS_PREFIXES = ("/api/v1/assist/", "/api/v1/auth/")
+VERSION_PREFIX = "/api/v1/"
 
 WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})
 
@@ -65,12 +66,12 @@ def _open_to_anyone(callback: Any) -> bool:
 def refusal_statuses(*, path: str, method: str, operation: dict[str, Any], open_to_anyone: bool) -> list[str]:
     """The refusal statuses ``operation`` (``method`` on ``path``) can answer, by the rules above.
 
-    >>> refusal_statuses(path="/api/rounds/{round_id}/void/", method="post",
+    >>> refusal_statuses(path="/api/v1/rounds/{round_id}/void/", method="post",
     ...     operation={"parameters": [{"in": "path", "name": "round_id"}], "requestBody": {}}, open_to_anyone=False)
     ['400', '401', '403', '404', '415', '409']
-    >>> refusal_statuses(path="/api/tables/", method="get", operation={}, open_to_anyone=False)
+    >>> refusal_statuses(path="/api/v1/tables/", method="get", operation={}, open_to_anyone=False)
     ['401', '403']
-    >>> refusal_statuses(path="/api/auth/token/", method="post", operation={"requestBody": {}}, open_to_anyone=True)
+    >>> refusal_statuses(path="/api/v1/auth/token/", method="post", operation={"requestBody": {}}, open_to_anyone=True)
     ['400', '415', '429']
     """
     places = {parameter["in"] for parameter in operation.get("parameters", [])}
@@ -166,3 +167,11 @@ def postprocess_nullable_objects(result: dict[str, Any], generator: Any, **kwarg
     schemas = result.get("components", {}).get("schemas", {})
     result.setdefault("components", {})["schemas"] = _typed_nullable_objects(schemas)
     return result
+
+
+def preprocess_version_only(
+    endpoints: list[tuple[str, str, str, Any]], **kwargs: Any
+) -> list[tuple[str, str, str, Any]]:
+    """The schema describes the versioned API (/api/v1/) only: the unversioned alias answers the same for this
+    release and is not a second set of operations."""
+    return [endpoint for endpoint in endpoints if endpoint[0].startswith(VERSION_PREFIX)]

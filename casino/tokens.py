@@ -85,9 +85,9 @@ class ExpiringTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-un
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
         definition = build_bearer_security_scheme_object(header_name="Authorization", token_prefix="Token")
         definition["description"] = (
-            'Send "Authorization: Token <key>" with a key from POST /api/auth/token/. A key ends '
+            'Send "Authorization: Token <key>" with a key from POST /api/v1/auth/token/. A key ends '
             f"{settings.TABLESIDE_TOKEN_HOURS:g} hours after the sign-in that made it, at the next sign-in, at a "
-            "password change, or at POST /api/auth/token/revoke/. The prefix is Token, not Bearer. After "
+            "password change, or at POST /api/v1/auth/token/revoke/. The prefix is Token, not Bearer. After "
             f"{settings.AXES_FAILURE_LIMIT} failed sign-ins a username is locked out for "
             f"{settings.AXES_COOLOFF_TIME.total_seconds() / 60:g} minutes: 429, with extra.retry_after_minutes."
         )

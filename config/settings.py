@@ -413,6 +413,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Every operation's refusals ({"message", "extra"}: 400, 401/403, 404, 409) documented in one place.
+    "PREPROCESSING_HOOKS": ["casino.openapi.preprocess_version_only"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "casino.openapi.postprocess_refusals",

@@ -12,12 +12,12 @@ from casino.models import AuditEvent
 from rules.models import RuleSet
 from rules.services import rule_set_create, rule_set_default
 
-PGP_URL = "/api/assist/paigow-poker/house-way/"
-TILES_URL = "/api/assist/paigow-tiles/house-way/"
-ADVISE_URL = "/api/assist/paigow-tiles/advise/"
-CP_SCORE_URL = "/api/assist/chinese-poker/score/"
-CP_SUGGEST_URL = "/api/assist/chinese-poker/suggest/"
-OFC_SCORE_URL = "/api/assist/ofc/score/"
+PGP_URL = "/api/v1/assist/paigow-poker/house-way/"
+TILES_URL = "/api/v1/assist/paigow-tiles/house-way/"
+ADVISE_URL = "/api/v1/assist/paigow-tiles/advise/"
+CP_SCORE_URL = "/api/v1/assist/chinese-poker/score/"
+CP_SUGGEST_URL = "/api/v1/assist/chinese-poker/suggest/"
+OFC_SCORE_URL = "/api/v1/assist/ofc/score/"
 
 
 def _seats(*boards: tuple[str, str, str]) -> dict[str, dict[str, str]]:
@@ -353,7 +353,7 @@ def test_an_outsider_who_is_not_signed_in_is_refused(endpoint: str) -> None:
 
 @pytest.mark.django_db
 def test_the_schema_lists_the_six_assist_endpoints(api: APIClient) -> None:
-    response = api.get("/api/schema/", {"format": "json"})
+    response = api.get("/api/v1/schema/", {"format": "json"})
     assert response.status_code == 200
     paths = response.json()["paths"]
     for url in (PGP_URL, TILES_URL, ADVISE_URL, CP_SCORE_URL, CP_SUGGEST_URL, OFC_SCORE_URL):

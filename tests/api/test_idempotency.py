@@ -32,7 +32,7 @@ def table(make_table: Any, shift: Any) -> Any:
 def _buy_in(api: APIClient, table: Any, key: str | None, amount: int = 50_000) -> Any:
     headers = {"HTTP_IDEMPOTENCY_KEY": key}  # None: no key at all (tests/conftest.py)
     body = {"seat": 1, "amount_cents": amount, "medium": "cash"}
-    return api.post(f"/api/tables/{table.pk}/buy-ins/", body, format="json", **headers)
+    return api.post(f"/api/v1/tables/{table.pk}/buy-ins/", body, format="json", **headers)
 
 
 def test_a_buy_in_sent_twice_with_one_key_is_recorded_once_and_the_answer_replayed(table: Any, pit_boss: User) -> None:
@@ -52,7 +52,7 @@ def test_a_money_write_without_a_key_is_refused_in_words_and_writes_nothing(tabl
     body = refusal(_buy_in(api, table, None), 400, "send it with an Idempotency-Key header")
     assert body["extra"] == {"header": "Idempotency-Key"}
     slip = api.post(
-        f"/api/tables/{table.pk}/slips/",
+        f"/api/v1/tables/{table.pk}/slips/",
         {"kind": "fill", "chips": {"2500": 4}},
         format="json",
         HTTP_IDEMPOTENCY_KEY=None,
@@ -112,12 +112,12 @@ def test_keys_are_kept_a_day_then_let_go(table: Any, pit_boss: User) -> None:
 
 
 def test_the_schema_documents_the_key_on_every_write_required_where_money_moves(pit_boss: User) -> None:
-    schema = api_client(pit_boss).get("/api/schema/", {"format": "json"}).json()
+    schema = api_client(pit_boss).get("/api/v1/schema/", {"format": "json"}).json()
     writes = [
         (path, method, op)
         for path, item in schema["paths"].items()
         for method, op in item.items()
-        if method in ("post", "put", "patch", "delete") and not path.startswith("/api/auth/token/")
+        if method in ("post", "put", "patch", "delete") and not path.startswith("/api/v1/auth/token/")
     ]
     assert len(writes) > 60
     for path, method, op in writes:
@@ -130,9 +130,9 @@ def test_the_schema_documents_the_key_on_every_write_required_where_money_moves(
         for p in op["parameters"]
         if p["name"] == "Idempotency-Key" and p["required"]
     }
-    assert ("/api/tables/{table_id}/buy-ins/", "post") in required
-    assert ("/api/tournaments/{tournament_id}/entries/{entry_number}/rebuy/", "post") in required
-    assert ("/api/tables/{table_id}/setup/", "post") not in required
+    assert ("/api/v1/tables/{table_id}/buy-ins/", "post") in required
+    assert ("/api/v1/tournaments/{tournament_id}/entries/{entry_number}/rebuy/", "post") in required
+    assert ("/api/v1/tables/{table_id}/setup/", "post") not in required
 
 
 def _rows() -> int:
@@ -159,7 +159,7 @@ def test_every_write_operation_sent_twice_with_one_key_records_once(
             for path, item in schema["paths"].items()
             for method, op in item.items()
             if method in ("post", "put", "patch", "delete")
-            and not path.startswith(("/api/auth/", "/api/shifts/{shift_id}/close/", "/api/gaming-days/"))
+            and not path.startswith(("/api/v1/auth/", "/api/v1/shifts/{shift_id}/close/", "/api/v1/gaming-days/"))
         ),
         key=lambda entry: _last(f"{entry[1].upper()} {entry[0]}"),
     )

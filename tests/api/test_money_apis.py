@@ -97,10 +97,10 @@ def assert_refused(response: Any, status: int, message: str | None = None) -> di
 
 
 def test_anyone_signed_in_reads_the_house_chips_lowest_first(nick: User) -> None:
-    chips = _client(nick).get("/api/chips/").json()
+    chips = _client(nick).get("/api/v1/chips/").json()
     assert [chip["value_cents"] for chip in chips] == [100, 500, 2500, 10000, 50000, 100000, 500000]
     assert set(chips[0]) == {"value_cents", "colour"}
-    assert_refused(_client(None).get("/api/chips/"), 401)
+    assert_refused(_client(None).get("/api/v1/chips/"), 401)
 
 
 # --- the tray --------------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ def test_the_dealer_counts_the_opener_and_a_supervisor_confirms_it(
     pgp: Any, dealer: User, floor_supervisor: User
 ) -> None:
     response = _client(dealer).post(
-        f"/api/tables/{pgp.pk}/tray-counts/", {"kind": "opener", "counts": TRAY}, format="json"
+        f"/api/v1/tables/{pgp.pk}/tray-counts/", {"kind": "opener", "counts": TRAY}, format="json"
     )
     assert response.status_code == 201, response.content
     count = response.json()
@@ -123,10 +123,10 @@ def test_the_dealer_counts_the_opener_and_a_supervisor_confirms_it(
         "total_cents": 80_000,
     }
     assert (count["counted_by"], count["confirmed_by"], count["expected_cents"]) == ("dana_dealer", None, None)
-    confirmed = _client(floor_supervisor).post(f"/api/tray-counts/{count['id']}/confirm/")
+    confirmed = _client(floor_supervisor).post(f"/api/v1/tray-counts/{count['id']}/confirm/")
     assert confirmed.status_code == 200, confirmed.content
     assert (confirmed.json()["status"], confirmed.json()["confirmed_by"]) == ("confirmed", "fred_floor")
-    assert_refused(_client(floor_supervisor).post(f"/api/tray-counts/{count['id']}/confirm/"), 409, "already confirmed")
+    assert_refused(_client(floor_supervisor).post(f"/api/v1/tray-counts/{count['id']}/confirm/"), 409, "already confirmed")
 
 
 def test_the_list_is_newest_first_with_the_openers_discrepancy(
@@ -136,13 +136,13 @@ def test_the_list_is_newest_first_with_the_openers_discrepancy(
     tray_count_confirm(actor=floor_supervisor, count=closer)
     tray_count_record(actor=dealer, table=pgp, kind="opener", counts={2500: 16})  # 400.00: 100.00 short
     for reader in (dealer, pit_boss, auditor):
-        counts = _client(reader).get(f"/api/tables/{pgp.pk}/tray-counts/").json()
+        counts = _client(reader).get(f"/api/v1/tables/{pgp.pk}/tray-counts/").json()
         assert [(c["kind"], c["expected_cents"], c["difference_cents"], c["variance_level"]) for c in counts] == [
             ("opener", 50_000, -10_000, "escalate"),
             ("closer", None, 0, "none"),
         ]
-    assert_refused(_client(otto).get(f"/api/tables/{pgp.pk}/tray-counts/"), 403, "Table PGP-1 is not your table")
-    assert_refused(_client(dealer).get("/api/tables/999999/tray-counts/"), 404)
+    assert_refused(_client(otto).get(f"/api/v1/tables/{pgp.pk}/tray-counts/"), 403, "Table PGP-1 is not your table")
+    assert_refused(_client(dealer).get("/api/v1/tables/999999/tray-counts/"), 404)
 
 
 def test_tray_refusals_come_from_the_service_and_write_nothing(
@@ -150,23 +150,23 @@ def test_tray_refusals_come_from_the_service_and_write_nothing(
 ) -> None:
     before = written()
     body = {"kind": "opener", "counts": TRAY}
-    assert_refused(_client(auditor).post(f"/api/tables/{pgp.pk}/tray-counts/", body, format="json"), 403)
-    assert_refused(_client(otto).post(f"/api/tables/{pgp.pk}/tray-counts/", body, format="json"), 403, "not your table")
+    assert_refused(_client(auditor).post(f"/api/v1/tables/{pgp.pk}/tray-counts/", body, format="json"), 403)
+    assert_refused(_client(otto).post(f"/api/v1/tables/{pgp.pk}/tray-counts/", body, format="json"), 403, "not your table")
     assert written() == before
-    first = _client(dealer).post(f"/api/tables/{pgp.pk}/tray-counts/", body, format="json").json()
+    first = _client(dealer).post(f"/api/v1/tables/{pgp.pk}/tray-counts/", body, format="json").json()
     after_first = written()
     assert_refused(
-        _client(dealer).post(f"/api/tables/{pgp.pk}/tray-counts/", body, format="json"), 409, "waits for a supervisor"
+        _client(dealer).post(f"/api/v1/tables/{pgp.pk}/tray-counts/", body, format="json"), 409, "waits for a supervisor"
     )
-    assert_refused(_client(dealer).post(f"/api/tray-counts/{first['id']}/confirm/"), 403, "Only a Floor supervisor")
-    assert_refused(_client(dealer).post("/api/tray-counts/999999/confirm/"), 404)
+    assert_refused(_client(dealer).post(f"/api/v1/tray-counts/{first['id']}/confirm/"), 403, "Only a Floor supervisor")
+    assert_refused(_client(dealer).post("/api/v1/tray-counts/999999/confirm/"), 404)
     assert written() == after_first
 
 
 def test_no_tray_is_counted_with_no_shift_open(pgp: Any, dealer: User, pit_boss: User, shift: Any) -> None:
     shift_close(actor=pit_boss, shift=shift)
     response = _client(dealer).post(
-        f"/api/tables/{pgp.pk}/tray-counts/", {"kind": "opener", "counts": TRAY}, format="json"
+        f"/api/v1/tables/{pgp.pk}/tray-counts/", {"kind": "opener", "counts": TRAY}, format="json"
     )
     assert_refused(response, 409, "No shift is open")
     assert not TrayCount.objects.exists()
@@ -178,7 +178,7 @@ def test_no_tray_is_counted_with_no_shift_open(pgp: Any, dealer: User, pit_boss:
 def test_a_fill_from_the_table_to_the_cage_and_back_with_two_signatures(
     pgp: Any, dealer: User, cora: User, floor_supervisor: User, otto: User, carl: User
 ) -> None:
-    requested = _client(dealer).post(f"/api/tables/{pgp.pk}/slips/", {"kind": "fill", "chips": FILL}, format="json")
+    requested = _client(dealer).post(f"/api/v1/tables/{pgp.pk}/slips/", {"kind": "fill", "chips": FILL}, format="json")
     assert requested.status_code == 201, requested.content
     slip = requested.json()
     assert (slip["kind"], slip["number"], slip["status"], slip["total_cents"]) == ("fill", 1, "requested", 200_000)
@@ -188,29 +188,29 @@ def test_a_fill_from_the_table_to_the_cage_and_back_with_two_signatures(
         "PGP-1",
     )
 
-    queue = _client(cora).get("/api/slips/", {"status": "requested"}).json()
+    queue = _client(cora).get("/api/v1/slips/", {"status": "requested"}).json()
     assert [(s["id"], s["table_name"]) for s in queue] == [(slip["id"], "PGP-1")]
-    assert _client(otto).get("/api/slips/").json() == []  # another table's dealer sees only their own table's
-    assert _client(carl).get("/api/slips/").json() == []
+    assert _client(otto).get("/api/v1/slips/").json() == []  # another table's dealer sees only their own table's
+    assert _client(carl).get("/api/v1/slips/").json() == []
 
-    issued = _client(cora).post(f"/api/slips/{slip['id']}/issue/")
+    issued = _client(cora).post(f"/api/v1/slips/{slip['id']}/issue/")
     assert (issued.status_code, issued.json()["status"], issued.json()["issued_by"]) == (200, "issued", "cora_cage")
-    assert _client(cora).get("/api/slips/", {"status": "requested"}).json() == []
-    assert_refused(_client(cora).post(f"/api/slips/{slip['id']}/sign/"), 403, "A Cage cashier does not sign")
+    assert _client(cora).get("/api/v1/slips/", {"status": "requested"}).json() == []
+    assert_refused(_client(cora).post(f"/api/v1/slips/{slip['id']}/sign/"), 403, "A Cage cashier does not sign")
 
-    signed = _client(dealer).post(f"/api/slips/{slip['id']}/sign/").json()
+    signed = _client(dealer).post(f"/api/v1/slips/{slip['id']}/sign/").json()
     assert (signed["status"], signed["dealer_signed_by"]) == ("issued", "dana_dealer")
-    received = _client(floor_supervisor).post(f"/api/slips/{slip['id']}/sign/").json()
+    received = _client(floor_supervisor).post(f"/api/v1/slips/{slip['id']}/sign/").json()
     assert (received["status"], received["supervisor_signed_by"]) == ("received", "fred_floor")
     assert received["received_at"] is not None
 
-    assert _client(dealer).get(f"/api/slips/{slip['id']}/").json()["status"] == "received"
-    assert _client(cora).get(f"/api/tables/{pgp.pk}/slips/").json()[0]["id"] == slip["id"]
-    assert_refused(_client(otto).get(f"/api/slips/{slip['id']}/"), 403, "Table PGP-1 is not your table")
-    assert_refused(_client(otto).get(f"/api/tables/{pgp.pk}/slips/"), 403)
-    assert_refused(_client(carl).get(f"/api/slips/{slip['id']}/"), 403)
+    assert _client(dealer).get(f"/api/v1/slips/{slip['id']}/").json()["status"] == "received"
+    assert _client(cora).get(f"/api/v1/tables/{pgp.pk}/slips/").json()[0]["id"] == slip["id"]
+    assert_refused(_client(otto).get(f"/api/v1/slips/{slip['id']}/"), 403, "Table PGP-1 is not your table")
+    assert_refused(_client(otto).get(f"/api/v1/tables/{pgp.pk}/slips/"), 403)
+    assert_refused(_client(carl).get(f"/api/v1/slips/{slip['id']}/"), 403)
     assert_refused(
-        _client(floor_supervisor).post(f"/api/slips/{slip['id']}/void/", {"reason": "Late"}), 409, "received"
+        _client(floor_supervisor).post(f"/api/v1/slips/{slip['id']}/void/", {"reason": "Late"}), 409, "received"
     )
 
 
@@ -219,14 +219,14 @@ def test_the_slip_refusals_of_the_segregation_of_duties(
 ) -> None:
     both = make_user("sam_floor_and_cage", Role.FLOOR_SUPERVISOR, Role.CAGE_CASHIER)
     slip = slip_request(actor=both, table=pgp, kind="credit", chips={2500: 4})
-    assert_refused(_client(both).post(f"/api/slips/{slip.pk}/issue/"), 403, "another person issues it")
-    assert_refused(_client(dealer).post(f"/api/slips/{slip.pk}/issue/"), 403, "Only a Cage cashier")
-    assert_refused(_client(dealer).post(f"/api/slips/{slip.pk}/sign/"), 409, "not issued yet")
+    assert_refused(_client(both).post(f"/api/v1/slips/{slip.pk}/issue/"), 403, "another person issues it")
+    assert_refused(_client(dealer).post(f"/api/v1/slips/{slip.pk}/issue/"), 403, "Only a Cage cashier")
+    assert_refused(_client(dealer).post(f"/api/v1/slips/{slip.pk}/sign/"), 409, "not issued yet")
     slip_issue(actor=cora, slip=slip)
-    assert_refused(_client(cora).post(f"/api/slips/{slip.pk}/issue/"), 409, "already issued")
+    assert_refused(_client(cora).post(f"/api/v1/slips/{slip.pk}/issue/"), 409, "already issued")
     slip_sign(actor=floor_supervisor, slip=slip)
-    assert_refused(_client(floor_supervisor).post(f"/api/slips/{slip.pk}/sign/"), 409, "You already signed")
-    assert_refused(_client(dealer).post("/api/slips/999999/sign/"), 404)
+    assert_refused(_client(floor_supervisor).post(f"/api/v1/slips/{slip.pk}/sign/"), 409, "You already signed")
+    assert_refused(_client(dealer).post("/api/v1/slips/999999/sign/"), 404)
     assert Slip.objects.get(pk=slip.pk).status == "issued"
 
 
@@ -237,10 +237,10 @@ def test_a_supervisor_voids_a_slip_saying_why_and_the_numbers_are_accounted_for(
     slip_request(actor=dealer, table=pgp, kind="fill", chips={2500: 8})
     slip_request(actor=dealer, table=pgp, kind="credit", chips={2500: 8})
     assert_refused(
-        _client(pit_boss).post(f"/api/slips/{first.pk}/void/", {"reason": "  "}, format="json"), 400, "Say why"
+        _client(pit_boss).post(f"/api/v1/slips/{first.pk}/void/", {"reason": "  "}, format="json"), 400, "Say why"
     )
-    assert_refused(_client(dealer).post(f"/api/slips/{first.pk}/void/", {"reason": "Mine"}, format="json"), 403)
-    voided = _client(pit_boss).post(f"/api/slips/{first.pk}/void/", {"reason": "Asked twice"}, format="json")
+    assert_refused(_client(dealer).post(f"/api/v1/slips/{first.pk}/void/", {"reason": "Mine"}, format="json"), 403)
+    voided = _client(pit_boss).post(f"/api/v1/slips/{first.pk}/void/", {"reason": "Asked twice"}, format="json")
     assert voided.status_code == 200, voided.content
     assert (voided.json()["status"], voided.json()["voided_by"], voided.json()["void_reason"]) == (
         "voided",
@@ -248,13 +248,13 @@ def test_a_supervisor_voids_a_slip_saying_why_and_the_numbers_are_accounted_for(
         "Asked twice",
     )
     for reader in (pit_boss, auditor, cora):
-        numbers = _client(reader).get("/api/slips/numbers/", {"kind": "fill"}).json()
+        numbers = _client(reader).get("/api/v1/slips/numbers/", {"kind": "fill"}).json()
         assert numbers == {"kind": "fill", "used": [2], "voided": [1], "missing": []}
-    assert _client(cora).get("/api/slips/numbers/", {"kind": "credit"}).json()["used"] == [1]
+    assert _client(cora).get("/api/v1/slips/numbers/", {"kind": "credit"}).json()["used"] == [1]
     for outsider in (dealer, otto, nick):
-        assert_refused(_client(outsider).get("/api/slips/numbers/", {"kind": "fill"}), 403, "may read the slip numbers")
-    assert_refused(_client(pit_boss).get("/api/slips/numbers/"), 400, "kind is fill or credit")
-    assert_refused(_client(pit_boss).get("/api/slips/numbers/", {"kind": "chips"}), 400, "not 'chips'")
+        assert_refused(_client(outsider).get("/api/v1/slips/numbers/", {"kind": "fill"}), 403, "may read the slip numbers")
+    assert_refused(_client(pit_boss).get("/api/v1/slips/numbers/"), 400, "kind is fill or credit")
+    assert_refused(_client(pit_boss).get("/api/v1/slips/numbers/", {"kind": "chips"}), 400, "not 'chips'")
 
 
 def test_the_slip_lists_filter_by_status_and_kind_and_refuse_any_other(pgp: Any, dealer: User, pit_boss: User) -> None:
@@ -262,11 +262,11 @@ def test_the_slip_lists_filter_by_status_and_kind_and_refuse_any_other(pgp: Any,
     credit = slip_request(actor=dealer, table=pgp, kind="credit", chips={2500: 4})
     slip_void(actor=pit_boss, slip=credit, reason="Wrong")
     api = _client(pit_boss)
-    assert [s["id"] for s in api.get("/api/slips/").json()] == [fill.pk, credit.pk]
-    assert [s["id"] for s in api.get("/api/slips/", {"kind": "credit"}).json()] == [credit.pk]
-    assert [s["id"] for s in api.get(f"/api/tables/{pgp.pk}/slips/", {"status": "requested"}).json()] == [fill.pk]
+    assert [s["id"] for s in api.get("/api/v1/slips/").json()] == [fill.pk, credit.pk]
+    assert [s["id"] for s in api.get("/api/v1/slips/", {"kind": "credit"}).json()] == [credit.pk]
+    assert [s["id"] for s in api.get(f"/api/v1/tables/{pgp.pk}/slips/", {"status": "requested"}).json()] == [fill.pk]
     for query in ({"status": "open"}, {"status": ""}, {"kind": "fill\x00"}, {"kind": "FILL"}):
-        body = assert_refused(api.get("/api/slips/", query), 400)
+        body = assert_refused(api.get("/api/v1/slips/", query), 400)
         assert body["extra"] == {"field": next(iter(query))}
 
 
@@ -275,7 +275,7 @@ def test_the_slip_lists_filter_by_status_and_kind_and_refuse_any_other(pgp: Any,
 
 def test_the_dealer_records_buy_ins_and_reads_the_shifts(pgp: Any, dealer: User, otto: User, auditor: User) -> None:
     response = _client(dealer).post(
-        f"/api/tables/{pgp.pk}/buy-ins/", {"seat": 3, "medium": "cash", "amount_cents": 50_000}, format="json"
+        f"/api/v1/tables/{pgp.pk}/buy-ins/", {"seat": 3, "medium": "cash", "amount_cents": 50_000}, format="json"
     )
     assert response.status_code == 201, response.content
     buy_in = response.json()
@@ -289,14 +289,14 @@ def test_the_dealer_records_buy_ins_and_reads_the_shifts(pgp: Any, dealer: User,
     }
     buy_in_record(actor=dealer, table=pgp, seat=1, medium="marker", amount_cents=100_000)
     for reader in (dealer, auditor):
-        listed = _client(reader).get(f"/api/tables/{pgp.pk}/buy-ins/").json()
+        listed = _client(reader).get(f"/api/v1/tables/{pgp.pk}/buy-ins/").json()
         assert [(b["seat"], b["medium"], b["amount_cents"]) for b in listed] == [
             (3, "cash", 50_000),
             (1, "marker", 100_000),
         ]
-    assert_refused(_client(otto).get(f"/api/tables/{pgp.pk}/buy-ins/"), 403)
+    assert_refused(_client(otto).get(f"/api/v1/tables/{pgp.pk}/buy-ins/"), 403)
     refused = _client(otto).post(
-        f"/api/tables/{pgp.pk}/buy-ins/", {"seat": 3, "medium": "cash", "amount_cents": 500}, format="json"
+        f"/api/v1/tables/{pgp.pk}/buy-ins/", {"seat": 3, "medium": "cash", "amount_cents": 500}, format="json"
     )
     assert_refused(refused, 403, "not your table")
     assert BuyIn.objects.count() == 2
@@ -305,9 +305,9 @@ def test_the_dealer_records_buy_ins_and_reads_the_shifts(pgp: Any, dealer: User,
 def test_a_new_shifts_buy_ins_start_empty(pgp: Any, dealer: User, pit_boss: User, shift: Any) -> None:
     buy_in_record(actor=dealer, table=pgp, seat=1, medium="cash", amount_cents=10_000)
     shift_close(actor=pit_boss, shift=shift)
-    assert _client(dealer).get(f"/api/tables/{pgp.pk}/buy-ins/").json() == []
+    assert _client(dealer).get(f"/api/v1/tables/{pgp.pk}/buy-ins/").json() == []
     shift_open(actor=pit_boss, name="Swing")
-    assert _client(dealer).get(f"/api/tables/{pgp.pk}/buy-ins/").json() == []
+    assert _client(dealer).get(f"/api/v1/tables/{pgp.pk}/buy-ins/").json() == []
 
 
 # --- the drop box ----------------------------------------------------------------------------------
@@ -316,7 +316,7 @@ def test_a_new_shifts_buy_ins_start_empty(pgp: Any, dealer: User, pit_boss: User
 def test_the_count_team_counts_blind_and_the_box_is_final_when_two_agree(
     pgp: Any, dealer: User, pit_boss: User, shift: Any, carl: User, cleo: User, cora: User, otto: User
 ) -> None:
-    url = f"/api/tables/{pgp.pk}/drop/{shift.pk}/"
+    url = f"/api/v1/tables/{pgp.pk}/drop/{shift.pk}/"
     count = {"cash": CASH, "markers_cents": 10_000, "promo_cents": 2_500}
     assert_refused(_client(carl).get(url), 403, "still open")
     assert_refused(_client(carl).post(url, count, format="json"), 409, "still open")
@@ -358,8 +358,8 @@ def test_the_count_team_counts_blind_and_the_box_is_final_when_two_agree(
     for outsider in (otto, cora):
         assert_refused(_client(outsider).get(url), 403, "drop box")
     assert DropCount.objects.count() == 2
-    assert_refused(_client(carl).get(f"/api/tables/{pgp.pk}/drop/999999/"), 404)
-    assert_refused(_client(carl).get(f"/api/tables/999999/drop/{shift.pk}/"), 404)
+    assert_refused(_client(carl).get(f"/api/v1/tables/{pgp.pk}/drop/999999/"), 404)
+    assert_refused(_client(carl).get(f"/api/v1/tables/999999/drop/{shift.pk}/"), 404)
 
 
 def test_a_third_counter_is_blind_to_two_counts_that_disagree(
@@ -369,10 +369,10 @@ def test_a_third_counter_is_blind_to_two_counts_that_disagree(
     drop_count_record(actor=carl, table=pgp, shift=shift, cash={10000: 5}, markers_cents=0, promo_cents=0)
     drop_count_record(actor=cleo, table=pgp, shift=shift, cash={10000: 4}, markers_cents=0, promo_cents=0)
     dora = make_user("dora_count", Role.COUNT_TEAM)
-    box = _client(dora).get(f"/api/tables/{pgp.pk}/drop/{shift.pk}/").json()
+    box = _client(dora).get(f"/api/v1/tables/{pgp.pk}/drop/{shift.pk}/").json()
     assert (box["status"], box["figures_hidden"]) == ("counts disagree", True)
     assert [c["cash"] for c in box["counts"]] == [None, None]
-    assert [c["cash"] for c in _client(carl).get(f"/api/tables/{pgp.pk}/drop/{shift.pk}/").json()["counts"]] == [
+    assert [c["cash"] for c in _client(carl).get(f"/api/v1/tables/{pgp.pk}/drop/{shift.pk}/").json()["counts"]] == [
         {"10000": 5},
         {"10000": 4},
     ]
@@ -462,11 +462,11 @@ def money_floor(pgp: Any, dealer: User, pit_boss: User, shift: Any, carl: User, 
     shift_open(actor=pit_boss, name="Swing")
     slip = slip_request(actor=dealer, table=pgp, kind="fill", chips={2500: 4})
     return {
-        "tray": (dealer, f"/api/tables/{pgp.pk}/tray-counts/"),
-        "slip": (dealer, f"/api/tables/{pgp.pk}/slips/"),
-        "buy_in": (dealer, f"/api/tables/{pgp.pk}/buy-ins/"),
-        "drop": (carl, f"/api/tables/{pgp.pk}/drop/{shift.pk}/"),
-        "void": (pit_boss, f"/api/slips/{slip.pk}/void/"),
+        "tray": (dealer, f"/api/v1/tables/{pgp.pk}/tray-counts/"),
+        "slip": (dealer, f"/api/v1/tables/{pgp.pk}/slips/"),
+        "buy_in": (dealer, f"/api/v1/tables/{pgp.pk}/buy-ins/"),
+        "drop": (carl, f"/api/v1/tables/{pgp.pk}/drop/{shift.pk}/"),
+        "void": (pit_boss, f"/api/v1/slips/{slip.pk}/void/"),
     }
 
 
@@ -525,24 +525,24 @@ def test_the_same_endpoints_take_a_well_formed_body(money_floor: dict[str, Any],
 
 
 def test_every_money_endpoint_is_in_the_schema_with_its_refusals(pit_boss: User) -> None:
-    paths = _client(pit_boss).get("/api/schema/", {"format": "json"}).json()["paths"]
+    paths = _client(pit_boss).get("/api/v1/schema/", {"format": "json"}).json()["paths"]
     expected = {
-        ("get", "/api/chips/"): {"401", "403"},
-        ("get", "/api/tables/{table_id}/tray-counts/"): {"401", "403", "404"},
-        ("post", "/api/tables/{table_id}/tray-counts/"): {"400", "401", "403", "404", "409", "415", "422"},
-        ("post", "/api/tray-counts/{tray_count_id}/confirm/"): {"400", "401", "403", "404", "409", "422"},
-        ("get", "/api/tables/{table_id}/slips/"): {"400", "401", "403", "404"},
-        ("post", "/api/tables/{table_id}/slips/"): {"400", "401", "403", "404", "409", "415", "422"},
-        ("get", "/api/slips/"): {"400", "401", "403"},
-        ("get", "/api/slips/numbers/"): {"400", "401", "403"},
-        ("get", "/api/slips/{slip_id}/"): {"401", "403", "404"},
-        ("post", "/api/slips/{slip_id}/issue/"): {"400", "401", "403", "404", "409", "422"},
-        ("post", "/api/slips/{slip_id}/sign/"): {"400", "401", "403", "404", "409", "422"},
-        ("post", "/api/slips/{slip_id}/void/"): {"400", "401", "403", "404", "409", "415", "422"},
-        ("get", "/api/tables/{table_id}/buy-ins/"): {"401", "403", "404"},
-        ("post", "/api/tables/{table_id}/buy-ins/"): {"400", "401", "403", "404", "409", "415", "422"},
-        ("get", "/api/tables/{table_id}/drop/{shift_id}/"): {"401", "403", "404"},
-        ("post", "/api/tables/{table_id}/drop/{shift_id}/"): {"400", "401", "403", "404", "409", "415", "422"},
+        ("get", "/api/v1/chips/"): {"401", "403"},
+        ("get", "/api/v1/tables/{table_id}/tray-counts/"): {"401", "403", "404"},
+        ("post", "/api/v1/tables/{table_id}/tray-counts/"): {"400", "401", "403", "404", "409", "415", "422"},
+        ("post", "/api/v1/tray-counts/{tray_count_id}/confirm/"): {"400", "401", "403", "404", "409", "422"},
+        ("get", "/api/v1/tables/{table_id}/slips/"): {"400", "401", "403", "404"},
+        ("post", "/api/v1/tables/{table_id}/slips/"): {"400", "401", "403", "404", "409", "415", "422"},
+        ("get", "/api/v1/slips/"): {"400", "401", "403"},
+        ("get", "/api/v1/slips/numbers/"): {"400", "401", "403"},
+        ("get", "/api/v1/slips/{slip_id}/"): {"401", "403", "404"},
+        ("post", "/api/v1/slips/{slip_id}/issue/"): {"400", "401", "403", "404", "409", "422"},
+        ("post", "/api/v1/slips/{slip_id}/sign/"): {"400", "401", "403", "404", "409", "422"},
+        ("post", "/api/v1/slips/{slip_id}/void/"): {"400", "401", "403", "404", "409", "415", "422"},
+        ("get", "/api/v1/tables/{table_id}/buy-ins/"): {"401", "403", "404"},
+        ("post", "/api/v1/tables/{table_id}/buy-ins/"): {"400", "401", "403", "404", "409", "415", "422"},
+        ("get", "/api/v1/tables/{table_id}/drop/{shift_id}/"): {"401", "403", "404"},
+        ("post", "/api/v1/tables/{table_id}/drop/{shift_id}/"): {"400", "401", "403", "404", "409", "415", "422"},
     }
     # Every write: 400 without the Idempotency-Key it requires (they all move money or chips), 422 with one sent
     # with another request (casino.idempotency).
@@ -555,7 +555,7 @@ def test_a_supervisor_voids_a_buy_in_through_the_api(pgp: Any, dealer: User, pit
     from tables.drop import buy_in_record
 
     wrong = buy_in_record(actor=dealer, table=pgp, seat=1, medium="marker", amount_cents=20_000)
-    url = f"/api/buy-ins/{wrong.pk}/void/"
+    url = f"/api/v1/buy-ins/{wrong.pk}/void/"
     assert_refused(_client(dealer).post(url, {"reason": "x"}, format="json"), 403, "may void a buy-in")
     assert_refused(_client(pit_boss).post(url, {}, format="json"), 400)
     assert_refused(_client(pit_boss).post(url, ["x"], format="json"), 400)
@@ -563,4 +563,4 @@ def test_a_supervisor_voids_a_buy_in_through_the_api(pgp: Any, dealer: User, pit
     assert response.status_code == 201, response.content
     assert (response.json()["amount_cents"], response.json()["corrects"]) == (-20_000, wrong.pk)
     assert_refused(_client(pit_boss).post(url, {"reason": "again"}, format="json"), 409, "already voided")
-    assert_refused(_client(pit_boss).post("/api/buy-ins/999999/void/", {"reason": "x"}, format="json"), 404)
+    assert_refused(_client(pit_boss).post("/api/v1/buy-ins/999999/void/", {"reason": "x"}, format="json"), 404)

@@ -55,16 +55,16 @@ OFC_BOB_STREETS = [
 ]
 
 ROUND_PATHS = (
-    "/api/tables/{table_id}/rounds/",
-    "/api/rounds/{round_id}/",
-    "/api/rounds/{round_id}/wagers/",
-    "/api/rounds/{round_id}/close-betting/",
-    "/api/rounds/{round_id}/deal/",
-    "/api/rounds/{round_id}/hands/",
-    "/api/rounds/{round_id}/placements/",
-    "/api/rounds/{round_id}/settle/",
-    "/api/rounds/{round_id}/void/",
-    "/api/rounds/{round_id}/corrections/",
+    "/api/v1/tables/{table_id}/rounds/",
+    "/api/v1/rounds/{round_id}/",
+    "/api/v1/rounds/{round_id}/wagers/",
+    "/api/v1/rounds/{round_id}/close-betting/",
+    "/api/v1/rounds/{round_id}/deal/",
+    "/api/v1/rounds/{round_id}/hands/",
+    "/api/v1/rounds/{round_id}/placements/",
+    "/api/v1/rounds/{round_id}/settle/",
+    "/api/v1/rounds/{round_id}/void/",
+    "/api/v1/rounds/{round_id}/corrections/",
 )
 
 
@@ -78,7 +78,7 @@ def _client(user: User) -> APIClient:
 
 
 def _url(round_id: int, action: str = "") -> str:
-    return f"/api/rounds/{round_id}/{action + '/' if action else ''}"
+    return f"/api/v1/rounds/{round_id}/{action + '/' if action else ''}"
 
 
 def _ok(response: Any, status: int = 200) -> Any:
@@ -101,7 +101,7 @@ def _post(api: APIClient, url: str, body: Any = None, status: int = 200, **heade
 
 
 def _open(api: APIClient, table: Any, **body: Any) -> Any:
-    return api.post(f"/api/tables/{table.pk}/rounds/", body, format="json")
+    return api.post(f"/api/v1/tables/{table.pk}/rounds/", body, format="json")
 
 
 def _to_dealt(api: APIClient, table: Any, wagers: dict[int, int], dice: tuple[int, int, int] = (3, 5, 6)) -> int:
@@ -171,7 +171,7 @@ def test_pai_gow_poker_round_win_push_loss_with_commission_and_ledger(pgp_table:
     # The dealer signs in with a token, not a session.
     token = _ok(
         APIClient().post(
-            "/api/auth/token/", {"username": dealer.username, "password": "s3cret-pass-word"}, format="json"
+            "/api/v1/auth/token/", {"username": dealer.username, "password": "s3cret-pass-word"}, format="json"
         )
     )["token"]
     api = APIClient()
@@ -474,7 +474,7 @@ def test_correction_is_asked_by_one_supervisor_and_approved_by_another(
         boss.post(_url(round_id, "corrections"), body, format="json", HTTP_IDEMPOTENCY_KEY="fix-2"), 409, "waiting"
     )
     # The pit boss cannot approve their own correction; the floor supervisor can.
-    approve = f"/api/adjustments/{request['id']}/approve/"
+    approve = f"/api/v1/adjustments/{request['id']}/approve/"
     _refused(boss.post(approve, {}, format="json"), 403, "You asked for this correction")
     approved = _ok(_client(floor_supervisor).post(approve, {"note": "Checked on camera"}, format="json"))
     assert (approved["status"], approved["decided_by"]) == ("approved", "fred_floor")
@@ -646,7 +646,7 @@ def test_wrong_state_answers_409_and_unknown_round_404(pgp_table: Any, api: APIC
     _refused(api.get(_url(missing)), 404)
     _refused(api.post(_url(missing, "wagers"), {"seat": 1, "amount_cents": 1000}, format="json"), 404)
     _refused(api.post(_url(missing, "settle"), HTTP_IDEMPOTENCY_KEY="nowhere"), 404)
-    _refused(api.post("/api/tables/999999/rounds/", {}, format="json"), 404)
+    _refused(api.post("/api/v1/tables/999999/rounds/", {}, format="json"), 404)
 
     anonymous = APIClient()
     assert anonymous.get(_url(round_id)).status_code in (401, 403)
@@ -720,13 +720,13 @@ def test_auditor_reads_but_every_write_is_refused(
 
     assert _ok(reader.get(_url(round_id)))["state"] == "revealed"
     assert _ok(reader.get(_url(settled)))["settlement"]["idempotency_key"] == "audited"
-    assert {t["name"] for t in _ok(reader.get("/api/tables/"))} == {"PGP 1", "OFC A", "PGP S"}
-    assert _ok(reader.get(f"/api/tables/{pgp_table.pk}/"))["game"] == "paigow_poker"
+    assert {t["name"] for t in _ok(reader.get("/api/v1/tables/"))} == {"PGP 1", "OFC A", "PGP S"}
+    assert _ok(reader.get(f"/api/v1/tables/{pgp_table.pk}/"))["game"] == "paigow_poker"
 
     fresh_table = make_table(name="PGP X", game="paigow_poker", seat_count=6)
     writes = _writes()
     attempts = [
-        (f"/api/tables/{fresh_table.pk}/rounds/", {}, {}),
+        (f"/api/v1/tables/{fresh_table.pk}/rounds/", {}, {}),
         (_url(round_id, "wagers"), {"seat": 2, "amount_cents": 1000}, {}),
         (_url(round_id, "close-betting"), {}, {}),
         (_url(round_id, "deal"), {"dice": [3, 5, 6]}, {}),
@@ -753,12 +753,12 @@ def test_settle_replay_checks_who_asks(pgp_table: Any, api: APIClient, auditor: 
 
 
 def test_schema_lists_every_round_path(api: APIClient) -> None:
-    assert APIClient().get("/api/schema/").status_code == 200  # a client generator fetches it without a sign-in
-    schema = _ok(api.get("/api/schema/", {"format": "json"}))
+    assert APIClient().get("/api/v1/schema/").status_code == 200  # a client generator fetches it without a sign-in
+    schema = _ok(api.get("/api/v1/schema/", {"format": "json"}))
     for path in ROUND_PATHS:
         assert path in schema["paths"], path
-    assert "post" in schema["paths"]["/api/rounds/{round_id}/settle/"]
-    parameters = schema["paths"]["/api/rounds/{round_id}/settle/"]["post"]["parameters"]
+    assert "post" in schema["paths"]["/api/v1/rounds/{round_id}/settle/"]
+    parameters = schema["paths"]["/api/v1/rounds/{round_id}/settle/"]["post"]["parameters"]
     assert any(p["name"] == "Idempotency-Key" and p["in"] == "header" for p in parameters)
 
 
@@ -777,12 +777,12 @@ def test_a_client_that_lost_the_answer_to_open_a_round_finds_it_on_the_table(
 ) -> None:
     from rounds.services import void_round
 
-    table_url = f"/api/tables/{pgp_table.pk}/"
+    table_url = f"/api/v1/tables/{pgp_table.pk}/"
     assert _ok(api.get(table_url))["current_round"] is None
     opened = _ok(_open(api, pgp_table), 201)
     assert _ok(api.get(table_url))["current_round"] == {"id": opened["id"], "number": 1, "state": "open"}
     with django_assert_max_num_queries(8):  # the tables and their rounds in one query each, however many tables
-        listed = _ok(api.get("/api/tables/"))
+        listed = _ok(api.get("/api/v1/tables/"))
     assert [t["current_round"] for t in listed if t["id"] == pgp_table.pk] == [
         {"id": opened["id"], "number": 1, "state": "open"}
     ]

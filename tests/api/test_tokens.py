@@ -17,13 +17,13 @@ pytestmark = pytest.mark.django_db
 
 
 def sign_in(username: str, password: str = PASSWORD) -> dict[str, str]:
-    response = APIClient().post("/api/auth/token/", {"username": username, "password": password}, format="json")
+    response = APIClient().post("/api/v1/auth/token/", {"username": username, "password": password}, format="json")
     assert response.status_code == 200, response.content
     return response.json()
 
 
 def tables_with(token: str):  # type: ignore[no-untyped-def]
-    return APIClient().get("/api/tables/", HTTP_AUTHORIZATION=f"Token {token}")
+    return APIClient().get("/api/v1/tables/", HTTP_AUTHORIZATION=f"Token {token}")
 
 
 def age(token: str, hours: float) -> None:
@@ -78,7 +78,7 @@ def test_a_dealer_revoking_their_token_ends_it_at_once(dealer) -> None:
     token = sign_in(dealer.username)["token"]
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    assert client.post("/api/auth/token/revoke/").status_code == 204
+    assert client.post("/api/v1/auth/token/revoke/").status_code == 204
     assert tables_with(token).status_code == 401
     assert not Token.objects.filter(user=dealer).exists()
 
@@ -88,13 +88,13 @@ def test_revoking_ends_only_the_callers_own_token(dealer, pit_boss) -> None:
     theirs = sign_in(pit_boss.username)["token"]
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {mine}")
-    client.post("/api/auth/token/revoke/")
+    client.post("/api/v1/auth/token/revoke/")
     assert tables_with(theirs).status_code == 200
 
 
 def test_revoking_without_signing_in_is_refused_as_json_and_ends_nothing(dealer) -> None:
     token = sign_in(dealer.username)["token"]
-    response = APIClient().post("/api/auth/token/revoke/")
+    response = APIClient().post("/api/v1/auth/token/revoke/")
     assert response.status_code in (401, 403)
     assert set(response.json()) == {"message", "extra"}
     assert tables_with(token).status_code == 200
@@ -116,7 +116,7 @@ def test_saving_a_user_without_changing_the_password_keeps_the_token(dealer) -> 
 
 
 def test_a_wrong_password_gets_no_token_and_a_json_refusal(dealer) -> None:
-    response = APIClient().post("/api/auth/token/", {"username": dealer.username, "password": "nope"}, format="json")
+    response = APIClient().post("/api/v1/auth/token/", {"username": dealer.username, "password": "nope"}, format="json")
     assert response.status_code == 400
     assert set(response.json()) == {"message", "extra"}
     assert not Token.objects.filter(user=dealer).exists()
@@ -128,24 +128,24 @@ def test_the_api_schema_keeps_its_token_scheme_and_says_when_a_token_ends() -> N
     schema = SchemaGenerator().get_schema(request=None, public=True)
     scheme = schema["components"]["securitySchemes"]["tokenAuth"]
     assert scheme["type"] == "apiKey" and scheme["name"] == "Authorization"
-    assert "/api/auth/token/revoke/" in scheme["description"]
-    assert {"tokenAuth": []} in schema["paths"]["/api/tables/"]["get"]["security"]
-    assert "post" in schema["paths"]["/api/auth/token/revoke/"]
+    assert "/api/v1/auth/token/revoke/" in scheme["description"]
+    assert {"tokenAuth": []} in schema["paths"]["/api/v1/tables/"]["get"]["security"]
+    assert "post" in schema["paths"]["/api/v1/auth/token/revoke/"]
     assert "expires_at" in str(schema["components"]["schemas"]["TokenIssued"])
 
 
 def test_a_bearer_header_is_told_the_prefix_is_token(dealer) -> None:
     token = sign_in(dealer.username)["token"]
-    response = APIClient().get("/api/tables/", HTTP_AUTHORIZATION=f"Bearer {token}")
+    response = APIClient().get("/api/v1/tables/", HTTP_AUTHORIZATION=f"Bearer {token}")
     assert response.status_code == 401
     assert response.json() == {"message": BEARER_MESSAGE, "extra": {}}
 
 
 def test_signing_in_takes_json_only_and_the_schema_asks_for_no_token_to_get_one(dealer) -> None:
-    form = APIClient().post("/api/auth/token/", {"username": dealer.username, "password": PASSWORD}, format="multipart")
+    form = APIClient().post("/api/v1/auth/token/", {"username": dealer.username, "password": PASSWORD}, format="multipart")
     assert form.status_code == 415
-    operation = APIClient().get("/api/schema/", {"format": "json"}).json()["paths"]["/api/auth/token/"]["post"]
+    operation = APIClient().get("/api/v1/schema/", {"format": "json"}).json()["paths"]["/api/v1/auth/token/"]["post"]
     body = operation["requestBody"]["content"]
     assert list(body) == ["application/json"]
-    schema = APIClient().get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]["SignInRequest"]
+    schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()["components"]["schemas"]["SignInRequest"]
     assert set(schema["required"]) == {"username", "password"} and "token" not in schema["properties"]

@@ -42,10 +42,10 @@ def test_a_supervisor_signs_in_and_lands_on_the_pits_dashboard(client: Client, d
 
 def test_the_dealers_header_has_no_link_to_the_api_docs_and_the_pit_bosses_has(client: Client, demo_floor) -> None:
     client.login(username="dealer", password="demo-pass-2026")
-    assert 'href="/api/docs/"' not in client.get("/dealer/", follow=True).content.decode()
+    assert 'href="/api/v1/docs/"' not in client.get("/dealer/", follow=True).content.decode()
     client.logout()
     client.login(username="pitboss", password="demo-pass-2026")
-    assert 'href="/api/docs/"' in client.get("/pit/").content.decode()
+    assert 'href="/api/v1/docs/"' in client.get("/pit/").content.decode()
 
 
 def test_every_page_names_its_icon_and_the_old_address_leads_to_it(client: Client, demo_floor) -> None:
@@ -96,27 +96,27 @@ def test_the_pit_boss_reaches_the_admin_and_the_dealer_does_not(client: Client, 
 
 def test_the_api_lists_tables_for_a_token_holder_and_refuses_strangers(client: Client, demo_floor) -> None:
     response = client.post(
-        "/api/auth/token/", {"username": "auditor", "password": "demo-pass-2026"}, content_type="application/json"
+        "/api/v1/auth/token/", {"username": "auditor", "password": "demo-pass-2026"}, content_type="application/json"
     )
     token = response.json()["token"]
     assert Token.objects.filter(key=token).exists()
-    tables = client.get("/api/tables/", HTTP_AUTHORIZATION=f"Token {token}").json()
+    tables = client.get("/api/v1/tables/", HTTP_AUTHORIZATION=f"Token {token}").json()
     assert {t["game"] for t in tables} == {"paigow_tiles", "paigow_poker", "chinese_poker", "ofc"}
-    one = client.get(f"/api/tables/{tables[0]['id']}/", HTTP_AUTHORIZATION=f"Token {token}").json()
+    one = client.get(f"/api/v1/tables/{tables[0]['id']}/", HTTP_AUTHORIZATION=f"Token {token}").json()
     assert one["name"] == tables[0]["name"]
-    stranger = client.get("/api/tables/")
+    stranger = client.get("/api/v1/tables/")
     assert stranger.status_code in (401, 403)
     assert set(stranger.json()) == {"message", "extra"}
-    missing = client.get("/api/tables/999999/", HTTP_AUTHORIZATION=f"Token {token}")
+    missing = client.get("/api/v1/tables/999999/", HTTP_AUTHORIZATION=f"Token {token}")
     assert missing.status_code == 404 and "message" in missing.json()
 
 
 def test_the_openapi_schema_and_swagger_ui_are_served_without_a_cdn(client: Client, demo_floor) -> None:
     client.login(username="auditor", password="demo-pass-2026")
-    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json")
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json")
     assert schema.status_code == 200
-    assert "/api/tables/" in schema.json()["paths"]
-    docs = client.get("/api/docs/")
+    assert "/api/v1/tables/" in schema.json()["paths"]
+    docs = client.get("/api/v1/docs/")
     assert docs.status_code == 200
     html = docs.content.decode()
     assert "swagger-ui" in html
@@ -124,10 +124,10 @@ def test_the_openapi_schema_and_swagger_ui_are_served_without_a_cdn(client: Clie
 
 
 def test_a_stranger_reads_the_schema_and_the_docs_but_no_data(client: Client, db) -> None:
-    schema = client.get("/api/schema/", {"format": "json"})
-    assert schema.status_code == 200 and "/api/tables/" in schema.json()["paths"]
-    assert client.get("/api/docs/").status_code == 200
-    assert client.get("/api/tables/").status_code == 401  # the operations themselves still need a token
+    schema = client.get("/api/v1/schema/", {"format": "json"})
+    assert schema.status_code == 200 and "/api/v1/tables/" in schema.json()["paths"]
+    assert client.get("/api/v1/docs/").status_code == 200
+    assert client.get("/api/v1/tables/").status_code == 401  # the operations themselves still need a token
 
 
 def test_the_admin_changes_tables_only_through_the_audited_services(client: Client, demo_floor) -> None:

@@ -126,7 +126,9 @@ def test_the_dealer_counts_the_opener_and_a_supervisor_confirms_it(
     confirmed = _client(floor_supervisor).post(f"/api/v1/tray-counts/{count['id']}/confirm/")
     assert confirmed.status_code == 200, confirmed.content
     assert (confirmed.json()["status"], confirmed.json()["confirmed_by"]) == ("confirmed", "fred_floor")
-    assert_refused(_client(floor_supervisor).post(f"/api/v1/tray-counts/{count['id']}/confirm/"), 409, "already confirmed")
+    assert_refused(
+        _client(floor_supervisor).post(f"/api/v1/tray-counts/{count['id']}/confirm/"), 409, "already confirmed"
+    )
 
 
 def test_the_list_is_newest_first_with_the_openers_discrepancy(
@@ -151,12 +153,16 @@ def test_tray_refusals_come_from_the_service_and_write_nothing(
     before = written()
     body = {"kind": "opener", "counts": TRAY}
     assert_refused(_client(auditor).post(f"/api/v1/tables/{pgp.pk}/tray-counts/", body, format="json"), 403)
-    assert_refused(_client(otto).post(f"/api/v1/tables/{pgp.pk}/tray-counts/", body, format="json"), 403, "not your table")
+    assert_refused(
+        _client(otto).post(f"/api/v1/tables/{pgp.pk}/tray-counts/", body, format="json"), 403, "not your table"
+    )
     assert written() == before
     first = _client(dealer).post(f"/api/v1/tables/{pgp.pk}/tray-counts/", body, format="json").json()
     after_first = written()
     assert_refused(
-        _client(dealer).post(f"/api/v1/tables/{pgp.pk}/tray-counts/", body, format="json"), 409, "waits for a supervisor"
+        _client(dealer).post(f"/api/v1/tables/{pgp.pk}/tray-counts/", body, format="json"),
+        409,
+        "waits for a supervisor",
     )
     assert_refused(_client(dealer).post(f"/api/v1/tray-counts/{first['id']}/confirm/"), 403, "Only a Floor supervisor")
     assert_refused(_client(dealer).post("/api/v1/tray-counts/999999/confirm/"), 404)
@@ -252,7 +258,9 @@ def test_a_supervisor_voids_a_slip_saying_why_and_the_numbers_are_accounted_for(
         assert numbers == {"kind": "fill", "used": [2], "voided": [1], "missing": []}
     assert _client(cora).get("/api/v1/slips/numbers/", {"kind": "credit"}).json()["used"] == [1]
     for outsider in (dealer, otto, nick):
-        assert_refused(_client(outsider).get("/api/v1/slips/numbers/", {"kind": "fill"}), 403, "may read the slip numbers")
+        assert_refused(
+            _client(outsider).get("/api/v1/slips/numbers/", {"kind": "fill"}), 403, "may read the slip numbers"
+        )
     assert_refused(_client(pit_boss).get("/api/v1/slips/numbers/"), 400, "kind is fill or credit")
     assert_refused(_client(pit_boss).get("/api/v1/slips/numbers/", {"kind": "chips"}), 400, "not 'chips'")
 

@@ -142,7 +142,9 @@ def test_a_bearer_header_is_told_the_prefix_is_token(dealer) -> None:
 
 
 def test_signing_in_takes_json_only_and_the_schema_asks_for_no_token_to_get_one(dealer) -> None:
-    form = APIClient().post("/api/v1/auth/token/", {"username": dealer.username, "password": PASSWORD}, format="multipart")
+    form = APIClient().post(
+        "/api/v1/auth/token/", {"username": dealer.username, "password": PASSWORD}, format="multipart"
+    )
     assert form.status_code == 415
     operation = APIClient().get("/api/v1/schema/", {"format": "json"}).json()["paths"]["/api/v1/auth/token/"]["post"]
     body = operation["requestBody"]["content"]

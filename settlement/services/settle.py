@@ -5,6 +5,7 @@ Also the dealer's preview of a settlement, which writes nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeAlias, TypedDict
@@ -121,7 +122,7 @@ def settlement_body(posting: Posting, round_: Round) -> SettlementAnswer:
         "number": round_.number,
         "game": round_.rule_set_snapshot["game"],
         "rule_set_version": round_.rule_set_snapshot["version"],
-        "settled_at": posting.created_at.isoformat(),
+        "settled_at": posting.created_at.astimezone(dt.UTC).isoformat().replace("+00:00", "Z"),  # RFC 3339, as DRF
         "corrects": posting.corrects_id,
         "bank_seat": round_.bank_seat.number if round_.bank_seat is not None else None,
         "hands": posting_hands(posting),

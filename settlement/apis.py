@@ -97,6 +97,9 @@ SETTLEMENT_OUTPUT = inline_serializer(
         "table": serializers.CharField(),
         "number": serializers.IntegerField(),
         "game": serializers.CharField(),
+        "rule_set_version": serializers.CharField(
+            help_text="The rules the round was played by: a SHA-256 over them (the rule set's snapshot's version)."
+        ),
         "settled_at": serializers.DateTimeField(),
         "corrects": serializers.IntegerField(allow_null=True),
         "bank_seat": serializers.IntegerField(allow_null=True),

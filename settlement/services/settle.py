@@ -55,7 +55,7 @@ class SettlementAnswer(TypedDict):
     table: str
     number: int
     game: str
-    rule_set_version: int
+    rule_set_version: str
     settled_at: str
     corrects: int | None
     bank_seat: int | None

@@ -45,7 +45,7 @@ NOTHING_HERE = "Nothing is at this API address."
 class ApiNotFoundAsJson:
     """Under /api/ a 404 is the API's JSON refusal even where Django would draw its page: with ``DEBUG`` on (the demo)
     an address no URL pattern matches (``/api/rounds/-1/``) gets Django's technical page, which a generated client
-    cannot read. ``config.urls.handler404`` answers the same with ``DEBUG`` off."""
+    cannot read; with ``DEBUG`` off, the styled page of ``config.urls.handler404``."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

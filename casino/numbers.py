@@ -7,6 +7,7 @@ machine's form (``casino.money.money_text``: "2000.00"), which a spreadsheet or 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -44,6 +45,17 @@ def decimal(value: float | Decimal, places: int) -> str:
 def amounts(cents: Iterable[int]) -> str:
     """Amounts in a list: "5.00, 10.00, 20.00" ("5,00; 10,00; 20,00" in German, where a comma is the decimal mark)."""
     return pgettext("between amounts in a list", ", ").join(amount(value) for value in cents)
+
+
+# A whole number as people type it: "1000000", "1,000,000", "1.000.000", "1'000'000", "1 000 000" (a space, thin as
+# the pages write it, or narrow no-break). The regular expression, for the parsers that read one inside a line.
+WHOLE_TYPED = r"\d{1,3}(?:[,.'\u2009\u202f ]\d{3})+(?!\d)|\d+"
+_WHOLE_TYPED = re.compile(WHOLE_TYPED)
+
+
+def read_whole(text: str) -> int | None:
+    """A whole number typed with or without grouping (``WHOLE_TYPED``), or None for any other text."""
+    return int(re.sub(r"\D", "", text)) if _WHOLE_TYPED.fullmatch(text) else None
 
 
 def decimal_mark() -> str:

@@ -16,7 +16,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from casino.apis import ObtainExpiringToken, RevokeToken
 from casino.errors import database_unreachable, unavailable
-from casino.middleware import NOTHING_HERE, api_path, refusal
+from casino.middleware import api_path, refusal
 from dealer.urls import page_urlpatterns as dealer_pages
 from pit.urls import api_urlpatterns as report_api
 from pit.urls import page_urlpatterns as pit_pages
@@ -59,9 +59,8 @@ urlpatterns = [
 
 
 def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """Under /api/ a 404 is JSON like every other refusal there; elsewhere Django's page."""
-    if api_path(request):
-        return refusal(request, NOTHING_HERE, status=404, extra={"path": request.path})
+    """Django's page (styled); under /api/ ``casino.middleware.ApiNotFoundAsJson`` answers the API's refusal instead,
+    with DEBUG on as off."""
     return page_not_found(request, exception)
 
 

@@ -4,7 +4,6 @@ rate and the convergence chart. Thin: the writes are ``rules.lab_services``, the
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -13,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from casino import numbers
 from casino.errors import ApplicationError
 from casino.once import FORM_KEY, form_key_new
 from casino.users import actor_of
@@ -89,12 +89,11 @@ def _posted_changes(request: HttpRequest, game: str) -> dict[str, bool | int | s
     return changes
 
 
-# How a count of hands may be grouped as typed: "1,000,000", "1.000.000", "1 000 000" (a thin space, as the page shows).
-_HANDS_GROUPING = re.compile(r"(?<=\d)[,.'\s\u2009\u202f](?=\d{3}(?!\d))")
-
-
 def _posted_hands(request: HttpRequest) -> object:
-    raw = _HANDS_GROUPING.sub("", request.POST.get("hands", "").strip())
+    raw = request.POST.get("hands", "").strip()
+    grouped = numbers.read_whole(raw)  # "1,000,000", "1.000.000", "1 000 000"
+    if grouped is not None:
+        return grouped
     try:
         return int(raw)
     except ValueError:

@@ -42,12 +42,13 @@ if TYPE_CHECKING:
 
 MOST_CENTS = 10**10  # a hundred million in money: more is a key held down
 MOST_LINES = 200
-_NUMBER = r"\d{1,3}(?:[,.'\u2009\u202f ]\d{3})+(?!\d)|\d+"
-_GROUPING = re.compile(r"[,.'\u2009\u202f ]")
+_NUMBER = numbers.WHOLE_TYPED
 
 
 def _number(text: str) -> int:
-    return int(_GROUPING.sub("", text))
+    read = numbers.read_whole(text)
+    assert read is not None, text  # ``text`` is what ``_NUMBER`` matched
+    return read
 
 
 # --- the structure as text ------------------------------------------------------------------------------------------

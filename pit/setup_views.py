@@ -27,14 +27,22 @@ from casino.users import actor_of
 from pit.views import PIT_DECIDERS, PIT_VIEWERS, _may, _require
 from rules.models import RuleSet
 from rules.services import has_peer_variant
+from rules.templatetags.rule_sets import rule_set_name
 from tables.models import Table
 from tables.services import MOST_LIMIT_CENTS, table_configure, table_play_peer
+
+
+class _RuleSetChoice(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A rule set offered by its name as the reader reads it: the default rule sets' names translated."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return rule_set_name(obj.name)
 
 
 class TableSetupForm(forms.Form):
     min_wager = AmountField(label=gettext_lazy("Minimum wager"), most_cents=MOST_LIMIT_CENTS)
     max_wager = AmountField(label=gettext_lazy("Maximum wager"), most_cents=MOST_LIMIT_CENTS)
-    rule_set = forms.ModelChoiceField(label=gettext_lazy("Rule set"), queryset=RuleSet.objects.none())
+    rule_set = _RuleSetChoice(label=gettext_lazy("Rule set"), queryset=RuleSet.objects.none())
     dealer = forms.ModelChoiceField(
         label=gettext_lazy("Dealer"), queryset=users_with_role(role=Role.DEALER), required=False, empty_label="—"
     )

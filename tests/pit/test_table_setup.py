@@ -178,3 +178,9 @@ def test_a_german_supervisor_reads_and_types_amounts_with_a_decimal_comma(table:
     assert response.status_code == 302
     stored = Table.objects.get(pk=table.pk)
     assert (stored.min_wager_cents, stored.max_wager_cents, stored.big_win_cents) == (2500, 100050, 250000)
+
+
+def test_a_german_supervisor_reads_the_default_rule_sets_name_in_german(table: Table, pit_boss: User) -> None:
+    page = signed_in(pit_boss).get(f"/pit/tables/{table.pk}/setup/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Pai Gow Poker — Hausregeln (Golden Nugget)" in page
+    assert "Pai Gow Poker — house rules (Golden Nugget)" not in page

@@ -79,6 +79,58 @@ def query_flag(value: str | None, *, field: str) -> bool:
     return flag
 
 
+def query_id(value: str | None, *, field: str) -> int | None:
+    """A record's id as a query parameter (left out: None); anything but the digits 0-9 is refused, naming it."""
+    if value is None or value == "":
+        return None
+    if not _ASCII_INTEGER.fullmatch(value.strip()) or int(value) < 1 or int(value) > 2**63 - 1:
+        raise ApplicationError(
+            gettext("%(field)s is a record's number (1, 2, 3, …), not %(value)s.")
+            % {"field": field, "value": repr(value)},
+            extra={"field": field},
+        )
+    return int(value)
+
+
+def query_date(value: str | None, *, field: str) -> dt.date | None:
+    """A calendar date as a query parameter, ``YYYY-MM-DD`` (left out: None); anything else is refused, naming it."""
+    if value is None or value == "":
+        return None
+    try:
+        if not _ISO_DATE.fullmatch(value.strip()):
+            raise ValueError(value)
+        return dt.date.fromisoformat(value.strip())
+    except ValueError:
+        raise ApplicationError(
+            gettext("%(field)s is a date written YYYY-MM-DD, for example 2026-11-29, not %(value)s.")
+            % {"field": field, "value": repr(value)},
+            extra={"field": field},
+        ) from None
+
+
+_RFC3339 = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?([Zz]|[+-][0-9]{2}:[0-9]{2})"
+)
+
+
+def query_time(value: str | None, *, field: str) -> dt.datetime | None:
+    """An instant as a query parameter, RFC 3339 with its offset (``2026-11-29T18:00:00Z``); left out: None. A time
+    without an offset is refused rather than read in some time zone."""
+    if value is None or value == "":
+        return None
+    text = value.strip()
+    try:
+        if not _RFC3339.fullmatch(text):
+            raise ValueError(text)
+        return dt.datetime.fromisoformat(text.replace("z", "Z").replace("Z", "+00:00"))
+    except ValueError:
+        raise ApplicationError(
+            gettext("%(field)s is a time with its offset, for example 2026-11-29T18:00:00Z, not %(value)s.")
+            % {"field": field, "value": repr(value)},
+            extra={"field": field},
+        ) from None
+
+
 # What reading a row the code does not expect raises: a value outside its domain, a JSON column of another shape.
 UNREADABLE = (TypeError, ValueError, AttributeError, KeyError, IndexError)
 

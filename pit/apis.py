@@ -28,8 +28,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_inputs import valid_input
+from casino.api_pages import GAMING_DAY_FILTER, ApiCursorPagination, page_response, since_filter
 from casino.errors import NotAllowed
-from casino.fields import StrictCharField, StrictDateField, query_flag
+from casino.fields import StrictCharField, StrictDateField, query_date, query_flag, query_time
 from casino.models import Shift
 from casino.roles import OVERSEERS, SUPERVISORS, Role, require_role, user_has_role
 from casino.selectors import gaming_day_get, gaming_day_list
@@ -101,8 +102,15 @@ class ShiftOpenInputSerializer(serializers.Serializer[Any]):
 
 
 class ShiftListApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("-opened_at", "-pk")
+
     @extend_schema(
-        parameters=[OpenApiParameter("closed", bool, description="true: closed shifts only")],
+        parameters=[
+            OpenApiParameter("closed", bool, description="true: closed shifts only"),
+            GAMING_DAY_FILTER,
+            since_filter("opened"),
+        ],
         responses=ShiftOutputSerializer(many=True),
         summary="Shifts, newest first, with their reports (Floor supervisor, Pit boss or Auditor)",
     )
@@ -110,7 +118,16 @@ class ShiftListApi(APIView):
         _require_reader(request)
         closed_only = query_flag(request.query_params.get("closed"), field="closed")
         shifts = shift_list(closed_only=closed_only)
-        return Response(ShiftOutputSerializer(shifts, many=True, context={"request": request}).data)
+        business_date = query_date(request.query_params.get("gaming_day"), field="gaming_day")
+        if business_date is not None:
+            shifts = shifts.filter(gaming_day__business_date=business_date)
+        since = query_time(request.query_params.get("since"), field="since")
+        if since is not None:
+            shifts = shifts.filter(opened_at__gte=since)
+        context = {"request": request}
+        return page_response(
+            self, request, shifts, lambda page: ShiftOutputSerializer(page, many=True, context=context).data
+        )
 
     @extend_schema(
         request=ShiftOpenInputSerializer,
@@ -144,6 +161,9 @@ class ShiftCloseApi(APIView):
 
 
 class ShiftReportListApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("kind", "pk")
+
     @extend_schema(
         responses=ReportOutputSerializer(many=True),
         summary="A shift's reports with their hashes and download links (Floor supervisor, Pit boss or Auditor)",
@@ -151,7 +171,13 @@ class ShiftReportListApi(APIView):
     def get(self, request: Request, shift_id: int) -> Response:
         _require_reader(request)
         shift: Shift = shift_get(shift_id=shift_id)
-        return Response(ReportOutputSerializer(shift.reports.all(), many=True, context={"request": request}).data)
+        context = {"request": request}
+        return page_response(
+            self,
+            request,
+            shift.reports.all(),
+            lambda page: ReportOutputSerializer(page, many=True, context=context).data,
+        )
 
 
 class ShiftMasterGameBuildApi(APIView):
@@ -230,13 +256,18 @@ class GamingDayOpenInputSerializer(serializers.Serializer[Any]):
 
 
 class GamingDayListApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("-business_date",)
+
     @extend_schema(
         responses=GamingDayOutputSerializer(many=True),
         summary="Gaming days, newest first, with their shifts (Floor supervisor, Pit boss or Auditor)",
     )
     def get(self, request: Request) -> Response:
         _require_reader(request, what=gettext_noop("the gaming days"))
-        return Response(GamingDayOutputSerializer(gaming_day_list(), many=True).data)
+        return page_response(
+            self, request, gaming_day_list(), lambda page: GamingDayOutputSerializer(page, many=True).data
+        )
 
     @extend_schema(
         request=GamingDayOpenInputSerializer,

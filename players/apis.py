@@ -36,13 +36,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_inputs import valid_input
+from casino.api_pages import ApiCursorPagination, page_response
 from casino.errors import ApplicationError, NotAllowed
 from casino.fields import StrictCharField, StrictIntegerField
 from casino.roles import OVERSEERS, Role, require_role, user_has_role
 from casino.users import Viewer, actor_of
 from players.figures import HoldDrift, SessionFigures, hold_drift, session_figures
 from players.models import Player, RatingSeat, RatingSession, TableHold
-from players.selectors import player_find
+from players.selectors import player_search
 from players.services import (
     MOST_CARD,
     MOST_CENTS,
@@ -309,6 +310,9 @@ def _player_answer(request: Request, player: Player, code: int = status.HTTP_200
 
 
 class PlayerListApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("name", "pk")
+
     @extend_schema(
         parameters=[
             OpenApiParameter(
@@ -316,7 +320,7 @@ class PlayerListApi(APIView):
             )
         ],
         responses=PlayerOutputSerializer(many=True),
-        summary="Find players by card number or name, at most 20, by name (a Dealer, a supervisor or an Auditor)",
+        summary="Find players by card number or name, by name (a Dealer, a supervisor or an Auditor)",
     )
     def get(self, request: Request) -> Response:
         require_role(request.user, *PLAYER_READERS, action="find a player")
@@ -328,7 +332,8 @@ class PlayerListApi(APIView):
                 _("q is a card number or a name of at most %(most)s characters.") % {"most": MOST_QUERY},
                 extra={"field": "q"},
             )
-        return Response(PlayerOutputSerializer(player_find(query=query), many=True).data)
+        found = player_search(query=query)
+        return page_response(self, request, found, lambda page: PlayerOutputSerializer(page, many=True).data)
 
     @extend_schema(
         request=PlayerCreateInputSerializer,
@@ -473,6 +478,9 @@ class SessionEndApi(APIView):
 
 
 class TableSessionsApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("seat_number", "pk")
+
     @extend_schema(
         responses=SessionOutputSerializer(many=True),
         summary="The rating sessions seated at a table now (playing or on a break), by seat (the table's dealer, a "
@@ -482,13 +490,17 @@ class TableSessionsApi(APIView):
         table = table_get(table_id=table_id)
         require_view_table(request.user, table)
         figures, now = _sees_figures(request.user), timezone.now()
-        seats = (
-            RatingSeat.objects.filter(table=table, ended_at__isnull=True)
-            .select_related("table", "session__player")
-            .order_by("seat_number")
+        seats = RatingSeat.objects.filter(table=table, ended_at__isnull=True).select_related("table", "session__player")
+        return page_response(
+            self,
+            request,
+            seats,
+            lambda page: (
+                SessionOutputSerializer(
+                    [_view(seat.session, [seat], figures=figures, now=now) for seat in page], many=True
+                ).data
+            ),
         )
-        views = [_view(seat.session, [seat], figures=figures, now=now) for seat in seats]
-        return Response(SessionOutputSerializer(views, many=True).data)
 
 
 # --- alerts ---------------------------------------------------------------------------------------

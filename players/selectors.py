@@ -9,19 +9,24 @@ from players.models import Player, RatingSession
 MOST_FOUND = 20
 
 
-def player_find(*, query: str) -> list[Player]:
-    """The players a dealer's search finds: the card number exactly (a card swiped or typed), else every word of the
-    name anywhere in it, case aside; at most ``MOST_FOUND``, by name. Anonymised players are never found by name."""
+def player_search(*, query: str) -> QuerySet[Player]:
+    """Every player a search finds, by name: the card number exactly (a card swiped or typed), else every word of
+    the name anywhere in it, case aside. Anonymised players are never found by name."""
     text = " ".join(str(query or "").split())
     if not text:
-        return []
-    by_card = list(Player.objects.filter(card_number=text)[:1])
-    if by_card:
+        return Player.objects.none()
+    by_card = Player.objects.filter(card_number=text)
+    if by_card.exists():
         return by_card
     found: QuerySet[Player] = Player.objects.filter(anonymous=False)
     for word in text.split()[:5]:
         found = found.filter(name__icontains=word)
-    return list(found.order_by("name", "pk")[:MOST_FOUND])
+    return found.order_by("name", "pk")
+
+
+def player_find(*, query: str) -> list[Player]:
+    """The first ``MOST_FOUND`` players a search on the tablet or a page finds (``player_search``), by name."""
+    return list(player_search(query=query)[:MOST_FOUND])
 
 
 def session_current(*, player: Player) -> RatingSession | None:

@@ -27,8 +27,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_inputs import valid_input
+from casino.api_pages import TABLE_FILTER, ApiCursorPagination, page_response, since_filter
 from casino.errors import ApplicationError
-from casino.fields import StrictCharField, StrictIntegerField
+from casino.fields import StrictCharField, StrictIntegerField, query_id, query_time
 from casino.users import actor_of
 from rounds import ofc_turns
 from rounds import services as round_services
@@ -520,8 +521,15 @@ class AdjustmentRequestApi(APIView):
 
 
 class AdjustmentListApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("-requested_at", "-pk")
+
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, description="pending, approved or rejected")],
+        parameters=[
+            OpenApiParameter("status", str, description="pending, approved or rejected"),
+            TABLE_FILTER,
+            since_filter("requested"),
+        ],
         responses=AdjustmentOutputSerializer(many=True),
         summary="Void and correction requests, newest first (a dealer sees their own table's)",
     )
@@ -533,7 +541,14 @@ class AdjustmentListApi(APIView):
                 % {"statuses": ", ".join(Adjustment.Status.values), "wanted": repr(wanted)},
                 extra={"field": "status"},
             )
-        return Response(AdjustmentOutputSerializer(adjustment_list(status=wanted, user=request.user), many=True).data)
+        rows = adjustment_list(status=wanted, user=request.user)
+        table_id = query_id(request.query_params.get("table"), field="table")
+        if table_id is not None:
+            rows = rows.filter(round__table_id=table_id)
+        since = query_time(request.query_params.get("since"), field="since")
+        if since is not None:
+            rows = rows.filter(requested_at__gte=since)
+        return page_response(self, request, rows, lambda page: AdjustmentOutputSerializer(page, many=True).data)
 
 
 class DecisionInputSerializer(serializers.Serializer[Any]):

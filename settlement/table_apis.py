@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_pages import ApiCursorPagination, page_response
 from rounds.selectors import unfinished_rounds
 from tables.models import Table
 from tables.permissions import require_view_table, tables_visible_to
@@ -43,19 +44,25 @@ class TableOutputSerializer(serializers.Serializer[Any]):
         return None if current is None else dict(CurrentRoundSerializer(current).data)
 
 
-def _answer(tables: list[Table], *, many: bool) -> Response:
+def _answer_data(tables: list[Table], *, many: bool) -> Any:
     context = {"current_rounds": unfinished_rounds(table.pk for table in tables)}
-    serializer = TableOutputSerializer(tables if many else tables[0], many=many, context=context)
-    return Response(serializer.data)
+    return TableOutputSerializer(tables if many else tables[0], many=many, context=context).data
+
+
+def _answer(tables: list[Table], *, many: bool) -> Response:
+    return Response(_answer_data(tables, many=many))
 
 
 class TableListApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("name",)
+
     @extend_schema(
         responses=TableOutputSerializer(many=True),
-        summary="The tables the user may see: every table on the floor, or a dealer's own",
+        summary="The tables the user may see, by name: every table on the floor, or a dealer's own",
     )
     def get(self, request: Request) -> Response:
-        return _answer(list(tables_visible_to(request.user)), many=True)
+        return page_response(self, request, tables_visible_to(request.user), lambda page: _answer_data(page, many=True))
 
 
 class TableDetailApi(APIView):

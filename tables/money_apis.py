@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -28,8 +29,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_inputs import valid_input
+from casino.api_pages import SHIFT_FILTER, TABLE_FILTER, ApiCursorPagination, page_response, since_filter
 from casino.errors import ApplicationError, NotAllowed
-from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField
+from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField, query_id, query_time
 from casino.roles import OVERSEERS, Role
 from casino.selectors import shift_current
 from casino.users import actor_of
@@ -242,18 +244,24 @@ class DropBoxOutputSerializer(serializers.Serializer[Any]):
 
 
 class ChipListApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("value_cents",)
+
     @extend_schema(
         responses=ChipOutputSerializer(many=True),
         summary="The house's chips in use, lowest value first (anyone signed in)",
     )
     def get(self, request: Request) -> Response:
-        return Response(ChipOutputSerializer(chip_list(), many=True).data)
+        return page_response(self, request, chip_list(), lambda page: ChipOutputSerializer(page, many=True).data)
 
 
 class TableTrayCountsApi(APIView):
     idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+    pagination_class = ApiCursorPagination
+    page_ordering = ("-counted_at", "-pk")
 
     @extend_schema(
+        parameters=[SHIFT_FILTER, since_filter("counted")],
         responses=TrayCountOutputSerializer(many=True),
         summary="The table's tray counts, newest first, each opener with its discrepancy against the last closer "
         "(the table's dealer, a supervisor or an Auditor)",
@@ -261,7 +269,14 @@ class TableTrayCountsApi(APIView):
     def get(self, request: Request, table_id: int) -> Response:
         table = table_get(table_id=table_id)
         require_view_table(request.user, table)
-        return Response(TrayCountOutputSerializer(tray_count_list(table=table), many=True).data)
+        counts = tray_count_list(table=table)
+        shift_id = query_id(request.query_params.get("shift"), field="shift")
+        if shift_id is not None:
+            counts = counts.filter(shift_id=shift_id)
+        since = query_time(request.query_params.get("since"), field="since")
+        if since is not None:
+            counts = counts.filter(counted_at__gte=since)
+        return page_response(self, request, counts, lambda page: TrayCountOutputSerializer(page, many=True).data)
 
     @extend_schema(
         request=TrayCountInputSerializer,
@@ -306,15 +321,24 @@ class TrayCountConfirmApi(APIView):
 SLIP_FILTERS = [
     OpenApiParameter("status", str, enum=list(Slip.Status.values), description="Only slips in this status."),
     OpenApiParameter("kind", str, enum=list(Slip.Kind.values), description="Only fills, or only credits."),
+    SHIFT_FILTER,
+    since_filter("requested"),
 ]
 
 
-def _slip_filters(request: Request) -> tuple[str | None, str | None]:
-    """The status and the kind a list of slips is asked for (None: any)."""
-    return (
-        _choice(request, "status", list(Slip.Status.values), what=_("A slip's status")),
-        _choice(request, "kind", list(Slip.Kind.values), what=_("A slip")),
-    )
+def _slips_filtered(request: Request, slips: QuerySet[Slip]) -> QuerySet[Slip]:
+    """``slips`` of the status, kind, shift and time the request asks for (each left out: any)."""
+    status = _choice(request, "status", list(Slip.Status.values), what=_("A slip's status"))
+    kind = _choice(request, "kind", list(Slip.Kind.values), what=_("A slip"))
+    shift_id = query_id(request.query_params.get("shift"), field="shift")
+    since = query_time(request.query_params.get("since"), field="since")
+    if status:
+        slips = slips.filter(status=status)
+    if kind:
+        slips = slips.filter(kind=kind)
+    if shift_id is not None:
+        slips = slips.filter(shift_id=shift_id)
+    return slips if since is None else slips.filter(requested_at__gte=since)
 
 
 def _slip(slip_id: int) -> Response:
@@ -323,6 +347,8 @@ def _slip(slip_id: int) -> Response:
 
 class TableSlipsApi(APIView):
     idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+    pagination_class = ApiCursorPagination
+    page_ordering = ("requested_at", "pk")
 
     @extend_schema(
         parameters=SLIP_FILTERS,
@@ -333,9 +359,8 @@ class TableSlipsApi(APIView):
     def get(self, request: Request, table_id: int) -> Response:
         table = table_get(table_id=table_id)
         require_read_slips(request.user, table)
-        wanted_status, wanted_kind = _slip_filters(request)
-        slips = slip_list(table=table, status=wanted_status, kind=wanted_kind)
-        return Response(SlipOutputSerializer(slips, many=True).data)
+        slips = _slips_filtered(request, slip_list(table=table))
+        return page_response(self, request, slips, lambda page: SlipOutputSerializer(page, many=True).data)
 
     @extend_schema(
         request=SlipRequestInputSerializer,
@@ -358,16 +383,21 @@ class TableSlipsApi(APIView):
 
 
 class SlipListApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("requested_at", "pk")
+
     @extend_schema(
-        parameters=SLIP_FILTERS,
+        parameters=[*SLIP_FILTERS, TABLE_FILTER],
         responses=SlipOutputSerializer(many=True),
         summary="Fills and credits across the tables, oldest first; ?status=requested is the cage's queue (the "
         "cage, supervisors and Auditors see every table's, a dealer their own table's)",
     )
     def get(self, request: Request) -> Response:
-        wanted_status, wanted_kind = _slip_filters(request)
-        slips = slip_list(tables=slip_tables_visible_to(request.user), status=wanted_status, kind=wanted_kind)
-        return Response(SlipOutputSerializer(slips, many=True).data)
+        slips = _slips_filtered(request, slip_list(tables=slip_tables_visible_to(request.user)))
+        table_id = query_id(request.query_params.get("table"), field="table")
+        if table_id is not None:
+            slips = slips.filter(table_id=table_id)
+        return page_response(self, request, slips, lambda page: SlipOutputSerializer(page, many=True).data)
 
 
 class SlipDetailApi(APIView):
@@ -455,16 +485,28 @@ class SlipNumbersApi(APIView):
 
 class TableBuyInsApi(APIView):
     idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+    pagination_class = ApiCursorPagination
+    page_ordering = ("recorded_at", "pk")
 
     @extend_schema(
+        parameters=[
+            OpenApiParameter("shift", int, description="The shift's buy-ins (its id); the open shift's when left out."),
+            since_filter("recorded"),
+        ],
         responses=BuyInOutputSerializer(many=True),
-        summary="The table's buy-ins in the open shift, in the order taken (the table's dealer, a supervisor or an "
-        "Auditor); none with no shift open",
+        summary="The table's buy-ins in a shift, by default the open one, in the order taken (the table's dealer, a "
+        "supervisor or an Auditor); none with no shift open",
     )
     def get(self, request: Request, table_id: int) -> Response:
         table = table_get(table_id=table_id)
         require_view_table(request.user, table)
-        return Response(BuyInOutputSerializer(buy_in_list(table=table, shift=shift_current()), many=True).data)
+        shift_id = query_id(request.query_params.get("shift"), field="shift")
+        shift = shift_current() if shift_id is None else drop_shift_get(shift_id=shift_id)
+        buy_ins = buy_in_list(table=table, shift=shift)
+        since = query_time(request.query_params.get("since"), field="since")
+        if since is not None:
+            buy_ins = buy_ins.filter(recorded_at__gte=since)
+        return page_response(self, request, buy_ins, lambda page: BuyInOutputSerializer(page, many=True).data)
 
     @extend_schema(
         request=BuyInInputSerializer,

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_inputs import refuse_unknown_fields
+from casino.api_pages import ApiCursorPagination, page_response
 from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, require_role
 from poker_room.api_inputs import InputSerializer, cents_field, valid_input
@@ -189,13 +190,16 @@ def _league_answer(league: League, code: int = status.HTTP_200_OK) -> Response:
 
 
 class LeagueListApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("-season", "name", "pk")
+
     @extend_schema(
         responses=LeagueOutputSerializer(many=True),
         summary="The leagues, the latest season first (the director, a supervisor or an Auditor)",
     )
     def get(self, request: Request) -> Response:
         _viewer(request, "list the leagues")
-        return Response(LeagueOutputSerializer(league_list(), many=True).data)
+        return page_response(self, request, league_list(), lambda page: LeagueOutputSerializer(page, many=True).data)
 
     @extend_schema(
         request=LeagueInputSerializer,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TypedDict
 
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -305,8 +305,9 @@ def _line(
     )
 
 
-def league_list() -> list[League]:
-    return list(League.objects.select_related("master_class").all())
+def league_list() -> QuerySet[League]:
+    """The leagues, the latest season first, then by name."""
+    return League.objects.select_related("master_class").order_by("-season", "name", "pk")
 
 
 class LeagueEventBody(TypedDict):

@@ -34,8 +34,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_pages import ApiCursorPagination, page_response, since_filter
 from casino.errors import ApplicationError
-from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField
+from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField, query_time
 from casino.roles import TOURNAMENT_VIEWERS, Role, require_role
 from casino.users import Viewer
 from poker_room.api_inputs import InputSerializer, cents_field, tournament_or_404, valid_input
@@ -50,7 +51,6 @@ from poker_room.tournaments.selectors import Board, boards, tournament_board
 from poker_room.tournaments.tables import MOST_TABLES
 
 MOST_INT = 2**31 - 1  # a column of whole numbers (chips a stack, the payout unit): the database's integer
-MOST_LISTED = 200  # the tournaments listed, newest first
 MOST_BANDS = 100
 MOST_PLACES = 1000
 MOST_CHIP_VALUES = 20
@@ -340,10 +340,16 @@ def _listed(user: Viewer, wanted: str | None) -> QuerySet[Tournament]:
 
 
 class TournamentListApi(APIView):
+    pagination_class = ApiCursorPagination
+    page_ordering = ("-created_at", "-pk")
+
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, description="planned, running or finished")],
+        parameters=[
+            OpenApiParameter("status", str, description="planned, running or finished"),
+            since_filter("created"),
+        ],
         responses=TournamentOutputSerializer(many=True),
-        summary=f"The tournaments, newest first (at most {MOST_LISTED}), each with its board: the director, a "
+        summary="The tournaments, newest first, each with its board: the director, a "
         "supervisor or an Auditor; a Dealer, those they deal a table of",
     )
     def get(self, request: Request) -> Response:
@@ -355,9 +361,16 @@ class TournamentListApi(APIView):
                 % {"statuses": ", ".join(Tournament.Status.values), "value": repr(wanted)},
                 extra={"field": "status"},
             )
-        listed = list(_listed(request.user, wanted)[:MOST_LISTED])
-        views = [TournamentView(t, b, [], []) for t, b in zip(listed, boards(listed), strict=True)]
-        return Response(TournamentOutputSerializer(views, many=True).data)
+        found = _listed(request.user, wanted)
+        since = query_time(request.query_params.get("since"), field="since")
+        if since is not None:
+            found = found.filter(created_at__gte=since)
+
+        def answer(page: list[Tournament]) -> Any:
+            views = [TournamentView(t, b, [], []) for t, b in zip(page, boards(page), strict=True)]
+            return TournamentOutputSerializer(views, many=True).data
+
+        return page_response(self, request, found, answer)
 
     @extend_schema(
         request=TournamentCreateInputSerializer,
@@ -393,6 +406,8 @@ class TournamentListApi(APIView):
 
 
 class TemplateListApi(APIView):
+    pagination_class = ApiCursorPagination  # a list of the seed's: paged by its order
+
     @extend_schema(
         responses=TemplateOutputSerializer(many=True),
         summary="Every event of the seed's card room as a template, with its default structure (the director, a "
@@ -400,7 +415,12 @@ class TemplateListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         require_viewer(request.user, what="read the tournament templates")
-        return Response(TemplateOutputSerializer([_template_body(t) for t in templates()], many=True).data)
+        return page_response(
+            self,
+            request,
+            list(templates()),
+            lambda page: TemplateOutputSerializer([_template_body(t) for t in page], many=True).data,
+        )
 
 
 class TournamentDetailApi(APIView):

@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api_pages import ApiCursorPagination, page_response
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
 from poker_room.api_inputs import MOST_NUMBER, InputSerializer, tournament_or_404, valid_input
@@ -192,6 +193,8 @@ class ResultsOutputSerializer(serializers.Serializer[Any]):
 
 class EntryListApi(APIView):
     idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+    pagination_class = ApiCursorPagination
+    page_ordering = ("number",)
 
     @extend_schema(
         responses=EntryOutputSerializer(many=True),
@@ -200,10 +203,10 @@ class EntryListApi(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_or_404(tournament_id)
         tables = reader_tables(request.user, tournament, what="read a tournament's entries")
-        entries = Entry.objects.filter(tournament=tournament).select_related("reentry_of").order_by("number")
+        entries = Entry.objects.filter(tournament=tournament).select_related("reentry_of")
         if tables is not None:
             entries = entries.filter(status=Entry.Status.ACTIVE)
-        return Response(EntryOutputSerializer(entries, many=True).data)
+        return page_response(self, request, entries, lambda page: EntryOutputSerializer(page, many=True).data)
 
     @extend_schema(
         request=EntryRegisterInputSerializer,

@@ -83,7 +83,7 @@ def test_a_round_a_buy_in_and_a_player_through_the_generated_client(
     dealer = generated.AuthenticatedClient(base_url=live_server.url, token=signed_in.token, prefix="Token")
 
     tables = _ok(tables_list.sync_detailed(client=dealer))
-    table = next(t for t in tables if t.name == "PGP-1")
+    table = next(t for t in tables.results if t.name == "PGP-1")
 
     def key() -> str:
         return uuid.uuid4().hex

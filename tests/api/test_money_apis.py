@@ -97,7 +97,7 @@ def assert_refused(response: Any, status: int, message: str | None = None) -> di
 
 
 def test_anyone_signed_in_reads_the_house_chips_lowest_first(nick: User) -> None:
-    chips = _client(nick).get("/api/v1/chips/").json()
+    chips = _client(nick).get("/api/v1/chips/").json()["results"]
     assert [chip["value_cents"] for chip in chips] == [100, 500, 2500, 10000, 50000, 100000, 500000]
     assert set(chips[0]) == {"value_cents", "colour"}
     assert_refused(_client(None).get("/api/v1/chips/"), 401)
@@ -138,7 +138,7 @@ def test_the_list_is_newest_first_with_the_openers_discrepancy(
     tray_count_confirm(actor=floor_supervisor, count=closer)
     tray_count_record(actor=dealer, table=pgp, kind="opener", counts={2500: 16})  # 400.00: 100.00 short
     for reader in (dealer, pit_boss, auditor):
-        counts = _client(reader).get(f"/api/v1/tables/{pgp.pk}/tray-counts/").json()
+        counts = _client(reader).get(f"/api/v1/tables/{pgp.pk}/tray-counts/").json()["results"]
         assert [(c["kind"], c["expected_cents"], c["difference_cents"], c["variance_level"]) for c in counts] == [
             ("opener", 50_000, -10_000, "escalate"),
             ("closer", None, 0, "none"),
@@ -194,14 +194,16 @@ def test_a_fill_from_the_table_to_the_cage_and_back_with_two_signatures(
         "PGP-1",
     )
 
-    queue = _client(cora).get("/api/v1/slips/", {"status": "requested"}).json()
+    queue = _client(cora).get("/api/v1/slips/", {"status": "requested"}).json()["results"]
     assert [(s["id"], s["table_name"]) for s in queue] == [(slip["id"], "PGP-1")]
-    assert _client(otto).get("/api/v1/slips/").json() == []  # another table's dealer sees only their own table's
-    assert _client(carl).get("/api/v1/slips/").json() == []
+    assert (
+        _client(otto).get("/api/v1/slips/").json()["results"] == []
+    )  # another table's dealer sees only their own table's
+    assert _client(carl).get("/api/v1/slips/").json()["results"] == []
 
     issued = _client(cora).post(f"/api/v1/slips/{slip['id']}/issue/")
     assert (issued.status_code, issued.json()["status"], issued.json()["issued_by"]) == (200, "issued", "cora_cage")
-    assert _client(cora).get("/api/v1/slips/", {"status": "requested"}).json() == []
+    assert _client(cora).get("/api/v1/slips/", {"status": "requested"}).json()["results"] == []
     assert_refused(_client(cora).post(f"/api/v1/slips/{slip['id']}/sign/"), 403, "A Cage cashier does not sign")
 
     signed = _client(dealer).post(f"/api/v1/slips/{slip['id']}/sign/").json()
@@ -211,7 +213,7 @@ def test_a_fill_from_the_table_to_the_cage_and_back_with_two_signatures(
     assert received["received_at"] is not None
 
     assert _client(dealer).get(f"/api/v1/slips/{slip['id']}/").json()["status"] == "received"
-    assert _client(cora).get(f"/api/v1/tables/{pgp.pk}/slips/").json()[0]["id"] == slip["id"]
+    assert _client(cora).get(f"/api/v1/tables/{pgp.pk}/slips/").json()["results"][0]["id"] == slip["id"]
     assert_refused(_client(otto).get(f"/api/v1/slips/{slip['id']}/"), 403, "Table PGP-1 is not your table")
     assert_refused(_client(otto).get(f"/api/v1/tables/{pgp.pk}/slips/"), 403)
     assert_refused(_client(carl).get(f"/api/v1/slips/{slip['id']}/"), 403)
@@ -270,9 +272,11 @@ def test_the_slip_lists_filter_by_status_and_kind_and_refuse_any_other(pgp: Any,
     credit = slip_request(actor=dealer, table=pgp, kind="credit", chips={2500: 4})
     slip_void(actor=pit_boss, slip=credit, reason="Wrong")
     api = _client(pit_boss)
-    assert [s["id"] for s in api.get("/api/v1/slips/").json()] == [fill.pk, credit.pk]
-    assert [s["id"] for s in api.get("/api/v1/slips/", {"kind": "credit"}).json()] == [credit.pk]
-    assert [s["id"] for s in api.get(f"/api/v1/tables/{pgp.pk}/slips/", {"status": "requested"}).json()] == [fill.pk]
+    assert [s["id"] for s in api.get("/api/v1/slips/").json()["results"]] == [fill.pk, credit.pk]
+    assert [s["id"] for s in api.get("/api/v1/slips/", {"kind": "credit"}).json()["results"]] == [credit.pk]
+    assert [s["id"] for s in api.get(f"/api/v1/tables/{pgp.pk}/slips/", {"status": "requested"}).json()["results"]] == [
+        fill.pk
+    ]
     for query in ({"status": "open"}, {"status": ""}, {"kind": "fill\x00"}, {"kind": "FILL"}):
         body = assert_refused(api.get("/api/v1/slips/", query), 400)
         assert body["extra"] == {"field": next(iter(query))}
@@ -297,7 +301,7 @@ def test_the_dealer_records_buy_ins_and_reads_the_shifts(pgp: Any, dealer: User,
     }
     buy_in_record(actor=dealer, table=pgp, seat=1, medium="marker", amount_cents=100_000)
     for reader in (dealer, auditor):
-        listed = _client(reader).get(f"/api/v1/tables/{pgp.pk}/buy-ins/").json()
+        listed = _client(reader).get(f"/api/v1/tables/{pgp.pk}/buy-ins/").json()["results"]
         assert [(b["seat"], b["medium"], b["amount_cents"]) for b in listed] == [
             (3, "cash", 50_000),
             (1, "marker", 100_000),
@@ -313,9 +317,9 @@ def test_the_dealer_records_buy_ins_and_reads_the_shifts(pgp: Any, dealer: User,
 def test_a_new_shifts_buy_ins_start_empty(pgp: Any, dealer: User, pit_boss: User, shift: Any) -> None:
     buy_in_record(actor=dealer, table=pgp, seat=1, medium="cash", amount_cents=10_000)
     shift_close(actor=pit_boss, shift=shift)
-    assert _client(dealer).get(f"/api/v1/tables/{pgp.pk}/buy-ins/").json() == []
+    assert _client(dealer).get(f"/api/v1/tables/{pgp.pk}/buy-ins/").json()["results"] == []
     shift_open(actor=pit_boss, name="Swing")
-    assert _client(dealer).get(f"/api/v1/tables/{pgp.pk}/buy-ins/").json() == []
+    assert _client(dealer).get(f"/api/v1/tables/{pgp.pk}/buy-ins/").json()["results"] == []
 
 
 # --- the drop box ----------------------------------------------------------------------------------
@@ -535,8 +539,9 @@ def test_the_same_endpoints_take_a_well_formed_body(money_floor: dict[str, Any],
 def test_every_money_endpoint_is_in_the_schema_with_its_refusals(pit_boss: User) -> None:
     paths = _client(pit_boss).get("/api/v1/schema/", {"format": "json"}).json()["paths"]
     expected = {
-        ("get", "/api/v1/chips/"): {"401", "403"},
-        ("get", "/api/v1/tables/{table_id}/tray-counts/"): {"401", "403", "404"},
+        # Every list: 400 for a page size or a cursor it cannot read, or a filter that is not one.
+        ("get", "/api/v1/chips/"): {"400", "401", "403"},
+        ("get", "/api/v1/tables/{table_id}/tray-counts/"): {"400", "401", "403", "404"},
         ("post", "/api/v1/tables/{table_id}/tray-counts/"): {"400", "401", "403", "404", "409", "415", "422"},
         ("post", "/api/v1/tray-counts/{tray_count_id}/confirm/"): {"400", "401", "403", "404", "409", "422"},
         ("get", "/api/v1/tables/{table_id}/slips/"): {"400", "401", "403", "404"},
@@ -547,7 +552,7 @@ def test_every_money_endpoint_is_in_the_schema_with_its_refusals(pit_boss: User)
         ("post", "/api/v1/slips/{slip_id}/issue/"): {"400", "401", "403", "404", "409", "422"},
         ("post", "/api/v1/slips/{slip_id}/sign/"): {"400", "401", "403", "404", "409", "422"},
         ("post", "/api/v1/slips/{slip_id}/void/"): {"400", "401", "403", "404", "409", "415", "422"},
-        ("get", "/api/v1/tables/{table_id}/buy-ins/"): {"401", "403", "404"},
+        ("get", "/api/v1/tables/{table_id}/buy-ins/"): {"400", "401", "403", "404"},
         ("post", "/api/v1/tables/{table_id}/buy-ins/"): {"400", "401", "403", "404", "409", "415", "422"},
         ("get", "/api/v1/tables/{table_id}/drop/{shift_id}/"): {"401", "403", "404"},
         ("post", "/api/v1/tables/{table_id}/drop/{shift_id}/"): {"400", "401", "403", "404", "409", "415", "422"},

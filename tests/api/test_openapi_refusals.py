@@ -31,7 +31,7 @@ def test_the_refusal_is_one_component_with_a_message_and_extra(schema) -> None: 
 @pytest.mark.parametrize(
     ("method", "path", "statuses"),
     [
-        ("get", "/api/v1/tables/", {"401", "403"}),
+        ("get", "/api/v1/tables/", {"400", "401", "403"}),  # 400: a page size or a cursor it cannot read
         ("get", "/api/v1/rounds/{round_id}/", {"401", "403", "404"}),
         # Every write a signed-in user sends: 422 for an Idempotency-Key sent with another request.
         ("post", "/api/v1/rounds/{round_id}/void/", {"400", "401", "403", "404", "409", "415", "422"}),

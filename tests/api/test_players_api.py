@@ -129,16 +129,16 @@ def test_only_the_table_staff_enrol_and_only_they_and_the_auditors_read_players(
         _refused(_api(None).post("/api/players/", {"name": "Y", "tier": "Gold"}, format="json"), 401)
     _refused(_api(cora).get("/api/players/", {"q": "lee"}), 403, "may find a player")
     _refused(_api(cora).get(f"/api/players/{lee.pk}/"), 403, "may read a player")
-    assert _api(auditor).get("/api/players/", {"q": "lee"}).json()[0]["name"] == "Mr Lee"
+    assert _api(auditor).get("/api/players/", {"q": "lee"}).json()["results"][0]["name"] == "Mr Lee"
 
 
 def test_a_dealer_finds_a_player_by_card_or_by_name(dealer, lee) -> None:  # type: ignore[no-untyped-def]
     api = _api(dealer)
     player_create(actor=dealer, name="Anna Lee-Park", card_number="2002", tier="Silver")
-    assert [p["name"] for p in api.get("/api/players/", {"q": " 1001 "}).json()] == ["Mr Lee"]
-    assert [p["name"] for p in api.get("/api/players/", {"q": "LEE"}).json()] == ["Anna Lee-Park", "Mr Lee"]
-    assert api.get("/api/players/", {"q": "nobody"}).json() == []
-    assert set(api.get("/api/players/", {"q": "1001"}).json()[0]) == {"id", "name", "tier", "anonymous"}
+    assert [p["name"] for p in api.get("/api/players/", {"q": " 1001 "}).json()["results"]] == ["Mr Lee"]
+    assert [p["name"] for p in api.get("/api/players/", {"q": "LEE"}).json()["results"]] == ["Anna Lee-Park", "Mr Lee"]
+    assert api.get("/api/players/", {"q": "nobody"}).json()["results"] == []
+    assert set(api.get("/api/players/", {"q": "1001"}).json()["results"][0]) == {"id", "name", "tier", "anonymous"}
     _refused(api.get("/api/players/"), 400, "Say whom to find")
     _refused(api.get("/api/players/", {"q": "  "}), 400, "Say whom to find")
     _refused(api.get("/api/players/", {"q": "lee\x00"}), 400, "NUL byte")
@@ -300,11 +300,11 @@ def test_a_session_is_read_by_its_tables_dealer_without_figures_and_by_the_overs
         figures = _api(who).get(path).json()["figures"]
         assert (figures["rounds"], figures["win_loss_cents"], figures["wagered_cents"]) == (1, 2375, 2500)
         assert figures["seconds_played"] >= 0 and figures["alert"] is False
-    at_table = _api(dealer).get(f"/api/tables/{tables['PGP-1'].pk}/rating-sessions/").json()
+    at_table = _api(dealer).get(f"/api/tables/{tables['PGP-1'].pk}/rating-sessions/").json()["results"]
     assert [(s["seat"], s["player"]["name"], s["figures"]) for s in at_table] == [(1, "Mr Lee", None)]
-    boss_view = _api(pit_boss).get(f"/api/tables/{tables['PGP-1'].pk}/rating-sessions/").json()
+    boss_view = _api(pit_boss).get(f"/api/tables/{tables['PGP-1'].pk}/rating-sessions/").json()["results"]
     assert boss_view[0]["figures"]["rounds"] == 1
-    assert _api(pit_boss).get(f"/api/tables/{tables['PGP-2'].pk}/rating-sessions/").json() == []
+    assert _api(pit_boss).get(f"/api/tables/{tables['PGP-2'].pk}/rating-sessions/").json()["results"] == []
     _refused(_api(otto).get(f"/api/tables/{tables['PGP-1'].pk}/rating-sessions/"), 403)
     _refused(_api(pit_boss).get("/api/tables/999999/rating-sessions/"), 404)
 

@@ -62,30 +62,30 @@ def test_the_tables_dealer_reads_their_round_and_not_anothers(floor: Any, dealer
 @pytest.mark.django_db
 def test_another_tables_dealer_sees_only_their_own_table_and_requests(floor: Any, other_dealer: User) -> None:
     api = _client(other_dealer)
-    assert [t["name"] for t in api.get("/api/tables/").json()] == ["PGP 2"]
+    assert [t["name"] for t in api.get("/api/tables/").json()["results"]] == ["PGP 2"]
     assert api.get(f"/api/tables/{floor['PGP 1'].table_id}/").status_code == 403
     assert api.get(f"/api/tables/{floor['PGP 2'].table_id}/").json()["name"] == "PGP 2"
     assert api.get(f"/api/rounds/{floor['PGP 1'].pk}/").status_code == 403
-    assert [a["table"] for a in api.get("/api/adjustments/").json()] == ["PGP 2"]
-    assert [a["table"] for a in api.get("/api/adjustments/", {"status": "pending"}).json()] == ["PGP 2"]
+    assert [a["table"] for a in api.get("/api/adjustments/").json()["results"]] == ["PGP 2"]
+    assert [a["table"] for a in api.get("/api/adjustments/", {"status": "pending"}).json()["results"]] == ["PGP 2"]
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("persona", ["floor_supervisor", "pit_boss", "auditor"])
 def test_supervisors_and_auditors_read_every_table(floor: Any, persona: str, request: Any) -> None:
     api = _client(request.getfixturevalue(persona))
-    assert [t["name"] for t in api.get("/api/tables/").json()] == ["PGP 1", "PGP 2"]
+    assert [t["name"] for t in api.get("/api/tables/").json()["results"]] == ["PGP 1", "PGP 2"]
     for round_ in floor.values():
         assert api.get(f"/api/rounds/{round_.pk}/").status_code == 200
         assert api.get(f"/api/tables/{round_.table_id}/").status_code == 200
-    assert sorted(a["table"] for a in api.get("/api/adjustments/").json()) == ["PGP 1", "PGP 2"]
+    assert sorted(a["table"] for a in api.get("/api/adjustments/").json()["results"]) == ["PGP 1", "PGP 2"]
 
 
 @pytest.mark.django_db
 def test_a_user_with_no_role_sees_no_table(floor: Any, make_user: Callable[..., User]) -> None:
     api = _client(make_user("nora_nobody"))
-    assert api.get("/api/tables/").json() == []
-    assert api.get("/api/adjustments/").json() == []
+    assert api.get("/api/tables/").json()["results"] == []
+    assert api.get("/api/adjustments/").json()["results"] == []
     assert api.get(f"/api/rounds/{floor['PGP 1'].pk}/").status_code == 403
 
 

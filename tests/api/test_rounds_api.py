@@ -720,7 +720,7 @@ def test_auditor_reads_but_every_write_is_refused(
 
     assert _ok(reader.get(_url(round_id)))["state"] == "revealed"
     assert _ok(reader.get(_url(settled)))["settlement"]["idempotency_key"] == "audited"
-    assert {t["name"] for t in _ok(reader.get("/api/v1/tables/"))} == {"PGP 1", "OFC A", "PGP S"}
+    assert {t["name"] for t in _ok(reader.get("/api/v1/tables/"))["results"]} == {"PGP 1", "OFC A", "PGP S"}
     assert _ok(reader.get(f"/api/v1/tables/{pgp_table.pk}/"))["game"] == "paigow_poker"
 
     fresh_table = make_table(name="PGP X", game="paigow_poker", seat_count=6)
@@ -782,7 +782,7 @@ def test_a_client_that_lost_the_answer_to_open_a_round_finds_it_on_the_table(
     opened = _ok(_open(api, pgp_table), 201)
     assert _ok(api.get(table_url))["current_round"] == {"id": opened["id"], "number": 1, "state": "open"}
     with django_assert_max_num_queries(8):  # the tables and their rounds in one query each, however many tables
-        listed = _ok(api.get("/api/v1/tables/"))
+        listed = _ok(api.get("/api/v1/tables/"))["results"]
     assert [t["current_round"] for t in listed if t["id"] == pgp_table.pk] == [
         {"id": opened["id"], "number": 1, "state": "open"}
     ]

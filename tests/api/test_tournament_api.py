@@ -119,9 +119,9 @@ def test_the_director_creates_a_tournament_from_a_template_and_reads_it_back(dir
     assert made["board"]["clock"]["status"] == "not_started"
     assert made["created_by"] == "tina_director"
 
-    listed = api.get("/api/tournaments/").json()
+    listed = api.get("/api/tournaments/").json()["results"]
     assert [t["id"] for t in listed] == [made["id"]]
-    assert api.get("/api/tournaments/", {"status": "running"}).json() == []
+    assert api.get("/api/tournaments/", {"status": "running"}).json()["results"] == []
     _refused(api.get("/api/tournaments/", {"status": "paused"}), 400)
     assert api.get(f"/api/tournaments/{made['id']}/").json()["levels"] == made["levels"]
     assert api.get("/api/tournaments/999999/").status_code == 404
@@ -140,7 +140,7 @@ def test_every_template_is_listed_with_its_structure(director, auditor) -> None:
     for user in (director, auditor):
         answer = _api(user).get("/api/tournament-templates/")
         assert answer.status_code == 200
-        listed = answer.json()
+        listed = answer.json()["results"]
         assert [t["key"] for t in listed] == [t.key for t in templates()]
     by_key = {t["key"]: t for t in listed}
     assert (by_key["mainzer_poker_masters"]["games"], by_key["mainzer_poker_masters"]["starting_stack"]) == (
@@ -263,7 +263,7 @@ def test_the_director_registers_starts_and_runs_the_clock(make_tournament, direc
     assert (started.json()["status"], board["clock"]["status"], board["level"]["number"]) == ("running", "running", 1)
     assert (board["players_left"], board["entries"], board["chips_in_play"]) == (3, 3, 60_000)
     _refused(api.post(_url(tournament, "start/")), 409, "MSOP Main Event is already running.")
-    seated = api.get(_url(tournament, "entries/")).json()
+    seated = api.get(_url(tournament, "entries/")).json()["results"]
     assert all(entry["table"] is not None and entry["seat"] is not None for entry in seated)
 
     paused = api.post(_url(tournament, "clock/pause/")).json()["board"]["clock"]
@@ -459,11 +459,11 @@ def test_the_dealer_acts_and_reads_only_at_their_table(dealt, dealer) -> None:  
     seats = api.get(_url(dealt, "seats/")).json()
     assert [t["number"] for t in seats["tables"]] == [1]
     assert all(1 in (move["from_table"], move["to_table"]) for move in seats["moves"])
-    entries = api.get(_url(dealt, "entries/")).json()
+    entries = api.get(_url(dealt, "entries/")).json()["results"]
     assert entries and all(entry["status"] == "active" for entry in entries)
     assert api.get(_url(dealt)).status_code == 200
     assert api.get(_url(dealt, "display/")).status_code == 200
-    assert [t["id"] for t in api.get("/api/tournaments/").json()] == [dealt.pk]
+    assert [t["id"] for t in api.get("/api/tournaments/").json()["results"]] == [dealt.pk]
     for refused in (
         api.get(_url(dealt, "results/")),
         api.get("/api/tournament-templates/"),
@@ -476,7 +476,7 @@ def test_the_dealer_acts_and_reads_only_at_their_table(dealt, dealer) -> None:  
 
 def test_a_dealer_of_no_table_of_the_tournament_reads_nothing_of_it(dealt, otto) -> None:  # type: ignore[no-untyped-def]
     api = _api(otto)
-    assert api.get("/api/tournaments/").json() == []
+    assert api.get("/api/tournaments/").json()["results"] == []
     for path in ("", "entries/", "seats/", "display/", "results/"):
         _refused(api.get(_url(dealt, path)), 403)
 

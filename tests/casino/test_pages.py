@@ -100,7 +100,7 @@ def test_the_api_lists_tables_for_a_token_holder_and_refuses_strangers(client: C
     )
     token = response.json()["token"]
     assert Token.objects.filter(key=token).exists()
-    tables = client.get("/api/v1/tables/", HTTP_AUTHORIZATION=f"Token {token}").json()
+    tables = client.get("/api/v1/tables/", HTTP_AUTHORIZATION=f"Token {token}").json()["results"]
     assert {t["game"] for t in tables} == {"paigow_tiles", "paigow_poker", "chinese_poker", "ofc"}
     one = client.get(f"/api/v1/tables/{tables[0]['id']}/", HTTP_AUTHORIZATION=f"Token {token}").json()
     assert one["name"] == tables[0]["name"]

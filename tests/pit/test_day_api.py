@@ -34,7 +34,7 @@ def test_the_pit_boss_opens_a_gaming_day_and_its_first_shift(pit_boss: User) -> 
     assert day.json()["closed_at"] is None and day.json()["shifts"] == []
     assert shift.status_code == 201, shift.json()
     assert shift.json()["name"] == "Day" and shift.json()["number"] == 1 and shift.json()["gaming_day"] == "2025-03-01"
-    listed = api.get("/api/gaming-days/").json()
+    listed = api.get("/api/gaming-days/").json()["results"]
     assert [s["name"] for s in listed[0]["shifts"]] == ["Day"]
 
 
@@ -45,7 +45,7 @@ def test_the_auditor_lists_the_gaming_days_and_opens_none(shift: Shift, auditor:
     opened = api.post("/api/shifts/", {"name": "Swing"}, format="json")
     closed = api.post(f"/api/gaming-days/{shift.gaming_day_id}/close/")
 
-    assert listed.status_code == 200 and listed.json()[0]["business_date"] == "2025-03-01"
+    assert listed.status_code == 200 and listed.json()["results"][0]["business_date"] == "2025-03-01"
     assert (
         opened.status_code == 403
         and opened.json()["message"] == "Only a Floor supervisor or Pit boss may open a shift."

@@ -62,7 +62,7 @@ def test_a_pit_boss_closes_the_shift_and_its_reports_are_listed(
     # The answer is read before the test's on-commit callbacks run; outside a test the eager build has run by then.
     assert body["reports"] == []
 
-    reports = api.get(f"/api/v1/shifts/{played_shift.pk}/reports/").json()
+    reports = api.get(f"/api/v1/shifts/{played_shift.pk}/reports/").json()["results"]
     stored = {r.kind: r for r in ShiftReport.objects.filter(shift=played_shift)}
     assert len(reports) == 4
     for report in reports:
@@ -84,11 +84,11 @@ def test_the_shift_list_has_every_shift_with_its_reports(closed_shift: Shift, pi
     from casino.services import shift_open
 
     later = shift_open(actor=pit_boss, name="Swing")
-    body = _client(auditor).get("/api/v1/shifts/").json()
+    body = _client(auditor).get("/api/v1/shifts/").json()["results"]
     assert [s["id"] for s in body] == [later.pk, closed_shift.pk]  # newest first
     assert body[0]["closed_at"] is None and body[0]["reports"] == []
     assert len(body[1]["reports"]) == 4
-    closed_only = _client(auditor).get("/api/v1/shifts/?closed=true").json()
+    closed_only = _client(auditor).get("/api/v1/shifts/?closed=true").json()["results"]
     assert [s["id"] for s in closed_only] == [closed_shift.pk]
 
 
@@ -154,7 +154,7 @@ def test_a_report_being_built_has_no_links_and_no_download(shift: Shift, pit_bos
     shift_close(actor=pit_boss, shift=shift)  # on commit, which a test never reaches: nothing is built
     report = ShiftReport.objects.create(shift=shift, kind=ShiftReport.Kind.SHIFT)
     api = _client(pit_boss)
-    [listed] = api.get(f"/api/v1/shifts/{shift.pk}/reports/").json()
+    [listed] = api.get(f"/api/v1/shifts/{shift.pk}/reports/").json()["results"]
     assert listed["status"] == "building" and listed["content_hash"] == ""
     assert listed["urls"] == {"csv": None, "html": None, "pdf": None}
     assert api.get(f"/api/v1/reports/{report.pk}/csv/").status_code == 404

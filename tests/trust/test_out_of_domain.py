@@ -119,7 +119,7 @@ def test_every_page_and_list_answers_when_every_audited_record_holds_values_the_
     client.force_login(floor_supervisor)
     money = client.get(f"/dealer/tables/{every_record.table.pk}/money/").content.decode()
     assert "cannot be read" in money and "verify_audit names what changed" in money
-    slips = client.get(f"/api/tables/{every_record.table.pk}/slips/").json()
+    slips = client.get(f"/api/tables/{every_record.table.pk}/slips/").json()["results"]
     assert any("cannot be read" in slip.get("problem", "") for slip in slips)
     problems = records_verify().problems
     assert any("bogus" in line for line in problems)

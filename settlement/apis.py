@@ -46,6 +46,13 @@ from rounds.selectors import (
 from rounds.services import round_open
 from rounds.services.house_wager import house_wager_cents
 from settlement import services
+from settlement.api_shapes import (
+    PlacementsField,
+    RoundBalancesSerializer,
+    RuleSetField,
+    SettlementOutputSerializer,
+    StoredHandsField,
+)
 from settlement.selectors import RoundBalances, round_balances, settlement_in_force
 from settlement.services import correction_submit
 from tables.selectors import table_get
@@ -89,31 +96,6 @@ class WagerOutputSerializer(serializers.Serializer[Any]):
     placed_at = serializers.DateTimeField()
 
 
-SETTLEMENT_OUTPUT = inline_serializer(
-    name="SettlementOutput",
-    fields={
-        "settlement_id": serializers.IntegerField(),
-        "idempotency_key": serializers.CharField(),
-        "round": serializers.IntegerField(),
-        "table": serializers.CharField(),
-        "number": serializers.IntegerField(),
-        "game": serializers.CharField(),
-        "rule_set_version": serializers.CharField(
-            help_text="The rules the round was played by: a SHA-256 over them (the rule set's snapshot's version)."
-        ),
-        "settled_at": serializers.DateTimeField(),
-        "corrects": serializers.IntegerField(allow_null=True),
-        "bank_seat": serializers.IntegerField(allow_null=True),
-        "hands": serializers.JSONField(),
-        "seats": serializers.JSONField(
-            help_text="Per seat: outcome, wager, won, commission (or rake) and net, in cents."
-        ),
-        "bank": serializers.JSONField(allow_null=True, help_text="A player bank's result and commission, in cents."),
-        "house": serializers.JSONField(help_text="The house's bank result, commission and rake, in cents."),
-    },
-)
-
-
 class RoundStepOutputSerializer(serializers.Serializer[Any]):
     """What a step of play answers (open, a wager, close, the deal, the hands, a swap, a street): the round as it now
     stands, its wagers, deal and hands, without its ledger (``RoundOutputSerializer``, ``GET /api/rounds/{id}/``):
@@ -128,7 +110,7 @@ class RoundStepOutputSerializer(serializers.Serializer[Any]):
     next_actions = serializers.SerializerMethodField()
     bank_seat = serializers.IntegerField(source="bank_seat.number", allow_null=True, default=None)
     bank_cents = serializers.IntegerField(allow_null=True)
-    rule_set = serializers.JSONField(source="rule_set_snapshot")
+    rule_set = RuleSetField(source="rule_set_snapshot")
     opened_at = serializers.DateTimeField()
     state_changed_at = serializers.DateTimeField()
     void_reason = serializers.CharField()
@@ -138,8 +120,8 @@ class RoundStepOutputSerializer(serializers.Serializer[Any]):
     dealt = serializers.SerializerMethodField(
         help_text="The system's deal by position; in Open-Face placed in turn, only the cards dealt so far."
     )
-    hands = serializers.JSONField(allow_null=True)
-    placements = serializers.JSONField(allow_null=True)
+    hands = StoredHandsField(allow_null=True)
+    placements = PlacementsField(allow_null=True)
     wagers = WagerOutputSerializer(many=True, source="wagers.all")
     house_wager_cents = serializers.SerializerMethodField(
         help_text="The house's wager against a player bank (Pai Gow Poker): the banker's last bet, in cents; null "
@@ -166,12 +148,12 @@ class RoundOutputSerializer(RoundStepOutputSerializer):
     balances = serializers.SerializerMethodField()
     postings = PostingOutputSerializer(many=True, source="ledger_postings")  # rounds_postings_read
 
-    @extend_schema_field(SETTLEMENT_OUTPUT)
+    @extend_schema_field(SettlementOutputSerializer)
     def get_settlement(self, round_: Round) -> services.SettlementAnswer | None:
         posting = settlement_in_force(round_)
         return services.settlement_body(posting, round_) if posting is not None else None
 
-    @extend_schema_field(OpenApiTypes.OBJECT)
+    @extend_schema_field(RoundBalancesSerializer)
     def get_balances(self, round_: Round) -> RoundBalances:
         return round_balances(round_)
 
@@ -192,7 +174,7 @@ class AdjustmentOutputSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField()
     status = serializers.CharField()
     reason = serializers.CharField()
-    hands = serializers.JSONField(allow_null=True)
+    hands = StoredHandsField(allow_null=True, help_text="A correction's hands; null for a void.")
     requested_by = serializers.CharField(source="requested_by.username", allow_null=True, default=None)
     requested_at = serializers.DateTimeField()
     decided_by = serializers.CharField(source="decided_by.username", allow_null=True, default=None)
@@ -420,7 +402,7 @@ class SettleApi(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_KEY],
-        responses=SETTLEMENT_OUTPUT,
+        responses=SettlementOutputSerializer,
         summary="Settle a revealed round: outcomes, commission, ledger entries, once",
     )
     def post(self, request: Request, round_id: int) -> Response:
@@ -460,7 +442,7 @@ class CorrectionApi(APIView):
         request=CorrectionInputSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={
-            200: SETTLEMENT_OUTPUT,
+            200: SettlementOutputSerializer,
             202: inline_serializer(
                 "CorrectionRequested",
                 {"message": serializers.CharField(), "request": AdjustmentOutputSerializer()},

@@ -30,8 +30,10 @@ def position_name(position: int | str) -> str:
 class StoredHand(TypedDict, total=False):
     """One position's hand as stored: a setting (``high``, ``low``) or rows (``front``, ``middle``, ``back``), each
     in notation; who set it (``set_by``: ``player``, ``dealer`` or ``house_way``, with the house way's ``rule``);
-    ``fouled`` or ``surrendered`` when it is."""
+    ``fouled`` or ``surrendered`` when it is; the house's hand against a player bank may be its cards as dealt
+    (``cards``), for the house way to set."""
 
+    cards: str
     high: str
     low: str
     front: str

@@ -246,7 +246,8 @@ class SettlementOutputSerializer(serializers.Serializer[Any]):
     settlement_id = serializers.IntegerField()
     idempotency_key = serializers.CharField(allow_null=True)
     round = serializers.IntegerField()
-    table = serializers.CharField(help_text="The table's name.")
+    table = serializers.IntegerField(help_text="The table's id.")
+    table_name = serializers.CharField()
     number = serializers.IntegerField()
     game = serializers.ChoiceField(choices=list(registry.GAMES))
     rule_set_version = serializers.CharField(

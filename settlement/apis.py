@@ -19,6 +19,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
+    extend_schema_serializer,
     inline_serializer,
 )
 from rest_framework import serializers, status
@@ -169,7 +170,8 @@ def _step(round_: Round, status_code: int = status.HTTP_200_OK) -> Response:
 class AdjustmentOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     round = serializers.IntegerField(source="round_id")
-    table = serializers.CharField(source="round.table.name")
+    table = serializers.IntegerField(source="round.table_id")
+    table_name = serializers.CharField(source="round.table.name")
     round_number = serializers.IntegerField(source="round.number")
     kind = serializers.CharField()
     status = serializers.CharField()
@@ -186,9 +188,26 @@ class AdjustmentOutputSerializer(serializers.Serializer[Any]):
 # --- rounds ---------------------------------------------------------------------------------------
 
 
+@extend_schema_serializer(deprecate_fields=["banker_seat"])
 class RoundOpenInputSerializer(serializers.Serializer[Any]):
-    banker_seat = StrictIntegerField(required=False, allow_null=True, min_value=1)
+    bank_seat = StrictIntegerField(
+        required=False, allow_null=True, min_value=1, help_text="The seat that takes the bank (a player bank)."
+    )
+    banker_seat = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        help_text="Deprecated: bank_seat, the name the answers use; accepted in this release only.",
+    )
     bank_cents = StrictIntegerField(required=False, allow_null=True, min_value=0)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        old = attrs.pop("banker_seat", None)
+        if old is not None and attrs.get("bank_seat") not in (None, old):
+            raise serializers.ValidationError({"bank_seat": [_("Send bank_seat only: banker_seat is its old name.")]})
+        if old is not None:
+            attrs["bank_seat"] = old
+        return attrs
 
 
 class RoundOpenApi(APIView):
@@ -203,7 +222,7 @@ class RoundOpenApi(APIView):
         round_ = round_open(
             actor=actor_of(request.user),
             table=table,
-            banker_seat=data.get("banker_seat"),
+            banker_seat=data.get("bank_seat"),
             bank_cents=data.get("bank_cents"),
         )
         return _step(round_, status.HTTP_201_CREATED)

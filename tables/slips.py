@@ -82,7 +82,7 @@ def slip_request(*, actor: User | None, table: Table, kind: str, chips: ChipsCou
         )
     person = _person(actor, "requested")
     require_act_at_table(person, table, action=f"ask for a {kind}")
-    counted = Counted({value: number for value, number in tray_counts_read(chips).items() if number})
+    counted = Counted({value: number for value, number in tray_counts_read(chips, field="chips").items() if number})
     fill = kind == Slip.Kind.FILL
     if not counted.numbers:
         raise ApplicationError(

@@ -44,7 +44,7 @@ def _chips_in_use() -> dict[int, ChipDenomination]:
     return {chip.value_cents: chip for chip in ChipDenomination.objects.filter(in_use=True)}
 
 
-def _denomination(key: object, chips: Mapping[int, ChipDenomination]) -> int:
+def _denomination(key: object, chips: Mapping[int, ChipDenomination], field: str = "counts") -> int:
     """A denomination as a count names it: its value in cents, as a number or the digits 0-9."""
     text = str(key).strip()
     value = int(text) if not isinstance(key, bool) and text.isascii() and text.isdigit() else None
@@ -53,27 +53,28 @@ def _denomination(key: object, chips: Mapping[int, ChipDenomination]) -> int:
         shown = numbers.amount(value) if value is not None else repr(key)
         raise ApplicationError(
             _("There is no %(chip)s chip in this house: the chips are %(known)s.") % {"chip": shown, "known": known},
-            extra={"field": f"counts.{key}"},
+            extra={"field": f"{field}.{key}"},
         )
     return value
 
 
-def tray_counts_read(counts: object) -> dict[int, int]:
+def tray_counts_read(counts: object, *, field: str = "counts") -> dict[int, int]:
     """A tray count as entered (``{denomination in cents: chips}``) checked: known chips in use, whole numbers of
-    chips from 0 to ``MOST_CHIPS``; the chips counted by denomination, in value order.
+    chips from 0 to ``MOST_CHIPS``; the chips counted by denomination, in value order. A refusal names the request's
+    ``field`` (``counts`` for a tray, ``chips`` for a slip) and the denomination (``chips.333``).
 
     Every problem is refused naming the denomination ("A count is a whole number of chips, not -3 (25.00 chips)").
     """
     if not isinstance(counts, Mapping) or not counts:
-        raise ApplicationError(_("A tray count names the chips of each denomination."), extra={"field": "counts"})
+        raise ApplicationError(_("A tray count names the chips of each denomination."), extra={"field": field})
     chips = _chips_in_use()
     read: dict[int, int] = {}
     for key, number in counts.items():
-        value = _denomination(key, chips)
+        value = _denomination(key, chips, field)
         if value in read:
             raise ApplicationError(
                 _("The %(value)s chips are counted twice.") % {"value": numbers.amount(value)},
-                extra={"field": "counts"},
+                extra={"field": field},
             )
         if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MOST_CHIPS:
             raise ApplicationError(
@@ -83,7 +84,7 @@ def tray_counts_read(counts: object) -> dict[int, int]:
                     "number": repr(number),
                     "value": numbers.amount(value),
                 },
-                extra={"field": f"counts.{key}"},
+                extra={"field": f"{field}.{key}"},
             )
         read[value] = number
     return dict(sorted(read.items()))

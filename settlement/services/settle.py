@@ -52,7 +52,8 @@ class SettlementAnswer(TypedDict):
     settlement_id: int
     idempotency_key: str | None
     round: int
-    table: str
+    table: int
+    table_name: str
     number: int
     game: str
     rule_set_version: str
@@ -118,7 +119,8 @@ def settlement_body(posting: Posting, round_: Round) -> SettlementAnswer:
         "settlement_id": posting.pk,
         "idempotency_key": posting.idempotency_key,
         "round": round_.pk,
-        "table": round_.table.name,
+        "table": round_.table_id,
+        "table_name": round_.table.name,
         "number": round_.number,
         "game": round_.rule_set_snapshot["game"],
         "rule_set_version": round_.rule_set_snapshot["version"],

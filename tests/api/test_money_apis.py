@@ -577,3 +577,16 @@ def test_a_supervisor_voids_a_buy_in_through_the_api(pgp: Any, dealer: User, pit
     assert (response.json()["amount_cents"], response.json()["corrects"]) == (-20_000, wrong.pk)
     assert_refused(_client(pit_boss).post(url, {"reason": "again"}, format="json"), 409, "already voided")
     assert_refused(_client(pit_boss).post("/api/v1/buy-ins/999999/void/", {"reason": "x"}, format="json"), 404)
+
+
+def test_a_slips_refusal_names_its_own_field_and_a_trays_its_own(pgp: Any, dealer: User) -> None:
+    api = _client(dealer)
+    fill = assert_refused(
+        api.post(f"/api/v1/tables/{pgp.pk}/slips/", {"kind": "fill", "chips": {"333": 2}}, format="json"), 400
+    )
+    assert fill["extra"]["field"] == "chips.333" and "no 3.33 chip" in fill["message"]
+    count = assert_refused(
+        api.post(f"/api/v1/tables/{pgp.pk}/tray-counts/", {"kind": "opener", "counts": {"2500": -1}}, format="json"),
+        400,
+    )
+    assert count["extra"]["field"] == "counts.2500"

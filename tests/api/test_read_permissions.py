@@ -66,8 +66,8 @@ def test_another_tables_dealer_sees_only_their_own_table_and_requests(floor: Any
     assert api.get(f"/api/tables/{floor['PGP 1'].table_id}/").status_code == 403
     assert api.get(f"/api/tables/{floor['PGP 2'].table_id}/").json()["name"] == "PGP 2"
     assert api.get(f"/api/rounds/{floor['PGP 1'].pk}/").status_code == 403
-    assert [a["table"] for a in api.get("/api/adjustments/").json()["results"]] == ["PGP 2"]
-    assert [a["table"] for a in api.get("/api/adjustments/", {"status": "pending"}).json()["results"]] == ["PGP 2"]
+    assert [a["table_name"] for a in api.get("/api/adjustments/").json()["results"]] == ["PGP 2"]
+    assert [a["table_name"] for a in api.get("/api/adjustments/", {"status": "pending"}).json()["results"]] == ["PGP 2"]
 
 
 @pytest.mark.django_db
@@ -78,7 +78,7 @@ def test_supervisors_and_auditors_read_every_table(floor: Any, persona: str, req
     for round_ in floor.values():
         assert api.get(f"/api/rounds/{round_.pk}/").status_code == 200
         assert api.get(f"/api/tables/{round_.table_id}/").status_code == 200
-    assert sorted(a["table"] for a in api.get("/api/adjustments/").json()["results"]) == ["PGP 1", "PGP 2"]
+    assert sorted(a["table_name"] for a in api.get("/api/adjustments/").json()["results"]) == ["PGP 1", "PGP 2"]
 
 
 @pytest.mark.django_db

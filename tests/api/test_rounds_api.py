@@ -349,7 +349,7 @@ def test_ofc_round_placed_street_by_street(make_table: Callable[..., Any], shift
 
 
 def test_player_bank_runs_out_later_wagers_get_no_action(player_bank_tiles: Any, api: APIClient) -> None:
-    round_id = _ok(_open(api, player_bank_tiles, banker_seat=2, bank_cents=3000), 201)["id"]
+    round_id = _ok(_open(api, player_bank_tiles, bank_seat=2, bank_cents=3000), 201)["id"]
     # The bank covers 30.00: a bigger wager is refused.
     _refused(api.post(_url(round_id, "wagers"), {"seat": 1, "amount_cents": 3500}, format="json"), 400, "covers 30.00")
     _refused(api.post(_url(round_id, "wagers"), {"seat": 2, "amount_cents": 1000}, format="json"), 400, "bank")
@@ -397,7 +397,7 @@ def test_player_bank_runs_out_later_wagers_get_no_action(player_bank_tiles: Any,
 
 def test_banker_rotation_is_enforced(player_bank_tiles: Any, api: APIClient) -> None:
     for number in (1, 2):
-        round_id = _ok(_open(api, player_bank_tiles, banker_seat=2, bank_cents=5000), 201)["id"]
+        round_id = _ok(_open(api, player_bank_tiles, bank_seat=2, bank_cents=5000), 201)["id"]
         _post(api, _url(round_id, "wagers"), {"seat": 1, "amount_cents": 1000}, 201)
         _post(api, _url(round_id, "close-betting"))
         dealt = _post(api, _url(round_id, "deal"), {"auto": True})
@@ -408,11 +408,11 @@ def test_banker_rotation_is_enforced(player_bank_tiles: Any, api: APIClient) -> 
         body = _settle(api, round_id, f"rotation-{number}")
         assert body["bank_seat"] == 2 and body["number"] == number
 
-    third = _refused(_open(api, player_bank_tiles, banker_seat=2, bank_cents=5000), 409, "seat 1", "2 rounds in a row")
+    third = _refused(_open(api, player_bank_tiles, bank_seat=2, bank_cents=5000), 409, "seat 1", "2 rounds in a row")
     assert third["extra"]["next_banker_seat"] == 1
-    other = _refused(_open(api, player_bank_tiles, banker_seat=3, bank_cents=5000), 409, "to seat 1", "not to seat 3")
+    other = _refused(_open(api, player_bank_tiles, bank_seat=3, bank_cents=5000), 409, "to seat 1", "not to seat 3")
     assert other["extra"]["next_banker_seat"] == 1
-    assert _ok(_open(api, player_bank_tiles, banker_seat=1, bank_cents=5000), 201)["bank_seat"] == 1
+    assert _ok(_open(api, player_bank_tiles, bank_seat=1, bank_cents=5000), 201)["bank_seat"] == 1
 
 
 # --- 4. void --------------------------------------------------------------------------------------
@@ -768,7 +768,7 @@ def test_a_bank_past_what_the_database_holds_is_refused_in_words_and_nothing_is_
     player_bank_tiles: Any, api: APIClient, bank_cents: int
 ) -> None:
     before = Round.objects.count()
-    _refused(_open(api, player_bank_tiles, banker_seat=2, bank_cents=bank_cents), 400, "A bank puts up at most")
+    _refused(_open(api, player_bank_tiles, bank_seat=2, bank_cents=bank_cents), 400, "A bank puts up at most")
     assert Round.objects.count() == before
 
 
@@ -816,3 +816,12 @@ def test_a_step_of_play_answers_the_round_without_its_ledger_and_reads_the_token
     assert sum(sql.startswith("SELECT") and 'FROM "tables_round"' in sql for sql in said) == 2, said
     detail = _ok(api.get(_url(round_id)))
     assert [p["kind"] for p in detail["postings"]] == ["wager", "wager"]  # the ledger, read with the round
+
+
+def test_a_round_opens_with_bank_seat_and_for_this_release_with_its_old_name(
+    player_bank_tiles: Any, api: APIClient
+) -> None:
+    refused = _refused(_open(api, player_bank_tiles, bank_seat=2, banker_seat=3, bank_cents=3000), 400, "bank_seat")
+    assert list(refused["extra"]["fields"]) == ["bank_seat"]
+    opened = _ok(_open(api, player_bank_tiles, banker_seat=2, bank_cents=3000), 201)
+    assert (opened["bank_seat"], opened["bank_cents"]) == (2, 3000)

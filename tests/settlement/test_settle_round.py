@@ -37,7 +37,8 @@ def settled(dealer, revealed) -> Round:  # type: ignore[no-untyped-def]
 def test_settling_moves_the_round_to_settled_and_writes_its_audit_event(dealer, revealed) -> None:
     body = settle_round(round=revealed, actor=dealer, idempotency_key="settle-1")
     assert Round.objects.get(pk=revealed.pk).state == "settled"
-    assert (body["table"], body["number"], body["game"], body["corrects"]) == ("PGP-1", 1, "paigow_poker", None)
+    assert (body["table_name"], body["number"], body["game"], body["corrects"]) == ("PGP-1", 1, "paigow_poker", None)
+    assert body["table"] == revealed.table_id
     assert body["settlement_id"] == Posting.objects.get(round_id=revealed.pk, kind="settlement").pk
     event = AuditEvent.objects.get(event_type="round.settled")
     assert (event.before["state"], event.after["state"], event.actor) == ("revealed", "settled", dealer)

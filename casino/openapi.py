@@ -4,15 +4,20 @@ answers it can give besides its success, so no view repeats them.
 A drf-spectacular postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``) adds, to every operation
 that does not already say otherwise:
 
-- 400 where there is input: a request body, a query parameter or a header; 415 where there is a body (one sent
-  in a content type the API does not read, or a form it cannot parse);
+- 400 where there is input: a request body, a query parameter or a header; 413 and 415 where there is a body (one
+  over the size the server takes; one sent in a content type the API does not read, or that it cannot parse);
 - 401 and 403 where a signed-in user is needed (403 also answers a role or a table that refuses the user);
 - 404 where there is an id in the path;
 - 409 on a write that changes what is stored: a service refuses a round, a request or a shift that is not in a
   state that allows the action. The stateless answers (the dealer-assist engines, signing in) are not such writes;
 - 429 where anyone may call (signing in): too many failed sign-ins lock the name out for a while;
+- 503 on every operation: the database or a service it needs does not answer;
 - 422 on every write a signed-in user sends: its ``Idempotency-Key`` was sent with another request; and the header
   itself, required where the write moves money or chips (``casino.idempotency``).
+
+Two answers belong to an address rather than an operation, so the schema's description says them once: 405 (a
+method the address does not take) and 308 (an address without its trailing slash, to the one with it, keeping the
+method and the body), both in the same ``Refusal`` shape.
 
 An operation open to anyone (a view with no permission classes, as the token endpoint) is marked so: its
 ``security`` gains the empty requirement, as drf-spectacular does for ``AllowAny``.
@@ -55,6 +60,9 @@ DESCRIPTIONS = {
     "415": "The body's content type is not one the API reads (JSON, a form), or the body cannot be parsed as it.",
     "429": "Too many failed sign-ins: try again later.",
     "422": "The Idempotency-Key was sent with another request: a key names one request.",
+    "413": "The request body is larger than the server takes (extra.max_bytes).",
+    "503": "The database or a service the request needs does not answer: send it again after Retry-After seconds "
+    "(nothing was written).",
 }
 
 
@@ -68,11 +76,11 @@ def refusal_statuses(*, path: str, method: str, operation: dict[str, Any], open_
 
     >>> refusal_statuses(path="/api/v1/rounds/{round_id}/void/", method="post",
     ...     operation={"parameters": [{"in": "path", "name": "round_id"}], "requestBody": {}}, open_to_anyone=False)
-    ['400', '401', '403', '404', '415', '409']
+    ['400', '401', '403', '404', '413', '415', '409', '503']
     >>> refusal_statuses(path="/api/v1/tables/", method="get", operation={}, open_to_anyone=False)
-    ['401', '403']
+    ['401', '403', '503']
     >>> refusal_statuses(path="/api/v1/auth/token/", method="post", operation={"requestBody": {}}, open_to_anyone=True)
-    ['400', '415', '429']
+    ['400', '413', '415', '429', '503']
     """
     places = {parameter["in"] for parameter in operation.get("parameters", [])}
     statuses = []
@@ -83,11 +91,12 @@ def refusal_statuses(*, path: str, method: str, operation: dict[str, Any], open_
     if "path" in places:
         statuses.append("404")
     if "requestBody" in operation:
-        statuses.append("415")
+        statuses += ["413", "415"]
     if method in WRITE_METHODS and not path.startswith(STATELESS_PREFIXES):
         statuses.append("409")
     if open_to_anyone:
         statuses.append("429")
+    statuses.append("503")
     return statuses
 
 

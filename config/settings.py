@@ -151,6 +151,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "casino.middleware.ApiTrailingSlash",
     "django.middleware.common.CommonMiddleware",
     # Under /api/ a 404 is JSON, with DEBUG on as off.
     "casino.middleware.ApiNotFoundAsJson",
@@ -396,7 +397,14 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tableside API",
-    "DESCRIPTION": "Casino table management and dealer assist for the Pai Gow family of games.",
+    "DESCRIPTION": (
+        "Casino table management and dealer assist for the Pai Gow family of games.\n\n"
+        "Every refusal is a `Refusal` (`{message, extra}`), on every status: those each operation lists, and two "
+        "that belong to an address: 405 for a method the address does not take, and 308 for an address without its "
+        "trailing slash, to the address with it (`Location`, and `extra.location`), keeping the method and the body. "
+        "Every list is paged (`next`, `previous`, `results`; `page_size` 1 to 500). What each version changed: "
+        "docs/api/CHANGELOG.md."
+    ),
     # The project's version (pyproject.toml); docs/api/CHANGELOG.md says what each one changed.
     "VERSION": tomllib.loads((BASE_DIR / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"],
     "SERVE_INCLUDE_SCHEMA": False,

@@ -95,3 +95,31 @@ def test_a_login_form_without_its_csrf_token_still_gets_djangos_page() -> None:
     assert response.status_code == 403
     assert response["Content-Type"].startswith("text/html")
     assert b"CSRF" in response.content
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [False, True])
+def test_an_address_without_its_trailing_slash_is_a_308_that_keeps_the_method_and_body(
+    api: APIClient, settings, debug: bool
+) -> None:  # type: ignore[no-untyped-def]
+    settings.DEBUG = debug  # with DEBUG on, Django's own 301 fails a POST with a server error
+    body = {"cards": "As Ks Qs Js Ts 9s 8s"}
+    moved = api.post("/api/v1/assist/paigow-poker/house-way?x=1", body, format="json")
+    assert moved.status_code == 308 and moved["Location"] == "/api/v1/assist/paigow-poker/house-way/?x=1"
+    assert moved.json() == {
+        "message": "This address ends with a slash: /api/v1/assist/paigow-poker/house-way/",
+        "extra": {"location": "/api/v1/assist/paigow-poker/house-way/?x=1"},
+    }
+    followed = api.post(moved["Location"], body, format="json")
+    assert followed.status_code == 200 and "high" in json.dumps(followed.json())
+    assert api.get("/api/v1/tables").status_code == 308
+    nowhere = api.get("/api/v1/no-such-thing")
+    assert nowhere.status_code == 404 and set(nowhere.json()) == {"message", "extra"}
+
+
+@pytest.mark.django_db
+def test_a_method_the_address_does_not_take_is_a_json_405(api: APIClient) -> None:
+    for method in ("put", "delete", "patch"):
+        response = getattr(api, method)("/api/v1/tables/")
+        assert response.status_code == 405
+        assert response.json() == {"message": f'Method "{method.upper()}" not allowed.', "extra": {}}

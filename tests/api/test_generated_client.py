@@ -61,7 +61,17 @@ def _ok(response: Any, status: int = 200) -> Any:
     return response.parsed
 
 
-def test_a_round_a_buy_in_and_a_player_through_the_generated_client(
+def _signed_in(generated: Any, live_server: Any, models: Any, auth: Any, username: str, password: str) -> Any:
+    signed_in = _ok(
+        auth.sync_detailed(
+            client=generated.Client(base_url=live_server.url),
+            body=models.SignInRequest(username=username, password=password),
+        )
+    )
+    return generated.AuthenticatedClient(base_url=live_server.url, token=signed_in.token, prefix="Token")
+
+
+def test_a_round_a_buy_in_a_fill_a_tournament_entry_and_a_player_through_the_generated_client(
     generated: Any, live_demo_floor: str, live_server: Any
 ) -> None:
     api = importlib.import_module(f"{PACKAGE}.api")
@@ -108,8 +118,9 @@ def test_a_round_a_buy_in_and_a_player_through_the_generated_client(
     )
     _ok(rounds["hands_create"].sync_detailed(round_id, client=dealer, body=hands, idempotency_key=key()))
     settlement = _ok(rounds["settle_create"].sync_detailed(round_id, client=dealer, idempotency_key=key()))
-    (seat,) = (line for line in settlement.to_dict()["seats"] if line["seat"] == 3)
-    assert seat["outcome"] == "win"
+    (seat,) = (line for line in settlement.seats if line.seat == 3)
+    assert isinstance(seat, models.BankedSeatLine) and seat.outcome == models.BankedSeatLineOutcomeEnum.WIN
+    assert settlement.house.total_cents == -seat.net_cents and settlement.table == table.id
 
     buy_in = importlib.import_module(f"{PACKAGE}.api.tables.tables_buy_ins_create")
     bought = _ok(
@@ -133,6 +144,53 @@ def test_a_round_a_buy_in_and_a_player_through_the_generated_client(
     read = importlib.import_module(f"{PACKAGE}.api.players.players_retrieve")
     player = _ok(read.sync_detailed(enrolled.id, client=dealer))
     assert (player.name, player.tier) == ("Mr Lee", "Gold")
+
+    found = importlib.import_module(f"{PACKAGE}.api.players.players_list")
+    first = _ok(found.sync_detailed(client=dealer, q="lee", page_size=1))
+    assert [p.name for p in first.results] == ["Mr Lee"] and first.next_ is None
+
+    # A fill: the dealer asks for it, the cage sees it in its queue (a page) and issues it.
+    slip_request = importlib.import_module(f"{PACKAGE}.api.tables.tables_slips_create")
+    asked = _ok(
+        slip_request.sync_detailed(
+            table.id,
+            client=dealer,
+            body=models.SlipRequestInputRequest.from_dict({"kind": "fill", "chips": {"2500": 4}}),
+            idempotency_key=key(),
+        ),
+        201,
+    )
+    cage = _signed_in(generated, live_server, models, auth, "cage", live_demo_floor)
+    queue = importlib.import_module(f"{PACKAGE}.api.slips.slips_list")
+    waiting = _ok(queue.sync_detailed(client=cage, status=models.SlipsListStatus.REQUESTED))
+    assert [s.id for s in waiting.results] == [asked.id]
+    issue = importlib.import_module(f"{PACKAGE}.api.slips.slips_issue_create")
+    issued = _ok(issue.sync_detailed(asked.id, client=cage, idempotency_key=key()))
+    assert (issued.status, issued.total_cents) == ("issued", 10000)
+
+    # A tournament entry: the director makes an event from a template and registers a player.
+    director = _signed_in(generated, live_server, models, auth, "director", live_demo_floor)
+    create = importlib.import_module(f"{PACKAGE}.api.tournaments.tournaments_create")
+    event = _ok(
+        create.sync_detailed(
+            client=director,
+            body=models.TournamentCreateInputRequest.from_dict(
+                {"template": "msop_turbo", "buy_in_cents": 5000, "fee_cents": 1000}
+            ),
+        ),
+        201,
+    )
+    register = importlib.import_module(f"{PACKAGE}.api.tournaments.tournaments_entries_create")
+    entry = _ok(
+        register.sync_detailed(
+            event.id,
+            client=director,
+            body=models.EntryRegisterInputRequest.from_dict({"name": "Anna"}),
+            idempotency_key=key(),
+        ),
+        201,
+    )
+    assert (entry.number, entry.name) == (1, "Anna")
 
     refused = rounds["settle_create"].sync_detailed(round_id, client=dealer, idempotency_key=key())
     assert refused.status_code == 409 and refused.parsed.message  # the Refusal model reads the refusal

@@ -31,13 +31,13 @@ def test_the_refusal_is_one_component_with_a_message_and_extra(schema) -> None: 
 @pytest.mark.parametrize(
     ("method", "path", "statuses"),
     [
-        ("get", "/api/v1/tables/", {"400", "401", "403"}),  # 400: a page size or a cursor it cannot read
-        ("get", "/api/v1/rounds/{round_id}/", {"401", "403", "404"}),
+        ("get", "/api/v1/tables/", {"400", "401", "403", "503"}),  # 400: a page size or a cursor it cannot read
+        ("get", "/api/v1/rounds/{round_id}/", {"401", "403", "404", "503"}),
         # Every write a signed-in user sends: 422 for an Idempotency-Key sent with another request.
-        ("post", "/api/v1/rounds/{round_id}/void/", {"400", "401", "403", "404", "409", "415", "422"}),
-        ("post", "/api/v1/rounds/{round_id}/settle/", {"400", "401", "403", "404", "409", "422"}),
-        ("post", "/api/v1/assist/paigow-poker/house-way/", {"400", "401", "403", "415", "422"}),
-        ("get", "/api/v1/adjustments/", {"400", "401", "403"}),
+        ("post", "/api/v1/rounds/{round_id}/void/", {"400", "401", "403", "404", "409", "413", "415", "422", "503"}),
+        ("post", "/api/v1/rounds/{round_id}/settle/", {"400", "401", "403", "404", "409", "422", "503"}),
+        ("post", "/api/v1/assist/paigow-poker/house-way/", {"400", "401", "403", "413", "415", "422", "503"}),
+        ("get", "/api/v1/adjustments/", {"400", "401", "403", "503"}),
     ],
 )
 def test_each_operation_lists_the_refusals_it_can_answer(schema, method, path, statuses) -> None:  # type: ignore[no-untyped-def]
@@ -59,7 +59,7 @@ def test_every_operation_documents_its_refusals(schema) -> None:  # type: ignore
 def test_signing_in_is_open_to_anyone_and_may_be_locked_out(schema) -> None:  # type: ignore[no-untyped-def]
     operation = schema["paths"]["/api/v1/auth/token/"]["post"]
     assert {} in operation["security"]
-    assert {"400", "429"} <= set(operation["responses"])
+    assert {"400", "429", "503"} <= set(operation["responses"])
     assert "401" not in operation["responses"]
 
 

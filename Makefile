@@ -45,6 +45,13 @@ $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 
+# OpenAPI Generator, the schema's cross-check (tests/api/test_openapi_generator.py), runs on Java.
+JAVA ?= /usr/bin/java
+
+$(JAVA):
+	@echo "Installing Debian's headless Java for the API schema's cross-check"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null
+
 # The import contracts and the types first (seconds): an import that climbs a layer, or a value of the wrong type
 # (mypy --strict over every app, pyproject.toml), fails the build before the suite runs.
 # The suite keeps the bytecode it compiles (PYTHONDONTWRITEBYTECODE emptied, where a machine sets it): every worker,
@@ -57,7 +64,7 @@ AXE := .cache/npm/node_modules/axe-core/axe.min.js
 $(AXE):
 	npm install --silent --no-save --no-audit --no-fund --prefix .cache/npm axe-core@$(AXE_CORE)
 
-test: $(VENV)/.dev-installed $(CHROMIUM) $(AXE)
+test: $(VENV)/.dev-installed $(CHROMIUM) $(JAVA) $(AXE)
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m mypy
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(JOBS) --dist worksteal $(PYTEST_ARGS)

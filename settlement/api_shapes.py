@@ -264,3 +264,54 @@ class SettlementOutputSerializer(serializers.Serializer[Any]):
     house_wager = BankedSeatLineSerializer(
         required=False, help_text="The house's own wager against a player bank, settled as a seat."
     )
+
+
+# --- hands as a dealer enters them ----------------------------------------------------------------------------------
+
+
+class EnteredHandSerializer(serializers.Serializer[Any]):
+    """One position's hand as entered, in notation: a setting (``high``, ``low``), rows (``front``, ``middle``,
+    ``back``), or the cards or tiles unset for the house way to set (``cards``, ``tiles``)."""
+
+    cards = serializers.CharField(required=False, help_text="Seven cards for the house way to set (Pai Gow Poker).")
+    tiles = serializers.CharField(required=False, help_text="Four tiles for the house way to set (Pai Gow tiles).")
+    high = serializers.CharField(required=False)
+    low = serializers.CharField(required=False)
+    front = serializers.CharField(required=False)
+    middle = serializers.CharField(required=False)
+    back = serializers.CharField(required=False)
+
+
+class SwapEnteredSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    gave = serializers.CharField()
+    took = serializers.CharField()
+
+
+class HandsInputSerializer(serializers.Serializer[Any]):
+    """A round's revealed hands: each seat's by seat number (as text), the bank's and, against a player bank, the
+    house's own; Chinese Poker's surrendered seats (where the rule set allows) and swaps already recorded."""
+
+    seats = serializers.DictField(child=EnteredHandSerializer(), help_text="By seat number, as text.")
+    banker = EnteredHandSerializer(required=False)
+    house = EnteredHandSerializer(required=False)
+    surrendered = serializers.ListField(child=serializers.IntegerField(), required=False)
+    swaps = SwapEnteredSerializer(many=True, required=False)
+
+
+class PlacedStreetSerializer(serializers.Serializer[Any]):
+    """The cards one seat places this street, by row; a Fantasyland seat places all 13 and names its discard."""
+
+    front = serializers.CharField(required=False)
+    middle = serializers.CharField(required=False)
+    back = serializers.CharField(required=False)
+    discard = serializers.CharField(required=False)
+
+
+class PlacementsInputSerializer(serializers.Serializer[Any]):
+    seats = serializers.DictField(child=PlacedStreetSerializer(), help_text="By seat number, as text.")
+
+
+@extend_schema_field(HandsInputSerializer)
+class HandsInputField(serializers.DictField):
+    """Hands as the hands endpoint takes them (``HandsInputSerializer``); the service reads and checks them."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -48,7 +47,10 @@ from rounds.services import round_open
 from rounds.services.house_wager import house_wager_cents
 from settlement import services
 from settlement.api_shapes import (
+    HandsInputField,
+    HandsInputSerializer,
     PlacementsField,
+    PlacementsInputSerializer,
     RoundBalancesSerializer,
     RuleSetField,
     SettlementOutputSerializer,
@@ -297,7 +299,7 @@ class DealApi(APIView):
 
 class HandsApi(APIView):
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
+        request=HandsInputSerializer,
         responses=RoundStepOutputSerializer,
         summary="Enter the revealed hands (the round becomes revealed; they may be entered again until it settles)",
         examples=[
@@ -381,7 +383,7 @@ def _object(request: Request) -> dict[str, Any]:
 
 class PlacementsApi(APIView):
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
+        request=PlacementsInputSerializer,
         responses=RoundStepOutputSerializer,
         summary="Open-Face Chinese Poker: place one street for the seats named, in turn from the button",
         examples=[
@@ -450,7 +452,7 @@ class VoidApi(APIView):
 
 
 class CorrectionInputSerializer(serializers.Serializer[Any]):
-    hands = serializers.JSONField(help_text="The corrected hands, as for the hands endpoint (OFC: finished boards).")
+    hands = HandsInputField(help_text="The corrected hands, as for the hands endpoint (OFC: finished boards).")
     reason = StrictCharField(allow_blank=True)
 
 
@@ -500,7 +502,7 @@ class CorrectionApi(APIView):
 class AdjustmentRequestInputSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["void", "correction"])
     reason = StrictCharField(allow_blank=True)
-    hands = serializers.JSONField(required=False, allow_null=True)
+    hands = HandsInputField(required=False, allow_null=True, help_text="A correction's hands; none for a void.")
 
 
 class AdjustmentRequestApi(APIView):

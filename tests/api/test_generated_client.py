@@ -113,7 +113,7 @@ def test_a_round_a_buy_in_a_fill_a_tournament_entry_and_a_player_through_the_gen
             round_id, client=dealer, body=models.DealInputRequest(dice=[3, 5, 6]), idempotency_key=key()
         )
     )
-    hands = models.RoundsHandsCreateBody.from_dict(
+    hands = models.HandsInputRequest.from_dict(
         {"banker": {"cards": "Qs Qd 8s 5d 3c Jh Jc"}, "seats": {"3": {"high": "As Ad 7s 4d 2c", "low": "Kh Kc"}}}
     )
     _ok(rounds["hands_create"].sync_detailed(round_id, client=dealer, body=hands, idempotency_key=key()))

@@ -127,7 +127,7 @@ class ApiCursorPagination(CursorPagination):
 
     def _sequence_link(self, offset: int) -> str:
         encoded = b64encode(parse.urlencode({"o": str(offset)}, doseq=True).encode("ascii")).decode("ascii")
-        return replace_query_param(self.base_url, self.cursor_query_param, encoded)
+        return str(replace_query_param(str(self.base_url), self.cursor_query_param, encoded))
 
     def get_next_link(self) -> str | None:
         if hasattr(self, "_sequence_start"):
@@ -147,9 +147,10 @@ def page_response(
 ) -> Response:
     """The page of ``rows`` the request asks for, each row turned into its answer by ``answer`` (the page's rows in,
     the serialised list out), with the addresses of the pages before and after it."""
-    paginator = view.pagination_class()
+    paginator: ApiCursorPagination = view.pagination_class()
     page = paginator.paginate_queryset(rows, request, view=view)
-    return paginator.get_paginated_response(answer(page))
+    response: Response = paginator.get_paginated_response(answer(page))
+    return response
 
 
 # --- the filters lists share ----------------------------------------------------------------------------------------

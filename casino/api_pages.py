@@ -21,7 +21,7 @@ from typing import Any
 from urllib import parse
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import DataError
+from django.db import DataError, transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -107,7 +107,10 @@ class ApiCursorPagination(CursorPagination):
         if not isinstance(queryset, QuerySet):
             return self._paginate_sequence(list(queryset), request)
         try:
-            return list(super().paginate_queryset(queryset, request, view) or [])
+            # In a savepoint: a position the database itself refuses (a text it cannot hold) rolls back the page's
+            # query alone, not the request's transaction.
+            with transaction.atomic():
+                return list(super().paginate_queryset(queryset, request, view) or [])
         except (DjangoValidationError, DataError, ValueError, TypeError):
             # A position the cursor's field cannot hold (a time that is not one): a cursor someone wrote.
             raise _refuse_cursor() from None

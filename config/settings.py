@@ -303,6 +303,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_TASK_PUBLISH_RETRY = False
+# The game-math lab's tasks (a run taken, then its chunks, ``rules.lab_services``) go to this queue: the default one,
+# or a queue of the casino's own for workers it sets aside for the math (``celery -A config worker -Q lab``), so a long
+# run never delays a shift's reports. Every worker reading the queue plays chunks of a run at once.
+TABLESIDE_LAB_QUEUE = env.str("TABLESIDE_LAB_QUEUE", default="celery").strip() or "celery"
+CELERY_TASK_ROUTES = {"rules.lab_*": {"queue": TABLESIDE_LAB_QUEUE}}
 
 # --- Shift boundaries (Celery beat, ``celery -A config beat``) ------------------
 # Every 5 minutes ``pit.tasks.shift_boundaries`` closes the open shift once it

@@ -100,12 +100,20 @@ def _posted_hands(request: HttpRequest) -> object:
         return raw or None  # the service refuses it in words
 
 
+def _posted_seed(request: HttpRequest) -> object:
+    raw = request.POST.get("seed", "").strip()
+    if not raw:
+        return None  # drawn for the run
+    return int(raw) if raw.isascii() and raw.isdigit() else raw  # the service refuses anything else in words
+
+
 def _lab_page(
     request: HttpRequest,
     *,
     rule_set: RuleSet | None,
     values: dict[str, Any] | None = None,
     hands: object = None,
+    seed: object = None,
     error: str = "",
     status: int = 200,
 ) -> HttpResponse:
@@ -128,6 +136,7 @@ def _lab_page(
                 "shipped": shipped_figures(snapshot=snapshot),
                 "fields": _fields(rule_set.game, values if values is not None else _rule_values(snapshot)),
                 "hands": hands if hands is not None else DEFAULT_HANDS,
+                "seed": seed,
                 "form_key": form_key_new(),
             }
         )
@@ -168,6 +177,7 @@ def lab_start(request: HttpRequest) -> HttpResponse:
             request, rule_set=None, error=_("There is no such rule set: pick one from the list."), status=400
         )
     hands = _posted_hands(request)
+    seed = _posted_seed(request)
     values: dict[str, bool | int | str] = {
         field["key"]: request.POST.get(field["name"], "") for field in _fields(rule_set.game, {})
     }
@@ -180,10 +190,13 @@ def lab_start(request: HttpRequest) -> HttpResponse:
             rule_set=rule_set,
             hands=hands,
             changes=changes,
+            seed=seed,
             request_key=request.POST.get(FORM_KEY, ""),
         )
     except ApplicationError as exc:
-        return _lab_page(request, rule_set=rule_set, values=values, hands=hands, error=exc.message, status=400)
+        return _lab_page(
+            request, rule_set=rule_set, values=values, hands=hands, seed=seed, error=exc.message, status=400
+        )
     return redirect("pit-lab-run", run_id=run.pk)
 
 

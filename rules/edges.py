@@ -262,7 +262,7 @@ def _as_audited(run: LabRun) -> bool:
         .first()
     )
     recorded = {"hands": run.hands_done, "wins": run.wins, "pushes": run.pushes, "losses": run.losses}
-    return event is not None and event.after == recorded
+    return event is not None and all((event.after or {}).get(name) == value for name, value in recorded.items())
 
 
 def lab_counts(game: str, key: OptionsKey) -> Counts | None:

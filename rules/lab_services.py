@@ -3,12 +3,20 @@ and fail the runs whose worker stopped. Each write records its audit event in th
 
 What a run plays, by game (``rules.games.lab``):
 
-* Pai Gow Poker: a simulation of ``hands`` coups, house way against house way, seeded, in steps of
-  ``lab_batch(hands)`` hands; the running counts after each step are the run's ``series``.
-* Pai Gow tiles, banked: the exact enumeration of all 736,281,000 deals (62 s on one core, measured). Where the shipped
-  counts (``rules/games/data/house_edges.json``) already hold these rules, the page shows them at once, labelled
-  exact, and a run counts them again and records them (it confirms them, or shows where it differs).
+* Pai Gow Poker: a simulation of ``hands`` coups, house way against house way, in chunks of ``CHUNK_HANDS``, each
+  drawn from the run's seed and its own index (``rules.games.lab.chunk_rng``); the running counts after each chunk,
+  in chunk order, are the run's ``series``.
+* Pai Gow tiles, banked: the exact enumeration of all 736,281,000 deals (62 s on one core, measured), in chunks of
+  ``TILES_CHUNK`` player hands. Where the shipped counts (``rules/games/data/house_edges.json``) already hold these
+  rules, the page shows them at once, labelled exact, and a run counts them again and records them.
 * The points games and the tiles' peer variant have no bank and so no edge: no run (refused in words).
+
+A run is played by every worker the casino has: the task that takes it (``rules.lab_run_play``) marks it running and
+asks for one task a chunk (``rules.lab_chunk_play``), which any worker plays. A chunk's counts are written once
+(``LabChunk``); the chunk that completes the run records the run's counts, its series and its audit event. The counts
+for a seed are the same whether one worker played every chunk or many did, in whatever order. A worker lost mid-chunk
+loses that chunk only: its task was not acknowledged, so the broker delivers it again (``TASK_VISIBILITY_SECONDS``),
+and a chunk delivered twice finds its row and plays nothing.
 """
 
 from __future__ import annotations
@@ -19,11 +27,13 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino import numbers
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
@@ -31,20 +41,25 @@ from casino.outbox import outbox_enqueue
 from casino.roles import SUPERVISORS, require_role
 from rules import options as rule_options
 from rules.edges import options_key, outcome_key_text
+from rules.games import lab as lab_engine
 from rules.games import registry
-from rules.games.lab import TILES_DEALS, Tally, simulate_paigow_poker_batched, tiles_exact_counts
-from rules.models import LabRun, RuleSet
+from rules.games.lab import TILES_DEALS, Tally
+from rules.models import LabChunk, LabRun, RuleSet
 
 logger = logging.getLogger(__name__)
 
 HANDS_MIN = 10_000
-HANDS_MAX = 10_000_000
-# A running run whose worker has not reported progress for this long has stopped (killed, or its machine gone): the
-# steps report every few seconds (a simulation step of at most 100,000 hands, 200 tiles hands of the enumeration).
-LAB_STALL = dt.timedelta(minutes=3)
+HANDS_MAX = 100_000_000
+CHUNK_HANDS = 250_000  # a simulation's largest chunk: under a second on one core
+TILES_CHUNK = 250  # player hands of the tiles' enumeration a chunk: about two seconds
+# A running run none of whose chunks has finished for this long has stopped (every worker killed, or the broker
+# lost its tasks): a chunk takes seconds, and a chunk whose worker died is delivered again within the broker's
+# visibility timeout, so the bound waits for that redelivery before calling the run failed.
+LAB_STALL = dt.timedelta(seconds=max(180, settings.TASK_VISIBILITY_SECONDS + 60))
 # A run no worker has taken for this long never will be (the broker lost it): failed, so the lab is free again.
 LAB_QUEUE_LIMIT = dt.timedelta(minutes=30)
 TASK_NAME = "rules.lab_run_play"
+CHUNK_TASK_NAME = "rules.lab_chunk_play"
 _SERIES_POINTS = 50
 
 
@@ -52,9 +67,10 @@ class LabRefused(ApplicationError):
     """A lab run that cannot be started: ``extra["field"]`` names the input at fault, when one is."""
 
 
-def lab_batch(hands: int) -> int:
-    """Hands a step of a simulation: some fifty points on the convergence chart, 2,000 to 100,000 hands each."""
-    return max(2_000, min(100_000, hands // _SERIES_POINTS))
+def lab_chunk_hands(hands: int) -> int:
+    """Hands a chunk of a simulation of ``hands``: some fifty chunks (the convergence chart's points), at most
+    ``CHUNK_HANDS`` each. It depends on the hands asked for alone, so a seed always cuts the run the same way."""
+    return max(2_000, min(CHUNK_HANDS, -(-hands // _SERIES_POINTS)))
 
 
 def lab_outcome_key(game: str, options: Mapping[str, Any]) -> str:
@@ -101,10 +117,18 @@ def _hands(game: str, hands: object) -> int:
     return hands
 
 
-def _seed(game: str, seed: int | None) -> int | None:
+def _seed(game: str, seed: object) -> int | None:
     if registry.game(game).tiles:  # tiles: the exact enumeration
         return None  # an enumeration draws nothing
-    return random.SystemRandom().randrange(2**32) if seed is None else seed
+    if seed is None:
+        return random.SystemRandom().randrange(2**32)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise LabRefused(
+            _("A seed is a whole number from 0 to %(high)s, or left out to draw one; not %(value)s.")
+            % {"high": numbers.whole(2**63 - 1), "value": repr(seed)},
+            extra={"field": "seed"},
+        )
+    return seed
 
 
 def _in_flight() -> LabRun | None:
@@ -118,7 +142,7 @@ def lab_run_start(
     hands: object,
     request_key: str,
     changes: Mapping[str, Any] | None = None,
-    seed: int | None = None,
+    seed: object = None,
 ) -> LabRun:
     """Ask for a lab run of ``rule_set`` (with ``changes``: an edited copy) over ``hands`` hands; a worker plays it.
 
@@ -140,6 +164,7 @@ def lab_run_start(
         )
     game = snapshot["game"]
     requested = _hands(game, hands)
+    seeded = _seed(game, seed)
     lab_runs_fail_stalled()
     with transaction.atomic():
         RuleSet.objects.select_for_update().get(pk=rule_set.pk)  # one start at a time per rule set
@@ -157,7 +182,7 @@ def lab_run_start(
             outcome_key=lab_outcome_key(game, snapshot["options"]),
             method=LabRun.Method.EXACT if registry.game(game).tiles else LabRun.Method.SIMULATED,
             hands_requested=requested,
-            seed=_seed(game, seed),
+            seed=seeded,
             request_key=request_key,
             created_by=actor,
         )
@@ -171,44 +196,46 @@ def lab_run_start(
     return run
 
 
-def _progress(run_id: int, tally: Tally, *, series: list[list[int]] | None) -> None:
-    fields: dict[str, Any] = {
-        "hands_done": tally.hands,
-        "wins": tally.wins,
-        "pushes": tally.pushes,
-        "losses": tally.losses,
-        "heartbeat_at": timezone.now(),
-    }
-    if series is not None:
-        fields["series"] = series
-    LabRun.objects.filter(pk=run_id, status=LabRun.Status.RUNNING).update(**fields)
+def lab_chunk_count(run: LabRun) -> int:
+    """How many chunks ``run`` is played in."""
+    if run.method == LabRun.Method.EXACT:
+        return -(-len(lab_engine.tiles_player_hands()) // TILES_CHUNK)
+    return -(-int(run.hands_requested) // lab_chunk_hands(int(run.hands_requested)))
 
 
-def _play(run: LabRun) -> Tally:
-    """The run's engine, reporting every step to the row."""
+def _chunk_tally(run: LabRun, index: int) -> Tally:
+    """Play chunk ``index`` of ``run``: its hands of the simulation, or its slice of the tiles' player hands."""
     options = run.snapshot["options"]
     if run.method == LabRun.Method.EXACT:
-        return tiles_exact_counts(
+        hands = lab_engine.tiles_player_hands()[index * TILES_CHUNK : (index + 1) * TILES_CHUNK]
+        return lab_engine.tiles_exact_counts(
             way=options["tiles_house_way"],
+            player_hands=hands,
             gee_joon_single_rank=options["gee_joon_single_rank"],
             zero_zero_copy=options["zero_zero_copy"],
-            progress=lambda tally: _progress(run.pk, tally, series=None),
         )
-    series: list[list[int]] = []
-
-    def step(tally: Tally) -> None:
-        series.append([tally.hands, tally.wins, tally.pushes, tally.losses])
-        _progress(run.pk, tally, series=series)
-
-    return simulate_paigow_poker_batched(
-        run.hands_requested,
+    size = lab_chunk_hands(int(run.hands_requested))
+    return lab_engine.simulate_paigow_poker_chunk(
+        min(size, int(run.hands_requested) - index * size),
         seed=int(run.seed or 0),
+        index=index,
         way=options["pgp_house_way"],
         wheel_second_highest=options["wheel_second_highest"],
         joker_flush_as_ace=options["joker_flush_as_ace"],
-        batch=lab_batch(run.hands_requested),
-        progress=step,
     )
+
+
+def _series(chunks: list[LabChunk]) -> list[list[int]]:
+    """The running counts after each chunk, in chunk order, at most ``_SERIES_POINTS`` of them (the last always)."""
+    running, points = Tally(), []
+    for chunk in chunks:
+        running = running + Tally(int(chunk.wins), int(chunk.pushes), int(chunk.losses))
+        points.append([running.hands, running.wins, running.pushes, running.losses])
+    step = max(1, -(-len(points) // _SERIES_POINTS))
+    sampled = points[step - 1 :: step]
+    if points and (not sampled or sampled[-1] != points[-1]):
+        sampled.append(points[-1])
+    return sampled
 
 
 def _fail(run_id: int, *, error: str) -> None:
@@ -227,11 +254,8 @@ def _fail(run_id: int, *, error: str) -> None:
 
 
 def lab_run_play(*, run_id: int) -> LabRun:
-    """Play a queued run (the task ``rules.lab_run_play``): mark it running, run its engine step by step, then
-    record its counts, finished; or, if the engine fails, record it failed with why (never left hanging).
-
-    Idempotent: a run already taken (a message delivered twice) is left alone.
-    """
+    """Take a queued run (the task ``rules.lab_run_play``): mark it running and ask for one task a chunk, which any
+    worker plays (``lab_chunk_play``). Idempotent: a run already taken (a message delivered twice) is left alone."""
     with transaction.atomic():
         run = LabRun.objects.select_for_update().get(pk=run_id)
         if run.status != LabRun.Status.QUEUED:
@@ -239,25 +263,69 @@ def lab_run_play(*, run_id: int) -> LabRun:
         now = timezone.now()
         run.status, run.started_at, run.heartbeat_at = LabRun.Status.RUNNING, now, now
         run.save(update_fields=["status", "started_at", "heartbeat_at"])
+        for index in range(lab_chunk_count(run)):
+            outbox_enqueue(task_name=CHUNK_TASK_NAME, args=[run.pk, index])
+    return LabRun.objects.get(pk=run_id)
+
+
+def lab_chunk_play(*, run_id: int, index: int, worker: str = "") -> LabRun:
+    """Play chunk ``index`` of a running run (the task ``rules.lab_chunk_play``, on any worker) and record its counts;
+    the chunk that completes the run records the run's counts, series and audit event. A chunk already recorded (its
+    task delivered again), or a run no longer running, is left alone. An engine that fails fails the run, with why.
+    """
+    run = LabRun.objects.get(pk=run_id)
+    if run.status != LabRun.Status.RUNNING or LabChunk.objects.filter(run_id=run_id, index=index).exists():
+        return run
+    if not 0 <= index < lab_chunk_count(run):
+        raise ValueError(f"lab run {run_id} has no chunk {index}")
     try:
-        tally = _play(run)
-    except Exception as exc:  # any failure of the engine or the database: shown as failed, with why
-        logger.exception("Lab run %s failed", run_id)
+        tally = _chunk_tally(run, index)
+    except Exception as exc:  # any failure of the engine: the run is shown failed, with why (never left hanging)
+        logger.exception("Lab run %s, chunk %s failed", run_id, index)
         _fail(run_id, error=f"{type(exc).__name__}: {exc}")
         return LabRun.objects.get(pk=run_id)
     with transaction.atomic():
         run = LabRun.objects.select_for_update().get(pk=run_id)
-        if run.status != LabRun.Status.RUNNING:  # failed meanwhile as stalled: what it found stays unrecorded
+        if run.status != LabRun.Status.RUNNING or LabChunk.objects.filter(run_id=run_id, index=index).exists():
             return run
-        run.hands_done, run.wins, run.pushes, run.losses = tally.hands, tally.wins, tally.pushes, tally.losses
-        run.status, run.finished_at = LabRun.Status.FINISHED, timezone.now()
-        run.save(update_fields=["hands_done", "wins", "pushes", "losses", "status", "finished_at"])
-        audit_event_record(
-            actor=None,
-            event_type=AuditEventType.LAB_RUN_FINISHED,
-            subject=run,
-            after={"hands": tally.hands, "wins": tally.wins, "pushes": tally.pushes, "losses": tally.losses},
+        now = timezone.now()
+        LabChunk.objects.create(
+            run=run,
+            index=index,
+            hands=tally.hands,
+            wins=tally.wins,
+            pushes=tally.pushes,
+            losses=tally.losses,
+            played_at=now,
+            worker=worker[:200],
         )
+        chunks = list(LabChunk.objects.filter(run_id=run_id).order_by("index"))
+        total = Tally()
+        for chunk in chunks:
+            total = total + Tally(int(chunk.wins), int(chunk.pushes), int(chunk.losses))
+        run.hands_done, run.wins, run.pushes, run.losses = total.hands, total.wins, total.pushes, total.losses
+        run.heartbeat_at = now
+        fields = ["hands_done", "wins", "pushes", "losses", "heartbeat_at"]
+        if run.method == LabRun.Method.SIMULATED:
+            run.series = _series(chunks)
+            fields.append("series")
+        if len(chunks) == lab_chunk_count(run):
+            run.status, run.finished_at = LabRun.Status.FINISHED, now
+            fields += ["status", "finished_at"]
+        run.save(update_fields=fields)
+        if run.status == LabRun.Status.FINISHED:
+            audit_event_record(
+                actor=None,
+                event_type=AuditEventType.LAB_RUN_FINISHED,
+                subject=run,
+                after={
+                    "hands": total.hands,
+                    "wins": total.wins,
+                    "pushes": total.pushes,
+                    "losses": total.losses,
+                    "chunks": len(chunks),
+                },
+            )
     return run
 
 

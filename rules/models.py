@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.append_only import guarded_triggers
+from casino.append_only import AppendOnlyModel, append_only_triggers, guarded_triggers
 from rules import options as rule_options
 from rules.games import registry
 from rules.games.commission import Rounding
@@ -189,3 +189,35 @@ class LabRun(models.Model):
 
     def __str__(self) -> str:
         return f"lab run {self.pk}: {self.rule_set} ({self.get_status_display()})"
+
+
+class LabChunk(AppendOnlyModel):
+    """One part of a lab run, played by whichever worker took it: hands ``[first, first + hands)`` of a simulation
+    (drawn from the run's seed and the chunk's index alone, so a seed gives the same counts however many workers
+    play it) or a slice of the tiles' player hands. Written once, when the chunk is played; a chunk delivered twice
+    finds its row and plays nothing. The run's counts are the sum of its chunks (``rules.lab_services``)."""
+
+    run = models.ForeignKey(LabRun, on_delete=models.PROTECT, related_name="chunks", verbose_name=_("lab run"))
+    index = models.PositiveIntegerField(_("chunk"))
+    hands = models.PositiveBigIntegerField(_("hands"))
+    wins = models.PositiveBigIntegerField(_("player wins"))
+    pushes = models.PositiveBigIntegerField(_("pushes"))
+    losses = models.PositiveBigIntegerField(_("player losses"))
+    played_at = models.DateTimeField(_("played at"))
+    worker = models.CharField(_("played by"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        verbose_name = _("lab run chunk")
+        verbose_name_plural = _("lab run chunks")
+        constraints = [
+            models.UniqueConstraint(fields=["run", "index"], name="labchunk_once_a_run"),
+            models.CheckConstraint(
+                condition=models.Q(hands=models.F("wins") + models.F("pushes") + models.F("losses")),
+                name="labchunk_counts_add_up",
+            ),
+        ]
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"lab run {self.run_id}, chunk {self.index}"

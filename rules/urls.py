@@ -1,4 +1,5 @@
-"""URLs of the rules app: the stateless dealer-assist endpoints under ``/api/assist/``."""
+"""URLs of the rules app: the stateless dealer-assist endpoints under ``/api/assist/``, the game-math lab under
+``/api/lab/``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from rules.apis import (
     PaigowTilesAdviseApi,
     PaigowTilesHouseWayApi,
 )
+from rules.lab_apis import LabRunDetailApi, LabRunListApi
 
 api_urlpatterns = [
     path("assist/paigow-poker/house-way/", PaigowPokerHouseWayApi.as_view(), name="api-assist-paigow-poker-house-way"),
@@ -22,4 +24,6 @@ api_urlpatterns = [
     path("assist/chinese-poker/score/", ChinesePokerScoreApi.as_view(), name="api-assist-chinese-poker-score"),
     path("assist/chinese-poker/suggest/", ChinesePokerSuggestApi.as_view(), name="api-assist-chinese-poker-suggest"),
     path("assist/ofc/score/", OfcScoreApi.as_view(), name="api-assist-ofc-score"),
+    path("lab/runs/", LabRunListApi.as_view(), name="api-lab-run-list"),
+    path("lab/runs/<int:run_id>/", LabRunDetailApi.as_view(), name="api-lab-run-detail"),
 ]

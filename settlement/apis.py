@@ -45,6 +45,7 @@ from rounds.selectors import (
 )
 from rounds.services import round_open
 from rounds.services.house_wager import house_wager_cents
+from rules.api_shapes import RuleSetField
 from settlement import services
 from settlement.api_shapes import (
     HandsInputField,
@@ -52,7 +53,6 @@ from settlement.api_shapes import (
     PlacementsField,
     PlacementsInputSerializer,
     RoundBalancesSerializer,
-    RuleSetField,
     SettlementOutputSerializer,
     StoredHandsField,
 )

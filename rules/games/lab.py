@@ -122,11 +122,22 @@ def simulate_paigow_poker_batched(
     >>> simulate_paigow_poker_batched(1000, seed=1).hands
     1000
     """
+    return _simulate(hands, np.random.default_rng(seed), way, wheel_second_highest, joker_flush_as_ace, batch, progress)
+
+
+def _simulate(
+    hands: int,
+    rng: np.random.Generator,
+    way: str,
+    wheel_second_highest: bool,
+    joker_flush_as_ace: bool,
+    batch: int,
+    progress: Progress | None,
+) -> Tally:
     if way not in PGP_HOUSE_WAYS:
         raise ValueError(f"unknown house way {way!r}: choose one of {', '.join(PGP_HOUSE_WAYS)}")
     if hands < 1 or batch < 1:
         raise ValueError(f"hands and batch are at least 1, got {hands} and {batch}")
-    rng = np.random.default_rng(seed)
     tally = Tally()
     while tally.hands < hands:
         rows = deal_paigow_poker(min(batch, hands - tally.hands), rng)
@@ -142,6 +153,33 @@ def simulate_paigow_poker_batched(
         if progress is not None:
             progress(tally)
     return tally
+
+
+def chunk_rng(seed: int, index: int) -> np.random.Generator:
+    """The random stream of chunk ``index`` of a run seeded ``seed``: the ``index``-th child of the seed's sequence
+    (``numpy.random.SeedSequence``), independent of every other chunk's and the same whoever plays it and when."""
+    return np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=(index,)))
+
+
+def simulate_paigow_poker_chunk(
+    hands: int,
+    *,
+    seed: int,
+    index: int,
+    way: str = "golden_nugget",
+    wheel_second_highest: bool = True,
+    joker_flush_as_ace: bool = False,
+    batch: int = BATCH,
+) -> Tally:
+    """Chunk ``index`` of a run seeded ``seed``: ``hands`` hands from the chunk's own stream (``chunk_rng``), so a
+    run's counts depend on its seed and its chunks alone, not on how many workers played them or in which order.
+
+    >>> same = simulate_paigow_poker_chunk(2000, seed=7, index=3) == simulate_paigow_poker_chunk(2000, seed=7, index=3)
+    >>> other = simulate_paigow_poker_chunk(2000, seed=7, index=3) != simulate_paigow_poker_chunk(2000, seed=7, index=4)
+    >>> same, other
+    (True, True)
+    """
+    return _simulate(hands, chunk_rng(seed, index), way, wheel_second_highest, joker_flush_as_ace, batch, None)
 
 
 @cache

@@ -14,9 +14,11 @@ import pytest
 import yaml
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
+from django.db import connection
 from rest_framework.test import APIClient
 
 from casino.api_pages import MOST_PER_PAGE
+from casino.models import Shift
 from casino.roles import Role
 from players.services import player_create, session_start
 from poker_room.leagues.services import league_create
@@ -76,11 +78,11 @@ def _address(path: str) -> tuple[str, dict[str, str]]:
     """The list's address on the demo floor and the query it needs: the table, shift and tournament with the most
     rows in it."""
     table = Table.objects.get(name="PGP-1")
-    shift = ShiftReport.objects.order_by("-pk").first()
+    report = ShiftReport.objects.order_by("-pk").first()
     entry = Entry.objects.order_by("-pk").first()
     values = {
         "{table_id}": str(table.pk),
-        "{shift_id}": str(shift.shift_id if shift else 1),
+        "{shift_id}": str(report.shift_id if report else Shift.objects.order_by("-pk").values_list("pk", flat=True)[0]),
         "{tournament_id}": str(entry.tournament_id if entry else 1),
     }
     for name, value in values.items():
@@ -206,3 +208,27 @@ def test_the_filters_an_integrator_needs(demo_floor: User) -> None:
     assert api.get("/api/v1/shifts/", {"gaming_day": "1999-01-01"}).json()["results"] == []
     refused = api.get("/api/v1/shifts/", {"gaming_day": "29.11.2026"})
     assert refused.status_code == 400 and refused.json()["extra"]["field"] == "gaming_day"
+
+
+@pytest.mark.django_db
+def test_a_cursor_whose_position_the_database_refuses_is_a_400_and_the_request_goes_on(demo_floor: User) -> None:
+    """A position no text column holds (a NUL byte, which PostgreSQL refuses) rolls back the page's query alone: the
+    answer is the 400, and the connection's transaction is still usable."""
+    import base64
+
+    api = APIClient()
+    api.force_authenticate(demo_floor)
+    forged = base64.b64encode(b"p=%00PGP").decode("ascii")
+    answer = api.get("/api/v1/tables/", {"cursor": forged, "page_size": 1})
+    if connection.vendor == "postgresql":
+        assert answer.status_code == 400 and answer.json()["extra"]["field"] == "cursor"
+    else:  # SQLite compares such a text like any other
+        assert answer.status_code == 200
+    assert api.get("/api/v1/tables/", {"page_size": 1}).status_code == 200
+    # A position past what the column's integers hold: PostgreSQL refuses the query, in the request's transaction.
+    huge = base64.b64encode(b"p=99999999999999999999999").decode("ascii")
+    answer = api.get("/api/v1/chips/", {"cursor": huge, "page_size": 1})
+    assert answer.status_code in (200, 400) and api.get("/api/v1/chips/").status_code == 200
+    if connection.vendor == "postgresql":
+        assert answer.status_code == 400 and answer.json()["extra"]["field"] == "cursor"
+    assert Table.objects.filter(name="PGP-1").exists()

@@ -21,11 +21,18 @@ from casino.errors import NotAllowed
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from pit.templatetags.lab import pct
-from rules import edges, lab_services
+from rules import edges
 from rules.edges import HouseEdgeUnknown, rule_set_edges
 from rules.games import lab as engine
 from rules.games.lab import TILES_DEALS, Tally
-from rules.lab_services import lab_run_play, lab_run_start, lab_runs_fail_stalled
+from rules.lab_services import (
+    LAB_STALL,
+    lab_chunk_count,
+    lab_chunk_play,
+    lab_run_play,
+    lab_run_start,
+    lab_runs_fail_stalled,
+)
 from rules.models import LabRun, RuleSet
 from rules.options import CHINESE_POKER, PAIGOW_POKER, PAIGOW_TILES
 from rules.services import rule_set_default
@@ -33,6 +40,15 @@ from rules.services import rule_set_default
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
 Capture = Callable[..., object]
+
+
+def _played(run_id: int) -> LabRun:
+    """A run taken and every one of its chunks played here, as the workers would (the task's outbox messages are
+    not delivered inside a test's transaction)."""
+    run = lab_run_play(run_id=run_id)
+    for index in range(lab_chunk_count(run)):
+        lab_chunk_play(run_id=run_id, index=index)
+    return LabRun.objects.get(pk=run_id)
 
 
 def signed_in(user: User) -> Client:
@@ -177,10 +193,10 @@ def test_a_points_game_says_it_has_no_bank_and_offers_no_run(
 @pytest.mark.parametrize(
     ("changes", "words"),
     [
-        ({"hands": "lots"}, "The number of hands is a whole number from 10,000 to 10,000,000, not &#x27;lots&#x27;."),
-        ({"hands": "500"}, "from 10,000 to 10,000,000, not 500."),
-        ({"hands": "20000000"}, "from 10,000 to 10,000,000, not 20000000."),
-        ({"hands": ""}, "from 10,000 to 10,000,000, not None."),
+        ({"hands": "lots"}, "The number of hands is a whole number from 10,000 to 100,000,000, not &#x27;lots&#x27;."),
+        ({"hands": "500"}, "from 10,000 to 100,000,000, not 500."),
+        ({"hands": "200000000"}, "from 10,000 to 100,000,000, not 200000000."),
+        ({"hands": ""}, "from 10,000 to 100,000,000, not None."),
         ({"opt_pgp_house_way": "bellagio"}, "Unknown house way &#x27;bellagio&#x27; for Pai Gow Poker"),
         ({"opt_commission_rate_bp": "five"}, "is a whole number, not &#x27;five&#x27;"),
         ({"opt_commission_rate_bp": "20000"}, "The commission rate is in basis points, 0 to 10000"),
@@ -255,9 +271,9 @@ def test_a_run_whose_engine_fails_is_shown_failed_with_why(
     def broken(*args: object, **kwargs: object) -> Tally:
         raise MemoryError("the worker ran out of memory")
 
-    monkeypatch.setattr(lab_services, "simulate_paigow_poker_batched", broken)
+    monkeypatch.setattr(engine, "simulate_paigow_poker_chunk", broken)
     run = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
-    lab_run_play(run_id=run.pk)
+    _played(run.pk)
     run.refresh_from_db()
     assert run.status == LabRun.Status.FAILED and "MemoryError: the worker ran out of memory" in run.error
     client = signed_in(floor_supervisor)
@@ -266,20 +282,23 @@ def test_a_run_whose_engine_fails_is_shown_failed_with_why(
     page = client.get(f"/pit/lab/runs/{run.pk}/").content.decode()
     assert "The run failed: MemoryError" in page and "Result" not in page
     assert AuditEvent.objects.filter(event_type=AuditEventType.LAB_RUN_FAILED).count() == 1
-    lab_run_play(run_id=run.pk)  # delivered again: a failed run is left as it is
+    _played(run.pk)  # delivered again: a failed run is left as it is
     assert LabRun.objects.get(pk=run.pk).error == run.error
 
 
 def test_a_run_whose_worker_died_shows_failed_and_frees_the_lab(pgp_rules: RuleSet, floor_supervisor: User) -> None:
     run = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
-    long_ago = timezone.now() - dt.timedelta(minutes=10)
+    long_ago = timezone.now() - LAB_STALL - dt.timedelta(minutes=1)
     LabRun.objects.filter(pk=run.pk).update(status="running", started_at=long_ago, heartbeat_at=long_ago)
     client = signed_in(floor_supervisor)
     progress = client.get(f"/pit/lab/runs/{run.pk}/progress/").json()
     assert progress["done"] and progress["status"] == "failed" and "stopped reporting progress" in progress["error"]
     second = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
     run.refresh_from_db()
-    assert run.status == LabRun.Status.FAILED and "stopped reporting progress for 3 minutes" in run.error
+    assert (
+        run.status == LabRun.Status.FAILED
+        and f"stopped reporting progress for {int(LAB_STALL.total_seconds() // 60)} minutes" in run.error
+    )
     assert second.status == LabRun.Status.QUEUED
     assert lab_runs_fail_stalled() == 0
 
@@ -302,8 +321,8 @@ def test_a_finished_run_cannot_be_changed_or_deleted_but_a_running_one_reports_p
     LabRun.objects.filter(pk=run.pk).update(status="running")
     assert LabRun.objects.filter(pk=run.pk).update(hands_done=2_000, wins=600) == 1  # progress is allowed
     lab_run_play(run_id=run.pk)  # running already: left alone
-    LabRun.objects.filter(pk=run.pk).update(status="queued")
-    lab_run_play(run_id=run.pk)
+    LabRun.objects.filter(pk=run.pk).update(status="queued", hands_done=0, wins=0)
+    _played(run.pk)
     run.refresh_from_db()
     assert run.status == LabRun.Status.FINISHED
     for change in ({"wins": run.wins + 1}, {"status": "running"}, {"series": []}, {"hands_requested": 20_000}):
@@ -331,7 +350,7 @@ def nothing_shipped(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def _finished(rule_set: RuleSet, actor: User, hands: int) -> LabRun:
     run = lab_run_start(actor=actor, rule_set=rule_set, hands=hands, request_key=uuid.uuid4().hex)
-    return lab_run_play(run_id=run.pk)
+    return _played(run.pk)
 
 
 @pytest.mark.usefixtures("nothing_shipped")
@@ -387,3 +406,23 @@ def test_a_count_of_hands_grouped_the_german_way_or_as_the_page_shows_it_is_read
 ) -> None:
     response, _ = start(signed_in(floor_supervisor), django_capture_on_commit_callbacks, pgp_rules, hands=typed)
     assert response.status_code == 302 and LabRun.objects.get().hands_requested == 10_000
+
+
+def test_a_seed_typed_on_the_page_repeats_a_run_to_the_hand_and_one_left_out_is_drawn_and_shown(
+    pgp_rules: RuleSet, floor_supervisor: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    client = signed_in(floor_supervisor)
+    start(client, django_capture_on_commit_callbacks, pgp_rules, hands="10000", seed="12345")
+    start(client, django_capture_on_commit_callbacks, pgp_rules, hands="10000", seed=" 12345 ")
+    first, second = LabRun.objects.order_by("pk")
+    assert first.seed == second.seed == 12345 and first.status == second.status == LabRun.Status.FINISHED
+    assert (first.wins, first.pushes, first.losses) == (second.wins, second.pushes, second.losses)
+    assert "seed 12345" in client.get(f"/pit/lab/runs/{second.pk}/").content.decode()
+    start(client, django_capture_on_commit_callbacks, pgp_rules, hands="10000", seed="")
+    drawn = LabRun.objects.order_by("pk").last()
+    assert drawn is not None and drawn.seed is not None
+    for wrong in ("lucky", "-4", "1.5"):
+        response, _ = start(client, django_capture_on_commit_callbacks, pgp_rules, hands="10000", seed=wrong)
+        page = response.content.decode()  # type: ignore[attr-defined]
+        assert response.status_code == 400 and "A seed is a whole number" in page and f'value="{wrong}"' in page  # type: ignore[attr-defined]
+    assert LabRun.objects.count() == 3

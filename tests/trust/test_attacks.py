@@ -32,6 +32,9 @@ from players.services import player_create, session_start
 from poker_room.deals.models import Deal
 from poker_room.tournaments.services import entry_register, tournament_create, tournament_start
 from rounds.models import HouseWager, Round, Wager
+from rules.lab_services import lab_chunk_play, lab_run_play, lab_run_start
+from rules.options import PAIGOW_POKER
+from rules.services import rule_set_default
 from settlement.services import settle_round
 from tables.drop import buy_in_record, drop_count_record
 from tests.guards import guards_off, tamper
@@ -178,6 +181,12 @@ def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # t
     )
     # The house's wager against a player bank (the row only, as the deal's).
     HouseWager.objects.create(round=settled, amount_cents=2500, last_wager=Wager.objects.filter(round=settled).first())
+    # A game-math lab run taken, and its first chunk played.
+    run = lab_run_start(
+        actor=pit_boss, rule_set=rule_set_default(game=PAIGOW_POKER), hands=10_000, seed=1, request_key="attacks"
+    )
+    lab_run_play(run_id=run.pk)
+    lab_chunk_play(run_id=run.pk, index=0)
     audit_checkpoint_make(reason="shift closed")
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COUNT(*) FROM {q(table)}")

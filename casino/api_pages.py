@@ -33,6 +33,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
 from casino.errors import ApplicationError
+from casino.fields import query_date, query_id, query_time
 
 PER_PAGE = 50
 MOST_PER_PAGE = 500
@@ -173,3 +174,22 @@ TABLE_FILTER = OpenApiParameter("table", int, description="Only those of this ta
 GAMING_DAY_FILTER = OpenApiParameter(
     "gaming_day", OpenApiTypes.DATE, description="Only those of this gaming day: its business date, YYYY-MM-DD."
 )
+
+
+_FILTER_READERS: dict[str, Callable[..., Any]] = {
+    "since": query_time,
+    "shift": query_id,
+    "table": query_id,
+    "gaming_day": query_date,
+}
+
+
+def filtered(request: Request, rows: QuerySet[Any], **lookups: str) -> QuerySet[Any]:
+    """``rows`` narrowed by the filters the request names, each read by its one reader (a 400 naming it when it
+    cannot be read) and applied as its ``lookups`` entry says: ``filtered(request, slips, since="requested_at__gte",
+    shift="shift_id")``. A filter left out narrows nothing."""
+    for name, lookup in lookups.items():
+        value = _FILTER_READERS[name](request.query_params.get(name), field=name)
+        if value is not None:
+            rows = rows.filter(**{lookup: value})
+    return rows

@@ -28,9 +28,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_inputs import valid_input
-from casino.api_pages import GAMING_DAY_FILTER, ApiCursorPagination, page_response, since_filter
+from casino.api_pages import GAMING_DAY_FILTER, ApiCursorPagination, filtered, page_response, since_filter
 from casino.errors import NotAllowed
-from casino.fields import StrictCharField, StrictDateField, query_date, query_flag, query_time
+from casino.fields import StrictCharField, StrictDateField, query_flag
 from casino.models import Shift
 from casino.roles import OVERSEERS, SUPERVISORS, Role, require_role, user_has_role
 from casino.selectors import gaming_day_get, gaming_day_list
@@ -118,12 +118,7 @@ class ShiftListApi(APIView):
         _require_reader(request)
         closed_only = query_flag(request.query_params.get("closed"), field="closed")
         shifts = shift_list(closed_only=closed_only)
-        business_date = query_date(request.query_params.get("gaming_day"), field="gaming_day")
-        if business_date is not None:
-            shifts = shifts.filter(gaming_day__business_date=business_date)
-        since = query_time(request.query_params.get("since"), field="since")
-        if since is not None:
-            shifts = shifts.filter(opened_at__gte=since)
+        shifts = filtered(request, shifts, gaming_day="gaming_day__business_date", since="opened_at__gte")
         context = {"request": request}
         return page_response(
             self, request, shifts, lambda page: ShiftOutputSerializer(page, many=True, context=context).data

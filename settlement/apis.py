@@ -27,9 +27,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_inputs import valid_input
-from casino.api_pages import TABLE_FILTER, ApiCursorPagination, page_response, since_filter
+from casino.api_pages import TABLE_FILTER, ApiCursorPagination, filtered, page_response, since_filter
 from casino.errors import ApplicationError
-from casino.fields import StrictCharField, StrictIntegerField, query_id, query_time
+from casino.fields import StrictCharField, StrictIntegerField
 from casino.users import actor_of
 from rounds import ofc_turns
 from rounds import services as round_services
@@ -545,12 +545,7 @@ class AdjustmentListApi(APIView):
                 extra={"field": "status"},
             )
         rows = adjustment_list(status=wanted, user=request.user)
-        table_id = query_id(request.query_params.get("table"), field="table")
-        if table_id is not None:
-            rows = rows.filter(round__table_id=table_id)
-        since = query_time(request.query_params.get("since"), field="since")
-        if since is not None:
-            rows = rows.filter(requested_at__gte=since)
+        rows = filtered(request, rows, table="round__table_id", since="requested_at__gte")
         return page_response(self, request, rows, lambda page: AdjustmentOutputSerializer(page, many=True).data)
 
 

@@ -29,9 +29,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_inputs import valid_input
-from casino.api_pages import SHIFT_FILTER, TABLE_FILTER, ApiCursorPagination, page_response, since_filter
+from casino.api_pages import SHIFT_FILTER, TABLE_FILTER, ApiCursorPagination, filtered, page_response, since_filter
 from casino.errors import ApplicationError, NotAllowed
-from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField, query_id, query_time
+from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField, query_id
 from casino.roles import OVERSEERS, Role
 from casino.selectors import shift_current
 from casino.users import actor_of
@@ -269,13 +269,7 @@ class TableTrayCountsApi(APIView):
     def get(self, request: Request, table_id: int) -> Response:
         table = table_get(table_id=table_id)
         require_view_table(request.user, table)
-        counts = tray_count_list(table=table)
-        shift_id = query_id(request.query_params.get("shift"), field="shift")
-        if shift_id is not None:
-            counts = counts.filter(shift_id=shift_id)
-        since = query_time(request.query_params.get("since"), field="since")
-        if since is not None:
-            counts = counts.filter(counted_at__gte=since)
+        counts = filtered(request, tray_count_list(table=table), shift="shift_id", since="counted_at__gte")
         return page_response(self, request, counts, lambda page: TrayCountOutputSerializer(page, many=True).data)
 
     @extend_schema(
@@ -330,15 +324,11 @@ def _slips_filtered(request: Request, slips: QuerySet[Slip]) -> QuerySet[Slip]:
     """``slips`` of the status, kind, shift and time the request asks for (each left out: any)."""
     status = _choice(request, "status", list(Slip.Status.values), what=_("A slip's status"))
     kind = _choice(request, "kind", list(Slip.Kind.values), what=_("A slip"))
-    shift_id = query_id(request.query_params.get("shift"), field="shift")
-    since = query_time(request.query_params.get("since"), field="since")
     if status:
         slips = slips.filter(status=status)
     if kind:
         slips = slips.filter(kind=kind)
-    if shift_id is not None:
-        slips = slips.filter(shift_id=shift_id)
-    return slips if since is None else slips.filter(requested_at__gte=since)
+    return filtered(request, slips, shift="shift_id", since="requested_at__gte")
 
 
 def _slip(slip_id: int) -> Response:
@@ -394,9 +384,7 @@ class SlipListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         slips = _slips_filtered(request, slip_list(tables=slip_tables_visible_to(request.user)))
-        table_id = query_id(request.query_params.get("table"), field="table")
-        if table_id is not None:
-            slips = slips.filter(table_id=table_id)
+        slips = filtered(request, slips, table="table_id")
         return page_response(self, request, slips, lambda page: SlipOutputSerializer(page, many=True).data)
 
 
@@ -502,10 +490,7 @@ class TableBuyInsApi(APIView):
         require_view_table(request.user, table)
         shift_id = query_id(request.query_params.get("shift"), field="shift")
         shift = shift_current() if shift_id is None else drop_shift_get(shift_id=shift_id)
-        buy_ins = buy_in_list(table=table, shift=shift)
-        since = query_time(request.query_params.get("since"), field="since")
-        if since is not None:
-            buy_ins = buy_ins.filter(recorded_at__gte=since)
+        buy_ins = filtered(request, buy_in_list(table=table, shift=shift), since="recorded_at__gte")
         return page_response(self, request, buy_ins, lambda page: BuyInOutputSerializer(page, many=True).data)
 
     @extend_schema(

@@ -34,9 +34,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_pages import ApiCursorPagination, page_response, since_filter
+from casino.api_pages import ApiCursorPagination, filtered, page_response, since_filter
 from casino.errors import ApplicationError
-from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField, query_time
+from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField
 from casino.roles import TOURNAMENT_VIEWERS, Role, require_role
 from casino.users import Viewer
 from poker_room.api_inputs import InputSerializer, cents_field, tournament_or_404, valid_input
@@ -361,10 +361,7 @@ class TournamentListApi(APIView):
                 % {"statuses": ", ".join(Tournament.Status.values), "value": repr(wanted)},
                 extra={"field": "status"},
             )
-        found = _listed(request.user, wanted)
-        since = query_time(request.query_params.get("since"), field="since")
-        if since is not None:
-            found = found.filter(created_at__gte=since)
+        found = filtered(request, _listed(request.user, wanted), since="created_at__gte")
 
         def answer(page: list[Tournament]) -> Any:
             views = [TournamentView(t, b, [], []) for t, b in zip(page, boards(page), strict=True)]

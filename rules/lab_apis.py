@@ -9,6 +9,7 @@ import hashlib
 import uuid
 from typing import Any
 
+from django.db.models import Count
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
@@ -24,7 +25,7 @@ from casino.roles import SUPERVISORS, require_role
 from casino.users import actor_of
 from rules.api_shapes import RuleSetField
 from rules.lab_selectors import LabFigures, lab_run_figures, lab_run_progress
-from rules.lab_services import HANDS_MAX, HANDS_MIN, LabRefused, lab_chunk_count, lab_run_start
+from rules.lab_services import HANDS_DEFAULT, HANDS_MAX, HANDS_MIN, LabRefused, lab_chunk_count, lab_run_start
 from rules.models import LabRun, RuleSet
 
 LAB_USERS = SUPERVISORS  # as the page: a Floor supervisor or a Pit boss
@@ -93,7 +94,7 @@ class LabRunOutputSerializer(serializers.Serializer[Any]):
     hands_done = serializers.IntegerField(source="run.hands_done")
     percent = serializers.FloatField()
     chunks = serializers.IntegerField(help_text="The parts the run is played in, by every worker.")
-    chunks_done = serializers.IntegerField()
+    chunks_done = serializers.IntegerField(source="run.chunks_done")  # annotated by _runs()
     wins = serializers.IntegerField(source="run.wins", help_text="The player's, so far.")
     pushes = serializers.IntegerField(source="run.pushes")
     losses = serializers.IntegerField(source="run.losses")
@@ -118,13 +119,13 @@ def _view(run: LabRun) -> dict[str, Any]:
         "error": progress["error"],
         "percent": progress["percent"],
         "chunks": lab_chunk_count(run),
-        "chunks_done": run.chunks.count(),
         "figures": figures,
     }
 
 
 def _runs() -> Any:
-    return LabRun.objects.select_related("rule_set", "created_by")
+    """Runs with their rule set, who started them and how many chunks are played (one query for a page)."""
+    return LabRun.objects.select_related("rule_set", "created_by").annotate(chunks_done=Count("chunks"))
 
 
 def _request_key(request: Request) -> str:
@@ -186,7 +187,7 @@ class LabRunListApi(APIView):
         run = lab_run_start(
             actor=actor_of(request.user),
             rule_set=rule_set,
-            hands=data.get("hands", 1_000_000),
+            hands=data.get("hands", HANDS_DEFAULT),
             changes=data.get("changes") or None,
             seed=data.get("seed"),
             request_key=_request_key(request),

@@ -50,6 +50,7 @@ logger = logging.getLogger(__name__)
 
 HANDS_MIN = 10_000
 HANDS_MAX = 100_000_000
+HANDS_DEFAULT = 1_000_000  # what the page offers and the API plays when no number is given
 CHUNK_HANDS = 250_000  # a simulation's largest chunk: under a second on one core
 TILES_CHUNK = 250  # player hands of the tiles' enumeration a chunk: about two seconds
 # A running run none of whose chunks has finished for this long has stopped (every worker killed, or the broker

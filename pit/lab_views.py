@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import numbers
@@ -39,10 +40,13 @@ def _common(game: str) -> tuple[rule_options.Option, ...]:
     mode says whether there is a bank at all)."""
     return (
         rule_options.Option(
-            "commission_rate_bp", "commission rate (basis points, 500 is 5%)", 0, maximum=rule_options.MAX_BP
+            "commission_rate_bp",
+            gettext_noop("commission rate (basis points: 500 for 5 per cent)"),
+            0,
+            maximum=rule_options.MAX_BP,
         ),
-        rule_options.Option("commission_on_player_wins", "commission on player wins", False),
-        rule_options.Option("banking_mode", "banking mode", "", rule_options.BANKING_MODES),
+        rule_options.Option("commission_on_player_wins", gettext_noop("commission on player wins"), False),
+        rule_options.Option("banking_mode", gettext_noop("banking mode"), "", rule_options.BANKING_MODES),
     )
 
 
@@ -52,11 +56,12 @@ def _fields(game: str, values: dict[str, Any]) -> list[dict[str, Any]]:
         {
             "key": option.key,
             "name": f"opt_{option.key}",
-            "label": option.label,
+            "label": option.said(),
             "kind": option.kind.__name__,
-            "choices": option.choices,
+            "choices": [(choice, option.value_said(choice)) for choice in option.choices],
             "maximum": option.maximum,
             "value": values.get(option.key, option.default),
+            "value_said": option.value_said(values.get(option.key, option.default)),
         }
         for option in (*_common(game), *rule_options.GAME_OPTIONS[game])
     ]
@@ -79,7 +84,7 @@ def _posted_changes(request: HttpRequest, game: str) -> dict[str, bool | int | s
                 changes[option.key] = int(raw.strip().replace(",", ""))
             except ValueError:
                 raise LabRefused(
-                    _("The %(label)s is a whole number, not %(value)r.") % {"label": option.label, "value": raw},
+                    _("The %(label)s is a whole number, not %(value)r.") % {"label": option.said(), "value": raw},
                     extra={"field": option.key},
                 ) from None
         else:

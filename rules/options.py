@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext, gettext_noop
 
 from casino.errors import ApplicationError
 from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles, registry
@@ -84,6 +85,17 @@ class Option:
     def kind(self) -> type:
         return type(self.default)
 
+    def said(self) -> str:
+        """What a pit boss calls the option, in the active language."""
+        return gettext(self.label)
+
+    def value_said(self, value: object) -> str:
+        """A value of the option as a pit boss reads it: on/off for a switch, a choice in words, a number as typed."""
+        if self.kind is bool:
+            return gettext("on") if value else gettext("off")
+        words = CHOICE_WORDS.get(self.key, {}).get(str(value))
+        return gettext(words) if words else str(value)
+
 
 def _words(choices: tuple[str, ...]) -> str:
     """``a``, ``a or b``, ``a, b or c``."""
@@ -92,46 +104,76 @@ def _words(choices: tuple[str, ...]) -> str:
     return _("%(choices)s or %(last)s") % {"choices": ", ".join(choices[:-1]), "last": choices[-1]}
 
 
-_FOUL_POLICY = "foul policy"
-_RAKE = Option("rake_bp", "rake (basis points of a player's net win)", 0, maximum=MAX_BP)
+_FOUL_POLICY = gettext_noop("foul policy")
+_RAKE = Option("rake_bp", gettext_noop("rake (basis points of a player's net win)"), 0, maximum=MAX_BP)
 _TIME_CHARGE = Option(
-    "time_charge_cents", "time charge (cents a seat each half hour)", 0, maximum=MAX_TIME_CHARGE_CENTS
+    "time_charge_cents", gettext_noop("time charge (cents a seat each half hour)"), 0, maximum=MAX_TIME_CHARGE_CENTS
 )
 
 GAME_OPTIONS: Mapping[str, tuple[Option, ...]] = {
     PAIGOW_TILES: (
-        Option("tiles_house_way", "house way", "foxwoods", tuple(paigow_tiles.HOUSE_WAYS)),
+        Option("tiles_house_way", gettext_noop("house way"), "foxwoods", tuple(paigow_tiles.HOUSE_WAYS)),
         Option("foul_policy", _FOUL_POLICY, "forfeit", tuple(paigow_tiles.FOUL_POLICIES)),
-        Option("gee_joon_single_rank", "Gee Joon single rank", "seed", tuple(paigow_tiles.GEE_JOON_SINGLE_RANKS)),
-        Option("zero_zero_copy", "zero against zero is a copy", True),
-        Option("mode", "mode", "bank", ("bank", "peer")),
-        Option("gee_joon_as_zero", "Gee Joon tiles count zero (peer variant)", False),
-        Option("peer_points", "gong 10 and wong 11 points (peer variant)", False),
+        Option("gee_joon_single_rank", gettext_noop("Gee Joon single rank"), "seed", tuple(paigow_tiles.GEE_JOON_SINGLE_RANKS)),
+        Option("zero_zero_copy", gettext_noop("zero against zero is a copy"), True),
+        Option("mode", gettext_noop("mode"), "bank", ("bank", "peer")),
+        Option("gee_joon_as_zero", gettext_noop("Gee Joon tiles count zero (peer variant)"), False),
+        Option("peer_points", gettext_noop("gong 10 and wong 11 points (peer variant)"), False),
     ),
     PAIGOW_POKER: (
-        Option("pgp_house_way", "house way", "golden_nugget", tuple(paigow_poker.HOUSE_WAYS)),
+        Option("pgp_house_way", gettext_noop("house way"), "golden_nugget", tuple(paigow_poker.HOUSE_WAYS)),
         Option("foul_policy", _FOUL_POLICY, "forfeit", tuple(paigow_poker.FOUL_POLICIES)),
-        Option("wheel_second_highest", "wheel (5-4-3-2-A) second-highest straight", True),
-        Option("joker_flush_as_ace", "joker in a flush is always an ace", False),
+        Option("wheel_second_highest", gettext_noop("wheel (5-4-3-2-A) second-highest straight"), True),
+        Option("joker_flush_as_ace", gettext_noop("joker in a flush is always an ace"), False),
         # §2: "the house (dealer) wagers the player's last bet against a player bank" (practice; on by default).
-        Option("house_wager", "the house wagers the banker's last bet against a player bank", True),
+        Option("house_wager", gettext_noop("the house wagers the banker's last bet against a player bank"), True),
     ),
     CHINESE_POKER: (
-        Option("cp_scoring", "points system", "2-4", tuple(chinese_poker.POINTS_SYSTEMS)),
-        Option("cp_royalties", "royalty table", "seed", tuple(chinese_poker.ROYALTY_TABLES)),
-        Option("naturals", "naturals", True),
-        Option("natural_vs_natural", "natural against natural", "higher", ("higher", "push")),
-        Option("surrender_allowed", "surrender", False),
-        Option("swap_allowed", "swap", False),
+        Option("cp_scoring", gettext_noop("points system"), "2-4", tuple(chinese_poker.POINTS_SYSTEMS)),
+        Option("cp_royalties", gettext_noop("royalty table"), "seed", tuple(chinese_poker.ROYALTY_TABLES)),
+        Option("naturals", gettext_noop("naturals"), True),
+        Option("natural_vs_natural", gettext_noop("natural against natural"), "higher", ("higher", "push")),
+        Option("surrender_allowed", gettext_noop("surrender"), False),
+        Option("swap_allowed", gettext_noop("swap"), False),
         _RAKE,
         _TIME_CHARGE,
     ),
     OFC: (
-        Option("ofc_royalties", "royalty table", "mainz", tuple(ofc.ROYALTY_TABLES)),
-        Option("fantasyland", "Fantasyland", False),
+        Option("ofc_royalties", gettext_noop("royalty table"), "mainz", tuple(ofc.ROYALTY_TABLES)),
+        Option("fantasyland", gettext_noop("Fantasyland"), False),
         _RAKE,
         _TIME_CHARGE,
     ),
+}
+
+# The choices of the options in a user's words (the values are the engines' names, which the API and the snapshots
+# keep); a choice missing here is shown as its value.
+CHOICE_WORDS: Mapping[str, Mapping[str, str]] = {
+    "tiles_house_way": {"foxwoods": gettext_noop("Foxwoods")},
+    "pgp_house_way": {
+        "golden_nugget": gettext_noop("Golden Nugget"),
+        "trump_plaza": gettext_noop("Trump Plaza"),
+        "foxwoods": gettext_noop("Foxwoods"),
+        "trump_plaza_literal": gettext_noop("Trump Plaza, as its text reads"),
+    },
+    "foul_policy": {
+        "forfeit": gettext_noop("the wager is lost"),
+        "house_way": gettext_noop("re-set by the house way"),
+    },
+    "gee_joon_single_rank": {
+        "seed": gettext_noop("4-2 above the mixed fives, 2-1 last (seed)"),
+        "lowest": gettext_noop("both last, equal"),
+    },
+    "mode": {"bank": gettext_noop("banked"), "peer": gettext_noop("peer variant")},
+    "cp_royalties": {"seed": gettext_noop("the seed's table"), "none": gettext_noop("none")},
+    "natural_vs_natural": {"higher": gettext_noop("the higher wins"), "push": gettext_noop("a push")},
+    "ofc_royalties": {"mainz": gettext_noop("Mainz"), "standard": gettext_noop("standard")},
+    "banking_mode": {
+        HOUSE: gettext_noop("the house banks"),
+        PLAYER_ROTATION: gettext_noop("players bank in rotation"),
+        CO_BANKING: gettext_noop("co-banking"),
+        NO_BANK: gettext_noop("no bank"),
+    },
 }
 
 # Options added after rule sets were first stored (the default rule sets of ``rules/migrations/0002`` lack them):
@@ -213,7 +255,7 @@ def _check_option(option: Option, value: object, game: str) -> bool | int | str:
             raise _bad(
                 option.key,
                 _("The %(option)s (%(key)s) %(where)s is on or off (true or false), not %(value)s.")
-                % {"option": option.label, "key": option.key, "where": where, "value": repr(value)},
+                % {"option": gettext(option.label), "key": option.key, "where": where, "value": repr(value)},
             )
         return value
     if option.kind is int:
@@ -222,14 +264,14 @@ def _check_option(option: Option, value: object, game: str) -> bool | int | str:
             raise _bad(
                 option.key,
                 _("The %(option)s (%(key)s) %(where)s is %(span)s, not %(value)s.")
-                % {"option": option.label, "key": option.key, "where": where, "span": span, "value": repr(value)},
+                % {"option": gettext(option.label), "key": option.key, "where": where, "span": span, "value": repr(value)},
             )
         return value
     if value not in option.choices:
         raise _bad(
             option.key,
             _("Unknown %(option)s %(value)s %(where)s: choose %(choices)s.")
-            % {"option": option.label, "value": repr(value), "where": where, "choices": _words(option.choices)},
+            % {"option": gettext(option.label), "value": repr(value), "where": where, "choices": _words(option.choices)},
         )
     return str(value)
 

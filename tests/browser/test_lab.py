@@ -121,7 +121,7 @@ def test_an_edited_copy_with_a_bad_commission_is_refused_in_words_and_a_points_g
     page.fill("#opt_commission_rate_bp", "five")
     page.get_by_role("button", name="Start the simulation").click()
     expect(page.locator(".lab-error")).to_have_text(
-        "The commission rate (basis points, 500 is 5%) is a whole number, not 'five'."
+        "The commission rate (basis points: 500 for 5 per cent) is a whole number, not 'five'."
     )
     expect(page.locator("details.lab-edit")).to_have_attribute("open", "")
     expect(page.locator("#opt_commission_rate_bp")).to_have_value("five")  # what was typed stays, to be corrected

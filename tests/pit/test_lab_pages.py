@@ -417,7 +417,7 @@ def test_a_seed_typed_on_the_page_repeats_a_run_to_the_hand_and_one_left_out_is_
     first, second = LabRun.objects.order_by("pk")
     assert first.seed == second.seed == 12345 and first.status == second.status == LabRun.Status.FINISHED
     assert (first.wins, first.pushes, first.losses) == (second.wins, second.pushes, second.losses)
-    assert "seed 12345" in client.get(f"/pit/lab/runs/{second.pk}/").content.decode()
+    assert "Seed 12345" in client.get(f"/pit/lab/runs/{second.pk}/").content.decode()
     start(client, django_capture_on_commit_callbacks, pgp_rules, hands="10000", seed="")
     drawn = LabRun.objects.order_by("pk").last()
     assert drawn is not None and drawn.seed is not None
@@ -426,3 +426,20 @@ def test_a_seed_typed_on_the_page_repeats_a_run_to_the_hand_and_one_left_out_is_
         page = response.content.decode()  # type: ignore[attr-defined]
         assert response.status_code == 400 and "A seed is a whole number" in page and f'value="{wrong}"' in page  # type: ignore[attr-defined]
     assert LabRun.objects.count() == 3
+
+
+def test_a_german_pit_boss_reads_the_options_their_choices_and_the_rules_played_in_german(
+    pgp_rules: RuleSet, floor_supervisor: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    client = signed_in(floor_supervisor)
+    page = client.get(f"/pit/lab/?rule_set={pgp_rules.pk}", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    for english in ("Foul policy", "Banking mode", "the wager is lost", "the house banks", "Joker in a flush"):
+        assert english not in page
+    for german in ("Regel bei Foul", "Bankmodus", "der Einsatz verfällt", "das Haus hält die Bank"):
+        assert german in page
+    assert '<option value="golden_nugget" selected>Golden Nugget</option>' in page
+    start(client, django_capture_on_commit_callbacks, pgp_rules, hands="10000", seed="7")
+    run = LabRun.objects.get()
+    shown = client.get(f"/pit/lab/runs/{run.pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Startwert 7" in shown and "Pai Gow Poker — Hausregeln (Golden Nugget)" in shown
+    assert "Foul policy" not in shown and ">True<" not in shown and ">an<" in shown

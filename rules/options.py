@@ -33,8 +33,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext as _
 
 from casino.errors import ApplicationError
 from rules.games import chinese_poker, ofc, paigow_poker, paigow_tiles, registry
@@ -114,7 +114,12 @@ GAME_OPTIONS: Mapping[str, tuple[Option, ...]] = {
     PAIGOW_TILES: (
         Option("tiles_house_way", gettext_noop("house way"), "foxwoods", tuple(paigow_tiles.HOUSE_WAYS)),
         Option("foul_policy", _FOUL_POLICY, "forfeit", tuple(paigow_tiles.FOUL_POLICIES)),
-        Option("gee_joon_single_rank", gettext_noop("Gee Joon single rank"), "seed", tuple(paigow_tiles.GEE_JOON_SINGLE_RANKS)),
+        Option(
+            "gee_joon_single_rank",
+            gettext_noop("Gee Joon single rank"),
+            "seed",
+            tuple(paigow_tiles.GEE_JOON_SINGLE_RANKS),
+        ),
         Option("zero_zero_copy", gettext_noop("zero against zero is a copy"), True),
         Option("mode", gettext_noop("mode"), "bank", ("bank", "peer")),
         Option("gee_joon_as_zero", gettext_noop("Gee Joon tiles count zero (peer variant)"), False),
@@ -264,14 +269,25 @@ def _check_option(option: Option, value: object, game: str) -> bool | int | str:
             raise _bad(
                 option.key,
                 _("The %(option)s (%(key)s) %(where)s is %(span)s, not %(value)s.")
-                % {"option": gettext(option.label), "key": option.key, "where": where, "span": span, "value": repr(value)},
+                % {
+                    "option": gettext(option.label),
+                    "key": option.key,
+                    "where": where,
+                    "span": span,
+                    "value": repr(value),
+                },
             )
         return value
     if value not in option.choices:
         raise _bad(
             option.key,
             _("Unknown %(option)s %(value)s %(where)s: choose %(choices)s.")
-            % {"option": gettext(option.label), "value": repr(value), "where": where, "choices": _words(option.choices)},
+            % {
+                "option": gettext(option.label),
+                "value": repr(value),
+                "where": where,
+                "choices": _words(option.choices),
+            },
         )
     return str(value)
 

@@ -31,6 +31,40 @@ def _after_migrate(sender: AppConfig, using: str = "default", **kwargs: Any) -> 
         app_role_grant(connection, role)
 
 
+def _logging_as_configured(**_: Any) -> None:
+    import logging.config
+
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)
+
+
+def _celery_signals_connect() -> None:
+    """The request's id into the tasks it asks for and onto their log lines; each task's time and failures
+    measured (``casino.request_ids``, ``casino.metrics``); a worker's own metrics served where asked for."""
+    from celery.signals import (
+        before_task_publish,
+        setup_logging,
+        task_failure,
+        task_postrun,
+        task_prerun,
+        worker_init,
+    )
+
+    from casino import metrics, request_ids
+
+    # A worker logs as the web does (settings.LOGGING: plain or JSON lines, the request's id), not in Celery's own
+    # format: with a receiver here Celery leaves the logging as Django configured it.
+    setup_logging.connect(_logging_as_configured, dispatch_uid="casino.logging_as_configured")
+    before_task_publish.connect(request_ids.task_header_add, dispatch_uid="casino.request_id_header")
+    task_prerun.connect(request_ids.task_ids_take, dispatch_uid="casino.task_ids_take")
+    task_postrun.connect(request_ids.task_ids_let_go, dispatch_uid="casino.task_ids_let_go")
+    task_prerun.connect(metrics.task_started, dispatch_uid="casino.task_started")
+    task_postrun.connect(metrics.task_ended, dispatch_uid="casino.task_ended")
+    task_failure.connect(metrics.task_failed, dispatch_uid="casino.task_failed")
+    worker_init.connect(metrics.worker_metrics_serve, dispatch_uid="casino.worker_metrics")
+
+
 class CasinoConfig(AppConfig):
     name = "casino"
     verbose_name = "Casino floor"
@@ -41,3 +75,4 @@ class CasinoConfig(AppConfig):
 
         # Once per migrate, after every app's migrations (the last app's signal is enough, but each is cheap).
         post_migrate.connect(_after_migrate, dispatch_uid="casino.after_migrate")
+        _celery_signals_connect()

@@ -44,7 +44,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
-from django.db.models import Exists, Max, Min, OuterRef
+from django.db.models import Count, Exists, Max, Min, OuterRef
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -374,16 +374,21 @@ def audit_log_sequence_if_due() -> None:
         audit_checkpoint_make(reason="within seconds of a write", wait=False, only_if_moved=True)
 
 
-def audit_unanchored_since() -> dt.datetime | None:
-    """When the oldest event not yet in a signed head was written (None: every event is): the age of the tail
-    that whoever controls the database could still cut unseen."""
+def audit_unanchored_tail() -> tuple[int, dt.datetime | None]:
+    """How many events are not yet in a signed head, and when the oldest of them was written (None: every event
+    is): the tail that whoever controls the database could still cut unseen."""
     top = AuditLeaf.objects.aggregate(seq=Max("event_seq"))["seq"] or 0
-    oldest: dt.datetime | None = (
+    tail = (
         AuditEvent.objects.filter(seq__gt=max(top - SEQUENCER_WINDOW, 0))
         .filter(~Exists(AuditLeaf.objects.filter(event_seq=OuterRef("seq"))))
-        .aggregate(oldest=Min("occurred_at"))["oldest"]
+        .aggregate(events=Count("seq"), oldest=Min("occurred_at"))
     )
-    return oldest
+    return int(tail["events"]), tail["oldest"]
+
+
+def audit_unanchored_since() -> dt.datetime | None:
+    """When the oldest event not yet in a signed head was written (None: every event is)."""
+    return audit_unanchored_tail()[1]
 
 
 def checkpoint_parse(text: str) -> dict[str, Any]:

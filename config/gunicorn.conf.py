@@ -20,3 +20,12 @@ graceful_timeout = 30
 # Access lines and errors on standard output and error, for the service manager's journal.
 accesslog = "-"
 errorlog = "-"
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A worker that ended: its live gauges dropped from the metrics it leaves in ``PROMETHEUS_MULTIPROC_DIR``
+    (prometheus-client's multiprocess mode; its counters and histograms stay counted)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined,no-untyped-call]

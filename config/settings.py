@@ -147,6 +147,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz, /readyz and /metrics answered first: a load balancer probes by address, over plain HTTP.
+    "casino.health.HealthProbes",
+    # The request's id (X-Request-ID) on every log line of the request and of the tasks it asks for.
+    "casino.request_ids.RequestIds",
+    # Each request's time by view, for /metrics.
+    "casino.metrics.RequestMetrics",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -250,6 +256,16 @@ REDIS_SOCKET_TIMEOUT = _positive_number("REDIS_SOCKET_TIMEOUT", 0.5, most=30)
 # Every event is folded into the audit log's tree and its head signed and handed to the witnesses outside the
 # database within this many seconds (Celery beat, and the process that wrote it): the tail that can be cut unseen.
 TABLESIDE_AUDIT_ANCHOR_SECONDS = _positive_number("TABLESIDE_AUDIT_ANCHOR_SECONDS", 5.0, most=300)
+# /readyz fails while the oldest audit event not yet in a signed head is older than this (0: not checked). Beat
+# anchors every TABLESIDE_AUDIT_ANCHOR_SECONDS; a tail older than a minute means beat or the sequencer stopped.
+TABLESIDE_READY_UNANCHORED_SECONDS = _positive_number(
+    "TABLESIDE_READY_UNANCHORED_SECONDS", max(60.0, 12 * TABLESIDE_AUDIT_ANCHOR_SECONDS), most=86_400
+)
+# /metrics answers a request bearing this token (Authorization: Bearer ...); unset, it is not served (404).
+TABLESIDE_METRICS_TOKEN = os.environ.get("TABLESIDE_METRICS_TOKEN", "").strip()
+# A Celery worker's own metrics (prometheus-client's HTTP server) on this port; 0: none (docs/monitoring.md).
+TABLESIDE_WORKER_METRICS_PORT = env.int("TABLESIDE_WORKER_METRICS_PORT", default=0)
+TABLESIDE_WORKER_METRICS_ADDRESS = env.str("TABLESIDE_WORKER_METRICS_ADDRESS", default="127.0.0.1")
 REDIS_URL = _optional_url("REDIS_URL", ("redis", "rediss"))
 CACHES: dict[str, dict[str, Any]]
 if REDIS_URL is None:
@@ -488,11 +504,32 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Logs: plain lines on the embedded default; JSON lines (one object a line: time, level, logger, message,
+# request_id, task, task_id and any extra fields) with TABLESIDE_LOG_FORMAT=json, for a log collector.
+TABLESIDE_LOG_FORMAT = env.str("TABLESIDE_LOG_FORMAT", default="text").strip().lower()
+if TABLESIDE_LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"TABLESIDE_LOG_FORMAT is text or json, got {TABLESIDE_LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"format": "%(levelname)s %(name)s%(request_tag)s %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(levelname)s %(name)s %(message)s %(request_id)s %(task)s %(task_id)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": "time",
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": TABLESIDE_LOG_FORMAT,
+            "filters": ["request_ids"],
+        }
+    },
     "filters": {
+        "request_ids": {"()": "casino.request_ids.RequestIdOnRecords"},
         "redis_backing_off": {"()": "casino.redis_cache.QuietWhileBackingOff"},
         "refusals_without_traceback": {"()": "casino.logs.RefusalsWithoutTraceback"},
     },

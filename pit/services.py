@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -9,6 +11,7 @@ from django.utils.translation import gettext as _
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
+from casino.metrics import REPORT_BUILD_SECONDS
 from casino.models import Shift
 from casino.roles import SUPERVISORS, require_role
 from casino.users import Actor
@@ -76,8 +79,10 @@ def shift_report_build(
                 ShiftReport.objects.create(shift=shift, kind=kind)
         except IntegrityError:  # another worker started the same report: its row is reused below
             pass
+    started = time.perf_counter()
     data, csv_text, html, digest = report_files.report_render(shift=shift, kind=kind)
     pdf = report_pdf.render_pdf(data, digest)
+    REPORT_BUILD_SECONDS.labels(kind).observe(time.perf_counter() - started)
     with transaction.atomic():
         report = ShiftReport.objects.select_for_update().get(shift=shift, kind=kind)
         if report.status == ShiftReport.Status.READY:  # another worker finished it meanwhile

@@ -6,6 +6,7 @@ Also the dealer's preview of a settlement, which writes nothing.
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeAlias, TypedDict
@@ -16,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.errors import ApplicationError, WrongState
+from casino.metrics import SETTLE_SECONDS
 from casino.roles import TABLE_STAFF, require_role
 from ledger.models import Posting
 from ledger.services import PostingRecord, posting_record
@@ -232,6 +234,7 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
     moves the round to ``settled``, all in one transaction. The same key returns the same
     answer, however often it is retried; another attempt on a settled round is refused.
     """
+    started = time.perf_counter()
     key = check_key(idempotency_key)
     require_role(actor, *TABLE_STAFF, action="settle a round")
     require_act_at_table(actor, round.table, action="settle a round")
@@ -263,6 +266,7 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
         round_transition(
             already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED, money=settlement_money(posting)
         )
+    SETTLE_SECONDS.labels(locked.rule_set_snapshot["game"]).observe(time.perf_counter() - started)
     return settlement_body(posting, locked)
 
 

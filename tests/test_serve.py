@@ -44,7 +44,8 @@ def free_port() -> int:
 def start(**env: str) -> tuple[subprocess.Popen[str], int]:
     port = free_port()
     clean = {k: v for k, v in os.environ.items() if k in INHERITED}
-    clean.update(PRODUCTION, DJANGO_SETTINGS_MODULE="config.settings", WEB_CONCURRENCY="1", **env)
+    clean.update(PRODUCTION, DJANGO_SETTINGS_MODULE="config.settings", WEB_CONCURRENCY="1")
+    clean.update(env)
     process = subprocess.Popen(
         [str(GUNICORN), "-c", "config/gunicorn.conf.py", "--bind", f"127.0.0.1:{port}"],
         cwd=ROOT,
@@ -125,3 +126,40 @@ def test_gunicorn_refuses_to_start_with_debug_off_on_the_development_secret_key(
     assert "Tableside refuses to start with DEBUG off" in output
     assert "casino.E001: DEBUG is off but SECRET_KEY is the built-in development key." in output
     assert "Worker failed to boot" in output
+
+
+def test_a_load_balancer_probes_by_address_over_plain_http_with_no_redirect_and_no_host_check(server: int) -> None:
+    response = get(server, "/healthz", Host="10.0.3.7:8000")
+    assert response.status == 200 and response.read() == b'{"status": "ok"}'
+    assert get(server, "/metrics", Host="10.0.3.7:8000").status == 404  # no metrics token set: not served
+
+
+def test_the_metrics_page_sums_every_gunicorn_workers_requests(tmp_path: Path) -> None:
+    token = secrets.token_urlsafe(30)
+    process, port = start(WEB_CONCURRENCY="2", PROMETHEUS_MULTIPROC_DIR=str(tmp_path), TABLESIDE_METRICS_TOKEN=token)
+    try:
+        deadline = time.monotonic() + 30
+        while get_or_none(port, "/healthz") is None:
+            assert process.poll() is None and time.monotonic() < deadline, "gunicorn did not answer"
+            time.sleep(0.2)
+        for _ in range(20):
+            assert get(port, "/accounts/login/", **{"X-Forwarded-Proto": "https", "Connection": "close"}).status == 200
+        assert get(port, "/metrics").status == 401
+        page = get(port, "/metrics", Authorization=f"Bearer {token}").read().decode()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    answered = [
+        line
+        for line in page.splitlines()
+        if line.startswith("tableside_request_seconds_count{") and 'view="login"' in line
+    ]
+    assert len(answered) == 1 and float(answered[0].rsplit(" ", 1)[1]) == 20, page[:3000]
+    assert len(list(tmp_path.glob("histogram_*.db"))) == 2, "each of the two workers kept its own measurements"
+
+
+def get_or_none(port: int, path: str):  # type: ignore[no-untyped-def]
+    try:
+        return get(port, path)
+    except OSError:
+        return None

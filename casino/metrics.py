@@ -160,7 +160,7 @@ def _queues() -> Iterator[Metric]:
     broker = settings.CELERY_BROKER_URL
     if not broker:
         return
-    queues = sorted({"celery", settings.TABLESIDE_LAB_QUEUE})
+    queues = sorted({settings.CELERY_TASK_DEFAULT_QUEUE, settings.TABLESIDE_LAB_QUEUE})
     client = redis.Redis.from_url(
         broker,
         socket_timeout=settings.REDIS_SOCKET_TIMEOUT,

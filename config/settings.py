@@ -322,7 +322,12 @@ CELERY_TASK_PUBLISH_RETRY = False
 # The game-math lab's tasks (a run taken, then its chunks, ``rules.lab_services``) go to this queue: the default one,
 # or a queue of the casino's own for workers it sets aside for the math (``celery -A config worker -Q lab``), so a long
 # run never delays a shift's reports. Every worker reading the queue plays chunks of a run at once.
-TABLESIDE_LAB_QUEUE = env.str("TABLESIDE_LAB_QUEUE", default="celery").strip() or "celery"
+# The queue every other task goes to: "celery", or a name of the installation's own where several installations
+# (a test floor beside the live one) share one Redis; its workers read it (``celery -A config worker -Q <name>``).
+CELERY_TASK_DEFAULT_QUEUE = env.str("TABLESIDE_TASK_QUEUE", default="celery").strip() or "celery"
+TABLESIDE_LAB_QUEUE = (
+    env.str("TABLESIDE_LAB_QUEUE", default=CELERY_TASK_DEFAULT_QUEUE).strip() or CELERY_TASK_DEFAULT_QUEUE
+)
 CELERY_TASK_ROUTES = {"rules.lab_*": {"queue": TABLESIDE_LAB_QUEUE}}
 
 # --- Shift boundaries (Celery beat, ``celery -A config beat``) ------------------

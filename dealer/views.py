@@ -52,8 +52,9 @@ from rounds.services import (
 )
 from rounds.states import FINAL_STATES, RoundState
 from rules import options as rule_options
+from rules.advice import pgp_advise, pgp_warm_up
 from rules.faces import faces
-from rules.games import paigow_poker_advice, paigow_tiles_advice, registry
+from rules.games import paigow_tiles_advice, registry
 from rules.games.cards import cards_text, parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.tiles import parse_tiles, tiles_text
@@ -234,7 +235,7 @@ def _entry_context(
     if not registry.game(game).tiles and any(position.advice for position in positions):
         # Pai Gow Poker's advice builds its house way's tables on first use (a second or two): build them now,
         # while the dealer taps the cards in, so the Advice button answers at once.
-        paigow_poker_advice.warm_up_in_background(**rule_options.engine_options(round_.rule_set_snapshot)["house_way"])
+        pgp_warm_up(rule_options.engine_options(round_.rule_set_snapshot)["house_way"])
     values = {target.name: target.value for position in positions for target in position.targets}
     lines, house_way = tablet_values.live_values(round_, values, wagers=wagers, correcting=correcting)
     for position in positions:
@@ -518,13 +519,16 @@ def advice_view(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
                 **engine["hand"],
             )
         else:
-            advice = paigow_poker_advice.advise(
+            advice = pgp_advise(
                 parse_cards(text),
                 commission_bp=snapshot["commission_rate_bp"],
                 commission_on_player_wins=snapshot["commission_on_player_wins"],
-                **engine["outcome"],
+                outcome=engine["outcome"],
             )
-            context["sampled"] = {"hands": advice.bank_hands, "margin": advice.margin}
+            if advice.exact:
+                context["exact_hands"] = advice.bank_hands
+            else:
+                context["sampled"] = {"hands": advice.bank_hands, "margin": advice.margin}
     except InvalidHand as exc:
         context["error"] = _("Seat %(seat)s: %(problem)s") % {"seat": seat, "problem": exc}
         response = render(request, "dealer/_advice.html", context, status=400)

@@ -30,6 +30,7 @@ from casino.api_inputs import valid_input
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
 from rules import options as rule_options
+from rules.advice import pgp_advise
 from rules.games import chinese_poker, ofc, paigow_poker, paigow_poker_advice, paigow_tiles, paigow_tiles_advice
 from rules.games.cards import Card, cards_text, parse_cards
 from rules.games.errors import InvalidHand
@@ -340,11 +341,11 @@ class PaigowPokerAdviseApi(AdviseApi):
     def advise(
         self, hand: str, options: dict[str, dict[str, Any]], *, commission_bp: int, commission_on_player_wins: bool
     ) -> dict[str, Any]:
-        advice = paigow_poker_advice.advise(
+        advice = pgp_advise(
             parse_cards(hand),
             commission_bp=commission_bp,
             commission_on_player_wins=commission_on_player_wins,
-            **options["outcome"],
+            outcome=options["outcome"],
         )
         return {
             "cards": cards_text(advice.cards),

@@ -43,9 +43,12 @@ up and take the cards there. Rows where a suit holds five (about 4 per cent):
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+from collections.abc import Iterable, Sequence
 from functools import cache
 from operator import ne
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -85,6 +88,11 @@ _PICK_OF_OTHERS = np.zeros(128, dtype=np.uint8)
 for _pick, _n in _PICK_ID.items():
     _PICK_OF_OTHERS[127 ^ (1 << _pick[0]) ^ (1 << _pick[1])] = _n
 _NO_ENTRY = 255
+# The engine's modules whose code decides a setting: a stored memo is read only while they are unchanged.
+_ENGINE_SOURCES = tuple(
+    str(Path(__file__).resolve().parent / name)
+    for name in ("paigow_poker.py", "paigow_poker_ways.py", "paigow_poker_hands.py", "paigow_poker_batch.py")
+)
 
 Ints = npt.NDArray[np.integer]
 
@@ -197,11 +205,13 @@ def _sorted_places(chunk: Ints) -> npt.NDArray[np.uint8]:
 class _FlushMemo:
     """The low positions ``house_way`` chose for hands that can make a flush, by (rank-multiset key, the
     sorted positions in the flush suit): those two decide the setting as the ranks alone do otherwise.
-    Grows as hands are set (at most about 600,000 entries); kept sorted for ``searchsorted``."""
+    Grows as hands are set (at most about 600,000 entries); kept sorted for ``searchsorted``. ``complete``
+    once it holds every such hand of the deck (``flush_memo_prepare``): nothing is set one by one any more."""
 
     def __init__(self) -> None:
         self.keys = np.empty(0, dtype=np.int64)
         self.picks = np.empty(0, dtype=np.uint8)
+        self.complete = False
 
     def find(self, keys: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
         at = np.searchsorted(self.keys, keys)
@@ -220,6 +230,13 @@ def _flush_memo(way: str | HouseWay, wheel_second_highest: bool, joker_flush_as_
     return _FlushMemo()
 
 
+def flush_memo_complete(
+    way: str | HouseWay = "golden_nugget", *, wheel_second_highest: bool = True, joker_flush_as_ace: bool = False
+) -> bool:
+    """Whether ``flush_memo_prepare`` has made this way's memo complete in this process."""
+    return _flush_memo(way, wheel_second_highest, joker_flush_as_ace).complete
+
+
 def flush_memo_size(
     way: str | HouseWay = "golden_nugget", *, wheel_second_highest: bool = True, joker_flush_as_ace: bool = False
 ) -> int:
@@ -228,6 +245,87 @@ def flush_memo_size(
 
 
 _POSITION_BITS = (1 << np.arange(7, dtype=np.int64))[:, None]
+
+
+def _choose(items: Sequence[int], k: int) -> npt.NDArray[np.uint8]:
+    """Every choice of ``k`` of ``items`` as rows ``(C(n, k), k)``."""
+    rows = np.array(list(itertools.combinations(items, k)), dtype=np.uint8)
+    return rows.reshape(len(rows), k)
+
+
+def _joined(*parts: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Every row of the first part with every row of the next, and so on: the product, as one array."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = np.concatenate([np.repeat(out, len(part), axis=0), np.tile(part, (len(out), 1))], axis=1)
+    return out
+
+
+def flush_hands(rest: Iterable[int] | npt.NDArray[np.integer]) -> npt.NDArray[np.uint8]:
+    """Every seven cards of ``rest`` (card indices, 52 the joker) in which a suit holds five, counting the joker:
+    the hands ``house_way_many`` cannot set by their ranks alone, each once (two suits cannot both hold five in
+    seven cards), as rows ``(N, 7)``. Of the whole deck: 6,416,124."""
+    cards = sorted({int(c) for c in rest})
+    joker = _JOKER_INDEX in cards
+    blocks = []
+    for suit in range(4):
+        suited = [c for c in cards if c != _JOKER_INDEX and c % 4 == suit]
+        others = [c for c in cards if c != _JOKER_INDEX and c % 4 != suit]
+        for t in range(5, 8):
+            blocks.append(_joined(_choose(suited, t), _choose(others, 7 - t)))
+        if joker:
+            for t in range(4, 7):
+                blocks.append(_joined(_choose(suited, t), np.array([[_JOKER_INDEX]], np.uint8), _choose(others, 6 - t)))
+    return np.concatenate([b for b in blocks if b.size] or [np.empty((0, 7), np.uint8)])
+
+
+def _memo_fingerprint(way: str | HouseWay, options: tuple[bool, bool]) -> str:
+    """What a stored memo was set by: the way, the options and the engine's own source (any change to how a hand
+    is set makes a stored memo stale)."""
+    digest = hashlib.sha256(repr((way if isinstance(way, str) else repr(way), options)).encode())
+    for module in _ENGINE_SOURCES:
+        digest.update(Path(module).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def flush_memo_file(directory: Path, way: str | HouseWay, options: tuple[bool, bool]) -> Path:
+    """Where ``flush_memo_prepare`` keeps the complete memo of ``way`` and the options."""
+    name = way if isinstance(way, str) else "custom"
+    return directory / f"flush-memo-{name}-{_memo_fingerprint(way, options)}.npz"
+
+
+def flush_memo_prepare(
+    way: str | HouseWay = "golden_nugget",
+    *,
+    wheel_second_highest: bool = True,
+    joker_flush_as_ace: bool = False,
+    directory: Path | None = None,
+) -> bool:
+    """Make the memo of ``way`` complete: read from ``directory`` when a file set by this engine is there, else
+    every flush hand of the deck set (about 100,000 of them one by one: seconds) and, with a ``directory``,
+    written there. Afterwards ``house_way_many`` sets every row by its tables. Answers whether it was read."""
+    options = (wheel_second_highest, joker_flush_as_ace)
+    memo = _flush_memo(way, *options)
+    if memo.complete:
+        return True
+    path = flush_memo_file(directory, way, options) if directory is not None else None
+    if path is not None and path.exists():
+        with np.load(path) as stored:
+            memo.keys, memo.picks = stored["keys"], stored["picks"]
+        memo.complete = True
+        return True
+    everything = flush_hands(range(53))
+    for start in range(0, len(everything), 1_000_000):
+        house_way_many(
+            everything[start : start + 1_000_000], way, wheel_second_highest=options[0], joker_flush_as_ace=options[1]
+        )
+    memo.complete = True
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial.npz")
+        np.savez(partial, keys=memo.keys, picks=memo.picks)
+        partial.replace(path)  # whole or not at all: a reader never finds half a file
+    return False
 
 
 def _flush_keys(places: npt.NDArray[np.uint8], rank_keys: npt.NDArray[np.int64], suits: Ints) -> npt.NDArray[np.int64]:
@@ -296,6 +394,8 @@ def house_way_many(
                 fkeys, rows_hard = fkeys[hard], flushable[hard]
                 found_picks, found = memo.find(fkeys)
                 missing = np.flatnonzero(~found)
+                if len(missing) and memo.complete:
+                    raise AssertionError("a complete memo misses a flush hand")  # flush_hands enumerates them all
                 if len(missing):
                     new_keys, first = np.unique(fkeys[missing], return_index=True)
                     new_picks = np.array(

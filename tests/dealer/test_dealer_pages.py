@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.test import Client
@@ -19,6 +20,7 @@ from django.utils import translation
 from ledger.models import LedgerEntry, Posting
 from rounds.models import Adjustment, Round
 from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+from rules.games.paigow_poker_batch import flush_memo_prepare
 from rules.services import rule_set_create
 from rules.way_words import way_words
 from settlement.services import adjustment_approve
@@ -445,6 +447,25 @@ def test_an_ofc_street_of_the_wrong_size_is_refused_in_the_services_words(make_t
 
 @pytest.mark.django_db
 def test_pai_gow_poker_advice_on_request_shows_each_setting_with_its_margin(dealt_round, dealer) -> None:  # type: ignore[no-untyped-def]
+    """Before the house way's flush memo is complete in the process (its first seconds), the advice is sampled."""
+    with mock.patch("rules.games.paigow_poker_advice.flush_memo_complete", return_value=False):
+        _sampled_advice_shown(dealt_round, dealer)
+
+
+@pytest.mark.django_db
+def test_pai_gow_poker_advice_is_exact_once_the_house_ways_memo_is_complete(dealt_round, dealer) -> None:  # type: ignore[no-untyped-def]
+    flush_memo_prepare("golden_nugget")
+    response = signed_in(dealer).post(
+        f"/dealer/rounds/{dealt_round.pk}/advice/",
+        {"seat": "1", "hand-1-high": "As Ad 7s 4d 2c", "hand-1-low": "Kh Kc"},
+        **HTMX,
+    )
+    page = text(response)
+    assert response.status_code == 200 and page.count("<tr") == 22
+    assert "Exact: against every one of the 53 524 680 bank hands" in page and "±" not in page
+
+
+def _sampled_advice_shown(dealt_round, dealer) -> None:  # type: ignore[no-untyped-def]
     client = signed_in(dealer)
     page = text(client.get(f"/dealer/tables/{dealt_round.table_id}/"))
     assert 'data-advice="1"' in page  # the house banks: each seat has its Advice button

@@ -1,4 +1,6 @@
-"""Setting advice for Pai Gow Poker: the 21 settings of seven cards against a sample of house-way bank hands (§2)."""
+"""Setting advice for Pai Gow Poker, the sampled fallback: the 21 settings of seven cards against a sample of
+house-way bank hands (§2), as the tablet answers before the way's flush memo is complete
+(tests/rules/test_paigow_poker_exact_advice.py holds the exact answer)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,16 @@ import pytest
 from rules.games.cards import ALL_CARDS, parse_cards
 from rules.games.errors import InvalidHand
 from rules.games.paigow_poker import Outcome, house_way, outcome
-from rules.games.paigow_poker_advice import BANK_HANDS, _sampled_blocks, _seed, advise
+from rules.games.paigow_poker_advice import BANK_HANDS, Advice, _sampled_blocks, _seed
+from rules.games.paigow_poker_advice import advise as advise_either
 from rules.games.paigow_poker_hands import Setting
 
 ACES_AND_KINGS = "As Ad Kh Kc 7s 4d 2c"
+
+
+def advise(*args: object, **kwargs: object) -> Advice:
+    """The sampled answer, whether or not another test has made a way's memo complete in this process."""
+    return advise_either(*args, exact=False, **kwargs)  # type: ignore[arg-type]
 
 
 def test_there_are_53_524_680_bank_hands_for_seven_cards() -> None:

@@ -1,7 +1,7 @@
 """The audit log's Merkle tree (RFC 9162, section 2.1): its root, inclusion and consistency proofs, and a checker.
 
 This module needs only the Python standard library, so an auditor can take it away and check a proof without
-Tableside: ``python casino/merkle.py PROOF.json [--key KEY_ID=SECRET]`` verifies an inclusion or a consistency proof
+Tableside: ``python casino/merkle.py PROOF.json [--key KEY_ID:SECRET]`` verifies an inclusion or a consistency proof
 written by ``manage.py audit_proof`` and, given the audit key, the checkpoint (signed tree head) it refers to.
 
 A leaf's data is ``SHA-256("tableside-audit-leaf|" + number + "|" + the event's stored hash)`` (``leaf_of``): the
@@ -264,13 +264,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check an audit log proof written by Tableside's audit_proof.")
     parser.add_argument("proof", help="the proof's JSON file")
     parser.add_argument(
-        "--key", action="append", default=[], metavar="KEY_ID=SECRET", help="an audit key, to check the signatures"
+        "--key",
+        action="append",
+        default=[],
+        metavar="KEY_ID:SECRET",
+        help="an audit key as TABLESIDE_AUDIT_KEYS writes it (KEY_ID=SECRET is read too), to check the signatures",
     )
     args = parser.parse_args(argv)
     keys = {}
     for given in args.key:
-        key_id, _, secret = given.partition("=")
-        keys[key_id] = secret.encode("utf-8")
+        # A key id is letters and digits: the first other character separates it from the secret.
+        cut = next((n for n, char in enumerate(given) if not char.isalnum()), len(given))
+        keys[given[:cut]] = given[cut + 1 :].encode("utf-8")
     try:
         with open(args.proof, encoding="utf-8") as handle:
             proof = json.load(handle)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.services.test_celery_worker import worker_stop
 from tests.test_serve import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,15 +75,6 @@ def _run(unit: str, tmp_path: Path, **env: str) -> tuple[subprocess.Popen[bytes]
     return process, log
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
 @pytest.mark.django_db(transaction=True)
 def test_each_units_command_does_its_job(real_services: None, tmp_path: Path, settings) -> None:  # type: ignore[no-untyped-def]
     from tests.services.test_celery_worker import database_url_of_the_test_database
@@ -123,7 +115,7 @@ def test_each_units_command_does_its_job(real_services: None, tmp_path: Path, se
         assert "ready." in worker_log.read_text(), worker_log.read_text()[-2000:]
     finally:
         for process, _log in started:
-            _stop(process)
+            worker_stop(process)
 
     beat = subprocess.Popen(
         beat_unit.replace("/srv/tableside/var/celerybeat-schedule", str(beat_schedule))
@@ -139,7 +131,7 @@ def test_each_units_command_does_its_job(real_services: None, tmp_path: Path, se
         while time.monotonic() < deadline and not list(tmp_path.glob("celerybeat-schedule*")):
             time.sleep(0.3)
     finally:
-        _stop(beat)
+        worker_stop(beat)
     output = beat.stdout.read().decode() if beat.stdout else ""
     assert list(tmp_path.glob("celerybeat-schedule*")), output[-2000:]
     assert "beat: Starting..." in output, output[-2000:]

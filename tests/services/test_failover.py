@@ -49,6 +49,8 @@ from typing import Any
 import psycopg
 import pytest
 
+from tests.services.test_celery_worker import worker_stop
+
 pytestmark = pytest.mark.services
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -358,12 +360,7 @@ def gunicorn(environment: dict[str, str], log: Path) -> Iterator[int]:
         _wait_until("gunicorn answering /healthz", lambda: process.poll() is None and _answers(port), seconds=30)
         yield port
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        worker_stop(process)
 
 
 def _answers(port: int) -> bool:

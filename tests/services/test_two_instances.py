@@ -149,15 +149,8 @@ def floor(real_services: None, transactional_db: None, settings: Any, tmp_path: 
                 time.sleep(0.3)
         yield floor
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        for worker in workers:
-            worker_stop(worker)
+        for process in [*processes, *workers]:
+            worker_stop(process)
 
 
 def test_two_instances_and_two_workers_play_a_floor_as_one(floor: Floor, tmp_path: Path) -> None:

@@ -16,11 +16,11 @@ from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, Warning, register
 from django.core.exceptions import ImproperlyConfigured
 
-from casino.defaults import DEVELOPMENT_AUDIT_KEY, DEVELOPMENT_SECRET_KEY
+from casino.defaults import DEVELOPMENT_AUDIT_KEY, DEVELOPMENT_SECRET_KEY, EXAMPLE_SECRETS
 
 
 def _development_key_in_use() -> bool:
-    return bool(settings.SECRET_KEY == DEVELOPMENT_SECRET_KEY)
+    return settings.SECRET_KEY == DEVELOPMENT_SECRET_KEY or settings.SECRET_KEY in EXAMPLE_SECRETS
 
 
 @register(Tags.security)
@@ -29,7 +29,9 @@ def check_secret_key(app_configs: Any = None, **kwargs: Any) -> list[CheckMessag
         return []
     return [
         Error(
-            "DEBUG is off but SECRET_KEY is the built-in development key.",
+            "DEBUG is off but SECRET_KEY is the built-in development key."
+            if settings.SECRET_KEY == DEVELOPMENT_SECRET_KEY
+            else "DEBUG is off but SECRET_KEY is .env.example's placeholder.",
             hint="Set SECRET_KEY to a long random value in the environment.",
             id="casino.E001",
         )
@@ -81,19 +83,37 @@ def check_celery(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
 def check_audit_key(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """The audit chain's keys are what make it impossible to recompute: none of them is the published development
     key (kept for verifying, it would let anyone who read the source sign an event as that key)."""
-    if settings.DEBUG or DEVELOPMENT_AUDIT_KEY not in settings.TABLESIDE_AUDIT_KEYS.values():
+    published = {DEVELOPMENT_AUDIT_KEY, *EXAMPLE_SECRETS}
+    if settings.DEBUG or not published.intersection(settings.TABLESIDE_AUDIT_KEYS.values()):
         return []
     return [
         Error(
-            "DEBUG is off but the audit chain's keys include the built-in development key.",
+            "DEBUG is off but the audit chain's keys include the built-in development key."
+            if DEVELOPMENT_AUDIT_KEY in settings.TABLESIDE_AUDIT_KEYS.values()
+            else "DEBUG is off but the audit chain's keys include .env.example's placeholder.",
             hint="Set TABLESIDE_AUDIT_KEYS=id:secret (a long random secret, kept outside the database): see README.",
             id="casino.E004",
         )
     ]
 
 
+@register(Tags.security)
+def check_metrics_token(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """The metrics page's token is not a placeholder anyone can read in .env.example."""
+    token = getattr(settings, "TABLESIDE_METRICS_TOKEN", "")
+    if settings.DEBUG or token not in EXAMPLE_SECRETS:
+        return []
+    return [
+        Error(
+            "DEBUG is off but TABLESIDE_METRICS_TOKEN is .env.example's placeholder.",
+            hint="Set it to a long random value (python -c 'import secrets; print(secrets.token_urlsafe(32))').",
+            id="casino.E005",
+        )
+    ]
+
+
 # The checks above whose error stops a server from starting: each says what is wrong with the configuration.
-PRODUCTION_CHECKS = (check_secret_key, check_database, check_celery, check_audit_key)
+PRODUCTION_CHECKS = (check_secret_key, check_database, check_celery, check_audit_key, check_metrics_token)
 
 
 def production_refusals_raise() -> None:

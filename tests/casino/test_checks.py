@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.core import checks
 from django.test import override_settings
@@ -72,3 +74,29 @@ def test_a_proper_production_configuration_raises_none_of_ours() -> None:
         TABLESIDE_AUDIT_KEYS=AUDIT_KEYS,
     ):
         assert not {i for i in ids(deploy=True) if i.startswith("casino.")}
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "check"),
+    [
+        ("SECRET_KEY", "change-me-to-a-long-random-string", "casino.E001"),
+        ("TABLESIDE_AUDIT_KEYS", {"2026a": "a-long-random-secret-of-32-characters-or-more"}, "casino.E004"),
+        ("TABLESIDE_METRICS_TOKEN", "a-long-random-token", "casino.E005"),
+    ],
+)
+def test_a_settings_file_copied_from_the_example_and_not_edited_is_refused(
+    setting: str, value: object, check: str
+) -> None:
+    """.env.example's placeholders are published: a production server does not start on them."""
+    proper: dict[str, object] = {
+        "DEBUG": False,
+        "SECRET_KEY": REAL_KEY,
+        "DATABASES": POSTGRES,
+        "CELERY_TASK_ALWAYS_EAGER": False,
+        "TABLESIDE_AUDIT_KEYS": AUDIT_KEYS,
+    }
+    with override_settings(**{**proper, setting: value}):
+        assert check in ids()
+    example = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
+    shown = value if isinstance(value, str) else next(iter(value.values()))
+    assert shown in example

@@ -386,6 +386,44 @@ def audit_unanchored_tail() -> tuple[int, dt.datetime | None]:
     return int(tail["events"]), tail["oldest"]
 
 
+# A head is handed to the file as its transaction commits: one older than this and still not in the file was not.
+WITNESS_GRACE = dt.timedelta(seconds=30)
+
+
+def _last_line(path: Path) -> str:
+    """The file's last line that holds anything, read from its end (the file grows all the time)."""
+    with path.open("rb") as handle:
+        handle.seek(0, 2)
+        size = handle.tell()
+        handle.seek(max(size - 65536, 0))
+        lines = [line for line in handle.read().decode("utf-8", errors="replace").splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def audit_heads_not_in_file(*, now: dt.datetime | None = None) -> tuple[int, dt.datetime | None]:
+    """How many signed heads the database holds beyond the checkpoint file's last one, and when the oldest of them
+    was made, counting only heads older than ``WITNESS_GRACE`` (0, None: the file keeps up, or there is none).
+
+    A process that cannot write the file (its owner, its permissions, a full disk) logs each head it failed to hand
+    over and goes on; this is what tells the operator the outside witness has stopped."""
+    path = getattr(settings, "TABLESIDE_AUDIT_CHECKPOINT_FILE", "")
+    if not path:
+        return 0, None
+    target = Path(path)
+    written_size = 0
+    if target.is_file():
+        line = _last_line(target)
+        try:
+            written_size = int(json.loads(line).get("tree_size") or 0) if line else 0
+        except (ValueError, AttributeError):
+            written_size = 0  # a last line that is not a head: everything counts as not written
+    cutoff = (now or timezone.now()) - WITNESS_GRACE
+    behind = AuditCheckpoint.objects.filter(tree_size__gt=written_size, made_at__lte=cutoff).aggregate(
+        heads=Count("pk"), oldest=Min("made_at")
+    )
+    return int(behind["heads"]), behind["oldest"]
+
+
 def audit_unanchored_since() -> dt.datetime | None:
     """When the oldest event not yet in a signed head was written (None: every event is)."""
     return audit_unanchored_tail()[1]

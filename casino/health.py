@@ -3,8 +3,9 @@
 * ``/healthz``: the process answers (200, nothing read). A load balancer restarts or drops a server that does not.
 * ``/readyz``: the server can do its work now: the database reachable and every migration applied, Redis (the cache)
   and the broker reachable where they are configured, an audit key present (a server with DEBUG off and the
-  development key does not start at all: ``casino.checks``), and the audit log's unanchored tail younger than
-  ``TABLESIDE_READY_UNANCHORED_SECONDS``. 200 when every check passes, 503 naming each that failed and why; JSON, no
+  development key does not start at all: ``casino.checks``), the audit log's unanchored tail younger than
+  ``TABLESIDE_READY_UNANCHORED_SECONDS``, and every signed head older than half a minute written to the checkpoint
+  file. 200 when every check passes, 503 naming each that failed and why; JSON, no
   sign-in, nothing secret (no address with a password, no key).
 * ``/metrics``: ``casino.metrics``.
 
@@ -29,7 +30,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
-from casino.audit import audit_unanchored_since
+from casino.audit import audit_heads_not_in_file, audit_unanchored_since
 from casino.metrics import metrics_page
 
 logger = logging.getLogger(__name__)
@@ -103,6 +104,20 @@ def _unanchored_tail() -> Check:
     return {"ok": True, "seconds": round(age, 1)}
 
 
+def _witness_file() -> Check:
+    behind, oldest = audit_heads_not_in_file()
+    if behind:
+        age = (timezone.now() - oldest).total_seconds() if oldest is not None else 0.0
+        return {
+            "ok": False,
+            "error": (
+                f"The checkpoint file misses {behind} signed heads the database holds, the oldest made {age:.0f} s "
+                "ago: can every process write TABLESIDE_AUDIT_CHECKPOINT_FILE (its owner, its permissions, the disk)?"
+            ),
+        }
+    return {"ok": True}
+
+
 def _checked(check: Callable[[], Check]) -> Check:
     try:
         return check()
@@ -121,6 +136,7 @@ def readiness() -> tuple[bool, dict[str, Check]]:
     checks["audit_key"] = _checked(_audit_key)
     if checks["database"]["ok"]:
         checks["audit_unanchored_tail"] = _checked(_unanchored_tail)
+        checks["audit_witness_file"] = _checked(_witness_file)
     return all(check["ok"] for check in checks.values()), checks
 
 

@@ -44,7 +44,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from casino.audit import audit_unanchored_tail
+from casino.audit import audit_heads_not_in_file, audit_unanchored_tail
 from casino.models import AuditEvent, Shift, TaskOutbox
 
 logger = logging.getLogger(__name__)
@@ -138,12 +138,19 @@ def _audit_events() -> Iterator[Metric]:
 
 def _unanchored() -> Iterator[Metric]:
     events, oldest = audit_unanchored_tail()
-    yield GaugeMetricFamily(
-        "tableside_audit_unanchored_events", "Audit events not yet in a signed head held outside the database.", events
-    )
+    yield GaugeMetricFamily("tableside_audit_unanchored_events", "Audit events not yet in a signed head.", events)
     age = (timezone.now() - oldest).total_seconds() if oldest is not None else 0.0
     yield GaugeMetricFamily(
         "tableside_audit_unanchored_age_seconds", "Age of the oldest audit event not yet in a signed head.", age
+    )
+
+
+def _witness_file() -> Iterator[Metric]:
+    behind, _oldest = audit_heads_not_in_file()
+    yield GaugeMetricFamily(
+        "tableside_audit_heads_not_in_file",
+        "Signed heads the database holds that the checkpoint file (the witness outside it) lacks, older than 30 s.",
+        behind,
     )
 
 
@@ -193,6 +200,7 @@ def _lock_waits() -> Iterator[Metric]:
 _FLOOR: tuple[tuple[str, Callable[[], Iterator[Metric]]], ...] = (
     ("audited_writes", _audit_events),
     ("audit_unanchored", _unanchored),
+    ("audit_witness_file", _witness_file),
     ("open_shifts", _open_shifts),
     ("outbox_waiting", _outbox),
     ("queue_length", _queues),

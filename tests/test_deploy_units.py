@@ -61,10 +61,11 @@ def _run(unit: str, tmp_path: Path, **env: str) -> tuple[subprocess.Popen[bytes]
     """The unit's ExecStartPre and ExecStart in its working directory with its Environment= lines, the checkout
     standing in for /srv/tableside and the test's services for /etc/tableside/tableside.env."""
     settings = _unit(ROOT / "deploy" / "systemd" / unit)
-    environment = {**os.environ, **env}
+    environment = dict(os.environ)
     for line in settings.get("Environment", []):
         key, _, value = line.partition("=")
         environment[key] = value.replace("/run/", f"{tmp_path}/run/")
+    environment.update(env)  # the settings file (EnvironmentFile=) wins over the unit's Environment= lines
     for pre in settings.get("ExecStartPre", []):
         subprocess.run(pre.replace("/run/", f"{tmp_path}/run/").split(), check=True)
     command = settings["ExecStart"][0].replace(INSTALLED_AT, str(ROOT)).split()
@@ -89,7 +90,11 @@ def test_each_units_command_does_its_job(real_services: None, tmp_path: Path, se
         "WEB_CONCURRENCY": "1",
         "ALLOWED_HOSTS": "127.0.0.1",
     }
-    started = [_run(unit, tmp_path, **env) for unit in ("tableside-web.service", "tableside-worker.service")]
+    worker_metrics = free_port()
+    started = [
+        _run("tableside-web.service", tmp_path, **env),
+        _run("tableside-worker.service", tmp_path, TABLESIDE_WORKER_METRICS_PORT=str(worker_metrics), **env),
+    ]
     beat_schedule = tmp_path / "celerybeat-schedule"
     beat_unit = _unit(ROOT / "deploy" / "systemd" / "tableside-beat.service")["ExecStart"][0]
     assert "--schedule /srv/tableside/var/celerybeat-schedule" in beat_unit
@@ -113,6 +118,7 @@ def test_each_units_command_does_its_job(real_services: None, tmp_path: Path, se
         while time.monotonic() < deadline and "ready." not in worker_log.read_text():
             time.sleep(0.3)
         assert "ready." in worker_log.read_text(), worker_log.read_text()[-2000:]
+        assert requests.get(f"http://127.0.0.1:{worker_metrics}/metrics", timeout=10).status_code == 200
     finally:
         for process, _log in started:
             worker_stop(process)

@@ -3,6 +3,7 @@ static files through WhiteNoise, over HTTPS only; and refuses to start at all on
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import socket
@@ -12,6 +13,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -142,8 +144,17 @@ def test_the_metrics_page_sums_every_gunicorn_workers_requests(tmp_path: Path) -
         while get_or_none(port, "/healthz") is None:
             assert process.poll() is None and time.monotonic() < deadline, "gunicorn did not answer"
             time.sleep(0.2)
-        for _ in range(20):
-            assert get(port, "/accounts/login/", **{"X-Forwarded-Proto": "https", "Connection": "close"}).status == 200
+        # Eight at a time: while one worker answers, the other takes the next connection.
+        with ThreadPoolExecutor(8) as pool:
+            statuses = list(
+                pool.map(
+                    lambda _: (
+                        get(port, "/accounts/login/", **{"X-Forwarded-Proto": "https", "Connection": "close"}).status
+                    ),
+                    range(40),
+                )
+            )
+        assert statuses == [200] * 40
         assert get(port, "/metrics").status == 401
         page = get(port, "/metrics", Authorization=f"Bearer {token}").read().decode()
     finally:
@@ -154,7 +165,7 @@ def test_the_metrics_page_sums_every_gunicorn_workers_requests(tmp_path: Path) -
         for line in page.splitlines()
         if line.startswith("tableside_request_seconds_count{") and 'view="login"' in line
     ]
-    assert len(answered) == 1 and float(answered[0].rsplit(" ", 1)[1]) == 20, page[:3000]
+    assert len(answered) == 1 and float(answered[0].rsplit(" ", 1)[1]) == 40, page[:3000]
     assert len(list(tmp_path.glob("histogram_*.db"))) == 2, "each of the two workers kept its own measurements"
 
 
@@ -163,3 +174,20 @@ def get_or_none(port: int, path: str):  # type: ignore[no-untyped-def]
         return get(port, path)
     except OSError:
         return None
+
+
+def test_with_json_logs_gunicorns_access_line_is_json_and_carries_the_request_id() -> None:
+    process, port = start(TABLESIDE_LOG_FORMAT="json")
+    try:
+        deadline = time.monotonic() + 30
+        while get_or_none(port, "/healthz") is None:
+            assert process.poll() is None and time.monotonic() < deadline, "gunicorn did not answer"
+            time.sleep(0.2)
+        answer = get(port, "/accounts/login/", **{"X-Forwarded-Proto": "https", "X-Request-ID": "lb-42.7"})
+        assert answer.status == 200 and answer.headers["X-Request-ID"] == "lb-42.7"
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=15)[0] if process.stdout else ""
+    access = [json.loads(line) for line in output.splitlines() if line.startswith('{"time"')]
+    login = [line for line in access if line["path"] == "/accounts/login/"]
+    assert login and login[0]["request_id"] == "lb-42.7" and login[0]["status"] == 200, output[-2000:]

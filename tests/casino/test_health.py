@@ -95,7 +95,9 @@ def test_readyz_names_a_missing_audit_key_and_never_shows_one() -> None:
 
 
 @override_settings(TABLESIDE_AUDIT_SEQUENCE_AFTER_WRITES=False, TABLESIDE_READY_UNANCHORED_SECONDS=60)
-def test_readyz_fails_while_an_event_has_waited_too_long_outside_a_signed_head() -> None:
+def test_readyz_fails_while_an_event_has_waited_too_long_outside_a_signed_head(
+    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+) -> None:
     audit_event_record(actor=None, event_type=AuditEventType.TABLE_OPENED, subject=("tables.table", 1))
     assert _ask("/readyz")[0] == 200  # just written: younger than the limit
     later = timezone.now() + dt.timedelta(seconds=61)
@@ -105,7 +107,8 @@ def test_readyz_fails_while_an_event_has_waited_too_long_outside_a_signed_head()
     tail = body["checks"]["audit_unanchored_tail"]
     assert tail["ok"] is False and tail["seconds"] >= 61 and "Celery beat" in tail["error"]
 
-    audit_checkpoint_make(reason="test")
+    with django_capture_on_commit_callbacks(execute=True):  # the head handed to the checkpoint file as it commits
+        audit_checkpoint_make(reason="test")
     with mock.patch("casino.health.timezone.now", return_value=later):
         assert _ask("/readyz")[0] == 200
     assert AuditEvent.objects.count() >= 1
@@ -115,3 +118,31 @@ def test_a_probe_is_read_only() -> None:
     response = Client().post("/readyz")
     assert response.status_code == 405 and response["Allow"] == "GET, HEAD"
     assert Client().head("/healthz").status_code == 200
+
+
+@override_settings(TABLESIDE_AUDIT_SEQUENCE_AFTER_WRITES=False)
+def test_readyz_fails_while_the_checkpoint_file_misses_signed_heads_and_names_why(tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
+    """A process that cannot write the checkpoint file (here its directory is a file; in the field a root-owned file)
+    logs and goes on: the database keeps signing heads the witness outside it never gets."""
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("")
+    settings.TABLESIDE_AUDIT_CHECKPOINT_FILE = str(blocked / "checkpoints.jsonl")
+    audit_event_record(actor=None, event_type=AuditEventType.TABLE_OPENED, subject=("tables.table", 1))
+    with mock.patch("casino.audit.logger.exception") as logged:
+        audit_checkpoint_make(reason="test")
+        from casino.audit import _witness, checkpoint_record
+        from casino.models import AuditCheckpoint
+
+        _witness(checkpoint_record(AuditCheckpoint.objects.latest("seq")))  # as its commit hands it over
+    assert logged.called
+    assert _ask("/readyz")[0] == 200  # within the grace a head is still on its way
+    later = timezone.now() + dt.timedelta(seconds=31)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        status, body = _ask("/readyz")
+    assert status == 503
+    assert "misses 1 signed heads" in body["checks"]["audit_witness_file"]["error"]
+
+    settings.TABLESIDE_AUDIT_CHECKPOINT_FILE = str(tmp_path / "checkpoints.jsonl")  # writable again
+    _witness(checkpoint_record(AuditCheckpoint.objects.latest("seq")))
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        assert _ask("/readyz")[1]["checks"]["audit_witness_file"] == {"ok": True}

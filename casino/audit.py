@@ -47,6 +47,7 @@ from django.db import models, transaction
 from django.db.models import Count, Exists, Max, Min, OuterRef
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from prometheus_client import Counter
 
 from casino import merkle
 from casino.events import AuditEventType
@@ -271,15 +272,34 @@ def witness_syslog(record: Mapping[str, Any]) -> None:
 _WITNESS_NAMES = {"syslog": "casino.audit.witness_syslog"}
 
 
+WITNESS_FAILURES = Counter(
+    "tableside_audit_witness_failures",
+    "Signed heads a witness outside the database did not take, by witness.",
+    ["witness"],
+)
+# When this process last failed to hand a head to a witness, by witness; cleared by the next head it hands over.
+_witness_failing_since: dict[str, dt.datetime] = {}
+
+
+def audit_witnesses_failing() -> dict[str, dt.datetime]:
+    """The witnesses this process's last hand-over to failed, with when the failures began (``/readyz``)."""
+    return dict(_witness_failing_since)
+
+
 def _witness(record: Mapping[str, Any]) -> None:
     """Hand a signed head to every witness outside the database: the checkpoint file, then each sink the settings
-    name. One that fails is logged; the others still get it, and the database keeps the head."""
+    name. One that fails is logged, counted and remembered until it takes a head again (``/readyz`` says so); the
+    others still get it, and the database keeps the head."""
     for name in ["file", *getattr(settings, "TABLESIDE_AUDIT_WITNESSES", [])]:
         try:
             sink = _witness_file if name == "file" else import_string(_WITNESS_NAMES.get(name, name))
             sink(record)
         except Exception:
             logger.exception("audit head at %s leaves not handed to witness %s", record.get("tree_size"), name)
+            WITNESS_FAILURES.labels(name).inc()
+            _witness_failing_since.setdefault(name, timezone.now())
+        else:
+            _witness_failing_since.pop(name, None)
 
 
 def _frontier_at(size: int, last: AuditCheckpoint | None) -> merkle.Frontier:
@@ -384,44 +404,6 @@ def audit_unanchored_tail() -> tuple[int, dt.datetime | None]:
         .aggregate(events=Count("seq"), oldest=Min("occurred_at"))
     )
     return int(tail["events"]), tail["oldest"]
-
-
-# A head is handed to the file as its transaction commits: one older than this and still not in the file was not.
-WITNESS_GRACE = dt.timedelta(seconds=30)
-
-
-def _last_line(path: Path) -> str:
-    """The file's last line that holds anything, read from its end (the file grows all the time)."""
-    with path.open("rb") as handle:
-        handle.seek(0, 2)
-        size = handle.tell()
-        handle.seek(max(size - 65536, 0))
-        lines = [line for line in handle.read().decode("utf-8", errors="replace").splitlines() if line.strip()]
-    return lines[-1] if lines else ""
-
-
-def audit_heads_not_in_file(*, now: dt.datetime | None = None) -> tuple[int, dt.datetime | None]:
-    """How many signed heads the database holds beyond the checkpoint file's last one, and when the oldest of them
-    was made, counting only heads older than ``WITNESS_GRACE`` (0, None: the file keeps up, or there is none).
-
-    A process that cannot write the file (its owner, its permissions, a full disk) logs each head it failed to hand
-    over and goes on; this is what tells the operator the outside witness has stopped."""
-    path = getattr(settings, "TABLESIDE_AUDIT_CHECKPOINT_FILE", "")
-    if not path:
-        return 0, None
-    target = Path(path)
-    written_size = 0
-    if target.is_file():
-        line = _last_line(target)
-        try:
-            written_size = int(json.loads(line).get("tree_size") or 0) if line else 0
-        except (ValueError, AttributeError):
-            written_size = 0  # a last line that is not a head: everything counts as not written
-    cutoff = (now or timezone.now()) - WITNESS_GRACE
-    behind = AuditCheckpoint.objects.filter(tree_size__gt=written_size, made_at__lte=cutoff).aggregate(
-        heads=Count("pk"), oldest=Min("made_at")
-    )
-    return int(behind["heads"]), behind["oldest"]
 
 
 def audit_unanchored_since() -> dt.datetime | None:

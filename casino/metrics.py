@@ -44,7 +44,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from casino.audit import audit_heads_not_in_file, audit_unanchored_tail
+from casino.audit import audit_unanchored_tail
 from casino.models import AuditEvent, Shift, TaskOutbox
 
 logger = logging.getLogger(__name__)
@@ -113,8 +113,10 @@ def task_failed(sender: Any = None, **_: Any) -> None:
 
 
 def worker_metrics_serve(**_: Any) -> None:
-    """``worker_init``: a Celery worker on a host of its own answers its measurements (every pool process's, with
-    ``PROMETHEUS_MULTIPROC_DIR``) at ``TABLESIDE_WORKER_METRICS_PORT``; the floor's state is the web's to answer."""
+    """``worker_init``: a Celery worker answers its measurements (every pool process's, with
+    ``PROMETHEUS_MULTIPROC_DIR``) at ``TABLESIDE_WORKER_METRICS_ADDRESS``:``TABLESIDE_WORKER_METRICS_PORT`` (the
+    loopback by default: set the host's internal address for a Prometheus elsewhere); the floor's state is the
+    web's to answer."""
     port = settings.TABLESIDE_WORKER_METRICS_PORT
     if not port:
         return
@@ -142,15 +144,6 @@ def _unanchored() -> Iterator[Metric]:
     age = (timezone.now() - oldest).total_seconds() if oldest is not None else 0.0
     yield GaugeMetricFamily(
         "tableside_audit_unanchored_age_seconds", "Age of the oldest audit event not yet in a signed head.", age
-    )
-
-
-def _witness_file() -> Iterator[Metric]:
-    behind, _oldest = audit_heads_not_in_file()
-    yield GaugeMetricFamily(
-        "tableside_audit_heads_not_in_file",
-        "Signed heads the database holds that the checkpoint file (the witness outside it) lacks, older than 30 s.",
-        behind,
     )
 
 
@@ -200,7 +193,6 @@ def _lock_waits() -> Iterator[Metric]:
 _FLOOR: tuple[tuple[str, Callable[[], Iterator[Metric]]], ...] = (
     ("audited_writes", _audit_events),
     ("audit_unanchored", _unanchored),
-    ("audit_witness_file", _witness_file),
     ("open_shifts", _open_shifts),
     ("outbox_waiting", _outbox),
     ("queue_length", _queues),

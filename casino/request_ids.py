@@ -1,6 +1,6 @@
 """A request id on every log line, and on every line of the tasks the request asked for.
 
-``RequestIds`` (middleware, first in the stack) takes the id a load balancer or proxy sent in ``X-Request-ID``
+``RequestIds`` (middleware, right after the probes) takes the id a load balancer or proxy sent in ``X-Request-ID``
 (letters, digits, ``-``, ``_``, ``.``, at most 64) or draws one, answers it in ``X-Request-ID`` and keeps it in a
 context variable for the request. ``RequestIdOnRecords`` (a logging filter on the handler) writes it, and the Celery
 task's name and id when a worker runs one, on every record, so the plain format and the JSON lines

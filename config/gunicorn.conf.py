@@ -20,14 +20,10 @@ graceful_timeout = 30
 # Access lines and errors on standard output and error, for the service manager's journal.
 accesslog = "-"
 errorlog = "-"
-# With TABLESIDE_LOG_FORMAT=json the access lines are JSON too, with the request's id (X-Request-ID, which the app
-# answers on every response): one id joins a request's access line to the app's lines and its tasks' lines.
+# With TABLESIDE_LOG_FORMAT=json the access lines are JSON too (``config.gunicorn_logging``), with the request's id
+# (X-Request-ID, which the app answers): one id joins a request's access line to the app's lines and its tasks' lines.
 if os.environ.get("TABLESIDE_LOG_FORMAT", "").strip().lower() == "json":
-    access_log_format = (
-        '{"time": "%(t)s", "level": "INFO", "logger": "gunicorn.access", "request_id": "%({x-request-id}o)s", '
-        '"remote": "%(h)s", "method": "%(m)s", "path": "%(U)s", "status": %(s)s, "bytes": "%(B)s", '
-        '"seconds": %(L)s, "user_agent": "%(a)s"}'
-    )
+    logger_class = "config.gunicorn_logging.JsonAccessLogger"
 # gunicorn's control socket (gunicornc): nothing of Tableside uses it, and its default place is under $HOME, which a
 # hardened service (deploy/systemd, ProtectHome) cannot write.
 control_socket_disable = True

@@ -185,9 +185,13 @@ def test_with_json_logs_gunicorns_access_line_is_json_and_carries_the_request_id
             time.sleep(0.2)
         answer = get(port, "/accounts/login/", **{"X-Forwarded-Proto": "https", "X-Request-ID": "lb-42.7"})
         assert answer.status == 200 and answer.headers["X-Request-ID"] == "lb-42.7"
+        # A client's quotes and backslashes stay inside their field: no forged field, no broken line.
+        get(port, "/x%22,%22level%22:%22ERROR", **{"X-Forwarded-Proto": "https", "User-Agent": 'a"b\\c'})
     finally:
         process.terminate()
         output = process.communicate(timeout=15)[0] if process.stdout else ""
     access = [json.loads(line) for line in output.splitlines() if line.startswith('{"time"')]
+    forged = [line for line in access if line["path"].startswith("/x")]
+    assert forged and forged[0]["level"] == "INFO" and forged[0]["user_agent"] == 'a"b\\c', output[-2000:]
     login = [line for line in access if line["path"] == "/accounts/login/"]
     assert login and login[0]["request_id"] == "lb-42.7" and login[0]["status"] == 200, output[-2000:]

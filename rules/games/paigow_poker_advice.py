@@ -35,6 +35,7 @@ that setting does.
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import threading
 from collections.abc import Iterator, Sequence
@@ -59,6 +60,8 @@ from rules.games.paigow_poker_exact import every_hand_blocks
 from rules.games.paigow_poker_hands import Setting, is_foul, settings
 from rules.games.poker import high_hand, low_hand
 from rules.games.poker_batch import RANK_KEYS, evaluate_many
+
+logger = logging.getLogger(__name__)
 
 BANK_HANDS = math.comb(46, 7)  # 53,524,680
 DEFAULT_SAMPLES = 200_000
@@ -144,17 +147,21 @@ def warm_up_in_background(
         if key in _warming:
             return
         _warming.add(key)
-    threading.Thread(
-        target=warm_up,
-        args=(way,),
-        kwargs={
-            "wheel_second_highest": wheel_second_highest,
-            "joker_flush_as_ace": joker_flush_as_ace,
-            "directory": directory,
-        },
-        daemon=True,
-        name=f"advice-warm-up-{way}",
-    ).start()
+
+    def run() -> None:
+        try:
+            warm_up(
+                way,
+                wheel_second_highest=wheel_second_highest,
+                joker_flush_as_ace=joker_flush_as_ace,
+                directory=directory,
+            )
+        except Exception:  # logged, and the next call tries again; the advice stays sampled meanwhile
+            logger.exception("The advice's tables for the house way %s could not be built", way)
+            with _warming_lock:
+                _warming.discard(key)
+
+    threading.Thread(target=run, daemon=True, name=f"advice-warm-up-{way}").start()
 
 
 def _seed(cards: Sequence[Card]) -> int:

@@ -43,8 +43,13 @@ up and take the cards there. Rows where a suit holds five (about 4 per cent):
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import itertools
+import os
+import tempfile
+import threading
+import zipfile
 from collections.abc import Iterable, Sequence
 from functools import cache
 from operator import ne
@@ -89,10 +94,9 @@ for _pick, _n in _PICK_ID.items():
     _PICK_OF_OTHERS[127 ^ (1 << _pick[0]) ^ (1 << _pick[1])] = _n
 _NO_ENTRY = 255
 # The engine's modules whose code decides a setting: a stored memo is read only while they are unchanged.
-_ENGINE_SOURCES = tuple(
-    str(Path(__file__).resolve().parent / name)
-    for name in ("paigow_poker.py", "paigow_poker_ways.py", "paigow_poker_hands.py", "paigow_poker_batch.py")
-)
+# Every engine module (the house ways, the hands' values, the card indices, the rank keys the memo is keyed by): a
+# change to any of them sets the memo again rather than read one another version of the code set.
+_ENGINE_SOURCES = tuple(sorted(str(path) for path in Path(__file__).resolve().parent.glob("*.py")))
 
 Ints = npt.NDArray[np.integer]
 
@@ -206,23 +210,44 @@ class _FlushMemo:
     """The low positions ``house_way`` chose for hands that can make a flush, by (rank-multiset key, the
     sorted positions in the flush suit): those two decide the setting as the ranks alone do otherwise.
     Grows as hands are set (at most about 600,000 entries); kept sorted for ``searchsorted``. ``complete``
-    once it holds every such hand of the deck (``flush_memo_prepare``): nothing is set one by one any more."""
+    once it holds every such hand of the deck (``flush_memo_prepare``): nothing is set one by one any more.
+
+    Shared by the threads of a process (a request's advice, the background warm-up): its keys and picks are one
+    tuple, replaced whole and read once per call, and additions are made under a lock, so no reader pairs one
+    addition's keys with another's picks and no addition is lost."""
 
     def __init__(self) -> None:
-        self.keys = np.empty(0, dtype=np.int64)
-        self.picks = np.empty(0, dtype=np.uint8)
+        self.state: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]] = (
+            np.empty(0, dtype=np.int64),
+            np.empty(0, dtype=np.uint8),
+        )
         self.complete = False
+        self.lock = threading.Lock()
+
+    @property
+    def keys(self) -> npt.NDArray[np.int64]:
+        return self.state[0]
 
     def find(self, keys: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
-        at = np.searchsorted(self.keys, keys)
-        at[at == len(self.keys)] = 0
-        found = self.keys[at] == keys if len(self.keys) else np.zeros(len(keys), dtype=bool)
-        return self.picks[at] if len(self.keys) else np.zeros(len(keys), dtype=np.uint8), found
+        known, picks = self.state
+        if not len(known):
+            return np.zeros(len(keys), dtype=np.uint8), np.zeros(len(keys), dtype=bool)
+        at = np.searchsorted(known, keys)
+        at[at == len(known)] = 0
+        return picks[at], known[at] == keys
 
     def add(self, keys: npt.NDArray[np.int64], picks: npt.NDArray[np.uint8]) -> None:
-        both = np.concatenate([self.keys, keys])
-        order = np.argsort(both, kind="stable")
-        self.keys, self.picks = both[order], np.concatenate([self.picks, picks])[order]
+        with self.lock:
+            known, kept = self.state
+            both = np.concatenate([known, keys])
+            order = np.argsort(both, kind="stable")
+            self.state = (both[order], np.concatenate([kept, picks])[order])
+
+    def publish(self, state: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]) -> None:
+        """A complete memo set or read elsewhere, put in place whole."""
+        with self.lock:
+            self.state = state
+            self.complete = True
 
 
 @cache
@@ -294,6 +319,20 @@ def flush_memo_file(directory: Path, way: str | HouseWay, options: tuple[bool, b
     return directory / f"flush-memo-{name}-{_memo_fingerprint(way, options)}.npz"
 
 
+def _memo_read(path: Path) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]] | None:
+    """A stored memo, or None when the file is not one this engine wrote whole (it is then set again)."""
+    try:
+        with np.load(path) as stored:
+            keys, picks = stored["keys"], stored["picks"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    if keys.dtype != np.int64 or picks.dtype != np.uint8 or keys.shape != picks.shape or keys.ndim != 1:
+        return None
+    if len(keys) > 1 and not bool((keys[1:] > keys[:-1]).all()):
+        return None
+    return keys, picks
+
+
 def flush_memo_prepare(
     way: str | HouseWay = "golden_nugget",
     *,
@@ -303,29 +342,49 @@ def flush_memo_prepare(
 ) -> bool:
     """Make the memo of ``way`` complete: read from ``directory`` when a file set by this engine is there, else
     every flush hand of the deck set (about 100,000 of them one by one: seconds) and, with a ``directory``,
-    written there. Afterwards ``house_way_many`` sets every row by its tables. Answers whether it was read."""
+    written there. Afterwards ``house_way_many`` sets every row by its tables. Answers whether it was read.
+
+    The memo is set aside and put in place whole once complete. Several processes starting at once (gunicorn's
+    workers, a lab's chunks) take turns on a lock file: one sets and writes the memo, the others read it; the file
+    is written under a name of its own and renamed, so no reader finds half of one. A file that cannot be read
+    (cut short, not this engine's) is set again and replaced."""
     options = (wheel_second_highest, joker_flush_as_ace)
     memo = _flush_memo(way, *options)
     if memo.complete:
         return True
-    path = flush_memo_file(directory, way, options) if directory is not None else None
-    if path is not None and path.exists():
-        with np.load(path) as stored:
-            memo.keys, memo.picks = stored["keys"], stored["picks"]
-        memo.complete = True
-        return True
+    if directory is None:
+        memo.publish(_memo_set(way, options))
+        return False
+    path = flush_memo_file(directory, way, options)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if this process dies
+        stored = _memo_read(path) if path.exists() else None
+        if stored is not None:
+            memo.publish(stored)
+            return True
+        state = _memo_set(way, options)
+        handle, partial = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".partial.npz")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                np.savez(out, keys=state[0], picks=state[1])
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(partial, path)
+        finally:
+            if os.path.exists(partial):
+                os.unlink(partial)
+    memo.publish(state)
+    return False
+
+
+def _memo_set(way: str | HouseWay, options: tuple[bool, bool]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+    """Every flush hand of the deck set, into a memo of its own: the complete memo's keys and picks."""
+    private = _FlushMemo()
     everything = flush_hands(range(53))
     for start in range(0, len(everything), 1_000_000):
-        house_way_many(
-            everything[start : start + 1_000_000], way, wheel_second_highest=options[0], joker_flush_as_ace=options[1]
-        )
-    memo.complete = True
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".partial.npz")
-        np.savez(partial, keys=memo.keys, picks=memo.picks)
-        partial.replace(path)  # whole or not at all: a reader never finds half a file
-    return False
+        _house_way_many(everything[start : start + 1_000_000], way, options, private)
+    return private.state
 
 
 def _flush_keys(places: npt.NDArray[np.uint8], rank_keys: npt.NDArray[np.int64], suits: Ints) -> npt.NDArray[np.int64]:
@@ -359,10 +418,15 @@ def house_way_many(
 
     Raises ``InvalidHand`` on a row that repeats a card or an index outside 0-52.
     """
-    hands = _checked(rows, ranges=False)
     options = (wheel_second_highest, joker_flush_as_ace)
+    return _house_way_many(rows, way, options, _flush_memo(way, *options))
+
+
+def _house_way_many(
+    rows: npt.ArrayLike, way: str | HouseWay, options: tuple[bool, bool], memo: _FlushMemo
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    hands = _checked(rows, ranges=False)
     table = low_position_table(way, *options)
-    memo = _flush_memo(way, *options)
     flush_rules = flush_rule_table(way)
     n = len(hands)
     high = np.empty((n, 5), dtype=np.uint8)
@@ -394,8 +458,11 @@ def house_way_many(
                 fkeys, rows_hard = fkeys[hard], flushable[hard]
                 found_picks, found = memo.find(fkeys)
                 missing = np.flatnonzero(~found)
-                if len(missing) and memo.complete:
-                    raise AssertionError("a complete memo misses a flush hand")  # flush_hands enumerates them all
+                if len(missing) and memo.complete:  # made complete while this batch ran: look again
+                    found_picks, found = memo.find(fkeys)
+                    missing = np.flatnonzero(~found)
+                    if len(missing):
+                        raise AssertionError("a complete memo misses a flush hand")  # flush_hands lists them all
                 if len(missing):
                     new_keys, first = np.unique(fkeys[missing], return_index=True)
                     new_picks = np.array(

@@ -15,7 +15,7 @@ from django.db.migrations import Migration
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from casino import health
+from casino import audit, health
 from casino.audit import audit_checkpoint_make, audit_event_record
 from casino.defaults import DEVELOPMENT_AUDIT_KEY
 from casino.events import AuditEventType
@@ -27,15 +27,27 @@ pytestmark = pytest.mark.django_db
 NOWHERE = "redis://:s3cret-password@127.0.0.1:1/0"
 
 
-def _ask(path: str, **headers: str) -> tuple[int, dict[str, Any]]:
+TOKEN = "metrics-token-of-the-monitoring-system-0123"
+
+
+def _ask(path: str, *, detailed: bool = True, fresh: bool = True, **headers: str) -> tuple[int, dict[str, Any]]:
+    """The answer as the monitoring system (the metrics token's bearer) reads it, or as anyone else does; ``fresh``:
+    the checks run again (a probe two seconds after the last)."""
+    if fresh:
+        health._last_readiness.clear()
+    if detailed:
+        headers.setdefault("HTTP_AUTHORIZATION", f"Bearer {TOKEN}")
     response = Client().get(path, **headers)
     assert response["Content-Type"] == "application/json" and response["Cache-Control"] == "no-store"
     return response.status_code, json.loads(response.content)
 
 
 @pytest.fixture(autouse=True)
-def _migrations_read_again() -> None:
+def _each_probe_checks_afresh(settings) -> None:  # type: ignore[no-untyped-def]
     health._migrated_at.clear()
+    health._last_readiness.clear()
+    audit._witness_failing_since.clear()
+    settings.TABLESIDE_METRICS_TOKEN = TOKEN
 
 
 def test_healthz_answers_without_a_sign_in_by_an_address_no_host_list_names_and_over_plain_http() -> None:
@@ -120,29 +132,47 @@ def test_a_probe_is_read_only() -> None:
     assert Client().head("/healthz").status_code == 200
 
 
-@override_settings(TABLESIDE_AUDIT_SEQUENCE_AFTER_WRITES=False)
-def test_readyz_fails_while_the_checkpoint_file_misses_signed_heads_and_names_why(tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
+def test_readyz_fails_while_signed_heads_do_not_reach_the_checkpoint_file_and_says_why(tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
     """A process that cannot write the checkpoint file (here its directory is a file; in the field a root-owned file)
-    logs and goes on: the database keeps signing heads the witness outside it never gets."""
+    logs, counts and goes on: the database keeps signing heads the witness outside it never gets."""
+    from casino.audit import _witness, checkpoint_record
+    from casino.models import AuditCheckpoint
+
     blocked = tmp_path / "not-a-directory"
     blocked.write_text("")
     settings.TABLESIDE_AUDIT_CHECKPOINT_FILE = str(blocked / "checkpoints.jsonl")
     audit_event_record(actor=None, event_type=AuditEventType.TABLE_OPENED, subject=("tables.table", 1))
+    audit_checkpoint_make(reason="test")
+    head = checkpoint_record(AuditCheckpoint.objects.latest("seq"))
+    failures = audit.WITNESS_FAILURES.labels("file")._value.get()
     with mock.patch("casino.audit.logger.exception") as logged:
-        audit_checkpoint_make(reason="test")
-        from casino.audit import _witness, checkpoint_record
-        from casino.models import AuditCheckpoint
-
-        _witness(checkpoint_record(AuditCheckpoint.objects.latest("seq")))  # as its commit hands it over
-    assert logged.called
-    assert _ask("/readyz")[0] == 200  # within the grace a head is still on its way
-    later = timezone.now() + dt.timedelta(seconds=31)
-    with mock.patch("django.utils.timezone.now", return_value=later):
-        status, body = _ask("/readyz")
-    assert status == 503
-    assert "misses 1 signed heads" in body["checks"]["audit_witness_file"]["error"]
+        _witness(head)  # as its commit hands it over
+    assert logged.called and audit.WITNESS_FAILURES.labels("file")._value.get() == failures + 1
+    status, body = _ask("/readyz")
+    assert status == 503 and "not reaching file" in body["checks"]["audit_witnesses"]["error"]
+    status, body = _ask("/readyz", detailed=False)
+    assert status == 503 and body["checks"]["audit_witnesses"] == {"ok": False}  # the reason is for the monitor
 
     settings.TABLESIDE_AUDIT_CHECKPOINT_FILE = str(tmp_path / "checkpoints.jsonl")  # writable again
-    _witness(checkpoint_record(AuditCheckpoint.objects.latest("seq")))
-    with mock.patch("django.utils.timezone.now", return_value=later):
-        assert _ask("/readyz")[1]["checks"]["audit_witness_file"] == {"ok": True}
+    _witness(head)
+    health._last_readiness.clear()
+    assert _ask("/readyz")[1]["checks"]["audit_witnesses"] == {"ok": True}
+
+
+def test_without_the_monitors_token_readyz_names_the_failing_check_and_nothing_of_why() -> None:
+    def refused(*args: object, **kwargs: object) -> None:
+        raise OperationalError('connection to server at "db1.internal" (10.0.0.9), port 5432 failed: user "tableside"')
+
+    with mock.patch.object(health.connection, "cursor", refused):
+        status, body = _ask("/readyz", detailed=False)
+    assert status == 503 and body == {
+        "status": "not ready",
+        "checks": {"database": {"ok": False}, "audit_key": {"ok": True}},
+    }
+
+
+def test_a_flood_of_probes_runs_the_checks_once_in_two_seconds() -> None:
+    with mock.patch.object(health, "readiness", wraps=health.readiness) as checked:
+        for _ in range(20):
+            assert _ask("/readyz", fresh=False)[0] == 200
+    assert checked.call_count <= 2  # once, or twice if the two seconds ran out during the loop

@@ -113,3 +113,34 @@ def test_a_memo_set_by_other_rules_or_another_engine_is_not_read(tmp_path: Path)
     assert len(names) == 4
     with mock.patch.object(paigow_poker_batch, "_ENGINE_SOURCES", paigow_poker_batch._ENGINE_SOURCES[:-1]):
         assert flush_memo_file(tmp_path, "golden_nugget", (True, False)) not in names
+
+
+@pytest.mark.usefixtures("fresh_memos")
+def test_a_memo_file_cut_short_is_set_again_and_replaced(tmp_path: Path) -> None:
+    path = flush_memo_file(tmp_path, "trump_plaza", (True, False))
+    path.write_bytes(b"PK\x03\x04 cut short")  # a writer killed mid-file (before the rename existed)
+    assert flush_memo_prepare("trump_plaza", directory=tmp_path) is False  # not read: set again
+    assert flush_memo_complete("trump_plaza")
+    paigow_poker_batch._flush_memo.cache_clear()
+    assert flush_memo_prepare("trump_plaza", directory=tmp_path) is True  # the replaced file reads
+    assert not list(tmp_path.glob("*.partial.npz"))
+
+
+@pytest.mark.usefixtures("fresh_memos")
+def test_the_memo_made_complete_while_another_thread_sets_hands_loses_nothing() -> None:
+    """The tablet's sampled advice adds to the memo while the warm-up completes it: every row is still set as the
+    per-hand way sets it, and the complete memo is the one put in place."""
+    import threading
+
+    rows = flush_hands(range(53))[::211]
+    done: list[tuple[np.ndarray, np.ndarray]] = []
+    worker = threading.Thread(target=lambda: done.append(house_way_many(rows, "golden_nugget")))
+    worker.start()
+    flush_memo_prepare("golden_nugget")
+    worker.join()
+    high, low = done[0]
+    for row, h, lo in zip(rows.tolist()[:200], high.tolist(), low.tolist(), strict=False):
+        setting = house_way([ALL_CARDS[i] for i in row], "golden_nugget")
+        assert ([c.index for c in setting.high], [c.index for c in setting.low]) == (h, lo)
+    assert flush_memo_complete("golden_nugget")
+    assert len(paigow_poker_batch._flush_memo("golden_nugget", True, False).keys) == 98_575

@@ -165,10 +165,9 @@ def test_without_the_monitors_token_readyz_names_the_failing_check_and_nothing_o
 
     with mock.patch.object(health.connection, "cursor", refused):
         status, body = _ask("/readyz", detailed=False)
-    assert status == 503 and body == {
-        "status": "not ready",
-        "checks": {"database": {"ok": False}, "audit_key": {"ok": True}},
-    }
+    assert status == 503 and body["status"] == "not ready" and body["checks"]["database"] == {"ok": False}
+    assert all(set(check) == {"ok"} for check in body["checks"].values())  # no error text, no seconds
+    assert "db1" not in json.dumps(body) and "tableside" not in json.dumps(body)
 
 
 def test_a_flood_of_probes_runs_the_checks_once_in_two_seconds() -> None:

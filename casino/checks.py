@@ -19,13 +19,13 @@ from django.core.exceptions import ImproperlyConfigured
 from casino.defaults import DEVELOPMENT_AUDIT_KEY, DEVELOPMENT_SECRET_KEY, EXAMPLE_SECRETS
 
 
-def _development_key_in_use() -> bool:
+def _published_secret_key_in_use() -> bool:
     return settings.SECRET_KEY == DEVELOPMENT_SECRET_KEY or settings.SECRET_KEY in EXAMPLE_SECRETS
 
 
 @register(Tags.security)
 def check_secret_key(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
-    if settings.DEBUG or not _development_key_in_use():
+    if settings.DEBUG or not _published_secret_key_in_use():
         return []
     return [
         Error(
@@ -41,7 +41,7 @@ def check_secret_key(app_configs: Any = None, **kwargs: Any) -> list[CheckMessag
 @register(Tags.security, deploy=True)
 def check_secret_key_deploy(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """With DEBUG on the development key only warns, and only under ``check --deploy``."""
-    if not settings.DEBUG or not _development_key_in_use():
+    if not settings.DEBUG or not _published_secret_key_in_use():
         return []
     return [
         Warning(

@@ -19,14 +19,12 @@ to point a load balancer and Prometheus at them.
 from __future__ import annotations
 
 import datetime as dt
-import hmac
 import logging
 import re
 import time
 from collections.abc import Callable
 from typing import TypedDict
 
-import redis
 from django.conf import settings
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -34,7 +32,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
 from casino.audit import audit_unanchored_since, audit_witnesses_failing
-from casino.metrics import metrics_page
+from casino.metrics import metrics_page, metrics_token_bearer
+from casino.redis_cache import direct_client
 
 logger = logging.getLogger(__name__)
 
@@ -72,11 +71,7 @@ def _database() -> Check:
 
 
 def _redis(url: str) -> Check:
-    client = redis.Redis.from_url(
-        url,
-        socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
-        socket_connect_timeout=settings.REDIS_SOCKET_CONNECT_TIMEOUT,
-    )
+    client = direct_client(url)
     try:
         client.ping()
     finally:
@@ -170,14 +165,6 @@ def _readiness_recent() -> tuple[bool, dict[str, Check]]:
     return ready, checks
 
 
-def _detailed(request: HttpRequest) -> bool:
-    """Whether the asker may read why a check failed: the metrics token's bearer (a monitoring system). Others
-    (anyone who reaches a server) get each check's name and whether it passed; the server logs the reasons."""
-    token = settings.TABLESIDE_METRICS_TOKEN
-    given = request.headers.get("Authorization", "")
-    return bool(token) and hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
-
-
 def readyz(request: HttpRequest) -> HttpResponse:
     ready, checks = _readiness_recent()
     failing = frozenset(name for name, check in checks.items() if not check["ok"])
@@ -189,7 +176,9 @@ def readyz(request: HttpRequest) -> HttpResponse:
         else:
             logger.info("Ready again")
         _failing_before[0] = failing
-    shown = checks if _detailed(request) else {name: {"ok": check["ok"]} for name, check in checks.items()}
+    # Why a check failed (a server's name, a migration's) only to the monitoring system: the metrics token's bearer.
+    # Anyone else gets each check's name and whether it passed; the server logs the reasons.
+    shown = checks if metrics_token_bearer(request) else {name: {"ok": check["ok"]} for name, check in checks.items()}
     body = {"status": "ready" if ready else "not ready", "checks": shown}
     return _no_store(JsonResponse(body, status=200 if ready else 503))
 

@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import redis
 from django.conf import settings
 from django.db import connection
 from django.db.models import Max
@@ -46,6 +45,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from casino.audit import audit_unanchored_tail
 from casino.models import AuditEvent, Shift, TaskOutbox
+from casino.redis_cache import direct_client
 
 logger = logging.getLogger(__name__)
 
@@ -161,11 +161,7 @@ def _queues() -> Iterator[Metric]:
     if not broker:
         return
     queues = sorted({settings.CELERY_TASK_DEFAULT_QUEUE, settings.TABLESIDE_LAB_QUEUE})
-    client = redis.Redis.from_url(
-        broker,
-        socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
-        socket_connect_timeout=settings.REDIS_SOCKET_CONNECT_TIMEOUT,
-    )
+    client = direct_client(broker)
     try:
         family = GaugeMetricFamily("tableside_queue_length", "Tasks waiting in a Celery queue.", labels=["queue"])
         for queue in queues:
@@ -234,16 +230,18 @@ def metrics_text() -> bytes:
     return generate_latest(registry)
 
 
-def _authorised(request: HttpRequest, token: str) -> bool:
+def metrics_token_bearer(request: HttpRequest) -> bool:
+    """Whether the request bears the metrics token (``Authorization: Bearer``); never, with no token set."""
+    token = settings.TABLESIDE_METRICS_TOKEN
     given = request.headers.get("Authorization", "")
-    return hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
+    return bool(token) and hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
 
 
 def metrics_page(request: HttpRequest) -> HttpResponse:
     token = settings.TABLESIDE_METRICS_TOKEN
     if not token:
         return JsonResponse({"detail": "No metrics here: TABLESIDE_METRICS_TOKEN is not set."}, status=404)
-    if not _authorised(request, token):
+    if not metrics_token_bearer(request):
         answer = JsonResponse(
             {"detail": "The metrics need the header Authorization: Bearer <metrics token>."}, status=401
         )

@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import redis
+from django.conf import settings
 from django_redis.client import DefaultClient
 from django_redis.client.default import _main_exceptions
 from django_redis.exceptions import ConnectionInterrupted
@@ -99,3 +101,13 @@ for _name in (
     "ttl",
 ):
     setattr(BackingOffClient, _name, _backing_off_around(getattr(DefaultClient, _name)))
+
+
+def direct_client(url: str) -> redis.Redis:
+    """A client of the Redis at ``url`` with the floor's timeouts and no back-off: for asking whether it answers
+    (``/readyz``) or how long its queues are (``/metrics``), where a failure is the answer. The caller closes it."""
+    return redis.Redis.from_url(
+        url,
+        socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
+        socket_connect_timeout=settings.REDIS_SOCKET_CONNECT_TIMEOUT,
+    )

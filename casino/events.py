@@ -33,6 +33,14 @@ class AuditEventType(StrEnum):
     TABLE_RULE_SET_ASSIGNED = "table.rule_set_assigned"
     TABLE_BIG_WIN_SET = "table.big_win_set"
     TABLE_LIMITS_SET = "table.limits_set"
+    # Dealer rotation: a dealer clocked in and out, a string of tables made and started (its dealers chosen from who is
+    # clocked in), a push asked (waiting for the round in play) and made (the table's dealer changed)
+    DEALER_CLOCKED_IN = "dealer.clocked_in"
+    DEALER_CLOCKED_OUT = "dealer.clocked_out"
+    DEALER_STRING_CREATED = "dealer_string.created"
+    DEALER_STRING_STARTED = "dealer_string.started"
+    DEALER_PUSH_ASKED = "dealer_push.asked"
+    DEALER_PUSH_DONE = "dealer_push.done"
     # The table's chip tray: a count (opener or closer) and its confirmation by a second person
     TRAY_COUNTED = "tray.counted"
     TRAY_COUNT_CONFIRMED = "tray.count_confirmed"
@@ -53,6 +61,18 @@ class AuditEventType(StrEnum):
     RATING_RESUMED = "rating.resumed"
     RATING_MOVED = "rating.moved"
     RATING_ENDED = "rating.ended"
+    # Credit at the table: a player's credit line set or its change asked for, approved or refused; a marker asked
+    # for at a seat, issued (approved: numbered, chips out of the tray), counted in its drop box, redeemed at the
+    # cage, its cheque returned, voided
+    CREDIT_LINE_SET = "credit_line.set"
+    CREDIT_CHANGE_ASKED = "credit_line.change_asked"
+    CREDIT_CHANGE_DECIDED = "credit_line.change_decided"
+    MARKER_REQUESTED = "marker.requested"
+    MARKER_ISSUED = "marker.issued"
+    MARKER_COUNTED = "marker.counted"
+    MARKER_REDEEMED = "marker.redeemed"
+    MARKER_CHEQUE_RETURNED = "marker.cheque_returned"
+    MARKER_VOIDED = "marker.voided"
     # The poker room: a tournament set up and changed (its settings, structure, payout table, tables), its
     # clock (every start, pause, resume, skip, change of time, hand counted), seats drawn and moved, and its money
     # (a payment, a player out with their prize and bounty, a bust undone, the prize pool made final)
@@ -81,6 +101,19 @@ class AuditEventType(StrEnum):
     LEAGUE_EVENT_ADDED = "league.event_added"
     LEAGUE_EVENT_REMOVED = "league.event_removed"
     LEAGUE_MASTER_CLASS = "league.master_class"
+    # The card room's cash games: a list opened or closed, a table added or taken off, a name put down, called,
+    # seated, moved from a must-move table, gone (no-show, left, taken off the list)
+    CASH_GAME_OPENED = "cash_game.opened"
+    CASH_GAME_CLOSED = "cash_game.closed"
+    CASH_TABLE_ADDED = "cash_game.table_added"
+    CASH_TABLE_REMOVED = "cash_game.table_removed"
+    WAITLIST_PUT_DOWN = "waitlist.put_down"
+    WAITLIST_CALLED = "waitlist.called"
+    WAITLIST_SEATED = "waitlist.seated"
+    WAITLIST_MOVED = "waitlist.moved"
+    WAITLIST_NO_SHOW = "waitlist.no_show"
+    WAITLIST_LEFT = "waitlist.left"
+    WAITLIST_REMOVED = "waitlist.removed"
     # A round's moves (one per state it reaches), and its changes that are not moves
     ROUND_OPENED = "round.opened"
     ROUND_BETTING_CLOSED = "round.betting_closed"

@@ -8,8 +8,11 @@ from poker_room.heads_up.models import Match
 from poker_room.leagues.models import League, LeagueEvent
 from poker_room.ofc_events.models import OfcHand
 from poker_room.tournaments.models import Elimination, Entry, Purchase, SeatMove, Tournament, TournamentTable
+from poker_room.waitlist.models import CashGame, CashTable, WaitlistEntry
 
 __all__ = [
+    "CashGame",
+    "CashTable",
     "Deal",
     "Elimination",
     "Entry",
@@ -21,4 +24,5 @@ __all__ = [
     "SeatMove",
     "Tournament",
     "TournamentTable",
+    "WaitlistEntry",
 ]

@@ -10,8 +10,10 @@ class RoundsConfig(AppConfig):
     def ready(self) -> None:
         # The checks read the models: registered once the apps are ready.
         from casino.services import shift_close_vetoes
-        from rounds.services.transitions import shift_close_refuse, table_close_refuse
+        from rounds.services.transitions import shift_close_refuse, table_close_refuse, table_push_wait
+        from tables.rotation import push_now_vetoes
         from tables.services import table_close_vetoes
 
         shift_close_vetoes.register("rounds in play and requests waiting", shift_close_refuse)
         table_close_vetoes.register("a round in play", table_close_refuse)
+        push_now_vetoes.register("a round in play", table_push_wait)

@@ -38,6 +38,8 @@ class Table(models.Model):
         related_name="dealt_tables",
         verbose_name=_("dealer"),
     )
+    # Since when the dealer has been on the box (dealing here): set with the dealer (``tables.services``).
+    dealer_since = models.DateTimeField(_("dealer since"), null=True, blank=True)
     # The pit-boss dashboard raises an alert for a single win above this (empty: no alert).
     big_win_cents = models.PositiveBigIntegerField(_("big-win alert above (cents)"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -434,3 +436,11 @@ class DropCount(AppendOnlyModel):
     def figures(self) -> tuple[tuple[tuple[str, int], ...], int, int]:
         """What two counts must agree on: the notes, the markers and the promotional chips."""
         return tuple(sorted(self.cash.items())), self.markers_cents, self.promo_cents
+
+
+# Dealer rotation's records live in their own module; imported here so Django finds them.
+from tables.rotation_models import DealerClockIn as DealerClockIn  # noqa: E402
+from tables.rotation_models import DealerPush as DealerPush  # noqa: E402
+from tables.rotation_models import DealerString as DealerString  # noqa: E402
+from tables.rotation_models import StringDealer as StringDealer  # noqa: E402
+from tables.rotation_models import StringTable as StringTable  # noqa: E402

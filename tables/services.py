@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.audit import audit_event_record
@@ -190,18 +191,27 @@ def table_assign_dealer(*, actor: User | None, table: Table, dealer: User | None
         )
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).select_related("pit", "rule_set").get(pk=table.pk)
-        before = {"dealer": locked.dealer.get_username() if locked.dealer is not None else None}
-        locked.dealer = dealer
-        locked.save(update_fields=["dealer"])
-        audit_event_record(
-            actor=actor,
-            event_type=AuditEventType.TABLE_DEALER_ASSIGNED,
-            subject=locked,
-            before=before,
-            after={"dealer": dealer.get_username() if dealer is not None else None},
-        )
-        table_changed(locked.pk)
+        table_dealer_put(actor=actor, locked=locked, dealer=dealer)
     return locked
+
+
+def table_dealer_put(*, actor: User | None, locked: Table, dealer: User | None, reason: str = "") -> None:
+    """Put ``dealer`` on ``locked`` (a table its caller holds locked, in its transaction) from now on, with its audit
+    event: the one path that changes a table's dealer, for the set-up (``table_assign_dealer``) and the rotation's
+    push (``tables.rotation``). Its callers check who may."""
+    before = {"dealer": locked.dealer.get_username() if locked.dealer is not None else None}
+    locked.dealer = dealer
+    locked.dealer_since = timezone.now() if dealer is not None else None
+    locked.save(update_fields=["dealer", "dealer_since"])
+    audit_event_record(
+        actor=actor,
+        event_type=AuditEventType.TABLE_DEALER_ASSIGNED,
+        subject=locked,
+        before=before,
+        after={"dealer": dealer.get_username() if dealer is not None else None},
+        reason=reason,
+    )
+    table_changed(locked.pk)
 
 
 def table_set_big_win(*, actor: User | None, table: Table, big_win_cents: int | None) -> Table:

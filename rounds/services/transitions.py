@@ -30,13 +30,14 @@ from rounds.models import Adjustment, BankTurn, Round
 from rounds.services.house_wager import house_wager_plan, house_wager_take
 from rounds.snapshots import round_snapshot
 from rounds.sql import round_lock, round_standing
-from rounds.states import UNFINISHED_STATES, RoundState, check_move
+from rounds.states import FINAL_STATES, UNFINISHED_STATES, RoundState, check_move
 from rules import options as rule_options
 from rules.games import banking
 from rules.models import Game
 from tables.live import table_changed
 from tables.models import Seat, Table
 from tables.permissions import require_act_at_table
+from tables.rotation import rotation_round_ended
 from tables.services import seats_ensure
 
 
@@ -301,6 +302,8 @@ def round_transition(
             change=update_statement(locked, fields),  # the row is locked: the UPDATE finds it
         )
         table_changed(locked.table_id)
+        if target is not None and locked.state in FINAL_STATES:
+            rotation_round_ended(table_id=locked.table_id)  # a dealer's push waiting for this round is made now
     return locked
 
 
@@ -450,6 +453,15 @@ def table_close_refuse(table: Table) -> None:
             _("Round %(round)s at table %(table)s is still %(state)s: settle or void it before closing the table.")
             % {"round": unfinished.number, "table": table.name, "state": unfinished.state}
         )
+
+
+def table_push_wait(table: Table) -> None:
+    """Make a dealer's push at ``table`` wait (``WrongState``) while a round is in play there: the dealer changes at
+    the round's end, never mid-round; registered with ``tables.rotation.push_now_vetoes`` by ``rounds.apps``."""
+    unfinished = Round.objects.filter(table=table, state__in=UNFINISHED_STATES).values_list("number", flat=True)
+    number = unfinished.first()
+    if number is not None:
+        raise WrongState(_("Round %(round)s is in play: the push waits for its end.") % {"round": number})
 
 
 # --- a round waiting for a void decision is on hold ------------------------------------------------

@@ -54,6 +54,17 @@ class Round(models.Model):
         verbose_name=_("opened by"),
     )
     opened_at = models.DateTimeField(_("opened at"))
+    # The dealer on the box when the round opened: the table's dealer then (empty when the table had none, or for
+    # rounds opened before dealers were recorded by someone who was not a Dealer). Never changed after the open: a
+    # dealer pushed off the table mid-round still dealt this round.
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="dealt_rounds",
+        verbose_name=_("dealer"),
+    )
     state_changed_at = models.DateTimeField(_("state changed at"))
     void_reason = models.TextField(_("void reason"), blank=True)
     # What a player banker puts up to cover the round's wagers (GAME_RULES.md §1, §2); empty when

@@ -10,12 +10,14 @@ from rules.hands import StoredHands
 
 
 class RoundSnapshot(TypedDict):
-    """A round as an audit event holds it: its table, number and shift, its state, its bank, its rules' version, why
-    it was voided, its dice and action order, its hands and its Open-Face placements (as stored)."""
+    """A round as an audit event holds it: its table, number and shift, its dealer (the user's id), its state, its
+    bank, its rules' version, why it was voided, its dice and action order, its hands and its Open-Face placements
+    (as stored)."""
 
     table: str
     number: int
     shift: int
+    dealer: int | None
     state: str
     bank_seat: int | None
     bank_cents: int | None
@@ -33,6 +35,7 @@ def round_snapshot(round_: Round) -> RoundSnapshot:
         "table": round_.table.name,
         "number": round_.number,
         "shift": round_.shift_id,
+        "dealer": round_.dealer_id,
         "state": round_.state,
         "bank_seat": round_.bank_seat.number if round_.bank_seat is not None else None,
         "bank_cents": round_.bank_cents,

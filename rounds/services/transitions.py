@@ -221,6 +221,7 @@ def round_open(
                     bank_cents=bank_cents,
                     opened_by=actor,
                     opened_at=now,
+                    dealer_id=locked.dealer_id,
                     state_changed_at=now,
                 )
         except IntegrityError as exc:  # a concurrent open won the race

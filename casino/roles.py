@@ -22,6 +22,8 @@ class Role(StrEnum):
     COUNT_TEAM = "Count team"
     # Runs the poker room's tournaments: structures, the clock, entries, seating, payouts.
     TOURNAMENT_DIRECTOR = "Tournament director"
+    # Sets and changes players' credit lines (a large one needs a second Credit manager's approval).
+    CREDIT_MANAGER = "Credit manager"
 
 
 # The roles as a user reads them, in the active language (the values stay the groups' names).
@@ -33,6 +35,7 @@ ROLE_NAMES = {
     Role.CAGE_CASHIER: pgettext_lazy("role", "Cage cashier"),
     Role.COUNT_TEAM: pgettext_lazy("role", "Count team"),
     Role.TOURNAMENT_DIRECTOR: pgettext_lazy("role", "Tournament director"),
+    Role.CREDIT_MANAGER: pgettext_lazy("role", "Credit manager"),
 }
 
 SUPERVISORS: tuple[Role, ...] = (Role.FLOOR_SUPERVISOR, Role.PIT_BOSS)

@@ -346,7 +346,15 @@ CELERY_BEAT_SCHEDULE = {
     "outbox-flush": {"task": "casino.outbox_flush", "schedule": 60.0},
     # The API's idempotency keys let go once kept 24 hours (casino.idempotency).
     "idempotency-keys-expire": {"task": "casino.idempotency_keys_expire", "schedule": 60 * 60.0},
+    # The card room's called players not seated in time marked no-shows, the next names called (poker_room.waitlist).
+    "waitlist-no-shows": {"task": "poker_room.waitlist_no_shows", "schedule": 60.0},
 }
+# The card room's waitlist (docs/waitlist.md): a called player not seated within this many minutes is a no-show and
+# the next name is called; the room display's kiosk takes at most this many names from one address in ten minutes.
+TABLESIDE_WAITLIST_NO_SHOW_MINUTES = int(
+    _positive_number("TABLESIDE_WAITLIST_NO_SHOW_MINUTES", 10, whole=True, most=240)
+)
+TABLESIDE_WAITLIST_KIOSK_NAMES = int(_positive_number("TABLESIDE_WAITLIST_KIOSK_NAMES", 3, whole=True, most=100))
 
 # --- Auth ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -573,6 +581,8 @@ TABLESIDE_RATING_ALERT_SIGMA = 3.0
 TABLESIDE_HOLD_WINDOW_ROUNDS = 100
 TABLESIDE_HOLD_ALERT_MIN_ROUNDS = 30
 TABLESIDE_HOLD_ALERT_Z = 1.96
+# Credit at the table: a credit line set above this many cents waits for a second Credit manager's approval.
+TABLESIDE_CREDIT_APPROVAL_ABOVE_CENTS = 1_000_000
 
 # --- Four eyes on voids and corrections (DESIGN.md, "Trust") ------------------------
 # Whoever asked for a void or a correction, or dealt or settled the round, cannot approve it, and a correction

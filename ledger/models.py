@@ -18,6 +18,7 @@ The accounts:
 * ``house``: the house as banker (the table's own win or loss); ``banker``: a player banking the round (a seat).
 * ``commission``: the house's commission income; ``rake``: its rake in the points games.
 * The table's money: ``cage``, ``tray`` (the table's chip tray), ``drop`` (its drop box).
+* Credit at the table: ``markers`` (the markers receivable: counted markers not yet redeemed).
 * The poker room: ``entrants`` (what the players paid in, what they were paid), ``prize_pool``, ``t_fees`` (the
   house's entry fees), ``bounties`` and ``overlay`` (what the house adds to reach a guarantee).
 """
@@ -43,7 +44,7 @@ if TYPE_CHECKING:  # the stubs' extensions are a development requirement
 class Kind(models.TextChoices):
     """What a posting moves money for, and what each of its lines is: the one list of the ledger's kinds.
 
-    A posting's kind is one of the first twelve (``POSTING_KINDS``); a line also names the part of a settlement it
+    A posting's kind is one of ``POSTING_KINDS``; a line also names the part of a settlement it
     is (a ``payout``, the ``commission``, the ``bank``'s share, the ``rake``).
     """
 
@@ -65,6 +66,9 @@ class Kind(models.TextChoices):
     T_BOUNTY = "t_bounty", _("tournament bounty")
     T_OVERLAY = "t_overlay", _("tournament overlay")
     T_REVERSAL = "t_reversal", _("tournament reversal")
+    # Credit at the table: a counted marker from the cage's count into the markers receivable, its redemption at the
+    # cage (cash, chips or a cheque), and a returned cheque re-opening it.
+    MARKER = "marker", _("marker")
     # A settlement's lines only.
     PAYOUT = "payout", _("payout")
     COMMISSION = "commission", _("commission")
@@ -75,10 +79,11 @@ class Kind(models.TextChoices):
 ROUND_KINDS = (Kind.WAGER, Kind.SETTLEMENT, Kind.VOID, Kind.REVERSAL)
 TABLE_MONEY_KINDS = (Kind.FILL, Kind.CREDIT, Kind.BUY_IN, Kind.DROP)
 TOURNAMENT_KINDS = (Kind.T_ENTRY, Kind.T_PRIZE, Kind.T_BOUNTY, Kind.T_OVERLAY, Kind.T_REVERSAL)
-POSTING_KINDS = (*ROUND_KINDS, *TABLE_MONEY_KINDS, *TOURNAMENT_KINDS)
+CREDIT_KINDS = (Kind.MARKER,)
+POSTING_KINDS = (*ROUND_KINDS, *TABLE_MONEY_KINDS, *TOURNAMENT_KINDS, *CREDIT_KINDS)
 # The lines of a posting are of its own kind, but a settlement's, whose lines say what each part is.
 LINE_KINDS = (Kind.WAGER, Kind.PAYOUT, Kind.COMMISSION, Kind.BANK, Kind.RAKE, Kind.REVERSAL,
-              *TABLE_MONEY_KINDS, *TOURNAMENT_KINDS)  # fmt: skip
+              *TABLE_MONEY_KINDS, *TOURNAMENT_KINDS, *CREDIT_KINDS)  # fmt: skip
 
 
 class Account(models.TextChoices):
@@ -96,6 +101,7 @@ class Account(models.TextChoices):
     TOURNAMENT_FEES = "t_fees", _("tournament fees")
     BOUNTIES = "bounties", _("bounties")
     OVERLAY = "overlay", _("guarantee overlay")
+    MARKERS = "markers", _("markers receivable")
 
 
 SEAT_ACCOUNTS = (Account.PLAYER, Account.BANKER)  # an entry of these names its seat; no other does
@@ -157,7 +163,7 @@ class Posting(AppendOnlyModel):
             models.Index(fields=["shift", "table_id"], name="ledger_posting_shift_table"),
         ]
         constraints = [
-            # A round's money, or the table's money on a shift, or the poker room's (keyed, on no table).
+            # A round's money, or the table's money on a shift, or the poker room's or a marker's (keyed, on no table).
             models.CheckConstraint(
                 condition=models.Q(round_id__isnull=False, kind__in=[k.value for k in ROUND_KINDS])
                 | models.Q(
@@ -171,6 +177,12 @@ class Posting(AppendOnlyModel):
                     round_id__isnull=True,
                     table_id__isnull=True,
                     kind__in=[k.value for k in TOURNAMENT_KINDS],
+                    idempotency_key__isnull=False,
+                )
+                | models.Q(
+                    round_id__isnull=True,
+                    table_id__isnull=True,
+                    kind__in=[k.value for k in CREDIT_KINDS],
                     idempotency_key__isnull=False,
                 ),
                 name="posting_round_or_table_money",

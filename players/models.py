@@ -255,3 +255,203 @@ class TableHold(models.Model):
 
     def __str__(self) -> str:
         return f"hold window of table {self.table_id}"
+
+
+# --- credit at the table: credit lines and markers ---------------------------------------------------------------
+
+
+@audited()
+class CreditLine(models.Model):
+    """How much credit a player may draw at the tables in markers (``players.credit``): set by a Credit manager; a
+    line raised above ``TABLESIDE_CREDIT_APPROVAL_ABOVE_CENTS`` waits for a second Credit manager
+    (``CreditLineChange``)."""
+
+    player = models.OneToOneField(
+        Player, on_delete=models.PROTECT, related_name="credit_line", verbose_name=_("player")
+    )
+    limit_cents = models.BigIntegerField(_("credit line (cents)"), default=0)
+    set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("set by")
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("approved by"),
+    )
+    set_at = models.DateTimeField(_("set at"))
+
+    class Meta:
+        verbose_name = _("credit line")
+        verbose_name_plural = _("credit lines")
+        constraints = [models.CheckConstraint(condition=models.Q(limit_cents__gte=0), name="credit_line_not_negative")]
+
+    def __str__(self) -> str:
+        return f"credit line of player {self.player_id}: {self.limit_cents} cents"
+
+
+@audited()
+class CreditLineChange(models.Model):
+    """A credit line asked for above the approval threshold: pending until a second Credit manager (never the one who
+    asked) approves it (the line changes) or refuses it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for approval")
+        APPROVED = "approved", _("approved")
+        REFUSED = "refused", _("refused")
+
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="credit_changes", verbose_name=_("player")
+    )
+    limit_cents = models.BigIntegerField(_("credit line asked (cents)"))
+    previous_cents = models.BigIntegerField(_("credit line before (cents)"))
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("asked by")
+    )
+    asked_at = models.DateTimeField(_("asked at"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-asked_at", "-pk"]
+        verbose_name = _("credit line change")
+        verbose_name_plural = _("credit line changes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=models.Q(status="pending"), name="one_pending_credit_change_a_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"credit line of player {self.player_id} to {self.limit_cents} cents ({self.status})"
+
+
+@audited()
+class MarkerSequence(models.Model):
+    """The last number given to a marker: the next is taken under this row's lock in the issuing transaction, so
+    marker numbers run without gaps across the casino (a refused issue gives its number back)."""
+
+    name = models.CharField(_("name"), max_length=20, unique=True)
+    last_number = models.PositiveIntegerField(_("last number"), default=0)
+
+    class Meta:
+        verbose_name = _("marker sequence")
+        verbose_name_plural = _("marker sequences")
+
+    def __str__(self) -> str:
+        return f"markers: {self.last_number}"
+
+
+@audited()
+class Marker(models.Model):
+    """A player's signed promise to pay, for chips at a seat (``players.markers``): asked for by the dealer with the
+    player's signature, issued by a supervisor (numbered, chips out of the tray as a ``tables.BuyIn`` paid with a
+    marker), in the table's drop box until the box is counted, then outstanding at the cage until redeemed (cash,
+    chips or a cheque; a returned cheque re-opens it). Voided with who and why, before its box is counted."""
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("waiting for a supervisor")
+        IN_DROP = "in_drop", _("in the drop box")
+        AT_CAGE = "at_cage", _("outstanding at the cage")
+        REDEEMED = "redeemed", _("redeemed")
+        VOIDED = "voided", _("voided")
+
+    number = models.PositiveIntegerField(_("number"), null=True, blank=True, unique=True)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="markers", verbose_name=_("player"))
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+", verbose_name=_("table"))
+    seat_number = models.PositiveSmallIntegerField(_("seat"))
+    amount_cents = models.BigIntegerField(_("amount (cents)"))
+    # The player's signature drawn on the tablet (a PNG as a data URL), or their name typed where nothing can draw.
+    signature = models.TextField(_("signature"), blank=True)
+    signed_name = models.CharField(_("signed as"), max_length=120, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.REQUESTED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("asked for by")
+    )
+    requested_at = models.DateTimeField(_("asked for at"))
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("approved by"),
+    )
+    issued_at = models.DateTimeField(_("issued at"), null=True, blank=True)
+    buy_in = models.OneToOneField(
+        BuyIn, on_delete=models.PROTECT, null=True, blank=True, related_name="marker", verbose_name=_("buy-in")
+    )
+    counted_at = models.DateTimeField(_("counted at"), null=True, blank=True)
+    redeemed_at = models.DateTimeField(_("redeemed at"), null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("voided by"),
+    )
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
+    void_reason = models.CharField(_("why voided"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+        verbose_name = _("marker")
+        verbose_name_plural = _("markers")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount_cents__gt=0), name="marker_amount_positive"),
+            models.CheckConstraint(condition=~models.Q(signature="", signed_name=""), name="marker_signed"),
+            models.CheckConstraint(
+                condition=models.Q(status="requested", number__isnull=True)
+                | models.Q(status="voided")
+                | models.Q(number__isnull=False, buy_in__isnull=False),
+                name="marker_issued_numbered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"marker {self.number or '-'} of player {self.player_id}: {self.amount_cents} cents"
+
+
+@audited()
+class MarkerPayment(AppendOnlyModel):
+    """A marker's redemption at the cage (cash, chips or a cheque), or a cheque that came back unpaid (``returned``,
+    naming the payment it undoes, of the opposite amount). Append-only."""
+
+    class Method(models.TextChoices):
+        CASH = "cash", _("cash")
+        CHIPS = "chips", _("chips")
+        CHEQUE = "cheque", _("cheque")
+        RETURNED = "returned", _("cheque returned")
+
+    marker = models.ForeignKey(Marker, on_delete=models.PROTECT, related_name="payments", verbose_name=_("marker"))
+    method = models.CharField(_("paid with"), max_length=10, choices=Method.choices)
+    amount_cents = models.BigIntegerField(_("amount (cents)"))
+    reference = models.CharField(_("cheque number"), max_length=40, blank=True)
+    returns = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="returned_by", verbose_name=_("returns")
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("recorded by")
+    )
+    recorded_at = models.DateTimeField(_("recorded at"))
+
+    class Meta:
+        ordering = ["recorded_at", "pk"]
+        verbose_name = _("marker payment")
+        verbose_name_plural = _("marker payments")
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"marker {self.marker_id}: {self.amount_cents} cents ({self.method})"

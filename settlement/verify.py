@@ -137,6 +137,10 @@ MONEY_EVENTS = (
     AuditEventType.TOURNAMENT_ELIMINATION,
     AuditEventType.TOURNAMENT_ELIMINATION_UNDONE,
     AuditEventType.TOURNAMENT_POOL_LOCKED,
+    # Credit at the table: a marker counted into the receivable, redeemed, its cheque returned.
+    AuditEventType.MARKER_COUNTED,
+    AuditEventType.MARKER_REDEEMED,
+    AuditEventType.MARKER_CHEQUE_RETURNED,
 )
 
 _Lines = Counter[tuple[str, int | None, int, str]]

@@ -156,7 +156,7 @@ def only_these_checks() -> Iterator[None]:
 
 
 def test_every_app_that_posts_registers_its_check() -> None:
-    assert ledger_checks() == ["table money", "rounds", "tournaments"]
+    assert ledger_checks() == ["table money", "markers", "rounds", "tournaments"]
 
 
 def test_a_posting_that_no_longer_balances_is_named(only_these_checks: None) -> None:

@@ -188,7 +188,7 @@ TEMPLATES = [
             # The poker room keeps each package's templates beside its views; what they share is the app's own.
             *(
                 BASE_DIR / "poker_room" / package / "templates"
-                for package in ("tournaments", "heads_up", "ofc_events", "deals", "leagues", "display")
+                for package in ("tournaments", "heads_up", "ofc_events", "deals", "leagues", "display", "waitlist")
             ),
         ],
         "APP_DIRS": True,

@@ -11,6 +11,7 @@ from poker_room.heads_up import urls as heads_up_urls
 from poker_room.leagues import urls as league_urls
 from poker_room.ofc_events import urls as ofc_urls
 from poker_room.tournaments import urls as tournaments_urls
+from poker_room.waitlist import urls as waitlist_urls
 
 page_urlpatterns: list[URLPattern] = [
     *display_urls.page_urlpatterns,
@@ -19,6 +20,7 @@ page_urlpatterns: list[URLPattern] = [
     *heads_up_urls.page_urlpatterns,
     *ofc_urls.page_urlpatterns,
     *league_urls.page_urlpatterns,
+    *waitlist_urls.page_urlpatterns,
 ]
 
 api_urlpatterns: list[URLPattern] = [
@@ -28,4 +30,5 @@ api_urlpatterns: list[URLPattern] = [
     *heads_up_urls.api_urlpatterns,
     *ofc_urls.api_urlpatterns,
     *league_urls.api_urlpatterns,
+    *waitlist_urls.api_urlpatterns,
 ]

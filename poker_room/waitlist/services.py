@@ -23,6 +23,7 @@ The audit trail names entries by id and player id, never by name (a public list'
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -81,8 +82,13 @@ def _entry_record(entry: WaitlistEntry, **extra: Any) -> dict[str, Any]:
 # --- input ----------------------------------------------------------------------------------------------------------
 
 
+def _name_character(ch: str) -> bool:
+    """A letter (with its accents), a space, or a name's punctuation: "O'Neill", "Anne-Marie", "J. Lee"."""
+    return ch.isalpha() or unicodedata.category(ch).startswith("M") or ch in " .'-’"
+
+
 def _guest_name(value: object) -> str:
-    """A name as a guest gives it: 1 to 40 characters with at least one letter, its spaces made single."""
+    """A name as a guest gives it: 1 to 40 letters, spaces and a name's punctuation, its spaces made single."""
     if not isinstance(value, str):
         raise ApplicationError(_("The name is text."), extra={"field": "name"})
     name = " ".join(value.split())
@@ -92,7 +98,7 @@ def _guest_name(value: object) -> str:
         raise ApplicationError(
             _("A name is at most %(most)s characters.") % {"most": MOST_NAME}, extra={"field": "name"}
         )
-    if not any(ch.isalpha() for ch in name) or any(not ch.isprintable() for ch in name):
+    if not any(ch.isalpha() for ch in name) or not all(_name_character(ch) for ch in name):
         raise ApplicationError(_("A name is written in letters."), extra={"field": "name"})
     return name
 
@@ -567,3 +573,9 @@ def waitlist_remove(*, actor: Requester, entry: WaitlistEntry | int) -> Waitlist
             now=timezone.now(),
         )
     return found
+
+
+def kiosk_names() -> int:
+    """How many names the room display's kiosk takes from one address in ten minutes
+    (``TABLESIDE_WAITLIST_KIOSK_NAMES``, 3 by default)."""
+    return int(getattr(settings, "TABLESIDE_WAITLIST_KIOSK_NAMES", 3))

@@ -9,11 +9,6 @@ seats) must move into it.
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Iterator
-from contextlib import contextmanager
-from unittest import mock
-
 import pytest
 
 from casino.audit_verify import audit_log_verify
@@ -21,54 +16,13 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.roles import Role
-from players.models import RatingSeat, RatingSession
+from players.models import RatingSeat
 from players.services import player_create
 from poker_room.waitlist import services
-from poker_room.waitlist.models import CashGame, CashTable, WaitlistEntry
+from poker_room.waitlist.models import CashGame, WaitlistEntry
+from tests.poker_room.waitlist.evening import at, refused
 
 pytestmark = pytest.mark.django_db
-
-T0 = dt.datetime(2026, 11, 28, 19, 0, tzinfo=dt.UTC)
-
-
-@contextmanager
-def at(minutes: float) -> Iterator[None]:
-    with mock.patch("django.utils.timezone.now", return_value=T0 + dt.timedelta(minutes=minutes)):
-        yield
-
-
-def everything() -> dict[str, object]:
-    return {
-        "games": list(CashGame.objects.values_list("pk", "closed_at")),
-        "tables": list(CashTable.objects.values_list("pk", "removed_at", "must_move")),
-        "entries": list(WaitlistEntry.objects.values_list("pk", "status", "table_id", "seat_number", "session_id")),
-        "sessions": RatingSession.objects.count(),
-        "events": AuditEvent.objects.count(),
-    }
-
-
-def refused(error: type[Exception], message: str, write) -> None:  # type: ignore[no-untyped-def]
-    before = everything()
-    with pytest.raises(error) as refusal:
-        write()
-    assert message in str(refusal.value), str(refusal.value)
-    assert everything() == before
-
-
-@pytest.fixture
-def fred(floor_supervisor):  # type: ignore[no-untyped-def]
-    return floor_supervisor
-
-
-@pytest.fixture
-def room(shift, make_table, fred):  # type: ignore[no-untyped-def]
-    main = make_table(name="CP-1", game="chinese_poker", seat_count=4)
-    feeder = make_table(name="CP-2", game="chinese_poker", seat_count=4)
-    with at(0):
-        game = services.cash_game_open(actor=fred, game="chinese_poker", points_cents=500)
-        services.cash_table_add(actor=fred, cash_game=game, table=main)
-        services.cash_table_add(actor=fred, cash_game=game, table=feeder, must_move=True)
-    return game
 
 
 def _names(game: CashGame, *names: str, start: float = 1) -> list[WaitlistEntry]:
@@ -206,6 +160,8 @@ def test_a_dealer_or_an_auditor_puts_no_name_down(room, request, persona, messag
         ("x" * 41, "at most 40 characters"),
         ("12345", "written in letters"),
         ("Anna\x00", "written in letters"),
+        ("<b>Anna</b>", "written in letters"),
+        ("Anna; DROP", "written in letters"),
         (None, "The name is text"),
         (7, "The name is text"),
     ],

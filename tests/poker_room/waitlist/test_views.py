@@ -1,0 +1,142 @@
+"""The desk's page and the room display with its kiosk: who may see and who may act; a form sent twice is recorded
+once; a refusal is drawn in the banner with what was typed kept; the screen shows initials and never a name, refuses
+a forged address, and its kiosk takes a guest's name within its limits; the beat task marks the no-shows."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from casino.roles import Role
+from players.services import player_create
+from poker_room.tasks import waitlist_no_shows_task
+from poker_room.waitlist import services
+from poker_room.waitlist.models import WaitlistEntry
+from poker_room.waitlist.views import screen_address
+from tests.poker_room.waitlist.evening import at, everything
+
+pytestmark = pytest.mark.django_db
+
+KEY = "0123456789abcdef0123456789abcdef"
+DESK = "/poker-room/waitlist/"
+
+
+def signed_in(user) -> Client:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def text_of(response) -> str:  # type: ignore[no-untyped-def]
+    return html.unescape(response.content.decode())
+
+
+def test_the_desk_puts_a_name_down_once_however_often_the_form_is_sent(room, fred) -> None:  # type: ignore[no-untyped-def]
+    client = signed_in(fred)
+    form = {"form_key": KEY, "action": "put_down", "cash_game": room.pk, "name": "Jo  Lee"}
+    first = client.post(DESK, form)
+    again = client.post(DESK, form)
+    assert first.status_code == again.status_code == 302
+    assert list(WaitlistEntry.objects.values_list("name", flat=True)) == ["Jo Lee"]
+    page = text_of(client.get(DESK))
+    assert "Jo Lee is on the list." in page and "recorded once" in page
+    assert "Jo Lee" in page and "Call the next name" in page
+
+
+def test_a_rated_player_is_put_down_by_card_number_and_an_unknown_card_is_refused(room, fred, dealer) -> None:  # type: ignore[no-untyped-def]
+    player_create(actor=dealer, name="Mr Lee", card_number="1001", tier="Gold")
+    client = signed_in(fred)
+    refused = client.post(DESK, {"form_key": KEY, "action": "put_down", "cash_game": room.pk, "card_number": "999"})
+    assert refused.status_code == 400 and "No player has card number 999." in text_of(refused)
+    assert 'value="999"' in refused.content.decode()  # what was typed is kept
+    done = client.post(DESK, {"form_key": KEY[::-1], "action": "put_down", "cash_game": room.pk, "card_number": "1001"})
+    assert done.status_code == 302
+    assert WaitlistEntry.objects.get().player is not None
+
+
+def test_a_refusal_is_drawn_in_the_banner_and_writes_nothing(room, fred) -> None:  # type: ignore[no-untyped-def]
+    before = everything()
+    answer = signed_in(fred).post(DESK, {"form_key": KEY, "action": "call", "cash_game": room.pk})
+    assert answer.status_code == 409 and "Nobody is waiting on this list." in text_of(answer)
+    points = signed_in(fred).post(DESK, {"form_key": KEY, "action": "open", "game": "ofc", "points": "abc"})
+    assert points.status_code == 400 and 'value="abc"' in points.content.decode()
+    assert everything() == before
+
+
+def test_an_auditor_reads_the_desk_without_a_form_and_a_dealer_is_refused(room, fred, auditor, dealer) -> None:  # type: ignore[no-untyped-def]
+    services.waitlist_put_down(actor=fred, cash_game=room, name="Anna")
+    page = signed_in(auditor).get(DESK)
+    assert page.status_code == 200 and "Anna" in text_of(page) and "Read only" in text_of(page)
+    assert 'name="action"' not in page.content.decode()
+    before = everything()
+    posted = signed_in(auditor).post(DESK, {"form_key": KEY, "action": "put_down", "cash_game": room.pk, "name": "B"})
+    assert posted.status_code == 403
+    assert signed_in(dealer).get(DESK).status_code == 403
+    assert Client().get(DESK).status_code == 302
+    assert everything() == before
+
+
+def test_the_room_display_shows_initials_and_never_a_name(client, room, fred, make_user) -> None:  # type: ignore[no-untyped-def]
+    for name in ("Johanna van Leeuwen", "Max Ott"):
+        services.waitlist_put_down(actor=fred, cash_game=room, name=name)
+    services.waitlist_call(actor=fred, cash_game=room)
+    page = client.get(screen_address())
+    text = text_of(page)
+    assert page.status_code == 200 and page["X-Robots-Tag"] == "noindex"
+    assert "J. L." in text and "to table CP-1" in text and "M. O." in text
+    assert "Johanna" not in text and "Leeuwen" not in text and "Max" not in text and "Ott" not in text
+    assert "<script" not in text
+
+
+@pytest.mark.parametrize("token", ["x", "card-room", "abc:def", screen_address().split("/")[-2][:-1] + "A"])
+def test_a_forged_screen_address_is_refused(client, room, token) -> None:  # type: ignore[no-untyped-def]
+    assert client.get(reverse("poker-room-waitlist-screen", args=[token])).status_code == 404
+
+
+def test_the_kiosk_takes_a_guests_name_shows_only_initials_and_stops_after_its_limit(client, room, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.TABLESIDE_WAITLIST_KIOSK_NAMES = 2
+    address = screen_address()
+    done = client.post(address, {"name": "Greta Holm", "cash_game": room.pk}, follow=True)
+    assert "G. H. is on the list for Chinese Poker." in text_of(done) and "Greta" not in text_of(done)
+    entry = WaitlistEntry.objects.get()
+    assert (entry.source, entry.put_down_by) == ("kiosk", None)
+    bad = client.post(address, {"name": "<b>42</b>", "cash_game": room.pk})
+    assert bad.status_code == 400 and "A name is written in letters." in text_of(bad)
+    assert client.post(address, {"name": "Ulla Berg", "cash_game": room.pk}).status_code == 302
+    before = everything()
+    third = client.post(address, {"name": "Olle Lind", "cash_game": room.pk})
+    assert third.status_code == 409 and "taken enough names for now" in text_of(third)
+    other = client.post(address, {"name": "Olle Lind", "cash_game": "nope"})
+    assert other.status_code in (400, 409)
+    assert everything() == before
+
+
+def test_the_beat_task_marks_the_no_shows_and_calls_the_next_names(room, fred, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.TABLESIDE_WAITLIST_NO_SHOW_MINUTES = 10
+    with at(0):
+        anna = services.waitlist_put_down(actor=fred, cash_game=room, name="Anna")
+        ben = services.waitlist_put_down(actor=fred, cash_game=room, name="Ben")
+        services.waitlist_call(actor=fred, cash_game=room)
+    with at(9):
+        assert waitlist_no_shows_task() == 0
+        page = text_of(signed_in(fred).get(DESK))
+        assert not re.search(r"overdue", page.split("Called", 1)[1].split("</table>", 1)[0])
+    with at(10):
+        page = text_of(signed_in(fred).get(DESK))
+        assert "overdue" in page and 'value="no_show"' in page
+        assert waitlist_no_shows_task() == 1
+    anna.refresh_from_db()
+    ben.refresh_from_db()
+    assert (anna.status, ben.status) == ("no_show", "called")
+
+
+def test_a_tournament_director_opens_a_list_from_the_page(shift, make_user) -> None:  # type: ignore[no-untyped-def]
+    tess = make_user("tess", Role.TOURNAMENT_DIRECTOR)
+    answer = signed_in(tess).post(DESK, {"form_key": KEY, "action": "open", "game": "ofc", "points": "2.50"})
+    assert answer.status_code == 302
+    page = text_of(signed_in(tess).get(DESK))
+    assert "Open-Face Chinese Poker" in page and "2.50 a point" in page

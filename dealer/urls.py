@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from dealer import money_views, rating_views, views
+from dealer import money_views, rating_views, rotation_views, views
 
 _round = "dealer/rounds/<int:round_id>"
 _money = "dealer/tables/<int:table_id>/money"
@@ -14,6 +14,7 @@ page_urlpatterns = [
     path("dealer/tables/<int:table_id>/", views.dealer_table, name="dealer-table"),
     path("dealer/tables/<int:table_id>/open/", views.round_open_view, name="dealer-round-open"),
     path("dealer/tables/<int:table_id>/version/", views.tablet_version_view, name="dealer-table-version"),
+    path("dealer/tables/<int:table_id>/tap-in/", rotation_views.tap_in_view, name="dealer-tap-in"),
     path(f"{_round}/wager/", views.wager_view, name="dealer-wager"),
     path(f"{_round}/close-betting/", views.close_betting_view, name="dealer-close-betting"),
     path(f"{_round}/deal/", views.deal_view, name="dealer-deal"),

@@ -26,6 +26,7 @@ from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -69,6 +70,7 @@ from tables.permissions import (
     require_view_table,
     tables_visible_to,
 )
+from tables.rotation_selectors import dealer_next, table_relief
 
 # Set on every refusal the tablet draws in its banner (or, for the advice, in its box): see the module's docstring.
 REFUSAL_HEADER = once.REFUSAL_HEADER  # casino.once: every refusal drawn in a page carries it
@@ -143,6 +145,7 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
         "pending": None,
         "decided": tablet.last_decided_adjustment(round_),
         "version": tablet_version.tablet_version(table),
+        "relief": table_relief(table=table, at=timezone.now()),  # "relief at 14:40: Lee" (the table's string)
         **_game_flags(table),
     }
     if round_ is not None and round_.state != RoundState.VOIDED:
@@ -317,6 +320,11 @@ def _on_round(action: Callable[[HtmxHttpRequest, Round], str]) -> Callable[[Htmx
 def dealer_home(request: HttpRequest) -> HttpResponse:
     """A dealer's table (straight to its tablet when there is one and no tournament table), or every table for
     supervisors and auditors; and the tournament tables the dealer is put on (``poker_room``)."""
+    return dealer_home_page(request)
+
+
+def dealer_home_page(request: HttpRequest, *, error: str = "", status: int = 200) -> HttpResponse:
+    """The dealer's home (``dealer_home``), or, with ``error``, drawn again with a refusal in its banner."""
     latest = Round.objects.filter(table=OuterRef("pk")).order_by("-number")
     tables = list(
         tables_visible_to(request.user).annotate(
@@ -327,9 +335,17 @@ def dealer_home(request: HttpRequest) -> HttpResponse:
         state = getattr(table, "round_state", None)
         table.round_label = tablet.STATE_LABELS[RoundState(state)] if state else ""  # type: ignore[attr-defined]
     tournament_tables = dealer_tournament_tables(request.user)
-    if len(tables) == 1 and not tournament_tables and not can_view_every_table(request.user):
+    if len(tables) == 1 and not tournament_tables and not can_view_every_table(request.user) and not error:
         return redirect("dealer-table", table_id=tables[0].pk)
-    return render(request, "dealer/dealer_home.html", {"tables": tables, "tournament_tables": tournament_tables})
+    context = {
+        "tables": tables,
+        "tournament_tables": tournament_tables,
+        # Where the dealer's string puts them next, and the table to tap in at (``dealer.rotation_views``).
+        "rotation": dealer_next(dealer=request.user, at=timezone.now()) if request.user.is_authenticated else None,
+        "form_key": once.form_key_new(),
+        "error": error,
+    }
+    return render(request, "dealer/dealer_home.html", context, status=status)
 
 
 @login_required

@@ -7,6 +7,7 @@ from django.urls import path
 
 from pit import apis as report_apis
 from pit import cage_views, count_views, day_views, lab_views, player_views, report_views, setup_views, views
+from pit import rotation_views as rotation_pages
 
 page_urlpatterns = [
     path("", views.floor, name="floor"),
@@ -42,6 +43,13 @@ page_urlpatterns = [
     path("players/enrol/", player_views.player_enrol, name="player-enrol"),
     path("players/<int:player_id>/", player_views.player, name="player"),
     path("players/<int:player_id>/anonymise/", player_views.player_anonymise_view, name="player-anonymise"),
+    # Dealer rotation: strings of tables, clock-ins, pushes and breaks.
+    path("pit/rotation/", rotation_pages.rotation, name="pit-rotation"),
+    path("pit/rotation/clock-in/", rotation_pages.clock_in_view, name="pit-rotation-clock-in"),
+    path("pit/rotation/clock-out/", rotation_pages.clock_out_view, name="pit-rotation-clock-out"),
+    path("pit/rotation/strings/", rotation_pages.string_new_view, name="pit-rotation-string-new"),
+    path("pit/rotation/strings/<int:string_id>/start/", rotation_pages.string_start_view, name="pit-rotation-start"),
+    path("pit/rotation/tables/<int:table_id>/push/", rotation_pages.push_view, name="pit-rotation-push"),
     # The game-math lab: a rule set's house edges, simulated or counted exactly by a task.
     path("pit/lab/", lab_views.lab, name="pit-lab"),
     path("pit/lab/start/", lab_views.lab_start, name="pit-lab-start"),

@@ -24,6 +24,7 @@ from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, TABLE_STAFF, Role, require_role, user_has_role
 from casino.vetoes import Vetoes
+from tables.live import table_changed
 from tables.models import DealerClockIn, DealerPush, DealerString, StringDealer, StringTable, Table
 from tables.rotation_plan import Pattern, Rotation, RotationError, rotation_at
 from tables.services import table_dealer_put
@@ -243,6 +244,7 @@ def string_start(*, actor: User | None, string: DealerString) -> DealerString:
         for table, dealer in zip(tables, dealers, strict=False):
             if table.dealer_id != dealer.pk:
                 _push(actor=actor, table=table, dealer=dealer, string=locked)
+            table_changed(table.pk)  # its tablet shows the relief
     return locked
 
 

@@ -335,13 +335,20 @@ def dealer_next(*, dealer: User, at: dt.datetime) -> DealerNext | None:
     upcoming = rotation.next_post_of(dealer.pk)
     tap_in = None
     if dealing is None:
-        if now.table is not None:
+        # Where the rotation has them now, unless their relief there already took over (early); else where it has
+        # them next, from a few minutes before.
+        if now.table is not None and by_pk[now.table].dealer_id != rotation.next_at_table(now.table).dealer:
             tap_in = by_pk[now.table]
         elif upcoming.table is not None and at >= upcoming.since - TAP_IN_EARLY:
             tap_in = by_pk[upcoming.table]
     elif now.table is not None and now.table != dealing.pk:
         tap_in = None  # relieved at their table first
-    target = upcoming if now.table is None or (dealing is not None and dealing.pk == now.table) else now
+    if tap_in is not None:
+        target = now if tap_in.pk == now.table else upcoming
+    elif dealing is not None and now.table is not None and now.table != dealing.pk:
+        target = now  # due at another table already: their relief is late
+    else:
+        target = upcoming
     next_table = by_pk[target.table].name if target.table is not None else ""
     return DealerNext(
         string_name=string.name,

@@ -16,6 +16,7 @@ from html import escape
 from django import template
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
@@ -38,6 +39,8 @@ def _words(language: str | None) -> dict[str, str]:
         "no_rounds": _("no rounds"),
         "rake": _("rake"),
         "set_up": _("Set-up"),
+        "on_box": _("On the box since"),
+        "since": pgettext("on the box", "since"),
         "money_title": _("Table money: the tray, fills, credits and buy-ins"),
         "fill_short": pgettext("a fill, shortest", "F"),
         "credit_short": pgettext("a credit, shortest", "C"),
@@ -128,6 +131,9 @@ def table_row(line: TableLine, money_link: bool = False) -> SafeString:
     hold = _MUTED_DASH if line.hold_bp is None else f"{cents(line.hold_bp)}%"
     win_class = " players-up" if line.win_cents < 0 else ""
     dealer = escape(line.dealer_name) if line.dealer_name else _MUTED_DASH
+    if line.dealer_name and table.dealer_since is not None:  # time on the box: since the dealer sat down here
+        since = timezone.localtime(table.dealer_since).strftime("%H:%M")
+        dealer += f'<span class="t-box" title="{words["on_box"]}">{words["since"]} {since}</span>'
     drop = cents(line.drop_cents)
     if money_link:  # the recorded drop leads to the table's money, for who may sign a fill or confirm a tray
         drop = f'<a class="t-money" href="{money.replace(str(_PK), pk)}" title="{words["money_title"]}">{drop}</a>'

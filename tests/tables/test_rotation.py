@@ -79,7 +79,9 @@ def test_a_supervisor_clocks_a_dealer_in_once_and_out_again(pit_boss: User, deal
     assert out.clocked_out_at == clock.now
     with pytest.raises(WrongState, match="ann is not clocked in"):
         dealer_clock_out(actor=pit_boss, dealer=dealers[0])
-    assert list(AuditEvent.objects.filter(subject_type="tables.dealerclockin").values_list("event_type", flat=True)) == [
+    assert list(
+        AuditEvent.objects.filter(subject_type="tables.dealerclockin").values_list("event_type", flat=True)
+    ) == [
         "dealer.clocked_in",
         "dealer.clocked_out",
     ]
@@ -160,7 +162,9 @@ def test_the_relief_taps_in_and_each_dealer_moves_down_the_string_until_the_last
     assert _dealers_at(three) == ["dee", "ann", "bob"]
     floor = rotation_floor(at=clock.now)
     (view,) = floor.strings
-    assert [(b.dealer_name, b.since, b.back_at) for b in view.breaks] == [("cy", clock.now, T0 + dt.timedelta(minutes=40))]
+    assert [(b.dealer_name, b.since, b.back_at) for b in view.breaks] == [
+        ("cy", clock.now, T0 + dt.timedelta(minutes=40))
+    ]
     assert view.alerts == ()
     done = AuditEvent.objects.filter(event_type="dealer_push.done").count()
     assert done == 3 + 3  # the three at the start, and the three of the first push

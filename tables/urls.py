@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables import money_apis
+from tables import money_apis, rotation_apis
 from tables.apis import TableSetupApi
 
 api_urlpatterns = [
@@ -27,4 +27,11 @@ api_urlpatterns = [
     path("tables/<int:table_id>/buy-ins/", money_apis.TableBuyInsApi.as_view(), name="api-table-buy-ins"),
     path("buy-ins/<int:buy_in_id>/void/", money_apis.BuyInVoidApi.as_view(), name="api-buy-in-void"),
     path("tables/<int:table_id>/drop/<int:shift_id>/", money_apis.DropBoxApi.as_view(), name="api-table-drop"),
+    # dealer rotation
+    path("rotation/", rotation_apis.RotationApi.as_view(), name="api-rotation"),
+    path("rotation/clock-ins/", rotation_apis.ClockInApi.as_view(), name="api-rotation-clock-in"),
+    path("rotation/clock-outs/", rotation_apis.ClockOutApi.as_view(), name="api-rotation-clock-out"),
+    path("rotation/strings/", rotation_apis.StringsApi.as_view(), name="api-rotation-strings"),
+    path("rotation/strings/<int:string_id>/start/", rotation_apis.StringStartApi.as_view(), name="api-rotation-start"),
+    path("tables/<int:table_id>/push/", rotation_apis.TablePushApi.as_view(), name="api-table-push"),
 ]

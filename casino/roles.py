@@ -46,6 +46,8 @@ OVERSEERS: tuple[Role, ...] = (*SUPERVISORS, Role.AUDITOR)
 # Who opens the cage's queue and the count room: the role that works there, and those who oversee the floor (read).
 CAGE_VIEWERS: tuple[Role, ...] = (Role.CAGE_CASHIER, *OVERSEERS)
 COUNT_VIEWERS: tuple[Role, ...] = (Role.COUNT_TEAM, *OVERSEERS)
+# Who reads credit lines and markers: who sets the lines, the cage that redeems markers, and those who oversee.
+CREDIT_VIEWERS: tuple[Role, ...] = (Role.CREDIT_MANAGER, Role.CAGE_CASHIER, *OVERSEERS)
 # Who runs a tournament (the director, and the floor's supervisors), and who may look at its console (Auditors read).
 TOURNAMENT_RUNNERS: tuple[Role, ...] = (Role.TOURNAMENT_DIRECTOR, *SUPERVISORS)
 TOURNAMENT_VIEWERS: tuple[Role, ...] = (*TOURNAMENT_RUNNERS, Role.AUDITOR)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from dealer import money_views, rating_views, rotation_views, views
+from dealer import marker_views, money_views, rating_views, rotation_views, views
 
 _round = "dealer/rounds/<int:round_id>"
 _money = "dealer/tables/<int:table_id>/money"
@@ -35,6 +35,11 @@ page_urlpatterns = [
     path(f"{_money}/slips/<int:slip_id>/void/", money_views.slip_void_view, name="dealer-money-void"),
     path(f"{_money}/buy-in/", money_views.buy_in_view, name="dealer-money-buy-in"),
     path(f"{_money}/buy-ins/<int:buy_in_id>/void/", money_views.buy_in_void_view, name="dealer-money-buy-in-void"),
+    # Markers at the table's seats: dealer/marker_views.py.
+    path(f"{_money}/markers/", marker_views.markers_view, name="dealer-markers"),
+    path(f"{_money}/markers/new/", marker_views.marker_request_view, name="dealer-marker-new"),
+    path(f"{_money}/markers/<int:marker_id>/issue/", marker_views.marker_issue_view, name="dealer-marker-issue"),
+    path(f"{_money}/markers/<int:marker_id>/void/", marker_views.marker_void_view, name="dealer-marker-void"),
     # Rated players at the table: dealer/rating_views.py.
     path(f"{_players}/", rating_views.players_view, name="dealer-players"),
     path(f"{_players}/seat/", rating_views.seat_view, name="dealer-players-seat"),

@@ -7,6 +7,7 @@ from django.urls import path
 
 from pit import apis as report_apis
 from pit import cage_views, count_views, day_views, lab_views, player_views, report_views, setup_views, views
+from pit import credit_views as credit_pages
 from pit import rotation_views as rotation_pages
 
 page_urlpatterns = [
@@ -36,6 +37,18 @@ page_urlpatterns = [
     path("cage/slips/<int:slip_id>/issue/", cage_views.cage_slip_issue, name="cage-slip-issue"),
     path("cage/slips/<int:slip_id>/void/", cage_views.cage_slip_void, name="cage-slip-void"),
     path("slips/<int:slip_id>/pdf/", cage_views.slip_pdf_download, name="slip-pdf"),
+    # Credit at the table: the cage's markers (the outstanding-markers report), a player's credit page.
+    path("cage/markers/", credit_pages.cage_markers, name="cage-markers"),
+    path("cage/markers.csv", credit_pages.markers_outstanding_csv, name="cage-markers-csv"),
+    path("cage/markers/<int:marker_id>/redeem/", credit_pages.cage_marker_redeem, name="cage-marker-redeem"),
+    path("cage/markers/<int:marker_id>/returned/", credit_pages.cage_marker_returned, name="cage-marker-returned"),
+    path("players/<int:player_id>/credit/", credit_pages.player_credit_view, name="player-credit"),
+    path("players/<int:player_id>/credit/line/", credit_pages.credit_line_view, name="player-credit-line"),
+    path(
+        "players/<int:player_id>/credit/changes/<int:change_id>/",
+        credit_pages.credit_change_view,
+        name="player-credit-change",
+    ),
     path("count/", count_views.count, name="count"),
     path("count/<int:shift_id>/<int:table_id>/", count_views.count_record, name="count-record"),
     # Players and rated play: the list with its search and enrolment, a player's page.

@@ -55,7 +55,8 @@ def floor(request: HttpRequest) -> HttpResponse:
     """The floor at a glance: the open shift, every pit and table, the newest audit events.
 
     A Dealer (who is neither supervisor nor auditor) goes straight to the tablet: their table; a Cage cashier to the
-    cage's queue, a member of the Count team to the count room, the Tournament director to the poker room; a Pit boss
+    cage's queue, a member of the Count team to the count room, the Tournament director to the poker room, a
+    Credit manager to the markers outstanding; a Pit boss
     or Floor supervisor to the pit's dashboard, where their work is. The auditor and the superuser see the floor.
     """
     if user_has_role(request.user, *PIT_DECIDERS) and not request.user.is_superuser:
@@ -66,6 +67,7 @@ def floor(request: HttpRequest) -> HttpResponse:
         (Role.CAGE_CASHIER, "cage"),
         (Role.COUNT_TEAM, "count"),
         (Role.TOURNAMENT_DIRECTOR, "poker-room"),
+        (Role.CREDIT_MANAGER, "cage-markers"),
     ):
         if user_has_role(request.user, role) and not _may(request, PIT_VIEWERS):
             return redirect(page)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from players import apis
+from players import apis, credit_apis
 
 api_urlpatterns = [
     path("players/", apis.PlayerListApi.as_view(), name="api-player-list"),
@@ -18,4 +18,23 @@ api_urlpatterns = [
     path("rating-sessions/<int:session_id>/end/", apis.SessionEndApi.as_view(), name="api-rating-session-end"),
     path("tables/<int:table_id>/rating-sessions/", apis.TableSessionsApi.as_view(), name="api-table-rating-sessions"),
     path("rating-alerts/", apis.AlertsApi.as_view(), name="api-rating-alerts"),
+    # Credit at the table: players/credit_apis.py.
+    path("players/<int:player_id>/credit/", credit_apis.PlayerCreditApi.as_view(), name="api-player-credit"),
+    path("players/<int:player_id>/credit-line/", credit_apis.CreditLineApi.as_view(), name="api-credit-line"),
+    path(
+        "credit-changes/<int:change_id>/decide/",
+        credit_apis.CreditChangeDecideApi.as_view(),
+        name="api-credit-change-decide",
+    ),
+    path("tables/<int:table_id>/markers/", credit_apis.TableMarkersApi.as_view(), name="api-table-markers"),
+    path("markers/", credit_apis.MarkersOutstandingApi.as_view(), name="api-markers-outstanding"),
+    path("markers/<int:marker_id>/", credit_apis.MarkerDetailApi.as_view(), name="api-marker-detail"),
+    path("markers/<int:marker_id>/issue/", credit_apis.MarkerIssueApi.as_view(), name="api-marker-issue"),
+    path("markers/<int:marker_id>/void/", credit_apis.MarkerVoidApi.as_view(), name="api-marker-void"),
+    path("markers/<int:marker_id>/redeem/", credit_apis.MarkerRedeemApi.as_view(), name="api-marker-redeem"),
+    path(
+        "markers/<int:marker_id>/cheque-returned/",
+        credit_apis.MarkerChequeReturnedApi.as_view(),
+        name="api-marker-cheque-returned",
+    ),
 ]

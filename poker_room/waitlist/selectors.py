@@ -115,9 +115,10 @@ def _game_line(game: CashGame, entries: list[WaitlistEntry], tables: list[CashTa
     seats = []
     for table in tables:
         here = [entry for entry in entries if entry.table_id == table.pk and entry.status in HOLDING]
+        # A must-move table in the order its players move (seated longest first); the main game by seat.
         sitting = sorted(
             (entry for entry in here if entry.status == WaitlistEntry.Status.SEATED),
-            key=lambda entry: (entry.table_since or now, entry.pk),
+            key=lambda entry: (entry.table_since or now, entry.pk) if table.must_move else (entry.seat_number or 0, 0),
         )
         dealing = table.table.status == Table.Status.OPEN
         table_lines.append(

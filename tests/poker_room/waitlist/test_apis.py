@@ -57,7 +57,7 @@ def test_a_list_is_run_over_the_api_from_its_opening_to_its_close(shift, make_ta
     moved = desk.post(f"/api/cash-games/{game_id}/move/", {"seat": 1}, format="json")
     assert moved.status_code == 200
     seats = {t["name"]: [(e["seat"], e["name"]) for e in t["seated"]] for t in moved.json()["tables"]}
-    assert seats == {"OFC-1": [(2, "Max Ott"), (1, "Ina Roe")], "OFC-2": []}
+    assert seats == {"OFC-1": [(1, "Ina Roe"), (2, "Max Ott")], "OFC-2": []}  # the main game by seat
     refused = desk.post(f"/api/cash-games/{game_id}/close/", format="json")
     assert refused.status_code == 409 and "still on this list" in refused.json()["message"]
     for entry in WaitlistEntry.objects.filter(status="seated"):

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -43,7 +44,7 @@ from players.credit_selectors import CREDIT_READERS, markers_outstanding, marker
 from players.models import CreditLineChange, Marker, MarkerPayment, Player
 from tables.selectors import table_get
 
-_WRITES = {400: dict, 403: dict, 404: dict, 409: dict}
+_WRITES = {400: OpenApiTypes.OBJECT, 403: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT}
 
 
 def _read(request: Request, what: str) -> None:
@@ -58,7 +59,7 @@ class CreditLineInputSerializer(serializers.Serializer[Any]):
     reason = StrictCharField(required=False, allow_blank=True, max_length=MOST_REASON, default="")
 
 
-class DecisionInputSerializer(serializers.Serializer[Any]):
+class CreditDecisionInputSerializer(serializers.Serializer[Any]):
     approve = serializers.BooleanField(help_text="true: the line changes; false: the change is refused.")
 
 
@@ -205,13 +206,13 @@ class CreditChangeDecideApi(APIView):
     idempotency_key_required = True
 
     @extend_schema(
-        request=DecisionInputSerializer,
+        request=CreditDecisionInputSerializer,
         responses={200: CreditChangeOutputSerializer, **_WRITES},
         summary="Approve or refuse a credit line waiting for approval (a second Credit manager, never the one who "
         "asked)",
     )
     def post(self, request: Request, change_id: int) -> Response:
-        data = valid_input(DecisionInputSerializer, request)
+        data = valid_input(CreditDecisionInputSerializer, request)
         change = get_object_or_404(CreditLineChange, pk=change_id)
         decided = credit_change_decide(actor=actor_of(request.user), change=change, approve=data["approve"])
         decided = CreditLineChange.objects.select_related("asked_by", "decided_by").get(pk=decided.pk)
@@ -323,6 +324,7 @@ class MarkerChequeReturnedApi(APIView):
 
 class MarkersOutstandingApi(APIView):
     @extend_schema(
+        operation_id="markers_outstanding",
         parameters=[OpenApiParameter("player", int, description="One player's markers only (their id).")],
         responses=OutstandingOutputSerializer,
         summary="The markers outstanding (in drop boxes or at the cage), by number, and their totals (credit readers)",

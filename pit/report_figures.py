@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
+from pit.dealer_performance_report import DealerSections
 from pit.master_game import MasterGameSections
 from pit.rating_report import RatingSections
 from pit.report_controls import ReportControls
@@ -154,6 +155,14 @@ class RatingFigures(RatingSections):
     checkpoint: NotRequired[dict[str, Any] | None]
 
 
+class DealerReportFigures(DealerSections):
+    """The dealer report's figures (``dealer_figures``)."""
+
+    kind: str
+    shift: ShiftHead
+    checkpoint: NotRequired[dict[str, Any] | None]
+
+
 class AuditFigures(TypedDict):
     """The audit report's figures (``audit_figures``)."""
 
@@ -165,4 +174,6 @@ class AuditFigures(TypedDict):
     checkpoint: NotRequired[dict[str, Any] | None]
 
 
-ReportFigures = ShiftFigures | CommissionFigures | AuditFigures | MasterGameFigures | RatingFigures
+ReportFigures = (
+    ShiftFigures | CommissionFigures | AuditFigures | MasterGameFigures | RatingFigures | DealerReportFigures
+)

@@ -17,7 +17,7 @@ from casino.audit import checkpoint_text
 from casino.models import Shift
 from casino.money import money_text
 from casino.templatetags.money import cents
-from pit import master_game, rating_report
+from pit import dealer_performance_report, master_game, rating_report
 from pit.report_controls import shift_checkpoint, write_controls
 from pit.report_figures import FIGURES, ReportFigures
 from pit.reports import BUILDERS, content_hash
@@ -87,6 +87,8 @@ def render_csv(data: Mapping[str, Any]) -> str:
         master_game.write_csv(writer, data)
     elif kind == ShiftReport.Kind.RATINGS:
         rating_report.write_csv(writer, data)
+    elif kind == ShiftReport.Kind.DEALERS:
+        dealer_performance_report.write_csv(writer, data)
     else:
         event_columns = ("seq", "occurred_at", "actor", "event_type", "subject", "reason", "hash")
         writer.writerow(event_columns)
@@ -101,8 +103,8 @@ def render_csv(data: Mapping[str, Any]) -> str:
 
 def render_html(data: Mapping[str, Any]) -> str:
     """The report as a standalone HTML page (``templates/pit/shift_report.html``; the Master Game Report's
-    ``templates/pit/master_game_report.html``, the rating report's ``templates/pit/rating_report.html``), money as
-    ``12.05``."""
+    ``templates/pit/master_game_report.html``, the rating report's ``templates/pit/rating_report.html``, the dealer
+    report's ``templates/pit/dealer_performance_report.html``), money as ``12.05``."""
     context: dict[str, Any] = {"data": data, "kind": data["kind"], "shift": data["shift"]}
     if data.get("checkpoint"):
         context["checkpoint"] = checkpoint_text(data["checkpoint"])
@@ -110,6 +112,9 @@ def render_html(data: Mapping[str, Any]) -> str:
         return render_to_string("pit/master_game_report.html", {**context, **master_game.html_context(data)})
     if data["kind"] == ShiftReport.Kind.RATINGS:
         return render_to_string("pit/rating_report.html", {**context, **rating_report.html_context(data, cents)})
+    if data["kind"] == ShiftReport.Kind.DEALERS:
+        dealers = dealer_performance_report.html_context(data, cents)
+        return render_to_string("pit/dealer_performance_report.html", {**context, **dealers})
     if data["kind"] == ShiftReport.Kind.SHIFT:
         levels = [("table", row["pit"], row["table"], row) for row in data["tables"]]
         levels += [("pit", row["pit"], "", row) for row in data["pits"]]

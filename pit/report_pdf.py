@@ -24,7 +24,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from casino.money import money_text
-from pit import master_game, rating_report
+from pit import dealer_performance_report, master_game, rating_report
 from pit.report_controls import controls_lines
 from pit.report_figures import FIGURES
 from settlement.models import ShiftReport
@@ -38,6 +38,7 @@ TITLES = {
     ShiftReport.Kind.AUDIT: "Audit report",
     ShiftReport.Kind.MASTER_GAME: "Master Game Report",
     ShiftReport.Kind.RATINGS: "Rating report",
+    ShiftReport.Kind.DEALERS: "Dealer report",
 }
 # The column heads of the figures, short enough for a landscape A4 page.
 HEADS = {
@@ -539,12 +540,76 @@ def _ratings_story(data: Mapping[str, Any]) -> list[Flowable]:
     return story
 
 
+# The dealer report's columns of a line: (figure, head); the alert is its own column.
+DEALER_HEADS = (
+    ("rounds_settled", "Settled"),
+    ("rounds_voided", "Voided"),
+    ("rounds_per_hour", "Rounds/h"),
+    ("voids_per_100", "Voids/100"),
+    ("corrections", "Corr."),
+    ("corrections_per_100", "Corr./100"),
+    ("handle_cents", "Handle"),
+    ("house_win_cents", "House win"),
+    ("theo_cents", "Expected"),
+    ("hold_percent", "Hold %"),
+    ("expected_hold_percent", "Exp. %"),
+    ("z", "z"),
+)
+
+
+def _dealers_story(data: Mapping[str, Any]) -> list[Flowable]:
+    cell = dealer_performance_report.cell_text
+    story: list[Flowable] = [
+        Paragraph(
+            escape(
+                "Each dealer's rounds at each game in this shift: settled rounds an hour on the box (from the open of "
+                "their first round to the end of their last), voids and corrections per 100 rounds dealt, and the hold "
+                "of the rounds they dealt beside the house edge's expectation of their handle. z = (house win - "
+                f"expected) / standard deviation; an alert at |z| of {data['settings']['alert_z']} or more."
+            ),
+            _SMALL,
+        ),
+        _heading("Dealers"),
+    ]
+    if not data["dealers"]:
+        return [*story, _none("No round was dealt in this shift.")]
+    heads = ["Dealer", "Game", "From", "Until", "Time", *(h for _, h in DEALER_HEADS), "Alert"]
+    rows = [
+        [
+            Paragraph(escape(dealer_performance_report.dealer_label(line)), _SMALL),
+            dealer_performance_report.game_label(line["game"]),
+            rating_report.clock_text(line["start"]) if line["start"] else "",
+            rating_report.clock_text(line["end"]) if line["end"] else "",
+            rating_report.hours_text(line["seconds_on_box"]),
+            *(cell(line, name) for name, _ in DEALER_HEADS),
+            cell(line, "alert"),
+        ]
+        for line in data["dealers"]
+    ]
+    totals = data["totals"]
+    summed = ("rounds_settled", "rounds_voided", "corrections", "handle_cents", "house_win_cents", "theo_cents")
+    rows.append(
+        [
+            f"{totals['dealers']} dealers",
+            "",
+            "",
+            "",
+            "",
+            *(cell(totals, name) if name in summed else "" for name, _ in DEALER_HEADS),
+            f"{totals['alerts']} alerts" if totals["alerts"] else "",
+        ]
+    )
+    story.append(_table(heads, rows, numbers_from=2, bold_last=True))
+    return story
+
+
 STORIES = {
     ShiftReport.Kind.SHIFT: _shift_story,
     ShiftReport.Kind.COMMISSION: _commission_story,
     ShiftReport.Kind.AUDIT: _audit_story,
     ShiftReport.Kind.MASTER_GAME: _master_game_story,
     ShiftReport.Kind.RATINGS: _ratings_story,
+    ShiftReport.Kind.DEALERS: _dealers_story,
 }
 
 

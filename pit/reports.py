@@ -30,7 +30,7 @@ from casino.models import AuditEvent, Shift
 from casino.records import subject_type
 from casino.users import Actor
 from ledger.models import LedgerEntry, Posting
-from pit import master_game, rating_report
+from pit import dealer_performance_report, master_game, rating_report
 from pit.report_controls import report_controls
 from pit.report_figures import (
     FIGURES,
@@ -38,6 +38,7 @@ from pit.report_figures import (
     AuditFigures,
     AuditLine,
     CommissionFigures,
+    DealerReportFigures,
     FigureCounts,
     HourFigures,
     MasterGameFigures,
@@ -529,6 +530,19 @@ def rating_figures(shift: Shift) -> RatingFigures:
     }
 
 
+def dealer_figures(shift: Shift) -> DealerReportFigures:
+    """The dealer report: each dealer's pace, voids and corrections, and hold against its expectation at each game
+    they dealt in the shift, with the floor's totals (``pit.dealer_performance_report``)."""
+    sections = dealer_performance_report.dealer_sections(shift)
+    return {
+        "kind": ShiftReport.Kind.DEALERS.value,
+        "shift": _shift_head(shift),
+        "dealers": sections["dealers"],
+        "totals": sections["totals"],
+        "settings": sections["settings"],
+    }
+
+
 # A report's figures, of any kind.
 
 BUILDERS: dict[str, Callable[[Shift], ReportFigures]] = {
@@ -537,4 +551,5 @@ BUILDERS: dict[str, Callable[[Shift], ReportFigures]] = {
     ShiftReport.Kind.AUDIT: audit_figures,
     ShiftReport.Kind.MASTER_GAME: master_game_figures,
     ShiftReport.Kind.RATINGS: rating_figures,
+    ShiftReport.Kind.DEALERS: dealer_figures,
 }

@@ -24,6 +24,8 @@ class ShiftReport(models.Model):
         MASTER_GAME = "master_game", _("Master Game Report")
         # Rated play: each rated session's play in the shift (``pit.rating_report``).
         RATINGS = "ratings", _("rating report")
+        # Each dealer's pace, voids and corrections, and hold against its expectation (``pit.dealer_performance``).
+        DEALERS = "dealers", _("dealer report")
 
     class Status(models.TextChoices):
         BUILDING = "building", _("being built")

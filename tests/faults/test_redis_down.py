@@ -52,7 +52,7 @@ def unsent_reports_task(shift: Shift) -> TaskOutbox:
 
 def reports_built(shift: Shift) -> None:
     reports = ShiftReport.objects.filter(shift=shift)
-    assert sorted(r.kind for r in reports) == ["audit", "commission", "ratings", "shift"]
+    assert sorted(r.kind for r in reports) == ["audit", "commission", "dealers", "ratings", "shift"]
     assert {r.status for r in reports} == {ShiftReport.Status.READY}
     assert TaskOutbox.objects.get().sent_at is not None
 

@@ -260,6 +260,7 @@ def test_the_report_waits_for_the_count_and_is_built_when_the_last_box_is_final(
     assert sorted(ShiftReport.objects.filter(shift=shift).values_list("kind", flat=True)) == [
         "audit",
         "commission",
+        "dealers",
         "ratings",
         "shift",
     ]
@@ -309,8 +310,15 @@ def test_the_beat_builds_a_report_whose_count_finished_without_its_task(people, 
     play_a_shift(people, shift, pgp, play_to_hands)  # on commit, which a test never reaches: nothing built
     assert list(shifts_needing_reports()) == [shift]
     result = shift_boundaries()
-    assert sorted(result["built"][str(shift.pk)]) == ["audit", "commission", "master_game", "ratings", "shift"]
-    assert ShiftReport.objects.filter(shift=shift, status="ready").count() == 5
+    assert sorted(result["built"][str(shift.pk)]) == [
+        "audit",
+        "commission",
+        "dealers",
+        "master_game",
+        "ratings",
+        "shift",
+    ]
+    assert ShiftReport.objects.filter(shift=shift, status="ready").count() == 6
     assert list(shifts_needing_reports()) == []
 
 
@@ -346,7 +354,7 @@ def test_the_two_forms_of_the_wait_agree(step, awaited, people, shift, pgp, play
         _count_box(people, pgp, shift, 10_000, by="kim")
         if step.endswith("final"):
             _count_box(people, pgp, shift, 10_000, by="lee")
-    for kind in ("shift", "commission", "audit", "ratings"):
+    for kind in ("shift", "commission", "audit", "ratings", "dealers"):
         shift_report_build(shift=shift, kind=kind)
     assert shift_boxes_awaited(shift=shift) == awaited
     assert shift_awaits_count(shift=shift) == bool(awaited)

@@ -64,7 +64,7 @@ def test_a_pit_boss_closes_the_shift_and_its_reports_are_listed(
 
     reports = api.get(f"/api/v1/shifts/{played_shift.pk}/reports/").json()["results"]
     stored = {r.kind: r for r in ShiftReport.objects.filter(shift=played_shift)}
-    assert len(reports) == 4
+    assert len(reports) == 5
     for report in reports:
         assert report["status"] == "ready"
         assert report["content_hash"] == stored[report["kind"]].content_hash and len(report["content_hash"]) == 64
@@ -87,7 +87,7 @@ def test_the_shift_list_has_every_shift_with_its_reports(closed_shift: Shift, pi
     body = _client(auditor).get("/api/v1/shifts/").json()["results"]
     assert [s["id"] for s in body] == [later.pk, closed_shift.pk]  # newest first
     assert body[0]["closed_at"] is None and body[0]["reports"] == []
-    assert len(body[1]["reports"]) == 4
+    assert len(body[1]["reports"]) == 5
     closed_only = _client(auditor).get("/api/v1/shifts/?closed=true").json()["results"]
     assert [s["id"] for s in closed_only] == [closed_shift.pk]
 

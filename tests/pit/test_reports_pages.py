@@ -68,7 +68,7 @@ def test_the_pit_boss_closes_the_shift_with_a_second_tap_and_its_reports_are_bui
     closed = Shift.objects.get(pk=played_shift.pk)
     assert closed.closed_at is not None and closed.closed_by == pit_boss
     reports = ShiftReport.objects.filter(shift=closed)
-    assert sorted(r.kind for r in reports) == ["audit", "commission", "ratings", "shift"]
+    assert sorted(r.kind for r in reports) == ["audit", "commission", "dealers", "ratings", "shift"]
     assert {r.status for r in reports} == {ShiftReport.Status.READY}
     assert "Close shift" not in page  # no open shift any more
 
@@ -200,7 +200,7 @@ def test_beat_closes_an_overdue_shift_as_the_system_and_builds_its_reports(playe
     event = AuditEvent.objects.filter(event_type="shift.closed").latest("seq")
     assert event.actor is None
     reports = ShiftReport.objects.filter(shift=closed)
-    assert sorted(r.kind for r in reports) == ["audit", "commission", "ratings", "shift"]
+    assert sorted(r.kind for r in reports) == ["audit", "commission", "dealers", "ratings", "shift"]
     assert {r.status for r in reports} == {ShiftReport.Status.READY}
     hashes = {r.kind: r.content_hash for r in reports}
 
@@ -227,7 +227,7 @@ def test_beat_builds_missing_and_unfinished_reports_of_closed_shifts(played_shif
     result = shift_boundaries()
 
     assert result["closed_shift"] is None
-    assert sorted(result["built"][str(played_shift.pk)]) == ["audit", "commission", "ratings", "shift"]
+    assert sorted(result["built"][str(played_shift.pk)]) == ["audit", "commission", "dealers", "ratings", "shift"]
     reports = ShiftReport.objects.filter(shift=played_shift)
-    assert reports.count() == 4
+    assert reports.count() == 5
     assert all(r.status == ShiftReport.Status.READY and len(r.content_hash) == 64 for r in reports)

@@ -110,7 +110,7 @@ def _ledger(shift, account: str) -> int:  # type: ignore[no-untyped-def]
 @pytest.mark.django_db
 def test_closing_a_shift_builds_its_reports(closed_shift) -> None:
     reports = ShiftReport.objects.filter(shift=closed_shift)
-    assert sorted(r.kind for r in reports) == ["audit", "commission", "ratings", "shift"]
+    assert sorted(r.kind for r in reports) == ["audit", "commission", "dealers", "ratings", "shift"]
     for report in reports:
         assert report.status == "ready"
         assert report.finished_at is not None

@@ -117,7 +117,7 @@ def test_a_closed_shifts_reports_are_built_by_a_real_worker_and_a_second_run_cha
 
     first = shift_reports_build.apply_async(args=[shift.pk], queue=queue).get(timeout=120)
     stored = {r.kind: r for r in ShiftReport.objects.filter(shift=shift)}
-    assert set(stored) == {"shift", "commission", "audit", "ratings"}
+    assert set(stored) == {"shift", "commission", "audit", "ratings", "dealers"}
     # PGP-1 played and its drop box is not counted: the Master Game Report waits for the count.
     assert first["master_game"].startswith("waiting: ") and "PGP-1" in first["master_game"]
     assert all(stored[kind].status == "ready" and stored[kind].content_hash == first[kind] for kind in stored)

@@ -230,7 +230,13 @@ def test_two_instances_and_two_workers_play_a_floor_as_one(floor: Floor, tmp_pat
     floor_supervisor = _api(floor, "floor")
     _write(floor, floor_supervisor, f"/api/v1/shifts/{shift.pk}/close/")
     deadline = time.monotonic() + 120
-    wanted = {ShiftReport.Kind.SHIFT, ShiftReport.Kind.COMMISSION, ShiftReport.Kind.AUDIT, ShiftReport.Kind.RATINGS}
+    wanted = {
+        ShiftReport.Kind.SHIFT,
+        ShiftReport.Kind.COMMISSION,
+        ShiftReport.Kind.AUDIT,
+        ShiftReport.Kind.RATINGS,
+        ShiftReport.Kind.DEALERS,
+    }
     while time.monotonic() < deadline:
         ready = set(
             ShiftReport.objects.filter(shift=shift, status=ShiftReport.Status.READY).values_list("kind", flat=True)

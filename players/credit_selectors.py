@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Exists, OuterRef, QuerySet, Sum
 
 from casino.roles import CREDIT_VIEWERS
 from players.credit import OWING, credit_limit_cents, credit_owing_cents
-from players.models import CreditLine, CreditLineChange, Marker, Player
+from players.models import CreditLine, CreditLineChange, Marker, MarkerPayment, Player
 from tables.models import Table
 
 # Who reads credit lines and markers (``casino.roles``).
@@ -71,8 +71,13 @@ def markers_outstanding() -> Outstanding:
 
 
 def markers_redeemed_recently(*, most: int = 20) -> list[Marker]:
-    """The last markers redeemed (the cage's page), newest first."""
-    return list(markers_read().filter(status=Marker.Status.REDEEMED).order_by("-redeemed_at", "-pk")[:most])
+    """The last markers redeemed (the cage's page), newest first, each with ``by_cheque``: whether a cheque paid it
+    (which may come back)."""
+    cheque = MarkerPayment.objects.filter(
+        marker=OuterRef("pk"), method=MarkerPayment.Method.CHEQUE, returned_by__isnull=True
+    )
+    redeemed = markers_read().filter(status=Marker.Status.REDEEMED).annotate(by_cheque=Exists(cheque))
+    return list(redeemed.order_by("-redeemed_at", "-pk")[:most])
 
 
 def markers_at_table(*, table: Table) -> list[Marker]:

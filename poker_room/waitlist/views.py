@@ -9,10 +9,10 @@
   again with the service's message in the banner and what was typed kept.
 * **The room display**: a TV's page, no sign-in; the address is its own key (a signed value, as the tournament
   display's), refused (404) when forged. It shows every open list, names as initials only ("J. L."), called names
-  with their table, and reloads itself every 15 seconds (a ``<meta>`` refresh: no script). Its kiosk form lets a
-  guest put their name down: the name checked as the desk's is, at most ``TABLESIDE_WAITLIST_KIOSK_NAMES`` names
-  from one address in ten minutes, Django's CSRF check as every form's; the answer shows the initials, never the
-  name.
+  with their table, and draws itself again every 15 seconds (``waitlist_screen.js``; not while a guest types). Its
+  kiosk form lets a guest put their name down: the name checked as the desk's is, at most
+  ``TABLESIDE_WAITLIST_KIOSK_NAMES`` names from one address in ten minutes, Django's CSRF check as every form's; the
+  answer shows the initials, never the name.
 """
 
 from __future__ import annotations
@@ -264,7 +264,7 @@ def screen(request: HttpRequest, token: str) -> HttpResponse:
         "lists": cash_games_open(),
         "error": error,
         "field": field,
-        "refresh": SCREEN_REFRESH_SECONDS if request.method == "GET" else 0,
+        "refresh": SCREEN_REFRESH_SECONDS,
     }
     response = render(request, "poker_room/waitlist_screen.html", context, status=status)
     response["X-Robots-Tag"] = "noindex"

@@ -89,7 +89,7 @@ def test_the_room_display_shows_initials_and_never_a_name(client, room, fred, ma
     assert page.status_code == 200 and page["X-Robots-Tag"] == "noindex"
     assert "J. L." in text and "to table CP-1" in text and "M. O." in text
     assert "Johanna" not in text and "Leeuwen" not in text and "Max" not in text and "Ott" not in text
-    assert "<script" not in text
+    assert "<script>" not in text and 'data-refresh="15"' in text  # the refresh is the static script's
 
 
 @pytest.mark.parametrize("token", ["x", "card-room", "abc:def", screen_address().split("/")[-2][:-1] + "A"])

@@ -8,6 +8,8 @@ from django.urls import path
 from pit import apis as report_apis
 from pit import cage_views, count_views, day_views, lab_views, player_views, report_views, setup_views, views
 from pit import credit_views as credit_pages
+from pit import dealer_performance_apis as dealer_apis
+from pit import dealer_performance_views as dealer_pages
 from pit import rotation_views as rotation_pages
 
 page_urlpatterns = [
@@ -56,6 +58,10 @@ page_urlpatterns = [
     path("players/enrol/", player_views.player_enrol, name="player-enrol"),
     path("players/<int:player_id>/", player_views.player, name="player"),
     path("players/<int:player_id>/anonymise/", player_views.player_anonymise_view, name="player-anonymise"),
+    # The dealers' figures: every dealer in a shift, one dealer's last shifts, a dealer's own pace.
+    path("pit/dealers/", dealer_pages.dealers, name="pit-dealers"),
+    path("pit/dealers/<int:dealer_id>/", dealer_pages.dealer, name="pit-dealer"),
+    path("pace/", dealer_pages.dealer_pace, name="dealer-pace"),
     # Dealer rotation: strings of tables, clock-ins, pushes and breaks.
     path("pit/rotation/", rotation_pages.rotation, name="pit-rotation"),
     path("pit/rotation/clock-in/", rotation_pages.clock_in_view, name="pit-rotation-clock-in"),
@@ -89,6 +95,8 @@ api_urlpatterns = [
         report_apis.ShiftRatingReportBuildApi.as_view(),
         name="api-shift-ratings-build",
     ),
+    path("shifts/<int:shift_id>/dealers/", dealer_apis.ShiftDealersApi.as_view(), name="api-shift-dealers"),
+    path("dealers/me/pace/", dealer_apis.OwnPaceApi.as_view(), name="api-own-pace"),
     # ``file_format``, not ``format``: DRF reads a ``format`` argument as a renderer choice and would 404 on csv.
     path(
         "reports/<int:report_id>/<str:file_format>/", report_apis.ShiftReportFileApi.as_view(), name="api-report-file"

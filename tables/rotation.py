@@ -123,8 +123,17 @@ def _checked_pattern(*, on_minutes: object, off_minutes: object, tables: int) ->
     pattern = Pattern(on_minutes=on_minutes, off_minutes=off_minutes)  # type: ignore[arg-type]  # checked above
     try:
         pattern.check(tables)
-    except RotationError as exc:
-        raise ApplicationError(str(exc), extra={"field": "on_minutes"}) from exc
+    except RotationError as exc:  # said again in the floor's language
+        assert off_minutes is not None
+        if on_minutes % tables:  # type: ignore[operator]
+            message = _("%(on)s minutes on do not split over %(tables)s tables in whole minutes.")
+        else:
+            message = _(
+                "%(on)s minutes on over %(tables)s tables is a push every %(push)s minutes; %(off)s minutes off is "
+                "not a whole number of pushes."
+            )
+        values = {"on": on_minutes, "off": off_minutes, "tables": tables, "push": on_minutes // tables}  # type: ignore[operator]
+        raise ApplicationError(message % values, extra={"field": "on_minutes"}) from exc
     return pattern
 
 

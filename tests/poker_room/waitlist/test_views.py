@@ -15,7 +15,7 @@ from casino.roles import Role
 from players.services import player_create
 from poker_room.tasks import waitlist_no_shows_task
 from poker_room.waitlist import services
-from poker_room.waitlist.models import WaitlistEntry
+from poker_room.waitlist.models import CashGame, WaitlistEntry
 from poker_room.waitlist.views import screen_address
 from tests.poker_room.waitlist.evening import at, everything
 
@@ -140,3 +140,15 @@ def test_a_tournament_director_opens_a_list_from_the_page(shift, make_user) -> N
     assert answer.status_code == 302
     page = text_of(signed_in(tess).get(DESK))
     assert "Open-Face Chinese Poker" in page and "2.50 a point" in page
+
+
+def test_a_row_written_past_the_services_breaks_neither_the_desk_nor_the_screen(room, fred, client) -> None:  # type: ignore[no-untyped-def]
+    anna = services.waitlist_put_down(actor=fred, cash_game=room, name="Anna Berg")
+    services.waitlist_put_down(actor=fred, cash_game=room, name="Ben Carter")
+    WaitlistEntry.objects.filter(pk=anna.pk).update(name="")  # a bad restore or a hand edit
+    CashGame.objects.filter(pk=room.pk).update(game="bogus")
+    desk = signed_in(fred).get(DESK)
+    assert desk.status_code == 200 and "Ben Carter" in text_of(desk)
+    screen = client.get(screen_address())
+    assert screen.status_code == 200 and "?" in text_of(screen) and "B. C." in text_of(screen)
+    assert signed_in(fred).get("/api/cash-games/").status_code == 200

@@ -56,6 +56,7 @@ from rounds.models import Round
 from settlement.services import settle_round
 from tables.drop import buy_in_record, buy_in_void, drop_count_record
 from tables.models import BuyIn, DropCount, Slip, Table, TrayCount
+from tables.rotation import dealer_clock_in, dealer_clock_out, rotation_push, string_create, string_start
 from tables.slips import slip_issue, slip_request, slip_sign, slip_void
 from tables.tray import tray_count_confirm, tray_count_record
 from tests.caches import cache_clear
@@ -260,6 +261,19 @@ def _poker_room(director: User, lee: Player) -> dict[str, Any]:
     }
 
 
+def _rotation(pit_boss: User, make_user: Callable[..., User], make_table: Callable[..., Any]) -> None:
+    """Dealer rotation: four dealers clocked in and one out again, a string of two tables at 40/20 started (its
+    tables pushed to its dealers) and a push tapped in."""
+    rotation_tables = [make_table(name=f"ROT-{n}", game="paigow_poker", seat_count=6) for n in (1, 2)]
+    dealers = [make_user(f"floor_rot_{n}", Role.DEALER) for n in (1, 2, 3, 4)]
+    for rotating in dealers:
+        dealer_clock_in(actor=pit_boss, dealer=rotating)
+    dealer_clock_out(actor=pit_boss, dealer=dealers[3])
+    string = string_create(actor=pit_boss, name="Floor string", tables=rotation_tables, on_minutes=40, off_minutes=20)
+    string_start(actor=pit_boss, string=string)
+    rotation_push(actor=pit_boss, table=rotation_tables[0])  # the relief, early
+
+
 @pytest.fixture
 def every_record(  # type: ignore[no-untyped-def]
     pit_boss, dealer, floor_supervisor, make_user, shift, make_table, pgp_table, play_to_hands, house_chips
@@ -269,4 +283,5 @@ def every_record(  # type: ignore[no-untyped-def]
     director = make_user("floor_director", Role.TOURNAMENT_DIRECTOR)
     tables = _tables(pit_boss, dealer, floor_supervisor, make_user, shift, make_table, pgp_table, play_to_hands)
     room = _poker_room(director, tables["lee"])
+    _rotation(pit_boss, make_user, make_table)
     return Floor(**tables, **room, director=director)

@@ -32,7 +32,9 @@ from unittest import mock
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from casino.models import AuditEvent, Shift
@@ -342,3 +344,29 @@ def test_the_api_gives_a_dealer_their_own_pace_only(evening: dict[str, Any], ann
         }
     ]
     assert _api(pit_boss).get("/api/v1/dealers/me/pace/").status_code == 403
+
+
+def test_the_dealers_page_reads_as_many_queries_with_more_rounds_and_dealers(
+    evening: dict[str, Any],
+    clock: Clock,
+    pit_boss: User,
+    make_user: Callable[..., User],
+    make_table: Callable[..., Table],
+    play_to_hands: Callable[..., Round],
+) -> None:
+    client = _signed_in(pit_boss)
+    client.get("/pit/dealers/")  # the session and the caches warmed
+    with CaptureQueriesContext(connection) as first:
+        assert client.get("/pit/dealers/").status_code == 200
+    cho = make_user("cho", Role.DEALER)
+    pgp3 = table_assign_dealer(
+        actor=pit_boss, table=make_table(name="PGP-3", game="paigow_poker", seat_count=6), dealer=cho
+    )
+    for i in range(3):
+        clock.at(90 + i)
+        _settle(play_to_hands, pgp3, cho, f"cho-{i}")
+        _settle(play_to_hands, evening["pgp1"], evening["anns"][0].dealer, f"ann-more-{i}")
+    with CaptureQueriesContext(connection) as then:
+        page = client.get("/pit/dealers/").content.decode()
+    assert 'data-dealer="cho"' in page
+    assert len(then.captured_queries) == len(first.captured_queries)

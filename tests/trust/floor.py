@@ -8,12 +8,18 @@ audit event carrying the rows it wrote), never a row written past the applicatio
   signed by two (received), a credit voided, and, in the Swing shift, a fill still requested; a round settled with
   Mr Lee rated at seat 1 (his rated round); his cash buy-in and a marker of his voided (each a rated buy-in), an
   unrated cash buy-in at seat 2; the Day shift's drop box at PGP-1 counted once;
+* credit: Ms Wu's line raised with a second Credit manager's approval, a marker asked for and voided, and one
+  issued at PGP-2, counted with its box (final), redeemed by cheque and its cheque returned;
 * the players: Mr Lee's session ended with what he walks with; an anonymous player's session still playing, after a
   break and a move from PGP-1 to PGP-2;
 * the poker room: a chip tournament of seven (Mr Lee among them) with a rebuy, a bust that broke table 2 and redrew
   the final table (its seat moves), a chip chop of the six left, then played to the finish; the Floor League with that
   event added; a heads-up tournament with its bracket drawn and one match decided; an Open-Face points tournament in
   round 1 with a hand recorded.
+
+The card room's waitlist (``_waitlist``): a Chinese Poker list with its main game and a must-move table, names
+called, seated (one rated), moved to the main game, a no-show, one left and one taken off; an Open-Face list closed
+with its table taken off.
 
 It uses the fixtures of ``tests/conftest.py`` and the settlement tests' ``pgp_table`` and ``play_to_hands``
 (``tests/trust/conftest.py`` imports them, and this fixture). Its own staff are named ``floor_*``, so a test that
@@ -22,18 +28,30 @@ makes the usual personas (``cora_cage``, ``carl_count``, ``tina_director``) besi
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from casino.models import Shift
 from casino.roles import Role
 from casino.services import shift_close, shift_open
-from players.models import Player, RatingSession
+from players.credit import (
+    credit_change_decide,
+    credit_line_set,
+    marker_cheque_returned,
+    marker_issue,
+    marker_redeem,
+    marker_request,
+    marker_void,
+)
+from players.models import CreditLineChange, Player, RatingSession
 from players.services import (
     player_create,
     session_end,
@@ -52,6 +70,8 @@ from poker_room.ofc_events.models import OfcHand
 from poker_room.ofc_events.services import ofc_hand_record, ofc_round_begin
 from poker_room.tournaments import services as tournaments
 from poker_room.tournaments.models import Entry, Tournament
+from poker_room.waitlist import services as waitlist
+from poker_room.waitlist.models import WaitlistEntry
 from rounds.models import Round
 from settlement.services import settle_round
 from tables.drop import buy_in_record, buy_in_void, drop_count_record
@@ -66,6 +86,7 @@ from tests.settlement.conftest import BANK, LOSES, WINS
 
 TRAY = {2500: 20, 500: 30, 100: 50, 10000: 3}  # 1,000.00
 FILL = {2500: 40, 10000: 10}  # 2,000.00
+SIGNATURE = "data:image/png;base64,iVBORw0KGgo="  # a signature drawn on the tablet, as it sends it
 REBUYS = {"rebuys_max": 2, "rebuy_until_level": 3, "rebuy_cents": 9_000, "rebuy_fee_cents": 500, "rebuy_chips": 20_000}
 
 
@@ -148,6 +169,25 @@ def _tables(
     session_pause(actor=dealer, session=guest_session)
     session_resume(actor=dealer, session=guest_session)
     guest_session = session_move(actor=dealer, session=guest_session, table=other, seat=1)
+    # Credit at the table: Ms Wu's line (raised past the threshold, approved by a second Credit manager), a marker
+    # asked for and voided, and one issued at PGP-2 seat 2 (counted with its box below).
+    credit, second_credit = (
+        make_user("floor_credit", Role.CREDIT_MANAGER),
+        make_user("floor_credit_2", Role.CREDIT_MANAGER),
+    )
+    wu = player_create(actor=dealer, name="Ms Wu", card_number="2002", tier="Platinum")
+    wu_session = session_start(actor=dealer, player=wu, table=other, seat=2)
+    credit_line_set(actor=credit, player=wu, limit_cents=500_000)
+    raised = credit_line_set(actor=credit, player=wu, limit_cents=2_000_000, reason="Known player")
+    assert isinstance(raised, CreditLineChange)
+    credit_change_decide(actor=second_credit, change=raised, approve=True)
+    asked_twice = marker_request(actor=dealer, table=other, seat=2, amount_cents=50_000, signed_name="Wu")
+    marker_void(actor=floor_supervisor, marker=asked_twice, reason="Asked twice")
+    marker = marker_issue(
+        actor=floor_supervisor,
+        marker=marker_request(actor=dealer, table=other, seat=2, amount_cents=200_000, signature=SIGNATURE),
+    )
+    session_end(actor=dealer, session=wu_session, walk_with_cents=0)
 
     closer = tray_count_confirm(
         actor=floor_supervisor, count=tray_count_record(actor=dealer, table=other, kind="closer", counts=TRAY)
@@ -156,6 +196,10 @@ def _tables(
     drop = drop_count_record(
         actor=counter, table=pgp, shift=day, cash={10000: 5, 2000: 10}, markers_cents=0, promo_cents=0
     )
+    for who in (counter, make_user("floor_count_2", Role.COUNT_TEAM)):  # PGP-2's box final: its marker at the cage
+        drop_count_record(actor=who, table=other, shift=day, cash={}, markers_cents=200_000, promo_cents=0)
+    marker_redeem(actor=cage, marker=marker, method="cheque", reference="000417")
+    marker_cheque_returned(actor=credit, marker=marker, reason="Returned unpaid")
     swing = shift_open(actor=pit_boss, name="Swing")
     requested = slip_request(actor=dealer, table=pgp, kind="fill", chips=FILL)
     return {
@@ -274,6 +318,36 @@ def _rotation(pit_boss: User, make_user: Callable[..., User], make_table: Callab
     rotation_push(actor=pit_boss, table=rotation_tables[0])  # the relief, early
 
 
+def _waitlist(floor_supervisor: User, dealer: User, make_table: Callable[..., Any]) -> None:
+    """The card room's waitlist: every state of a name, a must-move move, a list closed with its table."""
+    main, feeder, ofc = (
+        make_table(name=name, game=game, seat_count=2)
+        for name, game in (("CP-F1", "chinese_poker"), ("CP-F2", "chinese_poker"), ("OFC-F1", "ofc"))
+    )
+    game = waitlist.cash_game_open(actor=floor_supervisor, game="chinese_poker", points_cents=500)
+    waitlist.cash_table_add(actor=floor_supervisor, cash_game=game, table=main)
+    waitlist.cash_table_add(actor=floor_supervisor, cash_game=game, table=feeder, must_move=True)
+    kim = player_create(actor=dealer, name="Ms Kim", card_number="3003", tier="Gold")
+    waitlist.waitlist_put_down(actor=floor_supervisor, cash_game=game, player=kim)
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        waitlist.waitlist_put_down(actor=floor_supervisor, cash_game=game, name=name)
+    kim_entry, ann, bo, cy, di = WaitlistEntry.objects.filter(cash_game=game).order_by("pk")
+    for _ in range(3):  # Kim and Ann at the main game, Bo at the must-move table
+        waitlist.waitlist_seat(
+            actor=floor_supervisor, entry=waitlist.waitlist_call(actor=floor_supervisor, cash_game=game)
+        )
+    waitlist.waitlist_leave(actor=floor_supervisor, entry=ann)
+    waitlist.waitlist_move(actor=floor_supervisor, cash_game=game)  # Bo to the main game
+    waitlist.waitlist_call(actor=floor_supervisor, cash_game=game)  # Cy, to the must-move table
+    later = timezone.now() + dt.timedelta(minutes=waitlist.no_show_minutes())
+    with mock.patch("poker_room.waitlist.services.timezone.now", return_value=later):
+        waitlist.waitlist_no_shows()  # Cy did not come: a no-show, and Di is called
+    waitlist.waitlist_remove(actor=floor_supervisor, entry=di)  # Di, called after Cy, taken off
+    closed = waitlist.cash_game_open(actor=floor_supervisor, game="ofc", points_cents=200)
+    waitlist.cash_table_add(actor=floor_supervisor, cash_game=closed, table=ofc)
+    waitlist.cash_game_close(actor=floor_supervisor, cash_game=closed)
+
+
 @pytest.fixture
 def every_record(  # type: ignore[no-untyped-def]
     pit_boss, dealer, floor_supervisor, make_user, shift, make_table, pgp_table, play_to_hands, house_chips
@@ -284,4 +358,5 @@ def every_record(  # type: ignore[no-untyped-def]
     tables = _tables(pit_boss, dealer, floor_supervisor, make_user, shift, make_table, pgp_table, play_to_hands)
     room = _poker_room(director, tables["lee"])
     _rotation(pit_boss, make_user, make_table)
+    _waitlist(floor_supervisor, dealer, make_table)
     return Floor(**tables, **room, director=director)

@@ -8,7 +8,9 @@ import html
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from casino.roles import Role
@@ -152,3 +154,22 @@ def test_a_row_written_past_the_services_breaks_neither_the_desk_nor_the_screen(
     screen = client.get(screen_address())
     assert screen.status_code == 200 and "?" in text_of(screen) and "B. C." in text_of(screen)
     assert signed_in(fred).get("/api/cash-games/").status_code == 200
+
+
+def test_the_desk_and_the_screen_read_as_many_queries_for_twelve_names_as_for_two(room, fred, client) -> None:  # type: ignore[no-untyped-def]
+    desk = signed_in(fred)
+
+    def counted(path: str, http: Client) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert http.get(path).status_code == 200
+        return len(queries)
+
+    for name in ("Ann", "Bo"):
+        services.waitlist_put_down(actor=fred, cash_game=room, name=name)
+    services.waitlist_seat(actor=fred, entry=services.waitlist_call(actor=fred, cash_game=room))
+    few = counted(DESK, desk), counted(screen_address(), client)
+    for name in ("Cy", "Di", "Ed", "Flo", "Gil", "Hal", "Ivo", "Jan", "Kai", "Lou"):
+        services.waitlist_put_down(actor=fred, cash_game=room, name=name)
+    for _ in range(4):
+        services.waitlist_seat(actor=fred, entry=services.waitlist_call(actor=fred, cash_game=room))
+    assert (counted(DESK, desk), counted(screen_address(), client)) == few

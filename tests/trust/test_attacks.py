@@ -27,6 +27,7 @@ from casino.models import AuditCheckpoint, AuditEvent, AuditLeaf
 from casino.roles import Role
 from casino.services import shift_close
 from ledger.models import LedgerEntry, Posting
+from players.credit import credit_line_set, marker_issue, marker_redeem, marker_request
 from players.models import HoldRound, RatedRound
 from players.services import player_create, session_start
 from poker_room.deals.models import Deal
@@ -156,15 +157,21 @@ def test_every_append_only_table_refuses_update_and_delete_in_the_database(  # t
         edge_ppm=25_880,
     )
     buy_in_record(actor=dealer, table=settled.table, seat=1, medium="cash", amount_cents=5000)
+    # A marker of his, issued, counted with the box (two counts: final) and redeemed: a marker's payment.
+    credit_line_set(actor=make_user("cora_credit", Role.CREDIT_MANAGER), player=lee, limit_cents=10_000)
+    marker = marker_request(actor=dealer, table=settled.table, seat=1, amount_cents=10_000, signed_name="Lee")
+    marker = marker_issue(actor=pit_boss, marker=marker)
     shift_close(actor=pit_boss, shift=settled.shift)
-    drop_count_record(
-        actor=make_user("carl_count", Role.COUNT_TEAM),
-        table=settled.table,
-        shift=settled.shift,
-        cash={2000: 2},
-        markers_cents=0,
-        promo_cents=0,
-    )
+    for counter in ("carl_count", "cleo_count"):
+        drop_count_record(
+            actor=make_user(counter, Role.COUNT_TEAM),
+            table=settled.table,
+            shift=settled.shift,
+            cash={2000: 2},
+            markers_cents=10_000,
+            promo_cents=0,
+        )
+    marker_redeem(actor=make_user("kim_cage", Role.CAGE_CASHIER), marker=marker, method="cash")
     # The poker room: a tournament's payments and its seat draw.
     tournament = tournament_create(actor=pit_boss, template_key="msop_turbo", buy_in_cents=2000, fee_cents=500)
     for name in ("Anna", "Ben"):

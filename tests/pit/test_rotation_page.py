@@ -192,3 +192,26 @@ def test_the_tablet_shows_the_relief_and_the_relief_taps_in_from_home(
     assert DealerPush.objects.filter(dealer_in=dee).count() == 1
     assert "Tap in at PGP-2" in text(signed_in(ann).get("/dealer/"))
     assert signed_in(ann).get(f"/dealer/tables/{three[0].pk}/").status_code == 403  # no longer her table
+
+
+@pytest.mark.django_db
+def test_the_rotation_page_reads_in_a_fixed_number_of_queries_however_many_strings(
+    floor_supervisor: User, started: DealerString, make_table: Any, make_user: Any, pit_boss: User
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = signed_in(floor_supervisor)
+    client.get("/pit/rotation/")
+    with CaptureQueriesContext(connection) as one:
+        assert client.get("/pit/rotation/").status_code == 200
+    more = [make_table(name=f"B-{n}", game="paigow_poker", seat_count=6) for n in (1, 2, 3)]
+    for name in ("eve", "fay", "gus", "hal"):
+        dealer_clock_in(actor=pit_boss, dealer=make_user(name, Role.DEALER))
+    string_start(
+        actor=pit_boss, string=string_create(actor=pit_boss, name="B", tables=more, on_minutes=60, off_minutes=20)
+    )
+    with CaptureQueriesContext(connection) as two:
+        page = client.get("/pit/rotation/")
+    assert "Order: eve → fay → gus → hal" in text(page)
+    assert len(two) == len(one)

@@ -228,6 +228,13 @@ def string_start(*, actor: User | None, string: DealerString) -> DealerString:
                     "free": len(free),
                 },
             )
+        waiting = DealerPush.objects.filter(table__in=tables, done_at__isnull=True).select_related("table").first()
+        if waiting is not None:
+            raise WrongState(
+                _("A push waits at table %(table)s for its round's end: start the string again once it is made.")
+                % {"table": waiting.table.name},
+                extra={"table": waiting.table.name},
+            )
         before = {"started_at": locked.started_at, "generation": locked.generation}
         dealers = free[:needed]
         locked.generation += 1

@@ -231,3 +231,17 @@ def test_a_table_in_no_started_string_is_not_pushed(pit_boss: User, dealers: lis
     with pytest.raises(WrongState, match="in no started string"):
         rotation_push(actor=pit_boss, table=three[0], dealer=dealers[0])
     assert not DealerPush.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_string_is_not_started_again_while_a_push_waits_for_a_round(
+    pit_boss: User, dealers: list[User], three: list[Table], clock: Clock
+) -> None:
+    ann, bob, cy, dee = dealers
+    string = _started(pit_boss, dealers, three)
+    round_open(actor=ann, table=Table.objects.get(pk=three[0].pk))
+    clock.at(20)
+    rotation_push(actor=dee, table=three[0])
+    with pytest.raises(WrongState, match="A push waits at table PGP-1 for its round's end"):
+        string_start(actor=pit_boss, string=string)
+    assert DealerString.objects.get(pk=string.pk).generation == 1

@@ -17,6 +17,7 @@ import csv
 from collections.abc import Mapping
 from typing import Any
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -99,8 +100,8 @@ def player_credit_view(request: HttpRequest, player_id: int) -> HttpResponse:
 def _amount(text: str) -> int:
     try:
         amount: int | None = AmountField(most_cents=MOST_CENTS, required=False).clean(text)
-    except Exception as error:  # a ValidationError: its message, in the form's words
-        raise ApplicationError(" ".join(getattr(error, "messages", [str(error)])), extra={"field": "limit"}) from None
+    except forms.ValidationError as error:  # its message, in the form's words
+        raise ApplicationError(" ".join(error.messages), extra={"field": "limit"}) from None
     if amount is None:
         raise ApplicationError(_("Type the credit line."), extra={"field": "limit"})
     return amount

@@ -275,3 +275,29 @@ def test_the_verifier_names_a_marker_changed_behind_the_applications_back(  # ty
     problems = markers_check()
     assert any("does not move what its marker or payment says" in p for p in problems)
     assert any("is not the buy-in it names" in p for p in problems)
+
+
+def test_only_the_tables_dealer_or_a_supervisor_asks_for_a_marker_there(pgp, make_user, lee, people) -> None:  # type: ignore[no-untyped-def]
+    otto = make_user("otto_other_dealer", Role.DEALER)
+    for outsider in (otto, people["kim"], people["cora"]):
+        with pytest.raises(NotAllowed):
+            marker_request(actor=outsider, table=pgp, seat=2, amount_cents=100, signed_name="Lee")
+    assert not Marker.objects.exists()
+
+
+def test_the_audit_trail_of_credit_never_holds_the_players_name(  # type: ignore[no-untyped-def]
+    pgp, shift, dealer, floor_supervisor, pit_boss, people, lee
+) -> None:
+    marker = marker_issue(
+        actor=floor_supervisor,
+        marker=marker_request(actor=dealer, table=pgp, seat=2, amount_cents=100_000, signed_name="Lee"),
+    )
+    _counted(pgp, shift, people, pit_boss, markers_cents=100_000)
+    marker_redeem(actor=people["kim"], marker=marker, method="cash")
+    credit_events = AuditEvent.objects.filter(event_type__startswith="marker.") | AuditEvent.objects.filter(
+        event_type__startswith="credit_line."
+    )
+    assert credit_events.count() == 5
+    for event in credit_events:
+        assert "Mr Lee" not in str(event.after) and "1001" not in str(event.after), event.event_type
+        assert event.after["player"] == lee.pk

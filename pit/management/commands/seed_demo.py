@@ -46,6 +46,7 @@ DEMO_USERS: list[tuple[str, Role | None]] = [
     # A third member: when two counts of a box disagree, the count room asks a third (tables.drop).
     ("count3", Role.COUNT_TEAM),
     ("director", Role.TOURNAMENT_DIRECTOR),
+    ("credit", Role.CREDIT_MANAGER),
     ("admin", None),
 ]
 

@@ -99,7 +99,6 @@ def _string_view(
     tables = [place.table for place in places]
     text = pattern_text(string)
     if string.started_at is None:
-        push = 0
         try:
             push = int(string_pattern(string).push_every(len(tables)).total_seconds() // 60)
         except RotationError as exc:
@@ -175,13 +174,11 @@ def _string_view(
     for post in rotation.posts():
         if post.dealer in dealing:
             continue
-        planned = rotation.post_of(post.dealer)
-        back = planned if planned.table is None else rotation.next_post_of(post.dealer)
         since = max(last_off.get(post.dealer, string.started_at), string.started_at)
-        back_table = by_pk[back.table].name if back.table is not None else by_pk[rotation.tables[0]].name
-        back_at = back.until if back.table is None else back.since
-        if planned.table is not None:  # due at a table and not there yet: back now, at that table
-            back_at, back_table = planned.since, by_pk[planned.table].name
+        if post.table is None:  # on break as the rotation has it: back on the first table when it ends
+            back_at, back_table = post.until, by_pk[rotation.tables[0]].name
+        else:  # due at a table already, and not there yet
+            back_at, back_table = post.since, by_pk[post.table].name
         breaks.append(BreakRow(dealer_name=names[post.dealer], since=since, back_at=back_at, back_table=back_table))
     breaks.sort(key=lambda row: row.since)
     return StringView(

@@ -30,7 +30,7 @@ SAME_PATTERN = 2
 AXE = Path(__file__).resolve().parents[2] / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 # Fetched, not walked: files, Django's admin, the API's docs, the language switch, signing out.
 NOT_PAGES = re.compile(r"^/(?:admin/|api/|i18n/|accounts/logout/|static/)|/(?:csv|html|pdf)/$|\.(?:png|pdf|csv)$")
-ROLES = ("dealer", "floor", "pitboss", "auditor", "cage", "count1", "director", "admin")
+ROLES = ("dealer", "floor", "pitboss", "auditor", "cage", "count1", "director", "credit", "admin")
 AXE_JS = """async () => {
   const result = await axe.run(document, {resultTypes: ['violations']});
   return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')

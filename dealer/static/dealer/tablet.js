@@ -446,7 +446,11 @@
     var tablet = tabletOf();
     if (!tablet || !tablet.dataset.versionUrl || document.hidden || busy(tablet)) return;
     fetch(tablet.dataset.versionUrl, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (response) {
+        // No longer this user's table (a relief took it over, or set-up moved them): their home says where to go.
+        if (response.status === 403 && tablet.dataset.homeUrl) window.location.assign(tablet.dataset.homeUrl);
+        return response.ok ? response.json() : null;
+      })
       .then(function (answer) {
         // Asked before the tablet was drawn again (the dealer's own tap answered meanwhile): not news.
         if (!answer || !answer.version || tabletOf() !== tablet || busy(tablet)) return;

@@ -42,6 +42,7 @@ PERSONAS = (
     "cage_cashier",
     "count_team",
     "tournament_director",
+    "credit_manager",
     "no_role",
 )
 TABLE_STAFF = {"dealer_of_this_table", "floor_supervisor", "pit_boss"}
@@ -62,6 +63,8 @@ def floor(shift: Any, make_table: Callable[..., Any], make_user: Callable[..., U
         "count_team": make_user("carl_count", Role.COUNT_TEAM),
         # The poker room's director runs tournaments and has no part in a table's money.
         "tournament_director": make_user("tessa_director", Role.TOURNAMENT_DIRECTOR),
+        # The credit manager sets players' credit lines and has no part in a table's money either.
+        "credit_manager": make_user("cleo_credit", Role.CREDIT_MANAGER),
         "no_role": make_user("nick_nobody"),
         "issuer": make_user("ivan_cage", Role.CAGE_CASHIER),
     }
@@ -78,6 +81,7 @@ def people(floor: Any, dealer: User, floor_supervisor: User, pit_boss: User, aud
         "cage_cashier": floor["cage_cashier"],
         "count_team": floor["count_team"],
         "tournament_director": floor["tournament_director"],
+        "credit_manager": floor["credit_manager"],
         "no_role": floor["no_role"],
     }
 

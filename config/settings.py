@@ -350,11 +350,13 @@ CELERY_BEAT_SCHEDULE = {
     "waitlist-no-shows": {"task": "poker_room.waitlist_no_shows", "schedule": 60.0},
 }
 # The card room's waitlist (docs/waitlist.md): a called player not seated within this many minutes is a no-show and
-# the next name is called; the room display's kiosk takes at most this many names from one address in ten minutes.
+# the next name is called; the room display's kiosk takes at most this many names from one address in ten minutes,
+# and one list holds at most TABLESIDE_WAITLIST_KIOSK_WAITING kiosk names waiting (the desk's are not counted).
 TABLESIDE_WAITLIST_NO_SHOW_MINUTES = int(
     _positive_number("TABLESIDE_WAITLIST_NO_SHOW_MINUTES", 10, whole=True, most=240)
 )
 TABLESIDE_WAITLIST_KIOSK_NAMES = int(_positive_number("TABLESIDE_WAITLIST_KIOSK_NAMES", 3, whole=True, most=100))
+TABLESIDE_WAITLIST_KIOSK_WAITING = int(_positive_number("TABLESIDE_WAITLIST_KIOSK_WAITING", 20, whole=True, most=500))
 
 # --- Auth ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -7,7 +7,9 @@ lock of the cash game's row (every write to a list takes it first, so two desks 
 * **Tables** (``cash_table_add``, ``cash_table_remove``): a pit table of the same game deals the list's main game,
   or is a must-move table feeding it.
 * **Names** (``waitlist_put_down``, ``waitlist_kiosk_put_down``): a guest's name or a rated player put down at the
-  desk, or a guest's name from the room display's kiosk (no sign-in: the system writes it).
+  desk, or a guest's name from the room display's kiosk (no sign-in: the system writes it). A list holds at most
+  ``TABLESIDE_WAITLIST_KIOSK_WAITING`` kiosk names waiting; a kiosk name on the list already is refused without
+  saying so (the desk is told which name).
 * **Call, seat, move** (``waitlist_call``, ``waitlist_seat``, ``waitlist_move``): the first name waiting is called
   to the table ``poker_room.pure.waitlist.call_to`` picks, a seat held there for them; seated, a rated player's
   rating session starts at the table (``players.services.session_start``, whose rules apply: a supervisor or the
@@ -87,7 +89,7 @@ def _name_character(ch: str) -> bool:
     return ch.isalpha() or unicodedata.category(ch).startswith("M") or ch in " .'-’"
 
 
-def _guest_name(value: object) -> str:
+def guest_name(value: object) -> str:
     """A name as a guest gives it: 1 to 40 letters, spaces and a name's punctuation, its spaces made single."""
     if not isinstance(value, str):
         raise ApplicationError(_("The name is text."), extra={"field": "name"})
@@ -307,7 +309,20 @@ def _put_down(
         on = WaitlistEntry.objects.filter(cash_game=game, status__in=STILL_ON)
         if player is not None and on.filter(player=player).exists():
             raise WrongState(_("This player is on this list already."), extra={"field": "player"})
+        kiosk = source == WaitlistEntry.Source.KIOSK
+        if kiosk and (
+            WaitlistEntry.objects.filter(
+                cash_game=game, source=WaitlistEntry.Source.KIOSK, status=WaitlistEntry.Status.WAITING
+            ).count()
+            >= kiosk_waiting()
+        ):
+            raise WrongState(
+                _("This list has as many names from the kiosk as it takes for now: ask at the desk."),
+                extra={"field": "cash_game"},
+            )
         if player is None and on.filter(player__isnull=True, name__iexact=name).exists():
+            if kiosk:  # a guest at a public screen learns nothing of who else is on the list
+                raise WrongState(_("The kiosk cannot put this name down: ask at the desk."), extra={"field": "name"})
             raise WrongState(
                 _("%(name)s is on this list already: add a letter to tell two guests apart.") % {"name": name},
                 extra={"field": "name"},
@@ -338,14 +353,14 @@ def waitlist_put_down(
             )
         shown = " ".join(player.name.split())[:MOST_NAME]
     else:
-        shown = _guest_name(name)
+        shown = guest_name(name)
     return _put_down(actor=desk, cash_game=cash_game, name=shown, player=player, source=WaitlistEntry.Source.DESK)
 
 
 def waitlist_kiosk_put_down(*, cash_game: CashGame, name: object) -> WaitlistEntry:
     """A guest puts their own name down at the room display's kiosk: no sign-in, the system writes it."""
     return _put_down(
-        actor=None, cash_game=cash_game, name=_guest_name(name), player=None, source=WaitlistEntry.Source.KIOSK
+        actor=None, cash_game=cash_game, name=guest_name(name), player=None, source=WaitlistEntry.Source.KIOSK
     )
 
 
@@ -579,3 +594,9 @@ def kiosk_names() -> int:
     """How many names the room display's kiosk takes from one address in ten minutes
     (``TABLESIDE_WAITLIST_KIOSK_NAMES``, 3 by default)."""
     return int(getattr(settings, "TABLESIDE_WAITLIST_KIOSK_NAMES", 3))
+
+
+def kiosk_waiting() -> int:
+    """How many names put down at the kiosk one list holds waiting at once (``TABLESIDE_WAITLIST_KIOSK_WAITING``,
+    20 by default); the desk puts down beyond it."""
+    return int(getattr(settings, "TABLESIDE_WAITLIST_KIOSK_WAITING", 20))

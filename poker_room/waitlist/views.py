@@ -11,8 +11,10 @@
   display's), refused (404) when forged. It shows every open list, names as initials only ("J. L."), called names
   with their table, and draws itself again every 15 seconds (``waitlist_screen.js``; not while a guest types). Its
   kiosk form lets a guest put their name down: the name checked as the desk's is, at most
-  ``TABLESIDE_WAITLIST_KIOSK_NAMES`` names from one address in ten minutes, Django's CSRF check as every form's; the
-  answer shows the initials, never the name.
+  ``TABLESIDE_WAITLIST_KIOSK_NAMES`` names from one address in ten minutes (each taken before the name is written,
+  ``kiosk_reserve``), at most ``TABLESIDE_WAITLIST_KIOSK_WAITING`` kiosk names waiting on one list, Django's CSRF
+  check as every form's; the answer shows the initials, never the name, and a name on the list already is refused
+  without saying so.
 """
 
 from __future__ import annotations
@@ -225,22 +227,39 @@ def _kiosk_key(request: HttpRequest) -> str:
     return f"waitlist-kiosk:{client_address(request) or 'unknown'}"
 
 
-def _kiosk_put_down(request: HttpRequest) -> str:
-    """A guest's name from the kiosk: refused beyond the names one address may put down in ten minutes."""
+def kiosk_reserve(request: HttpRequest) -> None:
+    """Take one of the names this address may put down in ten minutes, before anything is written; refused when
+    they are taken.
+
+    The counter is raised first and read in the same step (``cache.add`` makes it, ``cache.incr`` raises it and
+    answers the new number, each one atomic in Redis and in the local-memory cache), so two requests arriving
+    together hold two different numbers and the one past the limit is refused: no request reads a count, writes,
+    and only then counts. A try that is refused afterwards (a name on the list already, a full list) keeps its
+    number, so the kiosk cannot be used to try name after name. A cache that does not answer (Redis down) takes
+    nothing from the guest: the list's own limit of kiosk names (``TABLESIDE_WAITLIST_KIOSK_WAITING``, held in
+    the database) still stands.
+    """
     key = _kiosk_key(request)
-    most = services.kiosk_names()
-    if int(cache.get(key, 0)) >= most:
+    cache.add(key, 0, KIOSK_WINDOW_SECONDS)
+    try:
+        taken = cache.incr(key)
+    except ValueError:  # gone between the two calls (the window ended, the cache was emptied): this is the first
+        cache.add(key, 1, KIOSK_WINDOW_SECONDS)
+        taken = 1
+    if isinstance(taken, int) and taken > services.kiosk_names():
         raise WrongState(_("This kiosk has taken enough names for now: ask at the desk."))
+
+
+def _kiosk_put_down(request: HttpRequest) -> str:
+    """A guest's name from the kiosk: the game and the name read first, then one of the address's names taken
+    (``kiosk_reserve``), then the name put down."""
     number = posted_int(request, "cash_game")
     game = CashGame.objects.filter(pk=number, closed_at__isnull=True).first() if isinstance(number, int) else None
     if game is None:
         raise ApplicationError(_("Choose a game."), extra={"field": "cash_game"})
-    entry = services.waitlist_kiosk_put_down(cash_game=game, name=request.POST.get("name", ""))
-    if not cache.add(key, 1, KIOSK_WINDOW_SECONDS):
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, KIOSK_WINDOW_SECONDS)
+    name = services.guest_name(request.POST.get("name", ""))
+    kiosk_reserve(request)
+    entry = services.waitlist_kiosk_put_down(cash_game=game, name=name)
     return _("%(initials)s is on the list for %(game)s.") % {
         "initials": initials(entry.name),
         "game": game.get_game_display(),

@@ -175,7 +175,12 @@ def test_the_same_guest_or_player_is_not_put_down_twice_on_one_list(room, fred, 
     services.waitlist_put_down(actor=fred, cash_game=room, name="Anna Berg")
     refused(
         WrongState,
-        "on this list already",
+        "anna berg is on this list already: add a letter",
+        lambda: services.waitlist_put_down(actor=fred, cash_game=room, name=" anna  berg "),
+    )
+    refused(  # at the public kiosk, in words that do not say the name is on the list
+        WrongState,
+        "The kiosk cannot put this name down: ask at the desk.",
         lambda: services.waitlist_kiosk_put_down(cash_game=room, name=" anna  berg "),
     )
     lee = player_create(actor=dealer, name="Mr Lee", card_number="1001", tier="Gold")

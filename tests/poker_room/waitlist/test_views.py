@@ -6,25 +6,35 @@ from __future__ import annotations
 
 import html
 import re
+from unittest import mock
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from casino.errors import WrongState
 from casino.roles import Role
 from players.services import player_create
 from poker_room.tasks import waitlist_no_shows_task
 from poker_room.waitlist import services
 from poker_room.waitlist.models import CashGame, WaitlistEntry
-from poker_room.waitlist.views import screen_address
+from poker_room.waitlist.views import kiosk_reserve, screen_address
+from tests.faults.conftest import cache_down, redis_down  # noqa: F401  (fixtures)
 from tests.poker_room.waitlist.evening import at, everything
 
 pytestmark = pytest.mark.django_db
 
 KEY = "0123456789abcdef0123456789abcdef"
 DESK = "/poker-room/waitlist/"
+
+
+@pytest.fixture(autouse=True)
+def _kiosk_counts_afresh() -> None:
+    """The kiosk's count of names per address lives in the cache ten minutes: each test starts with none taken."""
+    cache.clear()
 
 
 def signed_in(user) -> Client:  # type: ignore[no-untyped-def]
@@ -114,6 +124,87 @@ def test_the_kiosk_takes_a_guests_name_shows_only_initials_and_stops_after_its_l
     assert third.status_code == 409 and "taken enough names for now" in text_of(third)
     other = client.post(address, {"name": "Olle Lind", "cash_game": "nope"})
     assert other.status_code in (400, 409)
+    assert everything() == before
+
+
+def test_two_guests_pressing_at_once_cannot_both_slip_under_the_kiosks_limit(client, room, settings) -> None:  # type: ignore[no-untyped-def]
+    """The second guest's request arrives while the first one's name is being written: it must already find the
+    address's one name taken, not the count as it stood before the first write."""
+    settings.TABLESIDE_WAITLIST_KIOSK_NAMES = 1
+    address = screen_address()
+    write = services.waitlist_kiosk_put_down
+    answers = []
+
+    def first_write_with_a_second_guest_meanwhile(**kwargs):  # type: ignore[no-untyped-def]
+        if not answers:
+            answers.append(Client().post(address, {"name": "Olle Lind", "cash_game": room.pk}))
+        return write(**kwargs)
+
+    with mock.patch.object(services, "waitlist_kiosk_put_down", first_write_with_a_second_guest_meanwhile):
+        first = client.post(address, {"name": "Greta Holm", "cash_game": room.pk})
+    (second,) = answers
+    assert first.status_code == 302
+    assert second.status_code == 409 and "taken enough names for now" in text_of(second)
+    assert list(WaitlistEntry.objects.values_list("name", flat=True)) == ["Greta Holm"]
+
+
+def test_a_name_counts_against_the_address_from_the_moment_it_is_taken_before_anything_is_written(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.TABLESIDE_WAITLIST_KIOSK_NAMES = 2
+    guest, neighbour = RequestFactory().post("/", REMOTE_ADDR="203.0.113.7"), RequestFactory().post("/")
+    kiosk_reserve(guest)
+    kiosk_reserve(guest)  # two requests interleaved: both took their number before either wrote
+    with pytest.raises(WrongState, match="taken enough names for now"):
+        kiosk_reserve(guest)
+    kiosk_reserve(neighbour)  # another address counts its own
+
+
+def test_a_list_full_of_kiosk_names_refuses_the_next_guest_in_words_and_writes_nothing(
+    client, room, fred, settings
+) -> None:  # type: ignore[no-untyped-def]
+    settings.TABLESIDE_WAITLIST_KIOSK_WAITING = 2
+    address = screen_address()
+    for number, name in enumerate(("Greta Holm", "Ulla Berg")):
+        guest = {"REMOTE_ADDR": f"198.51.100.{number + 1}"}
+        assert client.post(address, {"name": name, "cash_game": room.pk}, **guest).status_code == 302
+    before = everything()
+    full = client.post(address, {"name": "Olle Lind", "cash_game": room.pk}, REMOTE_ADDR="198.51.100.9")
+    assert full.status_code == 409
+    assert "This list has as many names from the kiosk as it takes for now: ask at the desk." in text_of(full)
+    assert everything() == before
+    services.waitlist_put_down(actor=fred, cash_game=room, name="Olle Lind")  # the desk puts down beyond it
+    services.waitlist_call(actor=fred, cash_game=room)  # Greta is called: one kiosk name less waiting
+    again = client.post(address, {"name": "Per Dahl", "cash_game": room.pk}, REMOTE_ADDR="198.51.100.9")
+    assert again.status_code == 302
+
+
+def test_the_kiosk_does_not_tell_a_passer_by_that_a_name_is_on_the_list_and_the_desk_is_told(
+    client, room, fred
+) -> None:  # type: ignore[no-untyped-def]
+    services.waitlist_put_down(actor=fred, cash_game=room, name="Johanna van Leeuwen")
+    before = everything()
+    probe = client.post(screen_address(), {"name": "johanna van leeuwen", "cash_game": room.pk})
+    text = text_of(probe)
+    assert probe.status_code == 409 and "The kiosk cannot put this name down: ask at the desk." in text
+    assert "already" not in text and "johanna" not in text.lower() and "J. L." in text  # the list shows initials
+    assert everything() == before
+    desk = signed_in(fred).post(
+        DESK, {"form_key": KEY, "action": "put_down", "cash_game": room.pk, "name": "Johanna van Leeuwen"}
+    )
+    assert desk.status_code == 409
+    assert "Johanna van Leeuwen is on this list already: add a letter to tell two guests apart." in text_of(desk)
+    assert everything() == before
+
+
+@pytest.mark.usefixtures("cache_down")
+def test_with_redis_down_the_kiosk_still_takes_names_and_the_lists_own_limit_holds(client, room, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.TABLESIDE_WAITLIST_KIOSK_NAMES = 1
+    settings.TABLESIDE_WAITLIST_KIOSK_WAITING = 2
+    address = screen_address()
+    for name in ("Greta Holm", "Ulla Berg"):  # the count per address cannot be kept: not held against the guest
+        assert client.post(address, {"name": name, "cash_game": room.pk}).status_code == 302
+    before = everything()
+    full = client.post(address, {"name": "Olle Lind", "cash_game": room.pk})
+    assert full.status_code == 409 and "as many names from the kiosk as it takes" in text_of(full)
     assert everything() == before
 
 

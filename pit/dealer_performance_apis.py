@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from casino.errors import NotAllowed
 from casino.models import Shift
-from casino.roles import OVERSEERS, Role, user_has_role
+from casino.roles import OVERSEERS, ROLE_NAMES, Role, user_has_role
 from pit.dealer_performance import ALERT_Z, dealer_performance_rows, dealer_shifts
 from pit.dealer_performance_report import dealer_line
 from pit.report_selectors import shift_get
@@ -83,7 +83,7 @@ class ShiftDealersApi(APIView):
         if not (request.user.is_superuser or user_has_role(request.user, *OVERSEERS)):
             raise NotAllowed(
                 _("Only a %(roles)s may read the dealers' figures.")
-                % {"roles": _(" or ").join(role.value for role in OVERSEERS)},
+                % {"roles": _(" or ").join(str(ROLE_NAMES[role]) for role in OVERSEERS)},
                 extra={"required_roles": [role.value for role in OVERSEERS]},
             )
         shift = shift_get(shift_id=shift_id)

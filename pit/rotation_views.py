@@ -29,6 +29,9 @@ from tables.rotation_selectors import rotation_floor
 
 FORM_SCOPE = "pit-rotation"
 
+# The largest id the forms take (the database's integer): a larger one is no table, and is never looked up.
+MOST_ID = 2**31 - 1
+
 
 def _page(
     request: HttpRequest, *, error: str = "", typed: dict[str, Any] | None = None, status: int = 200
@@ -63,7 +66,10 @@ def rotation(request: HttpRequest) -> HttpResponse:
 
 def _dealer(request: HttpRequest) -> User:
     try:
-        return User.objects.get(pk=int(request.POST.get("dealer", "")))
+        pk = int(request.POST.get("dealer", ""))
+        if not 1 <= pk <= MOST_ID:
+            raise User.DoesNotExist
+        return User.objects.get(pk=pk)
     except (ValueError, User.DoesNotExist):
         raise ApplicationError(_("Choose a dealer."), extra={"field": "dealer"}) from None
 
@@ -115,8 +121,11 @@ def string_new_view(request: HttpRequest, kept: Kept) -> str:
             ids.append(int(value))
         except ValueError:
             continue
-    by_id = Table.objects.in_bulk(ids)
-    tables = [by_id[pk] for pk in ids if pk in by_id]
+    by_id = Table.objects.in_bulk([pk for pk in ids if 1 <= pk <= MOST_ID])  # a larger id is no table: never asked
+    missing = [pk for pk in ids if pk not in by_id]
+    if missing:
+        raise ApplicationError(_("There is no table %(id)s.") % {"id": str(missing[0])[:24]}, extra={"field": "tables"})
+    tables = [by_id[pk] for pk in ids]
     round_robin = post.get("pattern") == "round_robin"
     string = string_create(
         actor=actor_of(request.user),

@@ -23,15 +23,14 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, TABLE_STAFF, Role, require_role, user_has_role
-from casino.vetoes import Vetoes
 from tables.live import table_changed
 from tables.models import DealerClockIn, DealerPush, DealerString, StringDealer, StringTable, Table
 from tables.rotation_plan import Pattern, Rotation, RotationError, rotation_at
-from tables.services import table_dealer_put
+from tables.services import push_now_vetoes, table_dealer_put
 
-# Who may refuse a push made at once (a round in play at the table: ``rounds.apps`` registers it). A refusal does not
-# refuse the push: it makes it wait for the round's end.
-push_now_vetoes: Vetoes[Table] = Vetoes("push the dealer now")
+# ``push_now_vetoes`` (``tables.services``, where the set-up asks it too): who may refuse a push made at once (a round
+# in play at the table: ``rounds.apps`` registers it). A refusal does not refuse the push: it makes it wait for the
+# round's end.
 
 # How long before their push a dealer may tap in at their next table.
 TAP_IN_EARLY = dt.timedelta(minutes=10)
@@ -53,7 +52,7 @@ def _require_dealer(dealer: User) -> None:
 
 def dealer_clock_in(*, actor: User | None, dealer: User) -> DealerClockIn:
     """A Floor supervisor or Pit boss clocks a dealer in for the shift (once at a time)."""
-    require_role(actor, *SUPERVISORS, action="clock a dealer in")
+    require_role(actor, *SUPERVISORS, action=_("clock a dealer in"))
     _require_dealer(dealer)
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=dealer.pk).first()  # one clock-in at a time per dealer
@@ -75,7 +74,7 @@ def dealer_clock_in(*, actor: User | None, dealer: User) -> DealerClockIn:
 def dealer_clock_out(*, actor: User | None, dealer: User) -> DealerClockIn:
     """A Floor supervisor or Pit boss clocks a dealer out; refused while the dealer is dealing a table (push them
     off it first)."""
-    require_role(actor, *SUPERVISORS, action="clock a dealer out")
+    require_role(actor, *SUPERVISORS, action=_("clock a dealer out"))
     with transaction.atomic():
         clock = DealerClockIn.objects.select_for_update().filter(dealer=dealer, clocked_out_at__isnull=True).first()
         if clock is None:
@@ -142,7 +141,7 @@ def string_create(
 ) -> DealerString:
     """A Floor supervisor or Pit boss makes a string: its tables in the push's order and its break pattern (minutes
     on and off, or a round robin: ``off_minutes`` None). A table is in one string at most."""
-    require_role(actor, *SUPERVISORS, action="make a dealer string")
+    require_role(actor, *SUPERVISORS, action=_("make a dealer string"))
     name = (name or "").strip()
     if not name or len(name) > 40:
         raise ApplicationError(_("A string needs a name of 1 to 40 characters."), extra={"field": "name"})
@@ -207,7 +206,7 @@ def string_start(*, actor: User | None, string: DealerString) -> DealerString:
     """A Floor supervisor or Pit boss starts a string (again): its dealers chosen from who is clocked in (as many
     as the pattern needs: its tables and the breaks), the rotation counted from now, and each table pushed to the
     dealer the rotation puts there (at once, or at its round's end)."""
-    require_role(actor, *SUPERVISORS, action="start a dealer string")
+    require_role(actor, *SUPERVISORS, action=_("start a dealer string"))
     with transaction.atomic():
         locked = DealerString.objects.select_for_update().get(pk=string.pk)
         tables = [place.table for place in locked.string_tables.select_related("table").order_by("position")]
@@ -308,7 +307,7 @@ def rotation_push(*, actor: User | None, table: Table, dealer: User | None = Non
     in play at the table; else it waits, and is made when that round is settled or voided. Tapping in again while
     it waits changes nothing.
     """
-    require_role(actor, *TABLE_STAFF, action="push a dealer")
+    require_role(actor, *TABLE_STAFF, action=_("push a dealer"))
     supervisor = actor is None or getattr(actor, "is_superuser", False) or user_has_role(actor, *SUPERVISORS)
     now = timezone.now()
     with transaction.atomic():
@@ -427,10 +426,15 @@ def _push_make(*, actor: User | None, table: Table, push: DealerPush) -> None:
 def rotation_round_ended(*, table_id: int) -> DealerPush | None:
     """Make the push waiting at a table whose round was just settled or voided, in the caller's transaction (the
     round's last move, ``rounds.services.transitions.round_transition``): the new dealer takes the next round."""
-    waiting = DealerPush.objects.filter(table_id=table_id, done_at__isnull=True).select_related("dealer_in").first()
-    if waiting is None:
-        return None
     with transaction.atomic(savepoint=False):
+        # The table's lock first, then the read of the waiting push: a push asked at the same moment
+        # (``rotation_push``) holds this lock while it sees the round still in play and records itself waiting. Read
+        # before the lock, that push could be recorded just after the read and wait a whole round more; read under
+        # the lock, it is either already committed (and found here) or asked after this round's end is committed
+        # (and made at once, the round no longer in play).
         table = Table.objects.select_for_update(of=("self",)).select_related("dealer").get(pk=table_id)
+        waiting = DealerPush.objects.filter(table=table, done_at__isnull=True).select_related("dealer_in").first()
+        if waiting is None:
+            return None
         _push_make(actor=waiting.asked_by, table=table, push=waiting)
     return waiting

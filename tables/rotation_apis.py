@@ -30,6 +30,9 @@ from tables.models import DealerPush, DealerString, Table
 from tables.rotation import dealer_clock_in, dealer_clock_out, rotation_push, string_create, string_start
 from tables.rotation_selectors import rotation_floor
 
+# The largest id the API takes (the database's integer): a larger one is refused as bad input, never looked up.
+MOST_ID = 2**31 - 1
+
 
 def _dealer(dealer_id: int) -> User:
     user = User.objects.filter(pk=dealer_id).first()
@@ -42,12 +45,13 @@ def _dealer(dealer_id: int) -> User:
 
 
 class DealerInputSerializer(serializers.Serializer[Any]):
-    dealer = StrictIntegerField(min_value=1, help_text="The dealer's user id.")
+    dealer = StrictIntegerField(min_value=1, max_value=MOST_ID, help_text="The dealer's user id.")
 
 
 class PushInputSerializer(serializers.Serializer[Any]):
     dealer = StrictIntegerField(
         min_value=1,
+        max_value=MOST_ID,
         required=False,
         help_text="The dealer to push onto the table (a supervisor; by default the one the rotation has there). A "
         "dealer leaves it out: they tap in themselves.",
@@ -57,7 +61,9 @@ class PushInputSerializer(serializers.Serializer[Any]):
 class StringInputSerializer(serializers.Serializer[Any]):
     name = StrictCharField(max_length=40)
     tables = serializers.ListField(
-        child=StrictIntegerField(min_value=1), min_length=1, help_text="The tables' ids, in the push's order."
+        child=StrictIntegerField(min_value=1, max_value=MOST_ID),
+        min_length=1,
+        help_text="The tables' ids, in the push's order.",
     )
     on_minutes = StrictIntegerField(min_value=1, max_value=600, help_text="Minutes on (a round robin: at each table).")
     off_minutes = StrictIntegerField(

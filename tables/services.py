@@ -179,10 +179,16 @@ def table_close(*, actor: User | None, table: Table) -> Table:
     )
 
 
+# Who may refuse a change of a table's dealer made at once (a round in play at the table: ``rounds.apps`` registers
+# it). The rotation's push (``tables.rotation``) then waits for the round's end; the set-up is refused.
+push_now_vetoes: Vetoes[Table] = Vetoes("push the dealer now")
+
+
 def table_assign_dealer(*, actor: User | None, table: Table, dealer: User | None) -> Table:
     """Put ``dealer`` (a user with the Dealer role) on ``table``, or take the dealer off with ``None``.
 
-    Only the table's dealer (and any supervisor) may play its rounds.
+    Only the table's dealer (and any supervisor) may play its rounds. Never mid-round: refused while a round is in
+    play at the table (``push_now_vetoes``), as the rotation's push waits for it.
     """
     require_role(actor, *SUPERVISORS, action="assign a dealer to a table")
     if dealer is not None and not user_has_role(dealer, Role.DEALER):
@@ -191,6 +197,15 @@ def table_assign_dealer(*, actor: User | None, table: Table, dealer: User | None
         )
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).select_related("pit", "rule_set").get(pk=table.pk)
+        if locked.dealer_id != (dealer.pk if dealer is not None else None):
+            try:
+                push_now_vetoes.check(locked)
+            except WrongState as in_play:
+                raise WrongState(
+                    _("A round is in play at table %(table)s: change its dealer once that round is settled or voided.")
+                    % {"table": locked.name},
+                    extra={"field": "dealer", "reason": in_play.message},
+                ) from None
         table_dealer_put(actor=actor, locked=locked, dealer=dealer)
     return locked
 

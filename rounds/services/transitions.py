@@ -458,7 +458,7 @@ def table_close_refuse(table: Table) -> None:
 
 def table_push_wait(table: Table) -> None:
     """Make a dealer's push at ``table`` wait (``WrongState``) while a round is in play there: the dealer changes at
-    the round's end, never mid-round; registered with ``tables.rotation.push_now_vetoes`` by ``rounds.apps``."""
+    the round's end, never mid-round; registered with ``tables.services.push_now_vetoes`` by ``rounds.apps``."""
     unfinished = Round.objects.filter(table=table, state__in=UNFINISHED_STATES).values_list("number", flat=True)
     number = unfinished.first()
     if number is not None:

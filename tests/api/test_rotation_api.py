@@ -103,3 +103,35 @@ def test_only_supervisors_write_and_overseers_read(
     assert api_client(auditor).get("/api/v1/rotation/").status_code == 200
     refusal(_post(api_client(dealers[0]), f"/api/v1/tables/{three[0].pk}/push/"), 409, "in no started string")
     assert not DealerClockIn.objects.exists() and not DealerPush.objects.exists()
+
+
+HUGE = 99_999_999_999_999_999_999_999  # past any database's integer
+
+
+def test_an_id_past_the_databases_integer_is_refused_or_not_found_never_a_500(
+    pit_boss: User, dealers: list[User], three: list[Table]
+) -> None:
+    api = api_client(pit_boss)
+    body = {"name": "A", "tables": [HUGE], "on_minutes": 60, "off_minutes": 20}
+    refusal(_post(api, "/api/v1/rotation/strings/", body, key="s"), 400)
+    refusal(_post(api, "/api/v1/rotation/strings/", {**body, "tables": [2**31]}, key="s2"), 400)
+    refusal(_post(api, "/api/v1/rotation/clock-ins/", {"dealer": HUGE}, key="in"), 400)
+    refusal(_post(api, "/api/v1/rotation/clock-outs/", {"dealer": HUGE}, key="out"), 400)
+    refusal(_post(api, f"/api/v1/tables/{three[0].pk}/push/", {"dealer": HUGE}, key="push"), 400)
+    refusal(_post(api, f"/api/v1/tables/{HUGE}/push/", key="push-table"), 404)
+    refusal(_post(api, f"/api/v1/rotation/strings/{HUGE}/start/", key="start"), 404)
+    assert not DealerString.objects.exists() and not DealerClockIn.objects.exists()
+    assert not DealerPush.objects.exists()
+
+
+def test_a_dealer_refused_a_clock_in_in_german_reads_it_all_in_german(dealers: list[User]) -> None:
+    answer = api_client(dealers[0]).post(
+        "/api/v1/rotation/clock-ins/",
+        {"dealer": dealers[0].pk},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="de",
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    body = refusal(answer, 403)
+    assert body["message"] == "Nur Supervisor oder Pit Boss darf einen Croupier einstempeln."
+    assert not DealerClockIn.objects.exists()

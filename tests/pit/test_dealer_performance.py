@@ -334,6 +334,15 @@ def test_the_api_gives_supervisors_every_dealers_figures_and_refuses_a_dealer(
     assert _api(pit_boss).get("/api/v1/shifts/999999/dealers/").status_code == 404
 
 
+def test_a_dealer_refused_the_figures_in_german_reads_the_roles_in_german(evening: dict[str, Any], ann: User) -> None:
+    refused = _api(ann).get(f"/api/v1/shifts/{evening['shift'].pk}/dealers/", HTTP_ACCEPT_LANGUAGE="de")
+    assert refused.status_code == 403
+    assert (
+        refused.json()["message"]
+        == "Nur ein Supervisor oder Pit Boss oder Revisor darf die Zahlen der Croupiers lesen."
+    )
+
+
 def test_the_api_gives_a_dealer_their_own_pace_only(evening: dict[str, Any], ann: User, pit_boss: User) -> None:
     body = _api(ann).get("/api/v1/dealers/me/pace/").json()
     assert body["dealer"] == "ann"

@@ -123,6 +123,37 @@ def test_bad_input_is_refused_in_the_banner_keeping_what_was_typed_and_writes_no
 
 
 @pytest.mark.django_db
+def test_an_id_past_the_databases_integer_is_refused_in_the_banner_or_not_found_never_a_500(
+    floor_supervisor: User, three: list[Table]
+) -> None:
+    client = signed_in(floor_supervisor)
+    huge = "99999999999999999999999"
+    answer = client.post(
+        "/pit/rotation/strings/",
+        {
+            "name": "Evening",
+            "tables": [three[0].pk, huge],
+            "pattern": "on_off",
+            "on_minutes": "60",
+            "off_minutes": "20",
+        },
+    )
+    assert answer.status_code == 400 and "There is no table 999999999999999999999" in text(answer)
+    assert 'value="Evening"' in text(answer)
+    answer = client.post(
+        "/pit/rotation/strings/",
+        {"name": "Evening", "tables": [three[0].pk, "999999"], "on_minutes": "60", "off_minutes": "20"},
+    )
+    assert answer.status_code == 400 and "There is no table 999999." in text(answer)
+    for url in ("/pit/rotation/clock-in/", "/pit/rotation/clock-out/"):
+        answer = client.post(url, {"dealer": huge})
+        assert answer.status_code == 400 and "Choose a dealer." in text(answer)
+    assert client.post(f"/pit/rotation/strings/{huge}/start/").status_code == 404
+    assert client.post(f"/pit/rotation/tables/{huge}/push/").status_code == 404
+    assert not DealerString.objects.exists() and not DealerClockIn.objects.exists()
+
+
+@pytest.mark.django_db
 def test_an_auditor_reads_the_page_and_a_dealer_may_not_and_neither_writes(
     auditor: User, dealers: list[User], started: DealerString, three: list[Table]
 ) -> None:

@@ -68,10 +68,14 @@ def test_a_dealer_cannot_move_a_round_at_a_table_that_is_not_theirs(dealer, othe
 def test_the_dealer_assigned_to_the_table_plays_it_and_the_one_relieved_no_longer_does(
     dealer, other_dealer, pit_boss, pgp_table, open_round
 ) -> None:
+    with pytest.raises(WrongState, match="A round is in play at table"):  # relieved between rounds, never mid-round
+        table_assign_dealer(actor=pit_boss, table=pgp_table, dealer=other_dealer)
+    void_round(actor=pit_boss, round=open_round, reason="relief")
     table_assign_dealer(actor=pit_boss, table=pgp_table, dealer=other_dealer)
-    assert wager_place(actor=other_dealer, round=open_round, seat=1, amount_cents=1000).placed_by == other_dealer
+    next_round = round_open(actor=other_dealer, table=pgp_table)
+    assert wager_place(actor=other_dealer, round=next_round, seat=1, amount_cents=1000).placed_by == other_dealer
     with pytest.raises(NotAllowed, match="not your table"):
-        wager_place(actor=dealer, round=open_round, seat=2, amount_cents=1000)
+        wager_place(actor=dealer, round=next_round, seat=2, amount_cents=1000)
 
 
 @pytest.mark.django_db

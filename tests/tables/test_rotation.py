@@ -21,10 +21,12 @@ from tables.rotation import (
     dealer_clock_in,
     dealer_clock_out,
     rotation_push,
+    rotation_round_ended,
     string_create,
     string_start,
 )
 from tables.rotation_selectors import dealer_next, rotation_floor, table_relief
+from tables.services import table_assign_dealer, table_configure
 
 T0 = dt.datetime(2026, 3, 1, 14, 0, tzinfo=dt.UTC)
 
@@ -193,6 +195,62 @@ def test_a_push_asked_mid_round_waits_for_the_round_to_end(
     assert push.done_at == clock.now and push.dealer_out == ann
     assert _dealers_at(three)[0] == "dee"
     assert Table.objects.get(pk=three[0].pk).dealer_since == clock.now
+
+
+@pytest.mark.django_db
+def test_a_push_recorded_while_the_rounds_end_waits_for_the_tables_lock_is_made_at_that_end(
+    pit_boss: User, floor_supervisor: User, dealers: list[User], three: list[Table], clock: Clock
+) -> None:
+    """SQLite lets one writer in at a time, so the race is played here by hand: a push at the table holds its lock,
+    sees the round still in play and records itself waiting; the round's end gets the lock the moment that push
+    commits. Taking the lock first and reading the waiting push after, the round's end makes it."""
+    ann, bob, cy, dee = dealers
+    string = _started(pit_boss, dealers, three)
+    clock.at(19)
+    round_ = round_open(actor=ann, table=Table.objects.get(pk=three[0].pk))
+    clock.at(20)
+    real_lock = Table.objects.select_for_update
+    real_round_ended = rotation_round_ended
+    ending = []
+
+    def round_ended(*, table_id: int) -> DealerPush | None:
+        ending.append(table_id)
+        return real_round_ended(table_id=table_id)
+
+    def lock(*args: Any, **kwargs: Any) -> Any:
+        if ending and not DealerPush.objects.filter(dealer_in=dee).exists():  # the push committed as the lock frees
+            DealerPush.objects.create(string=string, table=three[0], dealer_in=dee, asked_at=clock.now, asked_by=dee)
+        return real_lock(*args, **kwargs)
+
+    with (
+        mock.patch("rounds.services.transitions.rotation_round_ended", round_ended),
+        mock.patch.object(Table.objects, "select_for_update", lock),
+    ):
+        void_round(actor=floor_supervisor, round=round_, reason="misdeal")
+    push = DealerPush.objects.get(dealer_in=dee)
+    assert push.done_at == clock.now and push.dealer_out == ann and _dealers_at(three)[0] == "dee"
+
+
+@pytest.mark.django_db
+def test_the_set_up_does_not_change_the_dealer_mid_round_and_writes_nothing(
+    pit_boss: User, floor_supervisor: User, dealers: list[User], three: list[Table], clock: Clock
+) -> None:
+    ann, bob, cy, dee = dealers
+    _started(pit_boss, dealers, three)
+    round_ = round_open(actor=ann, table=Table.objects.get(pk=three[0].pk))
+    events = AuditEvent.objects.count()
+    refused = "A round is in play at table PGP-1: change its dealer once that round is settled or voided."
+    with pytest.raises(WrongState, match=refused):
+        table_assign_dealer(actor=pit_boss, table=three[0], dealer=dee)
+    with pytest.raises(WrongState, match=refused):
+        table_assign_dealer(actor=pit_boss, table=three[0], dealer=None)
+    with pytest.raises(WrongState, match=refused):
+        table_configure(actor=pit_boss, table=three[0], dealer=dee, big_win_cents=500_000)
+    table = Table.objects.get(pk=three[0].pk)
+    assert (table.dealer, table.big_win_cents) == (ann, None) and AuditEvent.objects.count() == events
+    clock.at(3)
+    void_round(actor=floor_supervisor, round=round_, reason="misdeal")
+    assert table_assign_dealer(actor=pit_boss, table=three[0], dealer=dee).dealer == dee  # between rounds: made
 
 
 @pytest.mark.django_db

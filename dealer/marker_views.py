@@ -40,6 +40,7 @@ from players.credit import (
 )
 from players.credit_selectors import markers_at_table
 from players.models import Marker, RatingSeat
+from poker_room.pages import posted_int
 from tables.models import Table
 
 _MARKERS_ACTION = gettext_lazy("handle the table's markers")
@@ -122,8 +123,8 @@ def marker_request_view(request: HttpRequest, kept: Kept, table: Table) -> str:
         name: request.POST.get(name, "")[: MOST_SIGNATURE if name == "signature" else 200]
         for name in ("seat", "amount", "signature", "signed_name")
     }
-    seat = typed["seat"].strip()
-    if not seat.isdigit():
+    seat = posted_int(request, "seat")  # "²" or "٣" is no seat: only the digits 0-9
+    if not isinstance(seat, int):
         raise ApplicationError(_("Tap the seat of the player who signs the marker."), extra={"field": "seat"})
     amount = amount_typed(typed["amount"], field="amount", most_cents=MOST_MARKER_CENTS)
     if amount is None:
@@ -131,7 +132,7 @@ def marker_request_view(request: HttpRequest, kept: Kept, table: Table) -> str:
     marker = marker_request(
         actor=actor_of(request.user),
         table=table,
-        seat=int(seat),
+        seat=seat,
         amount_cents=amount,
         signature=typed["signature"],
         signed_name=typed["signed_name"],

@@ -32,6 +32,7 @@ from casino.forms import AmountField
 from casino.once import FORM_KEY, FormPage, Kept, form_key_new
 from casino.roles import Role
 from casino.users import actor_of
+from pit.report_files import csv_cell
 from pit.views import _may, _require
 from players.credit import (
     MOST_CENTS,
@@ -39,6 +40,7 @@ from players.credit import (
     credit_line_set,
     marker_cheque_returned,
     marker_redeem,
+    markers_count_differences,
 )
 from players.credit_selectors import (
     CREDIT_READERS,
@@ -144,6 +146,7 @@ def _cage_page(request: HttpRequest, *, status: int = 200, error: str = "", refu
     context = _context(
         request,
         outstanding=markers_outstanding(),
+        count_differences=markers_count_differences(),
         redeemed=markers_redeemed_recently(),
         can_redeem=_may(request, (Role.CAGE_CASHIER,)),
         can_return=_may(request, (Role.CAGE_CASHIER, Role.CREDIT_MANAGER)),
@@ -208,7 +211,8 @@ def cage_marker_returned(request: HttpRequest, kept: Kept, marker_id: int) -> st
 @login_required
 @require_GET
 def markers_outstanding_csv(request: HttpRequest) -> HttpResponse:
-    """The outstanding-markers report as a CSV file: one marker a row, by number, amounts in cents."""
+    """The outstanding-markers report as a CSV file: one marker a row, by number, amounts in cents; no cell a
+    spreadsheet would run as a formula (``pit.report_files.csv_cell``: a player's name is typed by people)."""
     _require(request, CREDIT_READERS)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="markers-outstanding.csv"'
@@ -217,14 +221,17 @@ def markers_outstanding_csv(request: HttpRequest) -> HttpResponse:
     for m in markers_outstanding().markers:
         writer.writerow(
             [
-                m.number,
-                m.player.name or f"#{m.player_id}",
-                m.table.name,
-                m.seat_number,
-                m.amount_cents,
-                m.status,
-                m.issued_at.isoformat() if m.issued_at else "",
-                m.issued_by.get_username() if m.issued_by else "",
+                csv_cell(cell)
+                for cell in (
+                    m.number,
+                    m.player.name or f"#{m.player_id}",
+                    m.table.name,
+                    m.seat_number,
+                    m.amount_cents,
+                    m.status,
+                    m.issued_at.isoformat() if m.issued_at else "",
+                    m.issued_by.get_username() if m.issued_by else "",
+                )
             ]
         )
     return response

@@ -18,6 +18,8 @@ with its audit event (the player named by id and tier only); a refusal says what
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -44,7 +46,7 @@ from players.models import (
     Player,
     RatingSeat,
 )
-from tables.drop import buy_in_record, buy_in_void
+from tables.drop import buy_in_record, buy_in_void, drop_final
 from tables.models import BuyIn, DropCount, Table
 from tables.permissions import require_act_at_table
 
@@ -337,6 +339,7 @@ def marker_issue(*, actor: User | None, marker: Marker) -> Marker:
             seat=locked.seat_number,
             medium=BuyIn.Medium.MARKER,
             amount_cents=locked.amount_cents,
+            for_issued_marker=True,
         )
         MarkerSequence.objects.get_or_create(name="marker")
         sequence = MarkerSequence.objects.select_for_update().get(name="marker")
@@ -357,10 +360,19 @@ def marker_issue(*, actor: User | None, marker: Marker) -> Marker:
 
 def markers_counted(*, table: Table, shift: Shift, actor: User | None) -> list[Marker]:
     """The markers issued at ``table`` in ``shift`` whose drop box is now final: each leaves the cage's count for the
-    markers receivable, outstanding at the cage. Run inside the count's transaction (``drop_box_final``)."""
+    markers receivable, outstanding at the cage. Run inside the count's transaction (``drop_box_final``). Where the
+    count's markers figure is not what these markers add up to, the count stands and the difference is named
+    (``markers_count_differences``: the cage's markers page, ``verify_ledger``); each marker's audit event records
+    what the box was counted at."""
     counted: list[Marker] = []
     markers = Marker.objects.select_for_update(of=("self",)).select_related("player", "table")
-    for marker in markers.filter(table=table, buy_in__shift=shift, status=Marker.Status.IN_DROP).order_by("number"):
+    final = drop_final(list(DropCount.objects.filter(table=table, shift=shift).order_by("counted_at", "pk")))
+    in_box = list(markers.filter(table=table, buy_in__shift=shift, status=Marker.Status.IN_DROP).order_by("number"))
+    box = {
+        "counted_cents": final.markers_cents if final is not None else None,
+        "issued_cents": sum(m.amount_cents for m in in_box),
+    }
+    for marker in in_box:
         marker.status, marker.counted_at = Marker.Status.AT_CAGE, timezone.now()
         marker.save(update_fields=["status", "counted_at"])
         posted = (
@@ -372,11 +384,57 @@ def markers_counted(*, table: Table, shift: Shift, actor: User | None) -> list[M
             actor=actor,
             event_type=AuditEventType.MARKER_COUNTED,
             subject=marker,
-            after=_marker_record(marker, shift=shift.pk, postings=[posted] if posted else []),
+            after=_marker_record(marker, shift=shift.pk, box=box, postings=[posted] if posted else []),
             rows=[marker],
         )
         counted.append(marker)
     return counted
+
+
+@dataclass(frozen=True)
+class MarkersCountDiffers:
+    """A final drop box whose counted markers are not the markers issued into it: a marker missing from the box, or
+    a slip counted as a marker that no one issued. The count stands (two counters agreed on what the box held); the
+    difference is the cage's to account for."""
+
+    table: Table
+    shift: Shift
+    counted_cents: int
+    issued_cents: int
+
+    @property
+    def difference_cents(self) -> int:
+        return self.counted_cents - self.issued_cents
+
+
+def markers_count_differences() -> list[MarkersCountDiffers]:
+    """Each final drop box whose count's markers figure is not what its markers add up to (those issued at its table
+    in its shift and counted with it), by shift and table. Only boxes with a marker in them, or counted with one."""
+    issued: dict[tuple[int, int], int] = defaultdict(int)
+    counted_markers = Marker.objects.filter(counted_at__isnull=False, buy_in__isnull=False)
+    for table_id, shift_id, cents in counted_markers.values_list("table_id", "buy_in__shift_id", "amount_cents"):
+        issued[(table_id, shift_id)] += cents
+    boxes = set(issued) | set(
+        DropCount.objects.filter(markers_cents__gt=0).values_list("table_id", "shift_id").distinct()
+    )
+    found: list[MarkersCountDiffers] = []
+    for table_id, shift_id in sorted(boxes, key=lambda box: (box[1], box[0])):
+        counts = list(
+            DropCount.objects.filter(table_id=table_id, shift_id=shift_id)
+            .select_related("table", "shift")
+            .order_by("counted_at", "pk")
+        )
+        final = drop_final(counts)
+        if final is not None and final.markers_cents != issued[(table_id, shift_id)]:
+            found.append(
+                MarkersCountDiffers(
+                    table=final.table,
+                    shift=final.shift,
+                    counted_cents=final.markers_cents,
+                    issued_cents=issued[(table_id, shift_id)],
+                )
+            )
+    return found
 
 
 def marker_counted_receive(sender: object, *, table: Table, shift: Shift, **kwargs: Any) -> None:

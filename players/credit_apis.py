@@ -23,8 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api_inputs import valid_input
-from casino.errors import ApplicationError
-from casino.fields import StrictCharField, StrictIntegerField
+from casino.fields import StrictCharField, StrictIntegerField, query_id
 from casino.roles import require_role
 from casino.users import actor_of
 from players.credit import (
@@ -332,11 +331,9 @@ class MarkersOutstandingApi(APIView):
     def get(self, request: Request) -> Response:
         _read(request, _("read the markers outstanding"))
         outstanding = markers_outstanding()
-        player = request.query_params.get("player")
+        player = query_id(request.query_params.get("player"), field="player")  # "²" is refused, not a 500
         if player is not None:
-            if not player.isdigit():
-                raise ApplicationError(_("player is a player's id."), extra={"field": "player"})
-            markers = [m for m in outstanding.markers if m.player_id == int(player)]
+            markers = [m for m in outstanding.markers if m.player_id == player]
             body = {
                 "total_cents": sum(m.amount_cents for m in markers),
                 "at_cage_cents": sum(m.amount_cents for m in markers if m.status == Marker.Status.AT_CAGE),

@@ -5,7 +5,10 @@
 * the markers receivable hold exactly the markers outstanding at the cage;
 * a marker's state is what its payments say (redeemed: paid in full; outstanding: nothing kept), and an issued marker
   is the buy-in it names (its table, seat and amount, paid with a marker);
-* marker numbers run from 1 without gaps.
+* every buy-in paid with a marker (not a row voiding one) is the buy-in of a numbered marker: none is recorded
+  without the marker's line, signature, approval and number;
+* marker numbers run from 1 without gaps;
+* a final drop box's counted markers are the markers issued into it (``markers_count_differences``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from django.db.models import Sum
 
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import Findings
-from players.credit import COUNTED_MOVE
+from players.credit import COUNTED_MOVE, markers_count_differences
 from players.models import Marker, MarkerPayment, MarkerSequence
 from tables.models import BuyIn
 
@@ -84,6 +87,19 @@ def markers_check() -> list[str]:
             != (marker.table_id, marker.seat_number, marker.amount_cents)
         ):
             problems.append(f"Marker {marker.number} is not the buy-in it names (table, seat, amount, a marker).")
+    issued_buy_ins = {m.buy_in_id for m in markers if m.number is not None and m.buy_in_id is not None}
+    loose = BuyIn.objects.filter(medium=BuyIn.Medium.MARKER, corrects__isnull=True).exclude(pk__in=issued_buy_ins)
+    for buy_in in loose.select_related("table").order_by("pk"):
+        problems.append(
+            f"Buy-in {buy_in.pk} ({buy_in.table.name}, seat {buy_in.seat_number}, {buy_in.amount_cents} cents) is "
+            "paid with a marker that no numbered marker names."
+        )
+    for differs in markers_count_differences():
+        problems.append(
+            f"The drop box of {differs.table.name} for shift {differs.shift.pk} was counted with "
+            f"{differs.counted_cents} cents of markers but the markers issued into it add up to "
+            f"{differs.issued_cents} cents."
+        )
     last = MarkerSequence.objects.filter(name="marker").values_list("last_number", flat=True).first() or 0
     numbers = {m.number for m in markers if m.number is not None}
     missing = [n for n in range(1, last + 1) if n not in numbers]

@@ -53,14 +53,32 @@ def _cents(value: object, *, refusal: str, field: str, positive: bool) -> int:
     return value
 
 
-def buy_in_record(*, actor: User | None, table: Table, seat: int, medium: str, amount_cents: int) -> BuyIn:
-    """The dealer records cash (or a marker) exchanged for chips at ``seat``: it goes into the drop box."""
+def buy_in_record(
+    *,
+    actor: User | None,
+    table: Table,
+    seat: int,
+    medium: str,
+    amount_cents: int,
+    for_issued_marker: bool = False,
+) -> BuyIn:
+    """The dealer records cash exchanged for chips at ``seat``: it goes into the drop box. A buy-in paid with a
+    marker is recorded only by the marker's approval (``players.credit.marker_issue``, which passes
+    ``for_issued_marker``): a marker has a credit line, the player's signature, a second person and a number."""
     if actor is None:
         raise NotAllowed(_("A buy-in is recorded by a person."))
     require_act_at_table(actor, table, action="record a buy-in")
     if medium not in BuyIn.Medium.values:
         raise ApplicationError(
             _("A buy-in is paid in cash or with a marker, not %(medium)s.") % {"medium": repr(medium)},
+            extra={"field": "medium"},
+        )
+    if medium == BuyIn.Medium.MARKER and not for_issued_marker:
+        raise ApplicationError(
+            _(
+                "A marker is asked for on the Markers page, signed by the player and approved by a supervisor: "
+                "its chips are recorded then, not as a buy-in here."
+            ),
             extra={"field": "medium"},
         )
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:

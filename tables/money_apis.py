@@ -21,6 +21,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -117,7 +118,17 @@ class SlipVoidInputSerializer(serializers.Serializer[Any]):
 
 class BuyInInputSerializer(serializers.Serializer[Any]):
     seat = StrictIntegerField(min_value=1)
-    medium = serializers.ChoiceField(choices=BuyIn.Medium.choices)
+    # Cash only: a buy-in paid with a marker is recorded when the marker is issued (``POST /markers/{id}/issue/``).
+    medium = serializers.ChoiceField(
+        choices=[(BuyIn.Medium.CASH.value, BuyIn.Medium.CASH.label)],
+        help_text="cash: a marker's chips are recorded when the marker is issued (POST /markers/{id}/issue/).",
+        error_messages={
+            "invalid_choice": gettext_lazy(
+                "A buy-in here is paid in cash: a marker is asked for at POST /tables/{{id}}/markers/ and its chips "
+                "recorded when a supervisor issues it."
+            )
+        },
+    )
     amount_cents = StrictIntegerField(min_value=1, max_value=MOST_CENTS)
 
 
@@ -496,8 +507,8 @@ class TableBuyInsApi(APIView):
     @extend_schema(
         request=BuyInInputSerializer,
         responses={201: BuyInOutputSerializer},
-        summary="Record cash or a marker exchanged for chips at a seat, in the open shift; it goes into the drop "
-        "box (the table's dealer or a supervisor)",
+        summary="Record cash exchanged for chips at a seat, in the open shift; it goes into the drop box (the "
+        "table's dealer or a supervisor). A marker's chips are recorded when the marker is issued.",
         description="409 with no shift open.",
         examples=[
             OpenApiExample(

@@ -143,3 +143,22 @@ def test_credit_is_read_by_credit_managers_the_cage_and_overseers_only(floor, de
         refusal(api_client(outsider).get("/api/markers/"), 403)
     refusal(_line(floor, 100, who="kim"), 403, "Only a Credit manager may set a credit line")
     assert api_client(None).get(url).status_code in (401, 403)
+
+
+@pytest.mark.parametrize("player", ["²", "٣", "1e3", "-1", "99999999999999999999999"])
+def test_an_unreadable_player_in_the_outstanding_markers_is_a_400_not_a_500(floor, player) -> None:  # type: ignore[no-untyped-def]
+    answer = api_client(floor["kim"]).get("/api/markers/", {"player": player})
+    assert refusal(answer, 400, "player is a record's number")["extra"]["field"] == "player"
+
+
+def test_a_buy_in_paid_with_a_marker_is_refused_over_the_api_and_nothing_is_written(floor, dealer) -> None:  # type: ignore[no-untyped-def]
+    from tables.models import BuyIn
+
+    answer = api_client(dealer).post(
+        f"/api/tables/{floor['table'].pk}/buy-ins/",
+        {"seat": 2, "medium": "marker", "amount_cents": 5_000_000},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="marker-by-the-back-door",
+    )
+    assert refusal(answer, 400, "a marker is asked for at POST /tables/{id}/markers/")
+    assert not BuyIn.objects.exists() and not Posting.objects.exists()

@@ -25,6 +25,7 @@ from tables.models import BuyIn, DropCount, Slip, SlipSequence, TrayCount
 from tables.services import table_assign_dealer
 from tables.slips import slip_issue, slip_request, slip_sign, slip_void
 from tables.tray import tray_count_confirm, tray_count_record
+from tests.markers import marker_buy_in
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
 
@@ -285,7 +286,9 @@ def test_the_slip_lists_filter_by_status_and_kind_and_refuse_any_other(pgp: Any,
 # --- buy-ins ---------------------------------------------------------------------------------------
 
 
-def test_the_dealer_records_buy_ins_and_reads_the_shifts(pgp: Any, dealer: User, otto: User, auditor: User) -> None:
+def test_the_dealer_records_buy_ins_and_reads_the_shifts(
+    pgp: Any, dealer: User, otto: User, auditor: User, floor_supervisor: User
+) -> None:
     response = _client(dealer).post(
         f"/api/v1/tables/{pgp.pk}/buy-ins/", {"seat": 3, "medium": "cash", "amount_cents": 50_000}, format="json"
     )
@@ -299,7 +302,7 @@ def test_the_dealer_records_buy_ins_and_reads_the_shifts(pgp: Any, dealer: User,
         "recorded_by": "dana_dealer",
         "corrects": None,
     }
-    buy_in_record(actor=dealer, table=pgp, seat=1, medium="marker", amount_cents=100_000)
+    marker_buy_in(table=pgp, seat=1, amount_cents=100_000, asked_by=dealer, issued_by=floor_supervisor)
     for reader in (dealer, auditor):
         listed = _client(reader).get(f"/api/v1/tables/{pgp.pk}/buy-ins/").json()["results"]
         assert [(b["seat"], b["medium"], b["amount_cents"]) for b in listed] == [
@@ -524,7 +527,7 @@ def test_a_body_that_is_no_json_is_a_400_that_writes_nothing(
     [
         ("tray", {"kind": "opener", "counts": TRAY}),
         ("slip", {"kind": "credit", "chips": {"2500": 4}}),
-        ("buy_in", {"seat": 3, "medium": "marker", "amount_cents": 100_000}),
+        ("buy_in", {"seat": 3, "medium": "cash", "amount_cents": 100_000}),
         ("drop", {"cash": CASH, "markers_cents": 0, "promo_cents": 0}),
         ("void", {"reason": "Asked at the wrong table"}),
     ],
@@ -585,9 +588,9 @@ def test_every_money_endpoint_is_in_the_schema_with_its_refusals(pit_boss: User)
 
 
 def test_a_supervisor_voids_a_buy_in_through_the_api(pgp: Any, dealer: User, pit_boss: User) -> None:
-    from tables.drop import buy_in_record
+    from players.models import Marker
 
-    wrong = buy_in_record(actor=dealer, table=pgp, seat=1, medium="marker", amount_cents=20_000)
+    wrong = marker_buy_in(table=pgp, seat=1, amount_cents=20_000, asked_by=dealer, issued_by=pit_boss)
     url = f"/api/v1/buy-ins/{wrong.pk}/void/"
     assert_refused(_client(dealer).post(url, {"reason": "x"}, format="json"), 403, "may void a buy-in")
     assert_refused(_client(pit_boss).post(url, {}, format="json"), 400)
@@ -595,6 +598,7 @@ def test_a_supervisor_voids_a_buy_in_through_the_api(pgp: Any, dealer: User, pit
     response = _client(pit_boss).post(url, {"reason": "A marker of 200.00 was not signed"}, format="json")
     assert response.status_code == 201, response.content
     assert (response.json()["amount_cents"], response.json()["corrects"]) == (-20_000, wrong.pk)
+    assert Marker.objects.get(buy_in=wrong).status == "voided"  # the marker's buy-in voided voids the marker
     assert_refused(_client(pit_boss).post(url, {"reason": "again"}, format="json"), 409, "already voided")
     assert_refused(_client(pit_boss).post("/api/v1/buy-ins/999999/void/", {"reason": "x"}, format="json"), 404)
 

@@ -19,6 +19,7 @@ from casino.services import shift_close
 from tables.drop import buy_in_record, drop_count_record
 from tables.models import DropCount, Slip
 from tables.slips import slip_issue, slip_request, slip_sign, slip_void
+from tests.markers import marker_buy_in
 
 
 def _fits(page: Any) -> None:
@@ -102,7 +103,7 @@ def test_a_count_team_member_counts_a_drop_box_without_seeing_the_first_count(
     chinese = make_table(name="CP-1", game="chinese_poker", seat_count=4)
     for table, cents in ((pgp1, 124_000), (pgp2, 30_000), (tiles, 50_000), (chinese, 20_000)):
         buy_in_record(actor=dealer, table=table, seat=1, medium="cash", amount_cents=cents)
-    buy_in_record(actor=dealer, table=pgp1, seat=2, medium="marker", amount_cents=50_000)
+    marker_buy_in(table=pgp1, seat=2, amount_cents=50_000, asked_by=dealer, issued_by=pit_boss)
     shift_close(actor=pit_boss, shift=shift)
     cash = {2000: 37, 10000: 5}  # 1,240.00
     drop_count_record(actor=carl, table=pgp1, shift=shift, cash=cash, markers_cents=50_000, promo_cents=2_500)

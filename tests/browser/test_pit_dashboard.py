@@ -35,6 +35,7 @@ from tables.models import Table
 from tables.services import table_assign_dealer, table_create, table_open, table_set_big_win
 from tables.slips import slip_issue, slip_request, slip_sign
 from tables.tray import tray_count_confirm, tray_count_record
+from tests.markers import marker_buy_in
 
 # Hands whose outcome the engines' doctests fix (tests/api/test_rounds_api.py).
 PGP_HANDS = {
@@ -89,7 +90,7 @@ def _money(table: Table, dealer: User, floor_supervisor: User, cage: User) -> An
         counted = tray_count_record(actor=dealer, table=table, kind=kind, counts=chips)
         tray_count_confirm(actor=floor_supervisor, count=counted)
     buy_in_record(actor=dealer, table=table, seat=1, medium="cash", amount_cents=50_000)
-    buy_in_record(actor=dealer, table=table, seat=5, medium="marker", amount_cents=20_000)
+    marker_buy_in(table=table, seat=5, amount_cents=20_000, asked_by=dealer, issued_by=floor_supervisor)
     fill = slip_issue(actor=cage, slip=slip_request(actor=dealer, table=table, kind="fill", chips={10000: 10}))
     slip_sign(actor=floor_supervisor, slip=slip_sign(actor=dealer, slip=fill))
     return slip_request(actor=dealer, table=table, kind="credit", chips={2500: 4})

@@ -1,7 +1,7 @@
 """A whole shift at one table from the screens, in Chromium at 1024×768.
 
-Dana deals PGP-1. She counts the opener on her tablet and Fred (Floor supervisor) confirms it; she records two
-buy-ins (500.00 cash at seat 1, a 200.00 marker at seat 2) and plays a round on the tablet (seat 1 wins 20.00 and
+Dana deals PGP-1. She counts the opener on her tablet and Fred (Floor supervisor) confirms it; she records a
+500.00 cash buy-in at seat 1, a 200.00 marker is issued at seat 2 (Fred approving it), and she plays a round on the tablet (seat 1 wins 20.00 and
 pays 1.00 commission, seat 2 loses 50.00: the house wins 31.00); she asks for a fill of 1,000.00, which Cora issues
 at the cage and Dana and Fred sign for; a credit of 500.00 likewise; a second fill asked by mistake, which Fred
 voids. She counts the closer, Fred confirms it, Paula (Pit boss) closes the shift, and Kim and Lee of the count team
@@ -29,6 +29,7 @@ from rounds.models import Wager
 from settlement.models import ShiftReport
 from tables.models import Slip
 from tests.browser.test_dealer_tablet import _play_to_dealt, _tap_hands
+from tests.markers import marker_buy_in
 from tests.settlement.test_table_money import chips_for
 
 BANK = "Qs Qd 8s 5d 3c Jh Jc"  # the house way: queens high, jacks low
@@ -109,14 +110,13 @@ def test_a_whole_shift_of_the_tables_money_from_the_screens(
     # --- the opener, counted by Dana and confirmed by Fred -----------------------------------------------------
     _count_tray(dana, fred, table, "opener", OPENER)
 
-    # --- two buy-ins ---------------------------------------------------------------------------------------
+    # --- two buy-ins: cash on the money page, a marker asked for at seat 2 and issued by Fred ----------------
     dana.goto(f"/dealer/tables/{table.pk}/money/")
-    for seat, medium, amount in ((1, "Cash", "500.00"), (2, "Marker", "200.00")):
-        dana.locator("#buy-in .pick-radio", has_text=str(seat)).first.tap()
-        dana.locator("#buy-in .pick-radio", has_text=medium).tap()
-        dana.fill("#buy-in-amount", amount)
-        dana.locator("[data-buy-in]").tap()
-        expect(dana.locator("#banner")).to_contain_text(f"Seat {seat} buys in {amount}")
+    dana.locator("#buy-in .pick-radio", has_text="1").first.tap()
+    dana.fill("#buy-in-amount", "500.00")
+    dana.locator("[data-buy-in]").tap()
+    expect(dana.locator("#banner")).to_contain_text("Seat 1 buys in 500.00")
+    marker_buy_in(table=table, seat=2, amount_cents=20_000, asked_by=dealer, issued_by=floor_supervisor)
 
     # --- a round on the tablet: seat 1 wins 20.00, seat 2 loses 50.00 -----------------------------------------
     dana.goto("/dealer/")

@@ -25,6 +25,7 @@ from tables.slips import slip_issue, slip_request
 from tables.tray import tray_count_confirm, tray_count_record
 from tests.caches import cache_clear
 from tests.dealer.conftest import signed_in, text
+from tests.markers import marker_buy_in
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
 
@@ -281,11 +282,11 @@ def test_no_shift_open_is_refused_with_the_services_message(
     with nothing_written():
         counted = client.post(_money(table, "tray/"), {"kind": "opener", "chip-2500": "4"})
         asked = client.post(_money(table, "slips/new/"), {"kind": "credit", "chip-2500": "4"})
-        bought = client.post(_money(table, "buy-in/"), {"seat": "1", "medium": "marker", "amount": "25"})
+        bought = client.post(_money(table, "buy-in/"), {"seat": "1", "medium": "cash", "amount": "25"})
     _refused(counted, 409, "No shift is open: a supervisor opens one before the tray is counted.")
     _refused(asked, 409, "No shift is open: a supervisor opens one before a credit is asked for.")
     body = _refused(bought, 409, "No shift is open: a supervisor opens one before a buy-in is taken.")
-    assert 'value="marker" checked' in body and 'value="25"' in body
+    assert 'name="seat" value="1" checked' in body and 'value="25"' in body
 
 
 # --- fills and credits ---------------------------------------------------------------------------------
@@ -391,7 +392,9 @@ def test_a_slip_or_count_of_another_table_is_not_found_here(
 # --- buy-ins -------------------------------------------------------------------------------------------
 
 
-def test_the_dealer_records_buy_ins_in_cash_and_with_a_marker(pgp: Table, dealer: Any) -> None:
+def test_the_dealer_records_buy_ins_in_cash_and_a_markers_chips_come_only_from_the_markers_page(
+    pgp: Table, dealer: Any, floor_supervisor: Any
+) -> None:
     client = signed_in(dealer)
     page = _done(
         client.post(_money(pgp, "buy-in/"), {"seat": "3", "medium": "cash", "amount": "500.00"}),
@@ -400,15 +403,16 @@ def test_the_dealer_records_buy_ins_in_cash_and_with_a_marker(pgp: Table, dealer
         "Seat 3 buys in 500.00 (cash).",
     )
     assert 'name="seat" value="3" checked' not in page  # a new buy-in starts afresh
-    _done(
-        client.post(_money(pgp, "buy-in/"), {"seat": "6", "medium": "marker", "amount": "1250.5"}),
-        pgp,
-        client,
-        f"Seat 6 buys in 1{THIN}250.50 (marker).",
-    )
+    assert 'value="marker"' not in page and "A marker is asked for on the Markers page" in page
+    # A marker typed here (a form made by hand) is refused: no line, no signature, no approval, no number.
+    with nothing_written():
+        marker = client.post(_money(pgp, "buy-in/"), {"seat": "6", "medium": "marker", "amount": "1250.5"})
+    _refused(marker, 400, "A marker is asked for on the Markers page, signed by the player and approved by a")
+    # The marker asked for at the seat and issued by a supervisor: its chips are the buy-in.
+    marker_buy_in(table=pgp, seat=6, amount_cents=125_050, asked_by=dealer, issued_by=floor_supervisor)
     assert list(BuyIn.objects.values_list("seat_number", "medium", "amount_cents", "recorded_by")) == [
         (3, "cash", 50_000, dealer.pk),
-        (6, "marker", 125_050, dealer.pk),
+        (6, "marker", 125_050, floor_supervisor.pk),
     ]
     page = text(client.get(_money(pgp)))
     assert page.count('<td class="seat-cell">') == 2
@@ -443,8 +447,7 @@ def test_a_bad_buy_in_is_refused_keeping_what_was_typed(pgp: Table, dealer: Any,
     body = _refused(response, 400, message)
     if data.get("seat") in ("1", "2", "3", "4", "5", "6"):
         assert f'name="seat" value="{data["seat"]}" checked' in body
-    if data.get("medium") in ("cash", "marker"):
-        assert f'name="medium" value="{data["medium"]}" checked' in body
+    assert '<input type="hidden" name="medium" value="cash">' in body
     if "amount" in data and len(data["amount"]) < 50 and data["amount"].strip():
         assert f'value="{data["amount"]}">' in body
 

@@ -23,6 +23,7 @@ from casino.roles import Role
 from casino.services import shift_close, shift_open
 from tables.drop import buy_in_record, drop_count_record
 from tables.models import DropCount, Table
+from tests.markers import marker_buy_in
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +53,7 @@ def closed(shift: Shift, make_table: Callable[..., Table], dealer: User, pit_bos
     pgp = make_table(name="PGP-1", game="paigow_poker", seat_count=6)
     idle = make_table(name="PGP-2", game="paigow_poker", seat_count=6)
     buy_in_record(actor=dealer, table=pgp, seat=1, medium="cash", amount_cents=124_000)
-    buy_in_record(actor=dealer, table=pgp, seat=2, medium="marker", amount_cents=12_345)
+    marker_buy_in(table=pgp, seat=2, amount_cents=12_345, asked_by=dealer, issued_by=pit_boss)
     shift_close(actor=pit_boss, shift=shift)
     return {"shift": shift, "pgp": pgp, "idle": idle, "url": f"/count/{shift.pk}/{pgp.pk}/"}
 

@@ -114,3 +114,25 @@ def test_the_cage_refuses_a_marker_still_in_its_drop_box_on_its_page(floor, deal
     assert refused.status_code == 409 and "is still in the drop box of table PGP-1" in refused.content.decode()
     csv = _client(floor["kim"]).get("/cage/markers.csv").content.decode()
     assert re.search(r"^1,Mr Lee,PGP-1,2,100000,in_drop,", csv, re.M)
+
+
+def test_a_name_typed_as_a_formula_is_plain_text_in_the_outstanding_markers_file(
+    floor, dealer, floor_supervisor
+) -> None:  # type: ignore[no-untyped-def]
+    lee = floor["lee"]
+    lee.name = '=HYPERLINK("http://evil.example","Mr Lee")'
+    lee.save(update_fields=["name"])
+    marker_issue(
+        actor=floor_supervisor,
+        marker=marker_request(actor=dealer, table=floor["table"], seat=2, amount_cents=100_000, signed_name="Lee"),
+    )
+    csv = _client(floor["kim"]).get("/cage/markers.csv").content.decode()
+    assert '\n1,"\'=HYPERLINK(""http://evil.example"",""Mr Lee"")",PGP-1,2,100000,in_drop,' in csv
+
+
+@pytest.mark.parametrize("seat", ["²", "٣", "2.0", "-"])
+def test_the_tablet_refuses_a_seat_that_is_no_number_without_a_500(floor, dealer, seat) -> None:  # type: ignore[no-untyped-def]
+    url = f"/dealer/tables/{floor['table'].pk}/money/markers/new/"
+    answer = _client(dealer).post(url, {"form_key": _key(), "seat": seat, "amount": "10", "signed_name": "Lee"})
+    assert answer.status_code == 400 and "Tap the seat of the player" in answer.content.decode()
+    assert not Marker.objects.exists()

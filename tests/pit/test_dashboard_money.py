@@ -31,6 +31,7 @@ from tables.drop import buy_in_record
 from tables.models import BuyIn, Slip, Table, TrayCount
 from tables.slips import slip_issue, slip_request, slip_sign
 from tables.tray import tray_count_confirm, tray_count_record
+from tests.markers import marker_buy_in
 from tests.pit.test_pit_dashboard import fill_floor
 from tests.settlement.conftest import BANK, LOSES, WINS
 from tests.settlement.test_table_money import chips_for
@@ -76,7 +77,7 @@ def shift_played(
         count(table, "closer", 300_000, **people)  # the last shift's closer, what the opener is expected to find
         count(table, "opener", opener, **people)
     buy_in_record(actor=dealer, table=pgp_table, seat=1, medium="cash", amount_cents=50_000)
-    buy_in_record(actor=dealer, table=pgp_table, seat=2, medium="marker", amount_cents=20_000)
+    marker_buy_in(table=pgp_table, seat=2, amount_cents=20_000, asked_by=dealer, issued_by=floor_supervisor)
     # Seat 1 wins 20.00 (house −20.00, commission +1.00); seat 2 loses 50.00 (house +50.00): the house won 31.00.
     won = play_to_hands(
         pgp_table, wagers={1: 2_000, 2: 5_000}, hands={"banker": BANK, "seats": {"1": WINS, "2": LOSES}}

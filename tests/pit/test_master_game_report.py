@@ -29,6 +29,7 @@ from pit.tasks import shift_boundaries, shift_reports_build
 from settlement.models import ShiftReport
 from tables.drop import buy_in_record, drop_count_record
 from tables.models import Table
+from tests.markers import marker_buy_in
 from tests.settlement import test_table_money
 from tests.settlement.test_table_money import OPENER, _count, chips_for, play_a_shift
 
@@ -448,7 +449,7 @@ def _play_again(people, shift, table, play_to_hands, *, key: str, short_cents: i
 
     _count(people, table, "opener", OPENER)
     buy_in_record(actor=people["dealer"], table=table, seat=1, medium="cash", amount_cents=50_000)
-    buy_in_record(actor=people["dealer"], table=table, seat=2, medium="marker", amount_cents=20_000)
+    marker_buy_in(table=table, seat=2, amount_cents=20_000, asked_by=people["dealer"], issued_by=people["floor"])
     won = play_to_hands(table, wagers={1: 2_000, 2: 5_000}, hands={"banker": BANK, "seats": {"1": WINS, "2": LOSES}})
     settle_round(round=won, actor=people["dealer"], idempotency_key=key)
     _slip(people, table, "fill", FILL)

@@ -26,11 +26,12 @@ from players.credit import (
     marker_redeem,
     marker_request,
     marker_void,
+    markers_count_differences,
 )
 from players.credit_verify import markers_check
 from players.models import CreditLine, CreditLineChange, Marker, MarkerPayment
 from players.services import player_create, session_start
-from tables.drop import buy_in_void, drop_count_record
+from tables.drop import buy_in_record, buy_in_void, drop_count_record
 from tables.models import BuyIn
 from tests.guards import guards_off
 
@@ -301,3 +302,53 @@ def test_the_audit_trail_of_credit_never_holds_the_players_name(  # type: ignore
     for event in credit_events:
         assert "Mr Lee" not in str(event.after) and "1001" not in str(event.after), event.event_type
         assert event.after["player"] == lee.pk
+
+
+def test_a_buy_in_paid_with_a_marker_is_recorded_only_by_issuing_a_marker(pgp, dealer, floor_supervisor, lee) -> None:  # type: ignore[no-untyped-def]
+    before = _written()
+    for who in (dealer, floor_supervisor):
+        with pytest.raises(ApplicationError, match="A marker is asked for on the Markers page"):
+            buy_in_record(actor=who, table=pgp, seat=2, medium="marker", amount_cents=5_000_000)
+    assert _written() == before
+    # One recorded past the marker service (a row no numbered marker names) is named by the verifier.
+    loose = buy_in_record(
+        actor=floor_supervisor, table=pgp, seat=2, medium="marker", amount_cents=50_000, for_issued_marker=True
+    )
+    assert markers_check() == [
+        f"Buy-in {loose.pk} (PGP-1, seat 2, 50000 cents) is paid with a marker that no numbered marker names."
+    ]
+
+
+def test_a_box_counted_with_other_markers_than_were_issued_into_it_is_named_at_the_cage_and_by_the_verifier(  # type: ignore[no-untyped-def]
+    pgp, shift, dealer, floor_supervisor, pit_boss, people, lee
+) -> None:
+    from django.test import Client
+
+    marker_issue(
+        actor=floor_supervisor,
+        marker=marker_request(actor=dealer, table=pgp, seat=2, amount_cents=200_000, signature=SIGNED),
+    )
+    _counted(pgp, shift, people, pit_boss, markers_cents=150_000)  # one 2,000.00 marker, counted at 1,500.00
+    [differs] = markers_count_differences()
+    assert (differs.table, differs.shift, differs.counted_cents, differs.issued_cents) == (pgp, shift, 150_000, 200_000)
+    assert markers_check() == [
+        f"The drop box of PGP-1 for shift {shift.pk} was counted with 150000 cents of markers but the markers "
+        "issued into it add up to 200000 cents."
+    ]
+    counted = AuditEvent.objects.get(event_type="marker.counted")
+    assert counted.after["box"] == {"counted_cents": 150_000, "issued_cents": 200_000}
+    cage = Client()
+    cage.force_login(people["kim"])
+    page = cage.get("/cage/markers/").content.decode()
+    assert 'id="count-differences"' in page and f'data-count-differs="{pgp.pk}-{shift.pk}"' in page
+
+
+def test_a_box_counted_at_its_markers_names_no_difference(  # type: ignore[no-untyped-def]
+    pgp, shift, dealer, floor_supervisor, pit_boss, people, lee
+) -> None:
+    marker_issue(
+        actor=floor_supervisor,
+        marker=marker_request(actor=dealer, table=pgp, seat=2, amount_cents=200_000, signature=SIGNED),
+    )
+    _counted(pgp, shift, people, pit_boss, markers_cents=200_000)
+    assert markers_count_differences() == [] and markers_check() == []

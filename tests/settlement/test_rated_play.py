@@ -28,6 +28,7 @@ from rules.services import rule_set_create
 from settlement.services import correct_round, settle_round
 from tables.drop import buy_in_record, buy_in_void
 from tables.models import Table
+from tests.markers import marker_buy_in
 from tests.settlement.conftest import BANK, LOSES, PUSHES, WINS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
@@ -121,7 +122,7 @@ def test_a_buy_in_at_a_rated_seat_counts_for_the_session_and_its_void_takes_it_b
     dealer, floor_supervisor, pgp_table, seated
 ) -> None:
     cash = buy_in_record(actor=dealer, table=pgp_table, seat=1, medium="cash", amount_cents=50_000)
-    buy_in_record(actor=dealer, table=pgp_table, seat=1, medium="marker", amount_cents=100_000)
+    marker_buy_in(table=pgp_table, seat=1, amount_cents=100_000, asked_by=dealer, issued_by=floor_supervisor)
     buy_in_record(actor=dealer, table=pgp_table, seat=2, medium="cash", amount_cents=7_000)  # nobody rated there
     lee = _session(seated)
     assert (lee.chips_in_cents, lee.cash_in_cents, lee.markers_in_cents) == (10_000, 50_000, 100_000)

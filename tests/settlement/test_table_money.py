@@ -18,6 +18,7 @@ from casino.roles import Role
 from casino.services import shift_close
 from ledger.models import LedgerEntry, Posting
 from ledger.verify import ledger_verify
+from players.models import Marker
 from settlement.services import settle_round
 from settlement.table_money import table_money_figures, win_hold_by
 from tables.drop import buy_in_record, drop_count_record
@@ -26,6 +27,7 @@ from tables.services import table_close
 from tables.slips import slip_issue, slip_request, slip_sign, slip_void
 from tables.tray import tray_count_confirm, tray_count_record
 from tables.verify import table_money_check
+from tests.markers import marker_buy_in
 from tests.settlement.conftest import BANK, LOSES, WINS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("house_chips")]
@@ -74,7 +76,7 @@ def play_a_shift(people, shift, table, play_to_hands, *, short_cents: int = 0) -
     closer), and both counts of the drop box."""
     _count(people, table, "opener", OPENER)
     buy_in_record(actor=people["dealer"], table=table, seat=1, medium="cash", amount_cents=50_000)
-    buy_in_record(actor=people["dealer"], table=table, seat=2, medium="marker", amount_cents=20_000)
+    marker_buy_in(table=table, seat=2, amount_cents=20_000, asked_by=people["dealer"], issued_by=people["floor"])
     # Seat 1 wins 20.00 (house −20.00, commission +1.00); seat 2 loses 50.00 (house +50.00): the house won 31.00.
     won = play_to_hands(table, wagers={1: 2_000, 2: 5_000}, hands={"banker": BANK, "seats": {"1": WINS, "2": LOSES}})
     settle_round(round=won, actor=people["dealer"], idempotency_key="r1")
@@ -146,6 +148,7 @@ def test_the_table_money_is_posted_between_the_cage_the_tray_and_the_drop(people
         ("fill", "slip:fill:1", pgp.pk, shift.pk),
         ("credit", "slip:credit:1", pgp.pk, shift.pk),
         ("drop", f"drop:{pgp.pk}:{shift.pk}", pgp.pk, shift.pk),
+        ("marker", f"marker:{Marker.objects.get().pk}", None, None),  # the counted marker, to the receivable
     ]
     balances = {
         account: sum(
@@ -153,10 +156,11 @@ def test_the_table_money_is_posted_between_the_cage_the_tray_and_the_drop(people
                 "amount_cents", flat=True
             )
         )
-        for account in ("cage", "tray", "drop")
+        for account in ("cage", "tray", "drop", "markers")
     }
-    # cage: −1,000.00 fill + 500.00 credit + 700.00 drop; tray: +1,000.00 − 500.00 − 700.00; drop: +700.00 − 700.00
-    assert balances == {"cage": 20_000, "tray": -20_000, "drop": 0}
+    # cage: −1,000.00 fill + 500.00 credit + 700.00 drop − 200.00 marker; tray: +1,000.00 − 500.00 − 700.00;
+    # drop: +700.00 − 700.00; markers: the 200.00 marker outstanding at the cage
+    assert balances == {"cage": 0, "tray": -20_000, "drop": 0, "markers": 20_000}
     # Each posting is recorded by the audit event that moved the money (a slip's second signature, the buy-in,
     # the count that made the box final).
     recorded = [

@@ -44,6 +44,7 @@ def test_the_dealer_records_a_buy_in_at_a_seat(pgp, dealer, shift) -> None:  # t
         (7, "cash", 5000, "Table PGP-1 has seats 1 to 6, not 7."),
         (0, "cash", 5000, "Table PGP-1 has seats 1 to 6, not 0."),
         (1, "cheque", 5000, "A buy-in is paid in cash or with a marker, not 'cheque'."),
+        (1, "marker", 5_000_000, "A marker is asked for on the Markers page, signed by the player and approved by a"),
         (1, "cash", 0, "A buy-in is a whole number of cents from 1 to 100\u2009000\u2009000, not 0."),
         (1, "cash", -500, "not -500."),
         (1, "cash", 12.5, "not 12.5."),
@@ -118,7 +119,7 @@ def test_only_the_count_team_counts_a_box(pgp, pit_boss, dealer, shift) -> None:
 
 
 def test_buy_ins_and_counts_are_append_only_in_the_database(pgp, dealer, pit_boss, shift, counters) -> None:  # type: ignore[no-untyped-def]
-    buy_in = buy_in_record(actor=dealer, table=pgp, seat=1, medium="marker", amount_cents=100_000)
+    buy_in = buy_in_record(actor=dealer, table=pgp, seat=1, medium="cash", amount_cents=100_000)
     for model, row in ((BuyIn, buy_in.pk),):
         table = connection.ops.quote_name(model._meta.db_table)
         for sql in (f"UPDATE {table} SET amount_cents = 1 WHERE id = %s", f"DELETE FROM {table} WHERE id = %s"):

@@ -6,8 +6,8 @@ audit event carrying the rows it wrote), never a row written past the applicatio
 * the casino: the gaming day, its Day shift (closed) and the Swing shift (open);
 * the tables, PGP-1 and PGP-2 (Pai Gow Poker): PGP-1's opener counted and confirmed; a fill requested, issued and
   signed by two (received), a credit voided, and, in the Swing shift, a fill still requested; a round settled with
-  Mr Lee rated at seat 1 (his rated round); his cash buy-in and a marker of his voided (each a rated buy-in), an
-  unrated cash buy-in at seat 2; the Day shift's drop box at PGP-1 counted once;
+  Mr Lee rated at seat 1 (his rated round); his cash buy-in and a marker of his (issued on his line) whose buy-in
+  is voided (each a rated buy-in), an unrated cash buy-in at seat 2; the Day shift's drop box at PGP-1 counted once;
 * credit: Ms Wu's line raised with a second Credit manager's approval, a marker asked for and voided, and one
   issued at PGP-2, counted with its box (final), redeemed by cheque and its cheque returned;
 * the players: Mr Lee's session ended with what he walks with; an anonymous player's session still playing, after a
@@ -162,8 +162,20 @@ def _tables(
     round_ = play_to_hands(pgp, wagers={1: 2500, 2: 1000}, hands={"banker": BANK, "seats": {"1": WINS, "2": LOSES}})
     settle_round(round=round_, actor=dealer, idempotency_key="floor-1")
     rated = buy_in_record(actor=dealer, table=pgp, seat=1, medium="cash", amount_cents=50_000)
-    marker = buy_in_record(actor=dealer, table=pgp, seat=1, medium="marker", amount_cents=100_000)
-    voiding = buy_in_void(actor=floor_supervisor, buy_in=marker, reason="Keyed at the wrong seat")
+    # Mr Lee's marker, asked for at his seat on his line and issued, its buy-in voided on the money page (which
+    # voids the marker too).
+    credit, second_credit = (
+        make_user("floor_credit", Role.CREDIT_MANAGER),
+        make_user("floor_credit_2", Role.CREDIT_MANAGER),
+    )
+    credit_line_set(actor=credit, player=lee, limit_cents=100_000)
+    lee_marker = marker_issue(
+        actor=floor_supervisor,
+        marker=marker_request(actor=dealer, table=pgp, seat=1, amount_cents=100_000, signed_name="Lee"),
+    )
+    assert lee_marker.buy_in is not None
+    marker_buy_in = lee_marker.buy_in
+    voiding = buy_in_void(actor=floor_supervisor, buy_in=marker_buy_in, reason="Keyed at the wrong seat")
     unrated = buy_in_record(actor=dealer, table=pgp, seat=2, medium="cash", amount_cents=7_000)
     lee_session = session_end(actor=dealer, session=lee_session, walk_with_cents=12_000)
     session_pause(actor=dealer, session=guest_session)
@@ -171,10 +183,6 @@ def _tables(
     guest_session = session_move(actor=dealer, session=guest_session, table=other, seat=1)
     # Credit at the table: Ms Wu's line (raised past the threshold, approved by a second Credit manager), a marker
     # asked for and voided, and one issued at PGP-2 seat 2 (counted with its box below).
-    credit, second_credit = (
-        make_user("floor_credit", Role.CREDIT_MANAGER),
-        make_user("floor_credit_2", Role.CREDIT_MANAGER),
-    )
     wu = player_create(actor=dealer, name="Ms Wu", card_number="2002", tier="Platinum")
     wu_session = session_start(actor=dealer, player=wu, table=other, seat=2)
     credit_line_set(actor=credit, player=wu, limit_cents=500_000)
@@ -214,7 +222,7 @@ def _tables(
         "slip_requested": requested,
         "settled": Round.objects.get(pk=round_.pk),
         "rated_buy_in": rated,
-        "voided_buy_in": marker,
+        "voided_buy_in": marker_buy_in,
         "buy_in_voiding": voiding,
         "unrated_buy_in": unrated,
         "drop_count": drop,

@@ -74,7 +74,7 @@ def table_create(
     A table always plays by a rule set of its game; without one it gets the game's
     default house rules (``rules.services.rule_set_default``).
     """
-    require_role(actor, *SUPERVISORS, action="create a table")
+    require_role(actor, *SUPERVISORS, action=_("create a table"))
     name = name.strip()
     if not name:
         raise ApplicationError(_("A table needs a name."))
@@ -130,7 +130,7 @@ def _table_set_status(
     verb: str,
     check: Callable[[Table], None] | None = None,
 ) -> Table:
-    require_role(actor, *SUPERVISORS, action=f"{verb} a table")
+    require_role(actor, *SUPERVISORS, action=_("open a table") if verb == "open" else _("close a table"))
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).select_related("pit", "rule_set").get(pk=table.pk)
         if locked.status == status:
@@ -190,7 +190,7 @@ def table_assign_dealer(*, actor: User | None, table: Table, dealer: User | None
     Only the table's dealer (and any supervisor) may play its rounds. Never mid-round: refused while a round is in
     play at the table (``push_now_vetoes``), as the rotation's push waits for it.
     """
-    require_role(actor, *SUPERVISORS, action="assign a dealer to a table")
+    require_role(actor, *SUPERVISORS, action=_("assign a dealer to a table"))
     if dealer is not None and not user_has_role(dealer, Role.DEALER):
         raise ApplicationError(
             _("%(user)s is not a Dealer.") % {"user": dealer.get_username()}, extra={"field": "dealer"}
@@ -231,7 +231,7 @@ def table_dealer_put(*, actor: User | None, locked: Table, dealer: User | None, 
 
 def table_set_big_win(*, actor: User | None, table: Table, big_win_cents: int | None) -> Table:
     """Set the win above which the pit-boss dashboard raises an alert at ``table`` (``None``: no alert)."""
-    require_role(actor, *SUPERVISORS, action="set a table's big-win alert")
+    require_role(actor, *SUPERVISORS, action=_("set a table's big-win alert"))
     if big_win_cents is not None and (
         isinstance(big_win_cents, bool) or not isinstance(big_win_cents, int) or big_win_cents <= 0
     ):
@@ -280,7 +280,7 @@ def table_set_limits(*, actor: User | None, table: Table, min_wager_cents: int, 
     A wager is checked against the limits when it is taken (``rounds.services.wager_place``): wagers already on
     the layout stay as they were taken. Setting the limits the table already has is refused (nothing to change).
     """
-    require_role(actor, *SUPERVISORS, action="set a table's limits")
+    require_role(actor, *SUPERVISORS, action=_("set a table's limits"))
     low = _check_cents(min_wager_cents, field="min_wager_cents", what=_("minimum wager"))
     high = _check_cents(max_wager_cents, field="max_wager_cents", what=_("maximum wager"))
     if high < low:
@@ -315,7 +315,7 @@ def table_assign_rule_set(*, actor: User | None, table: Table, rule_set: RuleSet
 
     Rounds already opened keep the snapshot they took; the new rules apply from the next round.
     """
-    require_role(actor, *SUPERVISORS, action="change a table's rule set")
+    require_role(actor, *SUPERVISORS, action=_("change a table's rule set"))
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).select_related("pit", "rule_set").get(pk=table.pk)
         _check_rule_set_game(table_name=locked.name, game=locked.game, rule_set=rule_set)
@@ -341,7 +341,7 @@ def table_assign_rule_set(*, actor: User | None, table: Table, rule_set: RuleSet
 def table_play_peer(*, actor: User | None, table: Table) -> Table:
     """Turn a Pai Gow tiles table to the peer variant (GAME_RULES.md §1): its peer rule set (``rules.services.
     rule_set_peer``, made if missing), from the next round; rounds already opened keep their rules."""
-    require_role(actor, *SUPERVISORS, action="change a table's rule set")
+    require_role(actor, *SUPERVISORS, action=_("change a table's rule set"))
     with transaction.atomic():
         locked = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
         return table_assign_rule_set(actor=actor, table=locked, rule_set=rule_set_peer(actor=actor, game=locked.game))
@@ -365,7 +365,7 @@ def table_configure(
     in one transaction. Each setting given that differs from the table's goes through its own service and records its
     own audit event; one refused refuses them all, and nothing is written.
     """
-    require_role(actor, *SUPERVISORS, action="set up a table")
+    require_role(actor, *SUPERVISORS, action=_("set up a table"))
     if (min_wager_cents is None) != (max_wager_cents is None):
         raise ApplicationError(
             _("Give both limits, the minimum and the maximum wager."),

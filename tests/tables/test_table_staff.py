@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from casino.errors import ApplicationError, NotAllowed
 from casino.models import AuditEvent
@@ -40,6 +41,9 @@ def test_only_a_dealer_is_put_on_a_table_and_only_by_a_supervisor(table, pit_bos
         table_assign_dealer(actor=pit_boss, table=table, dealer=auditor)
     with pytest.raises(NotAllowed, match="may assign a dealer to a table"):
         table_assign_dealer(actor=dealer, table=table, dealer=dealer)
+    with translation.override("de"), pytest.raises(NotAllowed) as refused:
+        table_assign_dealer(actor=dealer, table=table, dealer=dealer)
+    assert refused.value.message == "Nur Supervisor oder Pit Boss darf einem Tisch einen Croupier zuteilen."
     assert AuditEvent.objects.count() == events
 
 

@@ -1,12 +1,12 @@
 """A whole shift at one table from the screens, in Chromium at 1024×768.
 
-Dana deals PGP-1. She counts the opener on her tablet and Fred (Floor supervisor) confirms it; she records a
-500.00 cash buy-in at seat 1, a 200.00 marker is issued at seat 2 (Fred approving it), and she plays a round on the
-tablet (seat 1 wins 20.00 and pays 1.00 commission, seat 2 loses 50.00: the house wins 31.00); she asks for a fill of 1,000.00, which Cora issues
-at the cage and Dana and Fred sign for; a credit of 500.00 likewise; a second fill asked by mistake, which Fred
-voids. She counts the closer, Fred confirms it, Paula (Pit boss) closes the shift, and Kim and Lee of the count team
-count the drop box, independently: 500.00 in notes and the 200.00 marker. The last count builds the Master Game
-Report, which Paula reads.
+Dana deals PGP-1. She counts the opener on her tablet and Fred (Floor supervisor) confirms it; she records a 500.00
+cash buy-in at seat 1, a 200.00 marker is issued at seat 2 (Fred approving it), and she plays a round on the tablet
+(seat 1 wins 20.00 and pays 1.00 commission, seat 2 loses 50.00: the house wins 31.00); she asks for a fill of
+1,000.00, which Cora issues at the cage and Dana and Fred sign for; a credit of 500.00 likewise; a second fill asked
+by mistake, which Fred voids. She counts the closer, Fred confirms it, Paula (Pit boss) closes the shift, and Kim
+and Lee of the count team count the drop box, independently: 500.00 in notes and the 200.00 marker. The last count
+builds the Master Game Report, which Paula reads.
 
 The money, by hand (DESIGN.md, "The table's money"):
   the tray should close at 3,000.00 opener + 1,000.00 fill − 500.00 credit − 700.00 sold at buy-ins + 31.00 won

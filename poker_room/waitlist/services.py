@@ -121,7 +121,11 @@ def _entry_locked(entry: WaitlistEntry | int) -> WaitlistEntry:
     if found is None:
         raise ApplicationError(_("There is no such name on a list."), extra={"field": "entry"})
     CashGame.objects.select_for_update().get(pk=found)
-    return WaitlistEntry.objects.select_for_update().select_related("cash_game", "table__table", "player").get(pk=pk)
+    return (
+        WaitlistEntry.objects.select_for_update(of=("self",))
+        .select_related("cash_game", "table__table", "player")
+        .get(pk=pk)
+    )
 
 
 def _open_tables(game: CashGame) -> list[CashTable]:
@@ -277,7 +281,7 @@ def cash_table_remove(*, actor: Requester, cash_table: CashTable) -> CashTable:
     require_runner(desk, action="take a table off a cash game")
     with transaction.atomic():
         _locked_game(cash_table.cash_game)
-        table = CashTable.objects.select_for_update().select_related("table").get(pk=cash_table.pk)
+        table = CashTable.objects.select_for_update(of=("self",)).select_related("table").get(pk=cash_table.pk)
         if table.removed_at is not None:
             raise WrongState(_("This table was taken off already."))
         if WaitlistEntry.objects.filter(table=table, status__in=HOLDING).exists():
@@ -472,7 +476,9 @@ def waitlist_move(*, actor: Requester, cash_game: CashGame, seat: object = None)
         mover = first_to_move([(pk, since) for pk, since in seated if since is not None])
         if mover is None:
             raise WrongState(_("Nobody sits at a must-move table of this game."))
-        found = WaitlistEntry.objects.select_for_update().select_related("table__table", "player").get(pk=mover)
+        found = (
+            WaitlistEntry.objects.select_for_update(of=("self",)).select_related("table__table", "player").get(pk=mover)
+        )
         number = _free_seat(main, seat)
         left = found.table
         if found.session_id is not None:

@@ -41,8 +41,15 @@ _WIDER = """() => [...document.querySelectorAll('body *')]
 
 def _fits(page: Any) -> None:
     """Nothing of the page's content wider than the screen: no sideways scrolling at 1024 px. (The site's header is
-    every page's, and the pages' walk checks it.)"""
-    assert page.evaluate(_WIDER) == []
+    every page's, and the pages' walk checks it.) Read again for up to three seconds while the page's own
+    stylesheet may still be applying on a loaded machine; what is still too wide then fails."""
+    wider = page.evaluate(_WIDER)
+    for _ in range(30):
+        if not wider:
+            break
+        page.wait_for_timeout(100)
+        wider = page.evaluate(_WIDER)
+    assert wider == []
 
 
 def _watch_csp(page: Any) -> list[str]:
@@ -162,6 +169,7 @@ def test_a_dealer_reads_only_their_own_pace_and_is_refused_the_dealers_page(
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("eager_celery")
 def test_the_closed_shifts_dealer_report_opens_from_the_reports_and_its_rounds_add_up_to_the_shifts(
     new_page: Callable[..., Any],
     shoot: Callable[[Any, str], Any],

@@ -94,7 +94,6 @@ def test_a_dealer_counts_the_opener_by_tapping_a_supervisor_confirms_it_then_a_f
 
     # A buy-in at seat 3, 500.00 in cash: a double tap records it once.
     page.locator("#buy-in .pick-radio", has_text="3").tap()
-    page.locator("#buy-in .pick-radio", has_text="Cash").tap()
     page.fill("#buy-in-amount", "500.00")
     assert _too_small(page) == []
     page.locator("[data-buy-in]").dblclick()

@@ -15,6 +15,9 @@ progress bar and record how the estimate converged.
   pushes. Row by row the outcome is ``paigow_poker.outcome`` of the two house-way
   settings (tests/rules/test_lab.py checks it). The shuffle comes from a seeded
   ``numpy.random.Generator``: a run with the same seed repeats exactly.
+  ``high_hand_ranks`` is an analysis option, never a rule a table settles by: it compares the high hands by their
+  category and their first N ranks only, the comparison under which the Wizard of Odds' published Trump Plaza
+  figures are reproduced (docs/game-math.md); left at None, every rank counts, as GAME_RULES.md §2 and a dealer do.
 * Pai Gow tiles (§1), exact: every deal of the 32 tiles (736,281,000 of them),
   each distinct four-tile player hand (8,130 multisets of faces, weighted by how
   many physical hands make it) through ``paigow_tiles_advice.advise``, the house
@@ -46,6 +49,7 @@ BATCH = 20_000  # hands a step of the simulation: a progress report and a point 
 TILES_DEALS = math.comb(32, 4) * math.comb(28, 4)  # 736,281,000: every player hand against every bank hand
 _JOKER_INDEX = 52
 _ACE = 12  # rank of an ace as ``index // 4``; the joker is an ace in the low hand (§2)
+_RANK_FIELDS = 5  # a high hand's value: its category, then five 4-bit rank fields, most significant first
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,27 @@ def low_values(low: npt.ArrayLike) -> npt.NDArray[np.int64]:
     return values
 
 
+def high_hand_ranks_shift(high_hand_ranks: int | None) -> int:
+    """The bits to drop from a high hand's value (``poker.HandValue``: the category, then five 4-bit rank fields,
+    most significant first) to keep its category and its first ``high_hand_ranks`` rank fields: 0 for None.
+
+    What the first two fields are, by class: a high card or a flush, its top two cards; one pair, the pair and its
+    highest kicker; two pair, both pairs (the kicker dropped); straights, trips, full houses and better compare as
+    before. Raises ``ValueError`` for anything but None or a whole number from 1 to 5.
+
+    >>> high_hand_ranks_shift(None), high_hand_ranks_shift(5), high_hand_ranks_shift(2)
+    (0, 0, 12)
+    """
+    if high_hand_ranks is None:
+        return 0
+    if isinstance(high_hand_ranks, bool) or not isinstance(high_hand_ranks, int) or not 1 <= high_hand_ranks <= 5:
+        raise ValueError(
+            f"high_hand_ranks is how many ranks of the high hands to compare, 1 to 5, or None for every rank;"
+            f" got {high_hand_ranks!r}"
+        )
+    return 4 * (_RANK_FIELDS - high_hand_ranks)
+
+
 def paigow_poker_outcomes(
     player: npt.ArrayLike,
     bank: npt.ArrayLike,
@@ -93,13 +118,42 @@ def paigow_poker_outcomes(
     way: str = "golden_nugget",
     wheel_second_highest: bool = True,
     joker_flush_as_ace: bool = False,
+    high_hand_ranks: int | None = None,
 ) -> npt.NDArray[np.int8]:
-    """Each row's outcome for the player, both seven-card hands set by the house way: 1 win, 0 push, -1 loss."""
+    """Each row's outcome for the player, both seven-card hands set by the house way: 1 win, 0 push, -1 loss.
+
+    ``high_hand_ranks``: as ``set_hands_outcomes`` (an analysis option; None, the rules' comparison).
+    """
+    high_hand_ranks_shift(high_hand_ranks)  # refused before a hand is set
     options = {"wheel_second_highest": wheel_second_highest, "joker_flush_as_ace": joker_flush_as_ace}
     p_high, p_low = house_way_many(player, way, **options)
     b_high, b_low = house_way_many(bank, way, **options)
-    ph, bh = evaluate_many(p_high, **options), evaluate_many(b_high, **options)
-    pl, bl = low_values(p_low), low_values(b_low)
+    return set_hands_outcomes(p_high, p_low, b_high, b_low, high_hand_ranks=high_hand_ranks, **options)
+
+
+def set_hands_outcomes(
+    player_high: npt.ArrayLike,
+    player_low: npt.ArrayLike,
+    bank_high: npt.ArrayLike,
+    bank_low: npt.ArrayLike,
+    *,
+    wheel_second_highest: bool = True,
+    joker_flush_as_ace: bool = False,
+    high_hand_ranks: int | None = None,
+) -> npt.NDArray[np.int8]:
+    """Each row's outcome for the player of hands already set (``(N, 5)`` high and ``(N, 2)`` low card indices):
+    1 win (both hands beat the bank's), -1 loss (neither does: copies go to the bank), else 0, a push.
+
+    ``high_hand_ranks`` is an analysis option, never a rule a table settles by: compare the high hands by their
+    category and their first N ranks only (``high_hand_ranks_shift``), so hands equal on those are copies; None,
+    every rank, as GAME_RULES.md §2 and a dealer compare them.
+    """
+    shift = high_hand_ranks_shift(high_hand_ranks)
+    options = {"wheel_second_highest": wheel_second_highest, "joker_flush_as_ace": joker_flush_as_ace}
+    ph, bh = evaluate_many(player_high, **options), evaluate_many(bank_high, **options)
+    if shift:
+        ph, bh = ph >> shift, bh >> shift
+    pl, bl = low_values(player_low), low_values(bank_low)
     win = (ph > bh) & (pl > bl)
     loss = (ph <= bh) & (pl <= bl)
     return np.where(win, 1, np.where(loss, -1, 0)).astype(np.int8)
@@ -112,17 +166,20 @@ def simulate_paigow_poker_batched(
     way: str = "golden_nugget",
     wheel_second_highest: bool = True,
     joker_flush_as_ace: bool = False,
+    high_hand_ranks: int | None = None,
     batch: int = BATCH,
     progress: Progress | None = None,
 ) -> Tally:
     """Play ``hands`` Pai Gow Poker hands, house way against house way, ``batch`` at a time (see the module doc).
 
-    ``progress`` gets the running tally after every batch.
+    ``progress`` gets the running tally after every batch. ``high_hand_ranks``: as ``paigow_poker_outcomes`` (an
+    analysis option; None, the rules' comparison). The deals depend on the seed alone, whatever the option.
 
     >>> simulate_paigow_poker_batched(1000, seed=1).hands
     1000
     """
-    return _simulate(hands, np.random.default_rng(seed), way, wheel_second_highest, joker_flush_as_ace, batch, progress)
+    rng = np.random.default_rng(seed)
+    return _simulate(hands, rng, way, wheel_second_highest, joker_flush_as_ace, high_hand_ranks, batch, progress)
 
 
 def _simulate(
@@ -131,11 +188,13 @@ def _simulate(
     way: str,
     wheel_second_highest: bool,
     joker_flush_as_ace: bool,
+    high_hand_ranks: int | None,
     batch: int,
     progress: Progress | None,
 ) -> Tally:
     if way not in PGP_HOUSE_WAYS:
         raise ValueError(f"unknown house way {way!r}: choose one of {', '.join(PGP_HOUSE_WAYS)}")
+    high_hand_ranks_shift(high_hand_ranks)  # refused before a card is dealt
     if hands < 1 or batch < 1:
         raise ValueError(f"hands and batch are at least 1, got {hands} and {batch}")
     tally = Tally()
@@ -147,6 +206,7 @@ def _simulate(
             way=way,
             wheel_second_highest=wheel_second_highest,
             joker_flush_as_ace=joker_flush_as_ace,
+            high_hand_ranks=high_hand_ranks,
         )
         counts = np.bincount(outcomes + 1, minlength=3)
         tally = tally + Tally(wins=int(counts[2]), pushes=int(counts[1]), losses=int(counts[0]))
@@ -169,17 +229,20 @@ def simulate_paigow_poker_chunk(
     way: str = "golden_nugget",
     wheel_second_highest: bool = True,
     joker_flush_as_ace: bool = False,
+    high_hand_ranks: int | None = None,
     batch: int = BATCH,
 ) -> Tally:
     """Chunk ``index`` of a run seeded ``seed``: ``hands`` hands from the chunk's own stream (``chunk_rng``), so a
     run's counts depend on its seed and its chunks alone, not on how many workers played them or in which order.
+    ``high_hand_ranks``: as ``paigow_poker_outcomes`` (an analysis option; None, the rules' comparison).
 
     >>> same = simulate_paigow_poker_chunk(2000, seed=7, index=3) == simulate_paigow_poker_chunk(2000, seed=7, index=3)
     >>> other = simulate_paigow_poker_chunk(2000, seed=7, index=3) != simulate_paigow_poker_chunk(2000, seed=7, index=4)
     >>> same, other
     (True, True)
     """
-    return _simulate(hands, chunk_rng(seed, index), way, wheel_second_highest, joker_flush_as_ace, batch, None)
+    rng = chunk_rng(seed, index)
+    return _simulate(hands, rng, way, wheel_second_highest, joker_flush_as_ace, high_hand_ranks, batch, None)
 
 
 @cache

@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from casino.audit import checkpoint_text
 from casino.models import Shift
 from casino.money import money_text
+from casino.rows import report_reads
 from casino.templatetags.money import cents
 from pit import dealer_performance_report, master_game, rating_report
 from pit.report_controls import shift_checkpoint, write_controls
@@ -147,6 +148,7 @@ def _cell(row: Mapping[str, Any], name: str) -> str:
 
 def report_render(*, shift: Shift, kind: str) -> tuple[ReportFigures, str, str, str]:
     """Build one report in memory: its figures, CSV, HTML and content hash (nothing is written)."""
-    data = BUILDERS[ShiftReport.Kind(kind)](shift)
+    with report_reads():
+        data = BUILDERS[ShiftReport.Kind(kind)](shift)
     data["checkpoint"] = shift_checkpoint(shift)
     return data, render_csv(data), render_html(data), content_hash(data)

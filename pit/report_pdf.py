@@ -10,21 +10,19 @@ Report have a chart.
 
 from __future__ import annotations
 
-import bisect
 import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
-from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Image, Paragraph, SimpleDocTemplate, Spacer
 
 from casino.money import money_text
 from pit import dealer_performance_report, master_game, rating_report
+from pit.pdf_grid import Grid
 from pit.report_controls import controls_lines
 from pit.report_figures import FIGURES
 from settlement.models import ShiftReport
@@ -64,17 +62,6 @@ CHART_DPI = 150
 _STYLES = getSampleStyleSheet()
 _SMALL = ParagraphStyle("small", parent=_STYLES["BodyText"], fontSize=7, leading=8.5)
 _WRAP_ANYWHERE = ParagraphStyle("wrap-anywhere", parent=_SMALL, fontName="Courier", wordWrap="CJK")
-_GRID = TableStyle(
-    [
-        ("FONT", (0, 0), (-1, -1), "Helvetica", 7),
-        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 7),
-        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
-        ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-    ]
-)
 
 
 def _cell(row: Mapping[str, Any], name: str) -> str:
@@ -85,17 +72,18 @@ def _cell(row: Mapping[str, Any], name: str) -> str:
 
 
 def _table(
-    head: Sequence[str], rows: Sequence[Sequence[Any]], *, numbers_from: int = 0, bold_last: bool = False
-) -> Table:
-    """A grid with a header row; columns from ``numbers_from`` on are right-aligned (figures)."""
-    table = Table([list(head), *[list(row) for row in rows]], repeatRows=1, hAlign="LEFT")
-    style = TableStyle(_GRID.getCommands())
-    if numbers_from:
-        style.add("ALIGN", (numbers_from, 0), (-1, -1), "RIGHT")
-    if bold_last and rows:
-        style.add("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 7)
-    table.setStyle(style)
-    return table
+    head: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    numbers_from: int = 0,
+    bold_last: bool = False,
+    widths_mm: Sequence[float] | None = None,
+    wrap: Sequence[int] = (),
+) -> Grid:
+    """A grid with a head row (``pit.pdf_grid.Grid``); columns from ``numbers_from`` on are right-aligned (figures),
+    the ``wrap`` columns wrap within their widths (``widths_mm``, or each column's widest text)."""
+    widths = None if widths_mm is None else [width * mm for width in widths_mm]
+    return Grid(head, rows, widths=widths, numbers_from=numbers_from, bold_last=bold_last, wrap=wrap)
 
 
 def _heading(text: str) -> Paragraph:
@@ -172,13 +160,9 @@ def _shift_story(data: Mapping[str, Any]) -> list[Flowable]:
     story.append(_heading("Voids and corrections"))
     if data["adjustments"]:
         columns = ("kind", "table", "round", "asked_by", "approved_by", "reason")
-        rows = [
-            [*(str(row[c]) for c in columns[:-1]), Paragraph(escape(row["reason"]), _SMALL)]
-            for row in data["adjustments"]
-        ]
-        table = _table(["Kind", "Table", "Round", "Asked by", "Approved by", "Reason"], rows)
-        table._argW = [22 * mm, 25 * mm, 15 * mm, 30 * mm, 30 * mm, 120 * mm]
-        story.append(table)
+        rows = [[str(row[c]) for c in columns] for row in data["adjustments"]]
+        heads = ["Kind", "Table", "Round", "Asked by", "Approved by", "Reason"]
+        story.append(_table(heads, rows, widths_mm=(22, 25, 15, 30, 30, 120), wrap=(5,)))
     else:
         story.append(_none("None."))
     return story
@@ -219,94 +203,13 @@ def _audit_story(data: Mapping[str, Any]) -> list[Flowable]:
         )
         for event in data["events"]
     ]
-    story.append(EventGrid(rows))
+    story.append(_table(AUDIT_HEADS, rows, widths_mm=AUDIT_WIDTHS_MM, wrap=(5,)))
     return story
 
 
-class EventGrid(Flowable):  # type: ignore[misc]  # reportlab has no types
-    """The audit report's events as a grid drawn line by line, split across as many pages as it takes, its head
-    on each: what reportlab's Table draws, at a fraction of its cost (a busy shift has 20,000 events, 140,000
-    cells: as a Table, about 5 s of a report's 5 s budget). A reason wider than its column wraps onto more lines."""
-
-    HEAD = ("Seq", "Occurred at", "Actor", "Event", "Subject", "Reason", "Hash (first 16)")
-    WIDTHS = (12 * mm, 30 * mm, 25 * mm, 45 * mm, 45 * mm, 85 * mm, 30 * mm)
-    FONT, BOLD, SIZE, LEADING, PAD = "Helvetica", "Helvetica-Bold", 7, 8.5, 1.5
-    REASON = 5  # the column that wraps
-
-    def __init__(self, rows: Sequence[Sequence[str]]) -> None:
-        super().__init__()
-        room = self.WIDTHS[self.REASON] - 2 * 4  # the column less its side padding
-        self.rows = rows
-        self.reasons = [simpleSplit(row[self.REASON], self.FONT, self.SIZE, room) or [""] for row in rows]
-        # The rows' tops from the grid's: row i spans tops[i] to tops[i + 1] below the head (a part of the grid on a
-        # page is a range of rows, found by bisection: splitting page after page stays linear).
-        self.tops = [0.0]
-        for said in self.reasons:
-            self.tops.append(self.tops[-1] + len(said) * self.LEADING + 2 * self.PAD)
-        self.head_height = self.LEADING + 2 * self.PAD
-        self.start, self.stop = 0, len(rows)
-        self.hAlign = "LEFT"
-
-    def _part(self, start: int, stop: int) -> EventGrid:
-        """Rows ``start`` to ``stop``, sharing the lines worked out (a fresh flowable: reportlab marks one it had to
-        postpone, and a copy would carry the mark onto the next page)."""
-        part: EventGrid = EventGrid.__new__(EventGrid)
-        Flowable.__init__(part)
-        part.rows, part.reasons, part.tops, part.head_height = self.rows, self.reasons, self.tops, self.head_height
-        part.start, part.stop, part.hAlign = start, stop, self.hAlign
-        return part
-
-    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
-        self.width = sum(self.WIDTHS)
-        self.height = self.head_height + self.tops[self.stop] - self.tops[self.start]
-        return self.width, self.height
-
-    def split(self, available_width: float, available_height: float) -> list[Flowable]:
-        reach = self.tops[self.start] + available_height - self.head_height
-        fits = bisect.bisect_right(self.tops, reach, lo=self.start, hi=self.stop + 1) - 1 - self.start
-        if fits <= 0:
-            return []
-        if self.start + fits >= self.stop:
-            return [self]
-        middle = self.start + fits
-        return [self._part(self.start, middle), self._part(middle, self.stop)]
-
-    def draw(self) -> None:
-        canvas = self.canv
-        xs = [0.0]
-        for width in self.WIDTHS:
-            xs.append(xs[-1] + width)
-        ys = [self.height]
-        canvas.setFillColor(colors.HexColor("#e8e8e8"))
-        canvas.rect(0, self.height - self.head_height, xs[-1], self.head_height, stroke=0, fill=1)
-        canvas.setFillColor(colors.black)
-        text = canvas.beginText()
-        baseline = self.PAD + (self.LEADING - self.SIZE) / 2 + 0.5  # the first line's baseline above its cell's foot
-        text.setFont(self.BOLD, self.SIZE, self.LEADING)
-        top = self.height
-        for x, word in zip(xs, self.HEAD, strict=False):
-            text.setTextOrigin(x + 4, top - self.head_height + baseline)
-            text.textOut(word)
-        top -= self.head_height
-        ys.append(top)
-        text.setFont(self.FONT, self.SIZE, self.LEADING)
-        for index in range(self.start, self.stop):
-            row, said, height = self.rows[index], self.reasons[index], self.tops[index + 1] - self.tops[index]
-            first = top - self.PAD - self.LEADING + baseline - self.PAD  # the first line's baseline
-            for column, (x, cell) in enumerate(zip(xs, row, strict=False)):
-                if column == self.REASON:
-                    for n, piece in enumerate(said):
-                        text.setTextOrigin(x + 4, first - n * self.LEADING)
-                        text.textOut(piece)
-                else:
-                    text.setTextOrigin(x + 4, first)
-                    text.textOut(cell)
-            top -= height
-            ys.append(top)
-        canvas.drawText(text)
-        canvas.setStrokeColor(colors.grey)
-        canvas.setLineWidth(0.25)
-        canvas.grid(xs, ys)
+# The audit report's events: a busy shift has 20,000 of them, their reasons wrapped.
+AUDIT_HEADS = ("Seq", "Occurred at", "Actor", "Event", "Subject", "Reason", "Hash (first 16)")
+AUDIT_WIDTHS_MM = (12, 30, 25, 45, 45, 85, 30)
 
 
 def _controls_story(data: Mapping[str, Any]) -> list[Flowable]:
@@ -431,26 +334,10 @@ def _master_game_story(data: Mapping[str, Any]) -> list[Flowable]:
     story.append(_heading("Slips"))
     if data["slips"]:
         columns = master_game.SLIP_COLUMNS
-        rows = [
-            [*(cell(row, name) for name in columns[:-1]), Paragraph(escape(row["void_reason"]), _SMALL)]
-            for row in data["slips"]
-        ]
+        rows = [[*(cell(row, name) for name in columns[:-1]), row["void_reason"]] for row in data["slips"]]
         heads = ["Kind", "No.", "Table", "Status", "Total", "Requested", "Issued", "Dealer", "Supervisor", "Voided"]
-        table = _table([*heads, "Why"], rows)
-        table._argW = [
-            14 * mm,
-            12 * mm,
-            20 * mm,
-            18 * mm,
-            20 * mm,
-            26 * mm,
-            26 * mm,
-            26 * mm,
-            26 * mm,
-            26 * mm,
-            56 * mm,
-        ]
-        story.append(table)
+        widths = (14, 12, 20, 18, 20, 26, 26, 26, 26, 26, 56)
+        story.append(_table([*heads, "Why"], rows, widths_mm=widths, wrap=(10,)))
     else:
         story.append(_none("No fill or credit in this shift."))
     story.append(_heading("Slip numbers"))
@@ -458,15 +345,14 @@ def _master_game_story(data: Mapping[str, Any]) -> list[Flowable]:
         [
             row["kind"],
             "" if row["first"] is None else f"{row['first']}-{row['last']}",
-            Paragraph(escape(master_game.numbers_text(row["used"])), _SMALL),
-            Paragraph(escape(master_game.numbers_text(row["voided"])), _SMALL),
-            Paragraph(escape(master_game.numbers_text(row["missing"]) or "none"), _SMALL),
+            master_game.numbers_text(row["used"]),
+            master_game.numbers_text(row["voided"]),
+            master_game.numbers_text(row["missing"]) or "none",
         ]
         for row in data["slip_numbers"]
     ]
-    table = _table(["Kind", "Range", "Used", "Voided", "Missing"], rows)
-    table._argW = [18 * mm, 25 * mm, 90 * mm, 70 * mm, 70 * mm]
-    story.append(table)
+    heads = ["Kind", "Range", "Used", "Voided", "Missing"]
+    story.append(_table(heads, rows, widths_mm=(18, 25, 90, 70, 70), wrap=(2, 3, 4)))
     return story
 
 
@@ -507,9 +393,9 @@ def _ratings_story(data: Mapping[str, Any]) -> list[Flowable]:
     rows = [
         [
             str(line["session"]),
-            Paragraph(escape(rating_report.player_label(line)), _SMALL),
+            rating_report.player_label(line),
             line["tier"],
-            Paragraph(escape(", ".join(line["tables"])), _SMALL),
+            ", ".join(line["tables"]),
             rating_report.clock_text(line["from"]),
             rating_report.clock_text(line["until"]),
             rating_report.hours_text(line["seconds_played"]),
@@ -533,10 +419,8 @@ def _ratings_story(data: Mapping[str, Any]) -> list[Flowable]:
             f"{totals['alerts']} alerts" if totals["alerts"] else "",
         ]
     )
-    table = _table(heads, rows, numbers_from=4, bold_last=True)
     widths = (14, 27, 12, 18, 10, 10, 11, 13, 15, 16, 12, 17, 16, 15, 15, 14, 11, 9, 12)  # 267 mm: the page's width
-    table._argW = [width * mm for width in widths]
-    story.append(table)
+    story.append(_table(heads, rows, numbers_from=4, bold_last=True, widths_mm=widths, wrap=(1, 3)))
     return story
 
 
@@ -576,7 +460,7 @@ def _dealers_story(data: Mapping[str, Any]) -> list[Flowable]:
     heads = ["Dealer", "Game", "From", "Until", "Time", *(h for _, h in DEALER_HEADS), "Alert"]
     rows = [
         [
-            Paragraph(escape(dealer_performance_report.dealer_label(line)), _SMALL),
+            dealer_performance_report.dealer_label(line),
             dealer_performance_report.game_label(line["game"]),
             rating_report.clock_text(line["start"]) if line["start"] else "",
             rating_report.clock_text(line["end"]) if line["end"] else "",
@@ -599,7 +483,7 @@ def _dealers_story(data: Mapping[str, Any]) -> list[Flowable]:
             f"{totals['alerts']} alerts" if totals["alerts"] else "",
         ]
     )
-    story.append(_table(heads, rows, numbers_from=2, bold_last=True))
+    story.append(_table(heads, rows, numbers_from=2, bold_last=True, wrap=(0,)))
     return story
 
 

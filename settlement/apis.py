@@ -26,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api_inputs import valid_input
+from casino.api_inputs import answer_data, valid_input
 from casino.api_pages import TABLE_FILTER, ApiCursorPagination, filtered, page_response, since_filter
 from casino.errors import ApplicationError
 from casino.fields import StrictCharField, StrictIntegerField
@@ -162,11 +162,11 @@ class RoundOutputSerializer(RoundStepOutputSerializer):
 
 
 def _round(round_id: int) -> Response:
-    return Response(RoundOutputSerializer(round_get(round_id=round_id)).data)
+    return Response(answer_data(RoundOutputSerializer, round_get(round_id=round_id)))
 
 
 def _step(round_: Round, status_code: int = status.HTTP_200_OK) -> Response:
-    return Response(RoundStepOutputSerializer(round_step_read(round_)).data, status=status_code)
+    return Response(answer_data(RoundStepOutputSerializer, round_step_read(round_)), status=status_code)
 
 
 class AdjustmentOutputSerializer(serializers.Serializer[Any]):
@@ -236,7 +236,7 @@ class RoundDetailApi(APIView):
         summary="One round: state, wagers, deal, hands, settlement, ledger (a dealer reads their own table's)",
     )
     def get(self, request: Request, round_id: int) -> Response:
-        return Response(RoundOutputSerializer(round_get_for_reader(round_id=round_id, user=request.user)).data)
+        return Response(answer_data(RoundOutputSerializer, round_get_for_reader(round_id=round_id, user=request.user)))
 
 
 class WagerInputSerializer(serializers.Serializer[Any]):

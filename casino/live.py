@@ -90,14 +90,32 @@ def changed_on_commit(key: str) -> None:
 
 def generation(key: str) -> Any:
     """The generation under ``key``, made if there is none (None: the cache cannot answer; read the database)."""
+    found = generations(key)
+    return None if found is None else found[0]
+
+
+def generations(*keys: str) -> list[Any] | None:
+    """The generations under ``keys``, each made if there is none, in one round trip to Redis (None: the cache
+    cannot answer; read the database)."""
     if _shared():
-        answer = _redis(lambda p: (p.set(key, time.time_ns(), ex=SHARED_SECONDS, nx=True), p.get(key)))
-        return None if answer is None or answer[1] is None else int(answer[1])
-    current = cache.get(key)
-    if current is None:
-        cache.add(key, time.time_ns(), cache_seconds())
+
+        def read(pipeline: Any) -> None:
+            for key in keys:
+                pipeline.set(key, time.time_ns(), ex=SHARED_SECONDS, nx=True)
+                pipeline.get(key)
+
+        answer = _redis(read)
+        if answer is None or any(value is None for value in answer[1::2]):
+            return None
+        return [int(value) for value in answer[1::2]]
+    found = []
+    for key in keys:
         current = cache.get(key)
-    return current
+        if current is None:
+            cache.add(key, time.time_ns(), cache_seconds())
+            current = cache.get(key)
+        found.append(current)
+    return found
 
 
 # --- what changed on the floor since a screen last looked -------------------------------------------------------

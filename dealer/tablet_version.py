@@ -2,26 +2,29 @@
 seconds (``dealer.views.tablet_version_view``).
 
 The marker is kept in the cache under the table's generation (``tables.live``), which every write the tablet shows
-raises once it commits; so is, for a minute, that the session the poll comes with (its cookie's key, hashed) was
-signed in as a user who may see the table. A poll while nothing changed is two cache round trips (the generation;
-the marker and the permission) and no query: not even the session is read. A change of the table's dealer raises
-the generation, so the permission is checked again at once; a role taken away or a sign-out is felt within
-``ALLOWED_SECONDS`` by the poll (every page checks at once), and all the poll answers is the marker.
+raises once it commits; and, for a minute, that the session the poll comes with (its cookie's key, hashed) was
+signed in as a user who may see the table, under the generation of who may (``tablet_staff_key``), which a change of
+the table's dealer raises. A poll while nothing changed is two cache round trips (the generations; the marker and the
+leave) and no query: not even the session is read. A poll right after a write (the tablet's own, mostly) finds the
+leave and computes the marker only: the session, the user and their roles are not read again. A change of the
+table's dealer is felt at once; a role taken away or a sign-out within ``ALLOWED_SECONDS`` by the poll (every page
+checks at once), and all the poll answers is the marker.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 
-from casino.live import cache_seconds, floor_key, generation
+from casino.live import cache_seconds, floor_key, generations
 from players.models import RatingSeat
 from rounds.models import Adjustment, Round, Wager
-from tables.live import tablet_key
+from tables.live import tablet_key, tablet_staff_key
 from tables.models import Table
 
 ALLOWED_SECONDS = 60
@@ -68,34 +71,46 @@ def tablet_version(table: Table) -> str:
 
 
 def _keys(session_key: str, table_id: int) -> tuple[str, str] | None:
-    """The cache keys of the table's marker and of the session being allowed to see it, at the table's current
-    generation (None: no session, or the cache cannot answer)."""
+    """The cache keys of the table's marker, at the table's current generation, and of the session being allowed to
+    see it, at the generation of who may (its dealer) (None: no session, or the cache cannot answer). Both
+    generations are read in one round trip."""
     if not session_key:
         return None
-    current = generation(tablet_key(table_id))
+    current = generations(tablet_key(table_id), tablet_staff_key(table_id))
     if current is None:
         return None
     session = hashlib.sha256(session_key.encode()).hexdigest()[:32]
     return (
-        floor_key("tables", "tablet-v", table_id, current),
-        floor_key("tables", "tablet-ok", table_id, current, session),
+        floor_key("tables", "tablet-v", table_id, current[0]),
+        floor_key("tables", "tablet-ok", table_id, current[1], session),
     )
 
 
-def tablet_version_cached(session_key: str, table_id: int) -> str | None:
-    """The table's marker from the cache, if its generation has one and the session was allowed to see the table at
-    that generation; None otherwise (the caller checks the user and computes it)."""
+@dataclass(frozen=True)
+class TabletPoll:
+    """What the cache knows of a poll: the table's marker (None: not kept at this generation, compute it) and
+    whether the session was allowed to see the table at the generation of who may (False: check the user)."""
+
+    version: str | None
+    allowed: bool
+
+
+def tablet_version_cached(session_key: str, table_id: int) -> TabletPoll:
+    """The table's marker and the session's leave to see it, as far as the cache has them: a marker only with the
+    leave (the caller checks the user when there is none, and computes the marker when there is none)."""
     keys = _keys(session_key, table_id)
     if keys is None:
-        return None
+        return TabletPoll(None, allowed=False)
     found = cache.get_many(list(keys))  # none while Redis is backed off (casino.redis_cache)
+    allowed = found.get(keys[1]) is True
     version = found.get(keys[0])
-    return version if isinstance(version, str) and found.get(keys[1]) is True else None
+    return TabletPoll(version if allowed and isinstance(version, str) else None, allowed=allowed)
 
 
 def tablet_version_keep(session_key: str, table: Table) -> str:
-    """The table's marker, computed, and kept with the permission the caller has just checked. The generation is
-    read before the rows: a write committing meanwhile raises it, so this marker is never taken for the newer one."""
+    """The table's marker, computed, and kept with the leave to see the table the caller has checked (or found kept).
+    The generations are read before the rows: a write committing meanwhile raises the table's, so this marker is
+    never taken for the newer one; a new dealer raises the other, so this leave is never taken for the new one's."""
     keys = _keys(session_key, table.pk)
     version = tablet_version(table)
     if keys is not None:

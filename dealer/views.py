@@ -576,11 +576,15 @@ def advice_view(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
 def tablet_version_view(request: HttpRequest, table_id: int) -> HttpResponse:
     """What the tablet polls every few seconds: its table's marker (``dealer.tablet_version``). While nothing
     changed at the table, for a user allowed to see it within the last minute, the answer comes from the cache with
-    no query; otherwise the user and the table are checked and the marker computed, as any page would."""
+    no query; after a change, for such a user, the marker is computed; otherwise the user and the table are checked
+    and the marker computed, as any page would."""
     session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
     cached = tablet_version.tablet_version_cached(session_key, table_id)
-    if cached is not None:
-        return JsonResponse({"version": cached})
+    if cached.version is not None:
+        return JsonResponse({"version": cached.version})
+    if cached.allowed:  # the table changed since: its marker, for a session allowed to see it within the minute
+        table = get_object_or_404(Table, pk=table_id)
+        return JsonResponse({"version": tablet_version.tablet_version_keep(session_key, table)})
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     table = _table(table_id)

@@ -15,6 +15,17 @@ def tablet_key(table_id: int) -> str:
     return floor_key("tables", "tablet", table_id)
 
 
+def tablet_staff_key(table_id: int) -> str:
+    """The cache key of the generation of who may see the table (its dealer): raised when its dealer changes."""
+    return floor_key("tables", "tablet-staff", table_id)
+
+
+def table_staff_changed(table_id: int) -> None:
+    """Raise the generation of who may see the table once the caller's transaction commits (a new dealer: every
+    session's leave to poll the table is checked again)."""
+    changed_on_commit(tablet_staff_key(table_id))
+
+
 def table_changed(table_id: int) -> None:
     """Raise the table's generation once the caller's transaction commits: every open tablet draws itself again,
     and the pit's dashboards redraw its row at their next refresh (``tables_changed_since``)."""

@@ -23,7 +23,7 @@ from casino.vetoes import Vetoes
 from rules.models import SEAT_LIMITS, Game, RuleSet
 from rules.services import rule_set_default, rule_set_peer
 from tables.closing import slip_outstanding_text, slips_outstanding
-from tables.live import table_changed
+from tables.live import table_changed, table_staff_changed
 from tables.models import Seat, Table
 
 
@@ -227,6 +227,7 @@ def table_dealer_put(*, actor: User | None, locked: Table, dealer: User | None, 
         reason=reason,
     )
     table_changed(locked.pk)
+    table_staff_changed(locked.pk)
 
 
 def table_set_big_win(*, actor: User | None, table: Table, big_win_cents: int | None) -> Table:

@@ -18,6 +18,7 @@ from django.test import Client
 from django.utils import translation
 
 from ledger.models import LedgerEntry, Posting
+from rounds import services as round_services
 from rounds.models import Adjustment, Round
 from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
 from rules.games.paigow_poker_batch import flush_memo_prepare
@@ -25,6 +26,7 @@ from rules.services import rule_set_create
 from rules.way_words import way_words
 from settlement.services import adjustment_approve
 from tables.models import Table
+from tables.services import table_assign_dealer
 from tests.dealer.conftest import BANK_CARDS, HTMX, LOSES, WINS, nothing_written, post_hands, signed_in, text
 
 # The shared helpers and fixtures (PGP-1, its personas, the hands) are tests/dealer/conftest.py's.
@@ -408,6 +410,40 @@ def test_the_tablets_poll_answers_from_the_cache_with_no_query_while_nothing_cha
     # Another table's dealer is checked, not answered from the cache; signed out, the sign-in page.
     assert signed_in(other_dealer).get(url).status_code == 403
     assert Client().get(url).status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_tablets_poll_after_its_own_wager_reads_no_session_and_a_new_dealer_is_checked_at_once(
+    pgp: Table,
+    dealer,
+    other_dealer,
+    pit_boss,
+    monkeypatch,
+    django_assert_max_num_queries: Callable[..., Any],
+    django_capture_on_commit_callbacks,
+) -> None:
+    """Every poll after a write of the tablet's own misses (the table changed): the marker is read again, but the
+    session, the user and their roles are not, while the leave to see the table holds. The pit relieving the dealer
+    ends the leave at once: the relieved dealer's next poll is refused, the new dealer's answered."""
+    import casino.live
+
+    monkeypatch.setattr(casino.live, "LOCAL_SECONDS", 60)  # this test's one process is the whole floor
+    url = f"/dealer/tables/{pgp.pk}/version/"
+    client = signed_in(dealer)
+    version = client.get(url).json()["version"]
+    with django_capture_on_commit_callbacks(execute=True):  # the dealer opens a round and takes a wager
+        opened = round_open(actor=dealer, table=pgp)
+        wager_place(actor=dealer, round=opened, seat=1, amount_cents=2500)
+    with django_assert_max_num_queries(3) as polled:  # the table, the round's marker, the rated seats'
+        changed = client.get(url).json()["version"]
+    assert changed != version
+    read = " ".join(query["sql"] for query in polled.captured_queries)
+    assert '"django_session"' not in read and '"auth_user"' not in read and '"auth_group"' not in read
+    with django_capture_on_commit_callbacks(execute=True):  # the round voided, the pit relieves the dealer
+        round_services.void_round(actor=pit_boss, round=Round.objects.get(pk=opened.pk), reason="Dealer relieved")
+        table_assign_dealer(actor=pit_boss, table=pgp, dealer=other_dealer)
+    assert client.get(url).status_code == 403
+    assert signed_in(other_dealer).get(url).status_code == 200
 
 
 @pytest.mark.django_db

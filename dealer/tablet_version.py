@@ -107,13 +107,15 @@ def tablet_version_cached(session_key: str, table_id: int) -> TabletPoll:
     return TabletPoll(version if allowed and isinstance(version, str) else None, allowed=allowed)
 
 
-def tablet_version_keep(session_key: str, table: Table) -> str:
-    """The table's marker, computed, and kept with the leave to see the table the caller has checked (or found kept).
-    The generations are read before the rows: a write committing meanwhile raises the table's, so this marker is
-    never taken for the newer one; a new dealer raises the other, so this leave is never taken for the new one's."""
+def tablet_version_keep(session_key: str, table: Table, *, checked: bool) -> str:
+    """The table's marker, computed and kept; with the leave to see the table when the caller has ``checked`` it
+    just now (a leave found kept is not kept longer: it ends ``ALLOWED_SECONDS`` after its check). The generations
+    are read before the rows: a write committing meanwhile raises the table's, so this marker is never taken for the
+    newer one; a new dealer raises the other, so this leave is never taken for the new one's."""
     keys = _keys(session_key, table.pk)
     version = tablet_version(table)
     if keys is not None:
         cache.set(keys[0], version, cache_seconds())
-        cache.set(keys[1], True, min(ALLOWED_SECONDS, cache_seconds()))
+        if checked:
+            cache.set(keys[1], True, min(ALLOWED_SECONDS, cache_seconds()))
     return version

@@ -584,7 +584,7 @@ def tablet_version_view(request: HttpRequest, table_id: int) -> HttpResponse:
         return JsonResponse({"version": cached.version})
     if cached.allowed:  # the table changed since: its marker, for a session allowed to see it within the minute
         table = get_object_or_404(Table, pk=table_id)
-        return JsonResponse({"version": tablet_version.tablet_version_keep(session_key, table)})
+        return JsonResponse({"version": tablet_version.tablet_version_keep(session_key, table, checked=False)})
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     table = _table(table_id)
@@ -592,4 +592,5 @@ def tablet_version_view(request: HttpRequest, table_id: int) -> HttpResponse:
         require_view_table(request.user, table)
     except ApplicationError as exc:
         return JsonResponse({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
-    return JsonResponse({"version": tablet_version.tablet_version_keep(request.session.session_key or "", table)})
+    version = tablet_version.tablet_version_keep(request.session.session_key or "", table, checked=True)
+    return JsonResponse({"version": version})

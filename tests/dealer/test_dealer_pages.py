@@ -447,6 +447,42 @@ def test_the_tablets_poll_after_its_own_wager_reads_no_session_and_a_new_dealer_
 
 
 @pytest.mark.django_db
+def test_a_tablets_leave_to_poll_ends_a_minute_after_its_check_however_often_the_table_changes(
+    pgp: Table,
+    dealer,
+    monkeypatch,
+    django_assert_max_num_queries: Callable[..., Any],
+    django_capture_on_commit_callbacks,
+) -> None:
+    """The leave found kept is not kept longer: a role taken away or a sign-out is felt within the minute even at a
+    busy table, whose every wager makes the poll compute the marker again."""
+    import time
+
+    import casino.live
+
+    monkeypatch.setattr(casino.live, "LOCAL_SECONDS", 600)  # this test's one process is the whole floor
+    now = [time.time()]
+    monkeypatch.setattr(time, "time", lambda: now[0])  # the cache's clock
+    url = f"/dealer/tables/{pgp.pk}/version/"
+    client = signed_in(dealer)
+    client.get(url)  # checked: the leave holds a minute from now
+    with django_capture_on_commit_callbacks(execute=True):
+        opened = round_open(actor=dealer, table=pgp)
+    now[0] += 50
+    with django_capture_on_commit_callbacks(execute=True):
+        wager_place(actor=dealer, round=opened, seat=1, amount_cents=2500)
+    with django_assert_max_num_queries(3) as polled:  # within the minute: the marker only
+        assert client.get(url).status_code == 200
+    assert '"django_session"' not in " ".join(query["sql"] for query in polled.captured_queries)
+    now[0] += 20  # 70 s after the check, the table changing all along
+    with django_capture_on_commit_callbacks(execute=True):
+        wager_place(actor=dealer, round=opened, seat=2, amount_cents=2500)
+    with django_assert_max_num_queries(20) as polled:
+        assert client.get(url).status_code == 200
+    assert '"django_session"' in " ".join(query["sql"] for query in polled.captured_queries)  # checked again
+
+
+@pytest.mark.django_db
 def test_the_tablet_reads_in_a_fixed_number_of_queries(
     revealed_round: Round, dealer, django_assert_max_num_queries: Callable[..., Any]
 ) -> None:

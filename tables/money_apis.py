@@ -1,5 +1,6 @@
 """REST endpoints of the table's money (DESIGN.md "The table's money"): the house's chips, the tray
-counts, fills and credits, buy-ins and the drop box. Thin, one class per operation; the services of
+counts, fills and credits, buy-ins and the drop box. Thin, one class per operation, the bodies it takes and answers
+in ``tables.money_api_shapes``; the services of
 ``tables.tray``, ``tables.slips`` and ``tables.drop`` decide every write (who may, and whether the state allows it)
 and refuse with ``{"message", "extra"}``: 400, 403, 404 or 409. Money is integer cents; chips and notes are counted
 by denomination, an object of ``{"value in cents": how many}``.
@@ -21,10 +22,9 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,12 +32,25 @@ from rest_framework.views import APIView
 from casino.api_inputs import valid_input
 from casino.api_pages import SHIFT_FILTER, TABLE_FILTER, ApiCursorPagination, filtered, page_response, since_filter
 from casino.errors import ApplicationError, NotAllowed
-from casino.fields import RowOrProblem, StrictCharField, StrictIntegerField, query_id
+from casino.fields import query_id
 from casino.roles import OVERSEERS, Role
 from casino.selectors import shift_current
 from casino.users import actor_of
-from tables.drop import MOST_CENTS, MOST_NOTES, DropBox, buy_in_record, buy_in_void, drop_box, drop_count_record
-from tables.models import BuyIn, Slip, TrayCount
+from tables.drop import DropBox, buy_in_record, buy_in_void, drop_box, drop_count_record
+from tables.models import BuyIn, Slip
+from tables.money_api_shapes import (
+    BuyInInputSerializer,
+    BuyInOutputSerializer,
+    ChipOutputSerializer,
+    DropBoxOutputSerializer,
+    DropCountInputSerializer,
+    SlipNumbersOutputSerializer,
+    SlipOutputSerializer,
+    SlipRequestInputSerializer,
+    SlipVoidInputSerializer,
+    TrayCountInputSerializer,
+    TrayCountOutputSerializer,
+)
 from tables.permissions import (
     can_read_slip_numbers,
     drop_figures_hidden,
@@ -57,7 +70,7 @@ from tables.selectors import (
     tray_count_list,
 )
 from tables.slips import slip_issue, slip_numbers, slip_request, slip_sign, slip_void
-from tables.tray import MOST_CHIPS, tray_count_confirm, tray_count_record, tray_variance
+from tables.tray import tray_count_confirm, tray_count_record
 
 
 def _choice(request: Request, name: str, choices: list[str], *, what: str) -> str | None:
@@ -71,184 +84,6 @@ def _choice(request: Request, name: str, choices: list[str], *, what: str) -> st
             extra={"field": name},
         )
     return wanted
-
-
-# --- inputs ---------------------------------------------------------------------------------------
-
-
-@extend_schema_field(
-    {
-        "type": "object",
-        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MOST_CHIPS},
-        "description": "Chips by denomination: each chip's value in cents (a house chip in use) to how many, a JSON "
-        "integer.",
-        "example": {"2500": 20, "10000": 3},
-    }
-)
-class ChipCountsField(serializers.DictField):
-    """Chips by denomination: an object; its denominations and numbers are the service's to check, in the dealer's
-    words (``tables.tray.tray_counts_read``)."""
-
-
-@extend_schema_field(
-    {
-        "type": "object",
-        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MOST_NOTES},
-        "description": "Notes by denomination: each note's value in cents to how many, a JSON integer.",
-        "example": {"10000": 3, "2000": 10},
-    }
-)
-class NoteCountsField(serializers.DictField):
-    """Notes by denomination: an object; the service checks its notes and numbers (``tables.drop``)."""
-
-
-class TrayCountInputSerializer(serializers.Serializer[Any]):
-    kind = serializers.ChoiceField(choices=TrayCount.Kind.choices)
-    counts = ChipCountsField()
-
-
-class SlipRequestInputSerializer(serializers.Serializer[Any]):
-    kind = serializers.ChoiceField(choices=Slip.Kind.choices)
-    chips = ChipCountsField(help_text="The chips to move, by denomination; at least one.")
-
-
-class SlipVoidInputSerializer(serializers.Serializer[Any]):
-    reason = StrictCharField(allow_blank=True, help_text="Why the slip is voided (required, in words).")
-
-
-class BuyInInputSerializer(serializers.Serializer[Any]):
-    seat = StrictIntegerField(min_value=1)
-    # Cash only: a buy-in paid with a marker is recorded when the marker is issued (``POST /markers/{id}/issue/``).
-    medium = serializers.ChoiceField(
-        choices=[(BuyIn.Medium.CASH.value, BuyIn.Medium.CASH.label)],
-        help_text="cash: a marker's chips are recorded when the marker is issued (POST /markers/{id}/issue/).",
-        error_messages={
-            "invalid_choice": gettext_lazy(
-                "A buy-in here is paid in cash: a marker is asked for at POST /tables/{{id}}/markers/ and its chips "
-                "recorded when a supervisor issues it."
-            )
-        },
-    )
-    amount_cents = StrictIntegerField(min_value=1, max_value=MOST_CENTS)
-
-
-class DropCountInputSerializer(serializers.Serializer[Any]):
-    cash = NoteCountsField()
-    markers_cents = StrictIntegerField(min_value=0, max_value=MOST_CENTS)
-    promo_cents = StrictIntegerField(min_value=0, max_value=MOST_CENTS)
-
-
-# --- answers --------------------------------------------------------------------------------------
-
-
-class ChipOutputSerializer(serializers.Serializer[Any]):
-    value_cents = serializers.IntegerField()
-    colour = serializers.CharField()
-
-
-class TrayCountOutputSerializer(RowOrProblem):
-    id = serializers.IntegerField(source="pk")
-    table = serializers.IntegerField(source="table_id")
-    table_name = serializers.CharField(source="table.name")
-    shift = serializers.IntegerField(source="shift_id")
-    kind = serializers.CharField()
-    status = serializers.CharField(help_text="counted (to confirm) or confirmed")
-    counts = serializers.DictField(child=serializers.IntegerField())
-    total_cents = serializers.IntegerField()
-    expected_cents = serializers.IntegerField(
-        allow_null=True, help_text="An opener's: the table's last confirmed closer (null for a first opening)."
-    )
-    difference_cents = serializers.SerializerMethodField(help_text="Counted − expected (over when positive).")
-    variance_level = serializers.SerializerMethodField(
-        help_text="none, report (a written report) or escalate (the discrepancy thresholds are settings)"
-    )
-    counted_by = serializers.CharField(source="counted_by.username")
-    counted_at = serializers.DateTimeField()
-    confirmed_by = serializers.CharField(source="confirmed_by.username", allow_null=True, default=None)
-    confirmed_at = serializers.DateTimeField(allow_null=True)
-
-    def get_difference_cents(self, count: TrayCount) -> int:
-        return tray_variance(count).difference_cents
-
-    def get_variance_level(self, count: TrayCount) -> str:
-        return tray_variance(count).level
-
-
-class SlipOutputSerializer(RowOrProblem):
-    id = serializers.IntegerField(source="pk")
-    kind = serializers.CharField()
-    number = serializers.IntegerField()
-    table = serializers.IntegerField(source="table_id")
-    table_name = serializers.CharField(source="table.name")
-    shift = serializers.IntegerField(source="shift_id")
-    chips = serializers.DictField(child=serializers.IntegerField())
-    total_cents = serializers.IntegerField()
-    status = serializers.CharField(help_text="requested, issued, received or voided")
-    requested_by = serializers.CharField(source="requested_by.username")
-    requested_at = serializers.DateTimeField()
-    issued_by = serializers.CharField(source="issued_by.username", allow_null=True, default=None)
-    issued_at = serializers.DateTimeField(allow_null=True)
-    dealer_signed_by = serializers.CharField(source="dealer_signed_by.username", allow_null=True, default=None)
-    supervisor_signed_by = serializers.CharField(source="supervisor_signed_by.username", allow_null=True, default=None)
-    received_at = serializers.DateTimeField(allow_null=True)
-    voided_by = serializers.CharField(source="voided_by.username", allow_null=True, default=None)
-    void_reason = serializers.CharField()
-
-
-class SlipNumbersOutputSerializer(serializers.Serializer[Any]):
-    kind = serializers.CharField()
-    used = serializers.ListField(child=serializers.IntegerField(), help_text="Numbers on slips not voided.")
-    voided = serializers.ListField(child=serializers.IntegerField(), help_text="Numbers on voided slips.")
-    missing = serializers.ListField(child=serializers.IntegerField(), help_text="Gaps: there should be none.")
-
-
-class BuyInOutputSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField(source="pk")
-    table = serializers.IntegerField(source="table_id")
-    shift = serializers.IntegerField(source="shift_id")
-    seat = serializers.IntegerField(source="seat_number")
-    medium = serializers.CharField()
-    amount_cents = serializers.IntegerField()
-    recorded_by = serializers.CharField(source="recorded_by.username")
-    recorded_at = serializers.DateTimeField()
-    corrects = serializers.IntegerField(source="corrects_id", allow_null=True)
-
-
-class DropCountOutputSerializer(RowOrProblem):
-    id = serializers.IntegerField(source="pk")
-    counted_by = serializers.CharField(source="counted_by.username")
-    counted_at = serializers.DateTimeField()
-    cash = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
-    cash_cents = serializers.IntegerField(allow_null=True)
-    markers_cents = serializers.IntegerField(allow_null=True)
-    promo_cents = serializers.IntegerField(allow_null=True)
-
-    def to_representation(self, instance: Any) -> dict[str, Any]:
-        body = dict(super().to_representation(instance))
-        if self.context.get("figures_hidden"):
-            body.update(cash=None, cash_cents=None, markers_cents=None, promo_cents=None)
-        return body
-
-
-class DropBoxOutputSerializer(serializers.Serializer[Any]):
-    table = serializers.IntegerField(source="table.pk")
-    table_name = serializers.CharField(source="table.name")
-    shift = serializers.IntegerField(source="shift.pk")
-    shift_name = serializers.CharField(source="shift.name")
-    shift_closed = serializers.SerializerMethodField()
-    status = serializers.CharField(help_text="not counted, counted once, counts disagree or final")
-    drop_cents = serializers.IntegerField(allow_null=True, help_text="The final count's cash and markers.")
-    final = serializers.IntegerField(source="final.pk", allow_null=True, default=None, help_text="The final count.")
-    figures_hidden = serializers.SerializerMethodField(
-        help_text="True for a Count team member who has not counted this box: the counts' figures are null."
-    )
-    counts = DropCountOutputSerializer(many=True, help_text="Oldest first.")
-
-    def get_shift_closed(self, box: DropBox) -> bool:
-        return box.shift.closed_at is not None
-
-    def get_figures_hidden(self, box: DropBox) -> bool:
-        return bool(self.context.get("figures_hidden"))
 
 
 # --- the chips and the tray -----------------------------------------------------------------------

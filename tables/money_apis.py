@@ -17,13 +17,14 @@ Who reads what (``tables.permissions``):
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -245,24 +246,32 @@ class SlipDetailApi(APIView):
         return Response(SlipOutputSerializer(slip).data)
 
 
-class SlipIssueApi(APIView):
-    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+class SlipStepApi(APIView):
+    """A slip taken one step on, with no body: ``step`` (a service of ``tables.slips``) says who may and refuses a
+    slip not in the status for it (409); the answer is the slip as it is then."""
 
-    @extend_schema(
+    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
+    step: ClassVar[Callable[..., Slip]]
+
+    def post(self, request: Request, slip_id: int) -> Response:
+        self.step(actor=actor_of(request.user), slip=slip_get(slip_id=slip_id))
+        return _slip(slip_id)
+
+
+@extend_schema_view(
+    post=extend_schema(
         request=None,
         responses=SlipOutputSerializer,
         summary="Issue a requested slip at the cage (a Cage cashier, never whoever asked for it)",
         description="409 when the slip is not waiting for the cage (issued, received or voided).",
     )
-    def post(self, request: Request, slip_id: int) -> Response:
-        slip_issue(actor=actor_of(request.user), slip=slip_get(slip_id=slip_id))
-        return _slip(slip_id)
+)
+class SlipIssueApi(SlipStepApi):
+    step = staticmethod(slip_issue)
 
 
-class SlipSignApi(APIView):
-    idempotency_key_required = True  # it moves money or chips (casino.idempotency)
-
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         request=None,
         responses=SlipOutputSerializer,
         summary="Sign an issued slip at its table: first the dealer (or a supervisor), then a supervisor, two "
@@ -270,9 +279,9 @@ class SlipSignApi(APIView):
         description="409 when the slip is not issued yet, already received or voided, or already signed by the "
         "same person.",
     )
-    def post(self, request: Request, slip_id: int) -> Response:
-        slip_sign(actor=actor_of(request.user), slip=slip_get(slip_id=slip_id))
-        return _slip(slip_id)
+)
+class SlipSignApi(SlipStepApi):
+    step = staticmethod(slip_sign)
 
 
 class SlipVoidApi(APIView):

@@ -53,7 +53,7 @@ def _table_record(table: CashTable) -> dict[str, Any]:
     return {"cash_game": table.cash_game_id, "table": table.table.name, "must_move": table.must_move}
 
 
-def entry_record(entry: WaitlistEntry, **extra: Any) -> dict[str, Any]:
+def _entry_record(entry: WaitlistEntry, **extra: Any) -> dict[str, Any]:
     record = {
         "entry": entry.pk,
         "cash_game": entry.cash_game_id,
@@ -65,6 +65,12 @@ def entry_record(entry: WaitlistEntry, **extra: Any) -> dict[str, Any]:
         "session": entry.session_id,
     }
     return {**record, **extra}
+
+
+def entry_audited(entry: WaitlistEntry, *, actor: User | None, event: AuditEventType, **extra: Any) -> None:
+    """A name's change in the audit trail, in the caller's transaction: the entry's record after it (``extra``
+    added to it)."""
+    audit_event_record(actor=actor, event_type=event, subject=entry, after=_entry_record(entry, **extra), rows=[entry])
 
 
 # --- input ----------------------------------------------------------------------------------------------------------
@@ -99,10 +105,12 @@ def locked_game(game: CashGame) -> CashGame:
     return CashGame.objects.select_for_update().get(pk=game.pk)
 
 
-def refuse_closed(game: CashGame) -> None:
-    """A closed list takes no write."""
-    if game.closed_at is not None:
+def locked_open_game(game: CashGame) -> CashGame:
+    """The cash game's row, locked, or a refusal if its list is closed."""
+    locked = locked_game(game)
+    if locked.closed_at is not None:
         raise WrongState(_("This list is closed: open a list for the game and stakes again."))
+    return locked
 
 
 # --- lists and tables ---------------------------------------------------------------------------------------------
@@ -139,8 +147,7 @@ def cash_game_close(*, actor: Requester, cash_game: CashGame) -> CashGame:
     desk = person(actor, what=_("Closing a list"))
     require_runner(desk, action="close a cash game's list")
     with transaction.atomic():
-        game = locked_game(cash_game)
-        refuse_closed(game)
+        game = locked_open_game(cash_game)
         on = WaitlistEntry.objects.filter(cash_game=game, status__in=STILL_ON).count()
         if on:
             raise WrongState(
@@ -172,8 +179,7 @@ def cash_table_add(*, actor: Requester, cash_game: CashGame, table: Table, must_
         raise ApplicationError(_("Must-move is true or false."), extra={"field": "must_move"})
     try:
         with transaction.atomic():
-            game = locked_game(cash_game)
-            refuse_closed(game)
+            game = locked_open_game(cash_game)
             if table.game != game.game:
                 raise ApplicationError(
                     _("Table %(table)s deals %(its)s, not %(game)s.")
@@ -235,8 +241,7 @@ def _put_down(
     *, actor: User | None, cash_game: CashGame, name: str, player: Player | None, source: str
 ) -> WaitlistEntry:
     with transaction.atomic():
-        game = locked_game(cash_game)
-        refuse_closed(game)
+        game = locked_open_game(cash_game)
         on = WaitlistEntry.objects.filter(cash_game=game, status__in=STILL_ON)
         if player is not None and on.filter(player=player).exists():
             raise WrongState(_("This player is on this list already."), extra={"field": "player"})
@@ -261,13 +266,7 @@ def _put_down(
         entry = WaitlistEntry.objects.create(
             cash_game=game, name=name, player=player, source=source, put_down_at=timezone.now(), put_down_by=actor
         )
-        audit_event_record(
-            actor=actor,
-            event_type=AuditEventType.WAITLIST_PUT_DOWN,
-            subject=entry,
-            after=entry_record(entry),
-            rows=[entry],
-        )
+        entry_audited(entry, actor=actor, event=AuditEventType.WAITLIST_PUT_DOWN)
     return entry
 
 

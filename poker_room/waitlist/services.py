@@ -20,6 +20,7 @@ audit trail names entries by id and player id, never by name (a public list's na
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -27,7 +28,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
 from players.models import RatingSession
@@ -43,12 +43,12 @@ from poker_room.waitlist.lists import (
     cash_game_open,
     cash_table_add,
     cash_table_remove,
-    entry_record,
+    entry_audited,
     guest_name,
     kiosk_names,
     kiosk_waiting,
     locked_game,
-    refuse_closed,
+    locked_open_game,
     waitlist_kiosk_put_down,
     waitlist_put_down,
 )
@@ -91,18 +91,30 @@ def no_show_minutes() -> int:
 # --- the list's tables and seats ----------------------------------------------------------------------------------
 
 
-def _entry_locked(entry: WaitlistEntry | int) -> WaitlistEntry:
-    """The entry (locked, with its list locked first), or a refusal if there is none."""
+def _entry_locked(entry: WaitlistEntry | int, *, only: Collection[str], refusal: str) -> WaitlistEntry:
+    """The entry (locked, with its list locked first) in one of the statuses ``only``, or a refusal: there is no such
+    name, or it is in another status (``refusal``: the desk's words, with the entry's name and status)."""
     pk = entry if isinstance(entry, int) else entry.pk
     found = WaitlistEntry.objects.filter(pk=pk).values_list("cash_game_id", flat=True).first()
     if found is None:
         raise ApplicationError(_("There is no such name on a list."), extra={"field": "entry"})
     CashGame.objects.select_for_update().get(pk=found)
-    return (
+    locked = (
         WaitlistEntry.objects.select_for_update(of=("self",))
         .select_related("cash_game", "table__table", "player")
         .get(pk=pk)
     )
+    if locked.status not in only:
+        raise WrongState(refusal % {"name": locked.name, "status": locked.get_status_display()})
+    return locked
+
+
+def _session_open(found: WaitlistEntry) -> RatingSession | None:
+    """The rated player's rating session at the table, unless there is none or it has ended."""
+    if found.session_id is None:
+        return None
+    session = RatingSession.objects.get(pk=found.session_id)
+    return session if session.status != RatingSession.Status.ENDED else None
 
 
 def _open_tables(game: CashGame) -> list[CashTable]:
@@ -180,13 +192,7 @@ def _call_next(game: CashGame, *, actor: User | None, now: dt.datetime, strict: 
     first.status, first.called_at = WaitlistEntry.Status.CALLED, now
     first.table = CashTable.objects.select_related("table").get(pk=where.table)
     first.save(update_fields=["status", "called_at", "table"])
-    audit_event_record(
-        actor=actor,
-        event_type=AuditEventType.WAITLIST_CALLED,
-        subject=first,
-        after=entry_record(first),
-        rows=[first],
-    )
+    entry_audited(first, actor=actor, event=AuditEventType.WAITLIST_CALLED)
     return first
 
 
@@ -195,8 +201,7 @@ def waitlist_call(*, actor: Requester, cash_game: CashGame) -> WaitlistEntry:
     desk = person(actor, what=_("Calling a name"))
     require_runner(desk, action="call a name from a waitlist")
     with transaction.atomic():
-        game = locked_game(cash_game)
-        refuse_closed(game)
+        game = locked_open_game(cash_game)
         called = _call_next(game, actor=desk, now=timezone.now(), strict=True)
         assert called is not None  # strict: refused otherwise
     return called
@@ -208,12 +213,11 @@ def waitlist_seat(*, actor: Requester, entry: WaitlistEntry | int, seat: object 
     desk = person(actor, what=_("Seating a player"))
     require_runner(desk, action="seat a player from a waitlist")
     with transaction.atomic():
-        found = _entry_locked(entry)
-        if found.status != WaitlistEntry.Status.CALLED:
-            raise WrongState(
-                _("%(name)s is %(status)s: a player is seated once called.")
-                % {"name": found.name, "status": found.get_status_display()}
-            )
+        found = _entry_locked(
+            entry,
+            only=[WaitlistEntry.Status.CALLED],
+            refusal=_("%(name)s is %(status)s: a player is seated once called."),
+        )
         table = found.table
         assert table is not None  # a called entry holds a seat at a table (the check constraint)
         if table.removed_at is not None or table.table.status != Table.Status.OPEN:
@@ -231,13 +235,7 @@ def waitlist_seat(*, actor: Requester, entry: WaitlistEntry | int, seat: object 
             now,
         )
         found.save(update_fields=["status", "seat_number", "seated_at", "table_since", "session"])
-        audit_event_record(
-            actor=desk,
-            event_type=AuditEventType.WAITLIST_SEATED,
-            subject=found,
-            after=entry_record(found),
-            rows=[found],
-        )
+        entry_audited(found, actor=desk, event=AuditEventType.WAITLIST_SEATED)
     return found
 
 
@@ -247,8 +245,7 @@ def waitlist_move(*, actor: Requester, cash_game: CashGame, seat: object = None)
     desk = person(actor, what=_("Moving a player"))
     require_runner(desk, action="move a player to the main game")
     with transaction.atomic():
-        game = locked_game(cash_game)
-        refuse_closed(game)
+        game = locked_open_game(cash_game)
         tables = _open_tables(game)
         main = next((table for table in tables if not table.must_move), None)
         if main is None:
@@ -268,26 +265,32 @@ def waitlist_move(*, actor: Requester, cash_game: CashGame, seat: object = None)
         )
         number = _free_seat(main, seat)
         left = found.table
-        if found.session_id is not None:
-            session = RatingSession.objects.get(pk=found.session_id)
-            if session.status != RatingSession.Status.ENDED:
-                session_move(actor=desk, session=session, table=main.table, seat=number)
+        session = _session_open(found)
+        if session is not None:
+            session_move(actor=desk, session=session, table=main.table, seat=number)
         found.table, found.seat_number, found.table_since = main, number, timezone.now()
         found.save(update_fields=["table", "seat_number", "table_since"])
-        audit_event_record(
+        entry_audited(
+            found,
             actor=desk,
-            event_type=AuditEventType.WAITLIST_MOVED,
-            subject=found,
-            after=entry_record(found, moved_from=left.table.name if left is not None else None),
-            rows=[found],
+            event=AuditEventType.WAITLIST_MOVED,
+            moved_from=left.table.name if left is not None else None,
         )
     return found
 
 
-def _gone(found: WaitlistEntry, *, actor: User | None, status: str, event: AuditEventType, now: dt.datetime) -> None:
+# How a name leaves the list, and the event each writes.
+_GONE_EVENTS = {
+    WaitlistEntry.Status.NO_SHOW: AuditEventType.WAITLIST_NO_SHOW,
+    WaitlistEntry.Status.LEFT: AuditEventType.WAITLIST_LEFT,
+    WaitlistEntry.Status.REMOVED: AuditEventType.WAITLIST_REMOVED,
+}
+
+
+def _gone(found: WaitlistEntry, *, actor: User | None, status: WaitlistEntry.Status, now: dt.datetime) -> None:
     found.status, found.ended_at = status, now
     found.save(update_fields=["status", "ended_at"])
-    audit_event_record(actor=actor, event_type=event, subject=found, after=entry_record(found), rows=[found])
+    entry_audited(found, actor=actor, event=_GONE_EVENTS[status])
 
 
 def waitlist_no_show(*, actor: Requester, entry: WaitlistEntry | int) -> WaitlistEntry | None:
@@ -296,12 +299,11 @@ def waitlist_no_show(*, actor: Requester, entry: WaitlistEntry | int) -> Waitlis
     desk = person(actor, what=_("Marking a no-show"))
     require_runner(desk, action="mark a no-show")
     with transaction.atomic():
-        found = _entry_locked(entry)
-        if found.status != WaitlistEntry.Status.CALLED:
-            raise WrongState(
-                _("%(name)s is %(status)s: only a called player is a no-show.")
-                % {"name": found.name, "status": found.get_status_display()}
-            )
+        found = _entry_locked(
+            entry,
+            only=[WaitlistEntry.Status.CALLED],
+            refusal=_("%(name)s is %(status)s: only a called player is a no-show."),
+        )
         now = timezone.now()
         minutes = no_show_minutes()
         assert found.called_at is not None
@@ -310,7 +312,7 @@ def waitlist_no_show(*, actor: Requester, entry: WaitlistEntry | int) -> Waitlis
                 _("%(name)s was called less than %(minutes)s minutes ago: wait before marking a no-show.")
                 % {"name": found.name, "minutes": minutes}
             )
-        _gone(found, actor=desk, status=WaitlistEntry.Status.NO_SHOW, event=AuditEventType.WAITLIST_NO_SHOW, now=now)
+        _gone(found, actor=desk, status=WaitlistEntry.Status.NO_SHOW, now=now)
         return _call_next(found.cash_game, actor=desk, now=now, strict=False)
 
 
@@ -329,13 +331,7 @@ def waitlist_no_shows() -> int:
                 called_at__lte=now - dt.timedelta(minutes=minutes),
             )
             for found in late.order_by("called_at", "pk"):
-                _gone(
-                    found,
-                    actor=None,
-                    status=WaitlistEntry.Status.NO_SHOW,
-                    event=AuditEventType.WAITLIST_NO_SHOW,
-                    now=now,
-                )
+                _gone(found, actor=None, status=WaitlistEntry.Status.NO_SHOW, now=now)
                 marked += 1
                 _call_next(locked, actor=None, now=now, strict=False)
     return marked
@@ -346,19 +342,13 @@ def waitlist_leave(*, actor: Requester, entry: WaitlistEntry | int) -> WaitlistE
     desk = person(actor, what=_("A player leaving"))
     require_runner(desk, action="record a player leaving a cash game")
     with transaction.atomic():
-        found = _entry_locked(entry)
-        if found.status != WaitlistEntry.Status.SEATED:
-            raise WrongState(
-                _("%(name)s is %(status)s: a seated player leaves.")
-                % {"name": found.name, "status": found.get_status_display()}
-            )
-        if found.session_id is not None:
-            session = RatingSession.objects.get(pk=found.session_id)
-            if session.status != RatingSession.Status.ENDED:
-                session_end(actor=desk, session=session)
-        _gone(
-            found, actor=desk, status=WaitlistEntry.Status.LEFT, event=AuditEventType.WAITLIST_LEFT, now=timezone.now()
+        found = _entry_locked(
+            entry, only=[WaitlistEntry.Status.SEATED], refusal=_("%(name)s is %(status)s: a seated player leaves.")
         )
+        session = _session_open(found)
+        if session is not None:
+            session_end(actor=desk, session=session)
+        _gone(found, actor=desk, status=WaitlistEntry.Status.LEFT, now=timezone.now())
     return found
 
 
@@ -367,17 +357,10 @@ def waitlist_remove(*, actor: Requester, entry: WaitlistEntry | int) -> Waitlist
     desk = person(actor, what=_("Taking a name off"))
     require_runner(desk, action="take a name off a waitlist")
     with transaction.atomic():
-        found = _entry_locked(entry)
-        if found.status not in (WaitlistEntry.Status.WAITING, WaitlistEntry.Status.CALLED):
-            raise WrongState(
-                _("%(name)s is %(status)s: a name waiting or called is taken off.")
-                % {"name": found.name, "status": found.get_status_display()}
-            )
-        _gone(
-            found,
-            actor=desk,
-            status=WaitlistEntry.Status.REMOVED,
-            event=AuditEventType.WAITLIST_REMOVED,
-            now=timezone.now(),
+        found = _entry_locked(
+            entry,
+            only=[WaitlistEntry.Status.WAITING, WaitlistEntry.Status.CALLED],
+            refusal=_("%(name)s is %(status)s: a name waiting or called is taken off."),
         )
+        _gone(found, actor=desk, status=WaitlistEntry.Status.REMOVED, now=timezone.now())
     return found

@@ -29,7 +29,7 @@ from casino.once import FormPage, Kept
 from casino.selectors import shift_current
 from casino.templatetags.money import cents as _money
 from casino.users import actor_of
-from dealer.table_pages import FORM_SCOPE, amount_typed, at_table, page
+from dealer.table_pages import FORM_SCOPE, amount_required, at_table, page, whole_typed
 from players.credit import (
     MOST_MARKER_CENTS,
     MOST_SIGNATURE,
@@ -40,7 +40,6 @@ from players.credit import (
 )
 from players.credit_selectors import markers_at_table
 from players.models import Marker, RatingSeat
-from poker_room.pages import posted_int
 from tables.models import Table
 
 _MARKERS_ACTION = gettext_lazy("handle the table's markers")
@@ -123,12 +122,10 @@ def marker_request_view(request: HttpRequest, kept: Kept, table: Table) -> str:
         name: request.POST.get(name, "")[: MOST_SIGNATURE if name == "signature" else 200]
         for name in ("seat", "amount", "signature", "signed_name")
     }
-    seat = posted_int(request, "seat")  # "²" or "٣" is no seat: only the digits 0-9
+    seat = whole_typed(request.POST.get("seat"))
     if not isinstance(seat, int):
         raise ApplicationError(_("Tap the seat of the player who signs the marker."), extra={"field": "seat"})
-    amount = amount_typed(typed["amount"], field="amount", most_cents=MOST_MARKER_CENTS)
-    if amount is None:
-        raise ApplicationError(_("Type the marker's amount."), extra={"field": "amount"})
+    amount = amount_required(typed["amount"], most_cents=MOST_MARKER_CENTS, missing=_("Type the marker's amount."))
     marker = marker_request(
         actor=actor_of(request.user),
         table=table,

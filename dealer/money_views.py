@@ -35,16 +35,12 @@ from casino.once import FormPage, Kept
 from casino.selectors import shift_current
 from casino.templatetags.money import cents as _money
 from casino.users import actor_of
-from dealer.table_pages import FORM_SCOPE, amount_typed, at_table, page
+from dealer.table_pages import FORM_SCOPE, SHOWN, amount_required, at_table, page, whole_typed
 from tables.drop import MOST_CENTS, buy_in_record, buy_in_void
 from tables.models import BuyIn, ChipDenomination, Slip, Table, TrayCount
 from tables.slips import slip_request, slip_sign, slip_void
 from tables.tray import TrayVariance, tray_count_confirm, tray_count_record, tray_variance
 
-# A number of chips or a seat as typed: a whole number (the service says whether it is one it takes); anything else
-# goes to the service as the text typed, cut short, and the service says what is wrong with it.
-_WHOLE = re.compile(r"-?[0-9]{1,12}")
-_SHOWN = 24
 # The chip colours the style sheet draws by name (money.css ``.c-<name>``); any other is drawn by money.js.
 _COLOURS = frozenset(
     ("white", "red", "green", "black", "purple", "yellow", "orange", "blue", "pink", "grey", "gray", "brown")
@@ -132,7 +128,7 @@ def _columns(typed: Mapping[str, str]) -> list[dict[str, Any]]:
     columns = []
     for chip in ChipDenomination.objects.filter(in_use=True).order_by("value_cents"):
         text = typed.get(str(chip.value_cents), "")
-        number = _whole(text)
+        number = whole_typed(text)
         colour = re.sub(r"[^a-z]", "", chip.colour.lower())
         columns.append(
             {
@@ -150,33 +146,14 @@ def _columns(typed: Mapping[str, str]) -> list[dict[str, Any]]:
 # --- reading the forms ---------------------------------------------------------------------------------
 
 
-def _shown(text: str) -> str:
-    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}…"
-
-
-def _whole(value: str | None) -> int | str | None:
-    """A whole number from a form field, or the text as typed (cut short); None when left empty."""
-    text = (value or "").strip()
-    if not text:
-        return None
-    return int(text) if _WHOLE.fullmatch(text) else _shown(text)
-
-
 def _typed_chips(posted: Mapping[str, str]) -> dict[str, str]:
     """The chip tray's fields as typed, by denomination (``chip-2500`` → ``"2500"``)."""
-    return {name.removeprefix("chip-")[:_SHOWN]: value for name, value in posted.items() if name.startswith("chip-")}
+    return {name.removeprefix("chip-")[:SHOWN]: value for name, value in posted.items() if name.startswith("chip-")}
 
 
 def _chip_counts(typed: Mapping[str, str]) -> dict[str, object]:
     """The chips counted, for the service: an empty field is none of that chip."""
-    return {key: 0 if not value.strip() else _whole(value) for key, value in typed.items()}
-
-
-def _buy_in_amount(posted: Mapping[str, str]) -> int:
-    amount = amount_typed(posted.get("amount", ""), field="amount", most_cents=MOST_CENTS)
-    if amount is None:
-        raise ApplicationError(_("Type the amount, like 500.00."), extra={"field": "amount"})
-    return amount
+    return {key: 0 if not value.strip() else whole_typed(value) for key, value in typed.items()}
 
 
 # --- the pages and their forms ----------------------------------------------------------------------
@@ -290,17 +267,17 @@ def slip_void_view(request: HttpRequest, kept: Kept, table: Table, slip_id: int)
 @MONEY.acts()
 def buy_in_view(request: HttpRequest, kept: Kept, table: Table) -> str:
     typed = kept["buy_in"] = {name: request.POST.get(name, "") for name in ("seat", "medium", "amount")}
-    seat = _whole(typed["seat"])
+    seat = whole_typed(typed["seat"])
     if seat is None:
         raise ApplicationError(_("Tap the seat that buys in."), extra={"field": "seat"})
     if not typed["medium"]:
         raise ApplicationError(_("Tap cash or marker."), extra={"field": "medium"})
-    amount = _buy_in_amount(typed)
+    amount = amount_required(typed["amount"], most_cents=MOST_CENTS, missing=_("Type the amount, like 500.00."))
     buy_in = buy_in_record(
         actor=actor_of(request.user),
         table=table,
         seat=seat,  # type: ignore[arg-type]  # the text typed: the service refuses it, in its words
-        medium=typed["medium"][:_SHOWN],
+        medium=typed["medium"][:SHOWN],
         amount_cents=amount,
     )
     return _("Seat %(seat)s buys in %(amount)s (%(medium)s).") % {
@@ -355,7 +332,7 @@ def _tray_page(
 def _tray_count_record(request: HttpRequest, kept: Kept, table: Table) -> str:
     typed = kept["typed"] = _typed_chips(request.POST)
     kind = request.POST.get("kind", "")
-    count = tray_count_record(actor=actor_of(request.user), table=table, kind=kind[:_SHOWN], counts=_chip_counts(typed))
+    count = tray_count_record(actor=actor_of(request.user), table=table, kind=kind[:SHOWN], counts=_chip_counts(typed))
     return _("The %(kind)s of %(total)s is recorded: a supervisor confirms it.") % {
         "kind": count.get_kind_display(),
         "total": _money(count.total_cents),
@@ -366,7 +343,7 @@ def _tray_count_record(request: HttpRequest, kept: Kept, table: Table) -> str:
 def _slip_request_record(request: HttpRequest, kept: Kept, table: Table) -> str:
     typed = kept["typed"] = _typed_chips(request.POST)
     kind = request.POST.get("kind", "")
-    slip = slip_request(actor=actor_of(request.user), table=table, kind=kind[:_SHOWN], chips=_chip_counts(typed))
+    slip = slip_request(actor=actor_of(request.user), table=table, kind=kind[:SHOWN], chips=_chip_counts(typed))
     return _("%(kind)s slip %(number)s asks for %(total)s: the cage issues it.") % {
         "kind": slip.get_kind_display().capitalize(),
         "number": slip.number,

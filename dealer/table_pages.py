@@ -1,5 +1,6 @@
 """What the tablet's pages of a table share beyond the tablet itself (the table's money, its rated players): who may
-act at the table, the page drawn, the scope their forms are recorded once in, and an amount of money as typed.
+act at the table, the page drawn, the scope their forms are recorded once in, and a seat or an amount of money as
+typed.
 
 Each of their views acts at one table: ``at_table`` loads it from the address and gives the tablet's 403 page to
 anyone who may not act there. A page is never cached and carries the notices of the last form and a fresh form key
@@ -8,6 +9,7 @@ anyone who may not act there. A page is never cached and carries the notices of 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +30,10 @@ from tables.permissions import require_act_at_table
 
 # The scope the forms of the table's money and of its rated players are recorded once in (``casino.once``).
 FORM_SCOPE = "dealer-money"
+# A seat or a number of chips as typed: a whole number in the digits 0-9 ("²" or "٣" is none), which the service takes
+# or refuses; anything else goes to the service as the text typed, cut to ``SHOWN`` characters and an ellipsis.
+_WHOLE = re.compile(r"-?[0-9]{1,12}")
+SHOWN = 24
 
 
 def table_get(table_id: int) -> Table:
@@ -76,3 +82,23 @@ def amount_typed(text: str, *, field: str, most_cents: int) -> int | None:
     except forms.ValidationError as error:
         raise ApplicationError(str(error.messages[0]), extra={"field": field}) from None
     return amount
+
+
+def amount_required(text: str, *, most_cents: int, missing: str) -> int:
+    """An amount of money as typed in the form's ``amount`` field (``amount_typed``); left empty, it is refused with
+    ``missing``, the form's words for what to type."""
+    amount = amount_typed(text, field="amount", most_cents=most_cents)
+    if amount is None:
+        raise ApplicationError(missing, extra={"field": "amount"})
+    return amount
+
+
+def whole_typed(value: str | None) -> int | str | None:
+    """A whole number from a form field (a seat, a number of chips), or the text as typed, cut short, for the service
+    to refuse in its words; None when left empty."""
+    text = (value or "").strip()
+    if not text:
+        return None
+    if _WHOLE.fullmatch(text):
+        return int(text)
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}…"

@@ -9,7 +9,6 @@ import re
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
@@ -29,12 +28,6 @@ pytestmark = pytest.mark.django_db
 
 KEY = "0123456789abcdef0123456789abcdef"
 DESK = "/poker-room/waitlist/"
-
-
-@pytest.fixture(autouse=True)
-def _kiosk_counts_afresh() -> None:
-    """The kiosk's count of names per address lives in the cache ten minutes: each test starts with none taken."""
-    cache.clear()
 
 
 def signed_in(user) -> Client:  # type: ignore[no-untyped-def]

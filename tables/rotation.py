@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Sequence
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,6 +23,7 @@ from casino.audit import audit_event_record
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.events import AuditEventType
 from casino.roles import SUPERVISORS, TABLE_STAFF, Role, require_role, user_has_role
+from casino.rows import statements_in_one_trip
 from tables.live import table_changed
 from tables.models import DealerClockIn, DealerPush, DealerString, StringDealer, StringTable, Table
 from tables.rotation_plan import Pattern, Rotation, RotationError, rotation_at
@@ -427,14 +428,40 @@ def rotation_round_ended(*, table_id: int) -> DealerPush | None:
     """Make the push waiting at a table whose round was just settled or voided, in the caller's transaction (the
     round's last move, ``rounds.services.transitions.round_transition``): the new dealer takes the next round."""
     with transaction.atomic(savepoint=False):
-        # The table's lock first, then the read of the waiting push: a push asked at the same moment
-        # (``rotation_push``) holds this lock while it sees the round still in play and records itself waiting. Read
-        # before the lock, that push could be recorded just after the read and wait a whole round more; read under
-        # the lock, it is either already committed (and found here) or asked after this round's end is committed
-        # (and made at once, the round no longer in play).
-        table = Table.objects.select_for_update(of=("self",)).select_related("dealer").get(pk=table_id)
-        waiting = DealerPush.objects.filter(table=table, done_at__isnull=True).select_related("dealer_in").first()
-        if waiting is None:
+        waiting_id = _push_waiting_under_lock(table_id)
+        if waiting_id is None:  # nearly every round: one round trip, no object made
             return None
+        table = Table.objects.select_for_update(of=("self",)).select_related("dealer").get(pk=table_id)
+        waiting = DealerPush.objects.select_related("dealer_in").get(pk=waiting_id)
         _push_make(actor=waiting.asked_by, table=table, push=waiting)
     return waiting
+
+
+def _push_waiting_under_lock(table_id: int) -> int | None:
+    """The table's lock, then the id of the push waiting there (None: none), read by a second statement once the
+    lock is held; both in one round trip where the driver allows (``casino.rows.statements_in_one_trip``).
+
+    The lock first: a push asked at the same moment (``rotation_push``) holds it while it sees the round still in
+    play and records itself waiting. Read in the lock's own statement, whose snapshot is taken before the lock is
+    waited for, or before the lock, that push could be missed and wait a whole round more; read by a statement that
+    starts once the lock is held, it is either already committed (and found here) or asked after this round's end
+    is committed (and made at once, the round no longer in play)."""
+    quote = connection.ops.quote_name
+    pk, table_column = quote("id"), quote(str(DealerPush._meta.get_field("table").column))
+    done = quote(str(DealerPush._meta.get_field("done_at").column))
+    lock = f"SELECT {pk} FROM {quote(Table._meta.db_table)} WHERE {pk} = %s"
+    if connection.features.has_select_for_update:
+        lock += " FOR UPDATE"
+    read = (
+        f"SELECT {pk} FROM {quote(DealerPush._meta.db_table)} WHERE {table_column} = %s AND {done} IS NULL "
+        f"ORDER BY {pk} LIMIT 1"
+    )
+    with connection.cursor() as cursor:
+        if statements_in_one_trip():
+            cursor.execute(f"{lock}; {read}", [table_id, table_id])
+            cursor.nextset()
+        else:
+            cursor.execute(lock, [table_id])
+            cursor.execute(read, [table_id])
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])

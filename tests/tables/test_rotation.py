@@ -10,6 +10,7 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 
 from casino.errors import ApplicationError, NotAllowed, WrongState
 from casino.models import AuditEvent
@@ -203,28 +204,28 @@ def test_a_push_recorded_while_the_rounds_end_waits_for_the_tables_lock_is_made_
 ) -> None:
     """SQLite lets one writer in at a time, so the race is played here by hand: a push at the table holds its lock,
     sees the round still in play and records itself waiting; the round's end gets the lock the moment that push
-    commits. Taking the lock first and reading the waiting push after, the round's end makes it."""
+    commits (here: the push is written just as the round's end sends its lock of the table). Taking the lock first
+    and reading the waiting push after, the round's end makes it."""
     ann, bob, cy, dee = dealers
     string = _started(pit_boss, dealers, three)
     clock.at(19)
     round_ = round_open(actor=ann, table=Table.objects.get(pk=three[0].pk))
     clock.at(20)
-    real_lock = Table.objects.select_for_update
-    real_round_ended = rotation_round_ended
+    table_lock = f'SELECT "id" FROM "{Table._meta.db_table}" WHERE "id" = %s'
     ending = []
 
     def round_ended(*, table_id: int) -> DealerPush | None:
         ending.append(table_id)
-        return real_round_ended(table_id=table_id)
+        return rotation_round_ended(table_id=table_id)
 
-    def lock(*args: Any, **kwargs: Any) -> Any:
-        if ending and not DealerPush.objects.filter(dealer_in=dee).exists():  # the push committed as the lock frees
+    def push_as_the_lock_frees(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if ending and sql.startswith(table_lock) and not DealerPush.objects.filter(dealer_in=dee).exists():
             DealerPush.objects.create(string=string, table=three[0], dealer_in=dee, asked_at=clock.now, asked_by=dee)
-        return real_lock(*args, **kwargs)
+        return execute(sql, params, many, context)
 
     with (
         mock.patch("rounds.services.transitions.rotation_round_ended", round_ended),
-        mock.patch.object(Table.objects, "select_for_update", lock),
+        connection.execute_wrapper(push_as_the_lock_frees),
     ):
         void_round(actor=floor_supervisor, round=round_, reason="misdeal")
     push = DealerPush.objects.get(dealer_in=dee)

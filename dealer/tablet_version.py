@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +96,14 @@ class TabletPoll:
     allowed: bool
 
 
+def _leave_holds(checked_at: Any) -> bool:
+    """Whether a leave kept at ``checked_at`` (the time of its check) still holds: for ``ALLOWED_SECONDS`` from it,
+    by the clock of the process reading it, whatever the cache's own expiry (which only clears it away)."""
+    if isinstance(checked_at, bool) or not isinstance(checked_at, (int, float)):
+        return False
+    return 0 <= time.time() - checked_at < ALLOWED_SECONDS
+
+
 def tablet_version_cached(session_key: str, table_id: int) -> TabletPoll:
     """The table's marker and the session's leave to see it, as far as the cache has them: a marker only with the
     leave (the caller checks the user when there is none, and computes the marker when there is none)."""
@@ -102,7 +111,7 @@ def tablet_version_cached(session_key: str, table_id: int) -> TabletPoll:
     if keys is None:
         return TabletPoll(None, allowed=False)
     found = cache.get_many(list(keys))  # none while Redis is backed off (casino.redis_cache)
-    allowed = found.get(keys[1]) is True
+    allowed = _leave_holds(found.get(keys[1]))
     version = found.get(keys[0])
     return TabletPoll(version if allowed and isinstance(version, str) else None, allowed=allowed)
 
@@ -117,5 +126,5 @@ def tablet_version_keep(session_key: str, table: Table, *, checked: bool) -> str
     if keys is not None:
         cache.set(keys[0], version, cache_seconds())
         if checked:
-            cache.set(keys[1], True, min(ALLOWED_SECONDS, cache_seconds()))
+            cache.set(keys[1], time.time(), min(ALLOWED_SECONDS, cache_seconds()))  # the check's time
     return version

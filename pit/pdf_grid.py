@@ -44,7 +44,7 @@ class Grid(Flowable):  # type: ignore[misc]  # reportlab has no types
         self.head, self.rows, self.bold_last = list(head), rows, bold_last
         self.wrapped = sorted(wrap)
         self.widths = list(widths) if widths is not None else self._widest(head, rows, self.wrapped)
-        self.right = [numbers_from and column >= numbers_from for column in range(len(self.head))]
+        self.right = [0 < numbers_from <= column for column in range(len(self.head))]
         # Each wrapped cell's lines; a row's height is its tallest cell's.
         self.lines = {
             column: [simpleSplit(row[column], FONT, SIZE, self.widths[column] - 2 * PAD_X) or [""] for row in rows]
@@ -140,6 +140,8 @@ class Grid(Flowable):  # type: ignore[misc]  # reportlab has no types
                 continue
             if not cell:
                 continue
-            right = xs[column + 1] - PAD_X - stringWidth(cell, font, SIZE)
-            text.setTextOrigin(right if self.right[column] else xs[column] + PAD_X, baseline)
+            if self.right[column]:  # measured only where it is right-aligned: an audit report has 140,000 cells
+                text.setTextOrigin(xs[column + 1] - PAD_X - stringWidth(cell, font, SIZE), baseline)
+            else:
+                text.setTextOrigin(xs[column] + PAD_X, baseline)
             text.textOut(cell)

@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import numbers
@@ -110,6 +110,24 @@ def _posted_seed(request: HttpRequest) -> object:
     return int(raw) if raw.isascii() and raw.isdigit() else raw  # the service refuses anything else in words
 
 
+def _posted_high_hand_ranks(request: HttpRequest) -> object:
+    raw = request.POST.get("high_hand_ranks", "").strip()
+    if not raw:
+        return None  # every rank, as the rules say
+    return int(raw) if raw.isascii() and raw.isdigit() else raw  # the service refuses anything else in words
+
+
+def high_hand_ranks_said(ranks: int | None) -> str:
+    """How a run compares the high hands, in words."""
+    if ranks is None:
+        return _("every rank, as the rules say")
+    return ngettext(
+        "their category and first rank only (an analysis)",
+        "their category and first %(count)s ranks only (an analysis)",
+        ranks,
+    ) % {"count": ranks}
+
+
 def _lab_page(
     request: HttpRequest,
     *,
@@ -117,6 +135,7 @@ def _lab_page(
     values: dict[str, Any] | None = None,
     hands: object = None,
     seed: object = None,
+    high_hand_ranks: object = None,
     error: str = "",
     status: int = 200,
 ) -> HttpResponse:
@@ -140,6 +159,9 @@ def _lab_page(
                 "fields": _fields(rule_set.game, values if values is not None else _rule_values(snapshot)),
                 "hands": hands if hands is not None else HANDS_DEFAULT,
                 "seed": seed,
+                "high_hand_ranks": str(high_hand_ranks) if high_hand_ranks is not None else "",
+                "high_hand_choices": [(str(ranks), high_hand_ranks_said(ranks)) for ranks in range(1, 6)],
+                "every_rank_said": high_hand_ranks_said(None),
                 "form_key": form_key_new(),
             }
         )
@@ -181,6 +203,7 @@ def lab_start(request: HttpRequest) -> HttpResponse:
         )
     hands = _posted_hands(request)
     seed = _posted_seed(request)
+    ranks = _posted_high_hand_ranks(request)
     values: dict[str, bool | int | str] = {
         field["key"]: request.POST.get(field["name"], "") for field in _fields(rule_set.game, {})
     }
@@ -194,11 +217,19 @@ def lab_start(request: HttpRequest) -> HttpResponse:
             hands=hands,
             changes=changes,
             seed=seed,
+            high_hand_ranks=ranks,
             request_key=request.POST.get(FORM_KEY, ""),
         )
     except ApplicationError as exc:
         return _lab_page(
-            request, rule_set=rule_set, values=values, hands=hands, seed=seed, error=exc.message, status=400
+            request,
+            rule_set=rule_set,
+            values=values,
+            hands=hands,
+            seed=seed,
+            high_hand_ranks=ranks,
+            error=exc.message,
+            status=400,
         )
     return redirect("pit-lab-run", run_id=run.pk)
 
@@ -225,6 +256,7 @@ def lab_run(request: HttpRequest, run_id: int) -> HttpResponse:
         "has_chart": run.method == LabRun.Method.SIMULATED and bool(run.series),
         "game_label": rule_options.game_label(run.game),
         "rules": _fields(run.game, _rule_values(run.snapshot)),
+        "high_hands_said": high_hand_ranks_said(run.high_hand_ranks) if run.high_hand_ranks is not None else "",
     }
     return render(request, "pit/lab_run.html", context)
 

@@ -59,6 +59,16 @@ class LabRunInputSerializer(serializers.Serializer[Any]):
         help_text="The simulation's seed: the same seed, the same counts to the hand; drawn and shown when left out.",
     )
     changes = OptionChangesField(required=False)
+    high_hand_ranks = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=5,
+        help_text="Pai Gow Poker, an analysis and not a rule: compare the high hands by their category and their first "
+        "N ranks only (a copy when those are equal), as the Wizard of Odds' published Trump Plaza figures imply; "
+        "null or left out, every rank, as the rules and a dealer compare them. Such a run's figures are its own: "
+        "they never become a rule set's edge.",
+    )
 
 
 class PositionEdgeSerializer(serializers.Serializer[Any]):
@@ -86,6 +96,11 @@ class LabRunOutputSerializer(serializers.Serializer[Any]):
     rules = RuleSetField(source="run.snapshot", help_text="The rules the run played.")
     method = serializers.ChoiceField(choices=LabRun.Method.values, source="run.method")
     seed = serializers.IntegerField(source="run.seed", allow_null=True, help_text="Null for an exact count.")
+    high_hand_ranks = serializers.IntegerField(
+        source="run.high_hand_ranks",
+        allow_null=True,
+        help_text="The high hands compared by their category and this many ranks (an analysis); null, every rank.",
+    )
     status = serializers.ChoiceField(
         choices=LabRun.Status.values, help_text="failed also for a run whose workers stopped reporting."
     )
@@ -172,7 +187,18 @@ class LabRunListApi(APIView):
                 "Ten million hands of Pai Gow Poker under the Trump Plaza way, seeded",
                 value={"rule_set": 2, "hands": 10_000_000, "seed": 42, "changes": {"pgp_house_way": "trump_plaza"}},
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "The same, the high hands compared by their category and first two ranks (docs/game-math.md)",
+                value={
+                    "rule_set": 2,
+                    "hands": 10_000_000,
+                    "seed": 42,
+                    "changes": {"pgp_house_way": "trump_plaza"},
+                    "high_hand_ranks": 2,
+                },
+                request_only=True,
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
@@ -190,6 +216,7 @@ class LabRunListApi(APIView):
             hands=data.get("hands", HANDS_DEFAULT),
             changes=data.get("changes") or None,
             seed=data.get("seed"),
+            high_hand_ranks=data.get("high_hand_ranks"),
             request_key=_request_key(request),
         )
         run = _runs().get(pk=run.pk)

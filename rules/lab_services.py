@@ -76,9 +76,14 @@ def lab_chunk_hands(hands: int) -> int:
     return max(2_000, min(CHUNK_HANDS, -(-hands // _SERIES_POINTS)))
 
 
-def lab_outcome_key(game: str, options: Mapping[str, Any]) -> str:
-    """The outcome options of a rule set's options (``rules.edges.options_key``) as the run stores them."""
-    return outcome_key_text(options_key(game, options))
+def lab_outcome_key(game: str, options: Mapping[str, Any], high_hand_ranks: int | None = None) -> str:
+    """The outcome options of a rule set's options (``rules.edges.options_key``) as the run stores them, with the
+    analysis comparison of the high hands when one is asked for: no rule set's key holds it, so such a run is never
+    read as a rule set's edge (``rules.edges.lab_counts``)."""
+    key = options_key(game, options)
+    if high_hand_ranks is not None:
+        key = (*key, ("high_hand_ranks", high_hand_ranks))
+    return outcome_key_text(key)
 
 
 def has_bank(snapshot: Mapping[str, Any]) -> bool:
@@ -134,6 +139,29 @@ def _seed(game: str, seed: object) -> int | None:
     return seed
 
 
+def _high_hand_ranks(game: str, high_hand_ranks: object) -> int | None:
+    if high_hand_ranks is None:
+        return None  # every rank, as the rules say
+    if registry.game(game).tiles:
+        raise LabRefused(
+            _(
+                "Comparing the high hands by their first ranks is an analysis of Pai Gow Poker: tiles hands have no "
+                "ranks to leave out. Leave it empty."
+            ),
+            extra={"field": "high_hand_ranks"},
+        )
+    if isinstance(high_hand_ranks, bool) or not isinstance(high_hand_ranks, int) or not 1 <= high_hand_ranks <= 5:
+        raise LabRefused(
+            _(
+                "The high hands are compared by their category and their first 1 to 5 ranks, or by every rank "
+                "(left empty); not %(value)s."
+            )
+            % {"value": repr(high_hand_ranks)},
+            extra={"field": "high_hand_ranks"},
+        )
+    return high_hand_ranks
+
+
 def _in_flight() -> LabRun | None:
     return LabRun.objects.filter(status__in=(LabRun.Status.QUEUED, LabRun.Status.RUNNING)).order_by("pk").first()
 
@@ -146,8 +174,13 @@ def lab_run_start(
     request_key: str,
     changes: Mapping[str, Any] | None = None,
     seed: object = None,
+    high_hand_ranks: object = None,
 ) -> LabRun:
     """Ask for a lab run of ``rule_set`` (with ``changes``: an edited copy) over ``hands`` hands; a worker plays it.
+
+    ``high_hand_ranks`` (Pai Gow Poker, 1 to 5) is an analysis, not a rule: the high hands compared by their
+    category and first ranks only (``rules.games.lab``), as the published Trump Plaza figures imply
+    (docs/game-math.md). Its figures are shown as the run's own and never become a rule set's edge.
 
     Supervisors only. ``request_key`` is the page's one-time form key: the same form sent twice (a double tap,
     Back and send again) answers the run it started, and starts nothing. One run at a time on the floor (a run
@@ -168,6 +201,7 @@ def lab_run_start(
     game = snapshot["game"]
     requested = _hands(game, hands)
     seeded = _seed(game, seed)
+    ranks = _high_hand_ranks(game, high_hand_ranks)
     lab_runs_fail_stalled()
     with transaction.atomic():
         RuleSet.objects.select_for_update().get(pk=rule_set.pk)  # one start at a time per rule set
@@ -182,10 +216,11 @@ def lab_run_start(
             edited=snapshot["version"] != rule_set.snapshot()["version"],
             game=game,
             snapshot=snapshot,
-            outcome_key=lab_outcome_key(game, snapshot["options"]),
+            outcome_key=lab_outcome_key(game, snapshot["options"], ranks),
             method=LabRun.Method.EXACT if registry.game(game).tiles else LabRun.Method.SIMULATED,
             hands_requested=requested,
             seed=seeded,
+            high_hand_ranks=ranks,
             request_key=request_key,
             created_by=actor,
         )
@@ -193,7 +228,13 @@ def lab_run_start(
             actor=actor,
             event_type=AuditEventType.LAB_RUN_STARTED,
             subject=run,
-            after={"snapshot": snapshot, "method": run.method, "hands": requested, "seed": run.seed},
+            after={
+                "snapshot": snapshot,
+                "method": run.method,
+                "hands": requested,
+                "seed": run.seed,
+                "high_hand_ranks": ranks,
+            },
         )
         outbox_enqueue(task_name=TASK_NAME, args=[run.pk])
     return run
@@ -233,6 +274,7 @@ def _chunk_tally(run: LabRun, index: int) -> Tally:
         way=options["pgp_house_way"],
         wheel_second_highest=options["wheel_second_highest"],
         joker_flush_as_ace=options["joker_flush_as_ace"],
+        high_hand_ranks=run.high_hand_ranks,
     )
 
 

@@ -109,6 +109,9 @@ class LabRun(models.Model):
     (``rules.edges.options_key``), as canonical JSON, by which ``rules.edges.rule_set_edges`` finds a run.
     ``wins``/``pushes``/``losses`` are the player's counts over ``hands_done`` coups, ``series`` the running counts
     after each step (``[hands, wins, pushes, losses]``), from which the page draws how the estimate converged.
+    ``high_hand_ranks`` is the analysis comparison of Pai Gow Poker's high hands (``rules.games.lab``: the category
+    and the first N ranks only; null, every rank, as the rules say): it is part of ``outcome_key``, so a run of it is
+    never read as a rule set's edge.
     Written by ``rules.services`` and the task only. A finished or failed run never changes again (triggers).
     """
 
@@ -130,6 +133,9 @@ class LabRun(models.Model):
     method = models.CharField(_("method"), max_length=10, choices=Method.choices)
     hands_requested = models.PositiveBigIntegerField(_("hands requested"))
     seed = models.BigIntegerField(_("seed"), null=True, blank=True)
+    high_hand_ranks = models.PositiveSmallIntegerField(
+        _("high hands compared by their first ranks"), null=True, blank=True
+    )
     request_key = models.CharField(_("form key"), max_length=32, unique=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
     hands_done = models.PositiveBigIntegerField(_("hands done"), default=0)
@@ -168,6 +174,7 @@ class LabRun(models.Model):
                 "method",
                 "hands_requested",
                 "seed",
+                "high_hand_ranks",
                 "request_key",
                 "created_by_id",
                 "created_at",

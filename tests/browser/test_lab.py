@@ -134,3 +134,34 @@ def test_an_edited_copy_with_a_bad_commission_is_refused_in_words_and_a_points_g
     expect(page.locator(".lab-no-bank")).to_contain_text("there is no house edge to measure and no run to start")
     expect(page.locator("form.lab-start")).to_have_count(0)
     page.screenshot(path=str(SHOTS / "lab-no-bank.png"), full_page=True)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("celery_worker_thread")
+def test_a_german_pit_boss_compares_the_high_hands_by_two_ranks_and_the_run_says_it_is_an_analysis(
+    new_page: Callable[..., Any], pit_boss: Any
+) -> None:
+    rules = rule_set_default(game=PAIGOW_POKER)
+    page = new_page(pit_boss, locale="de-DE")
+    page.goto(f"/pit/lab/?rule_set={rules.pk}")
+    choice = page.get_by_label("Hohe Hände verglichen nach")
+    expect(choice).to_have_value("")  # every rank, as the rules say, unless chosen
+    expect(page.locator("#lab-high-hand-ranks option:checked")).to_have_text("jedem Rang, wie die Regeln es sagen")
+    choice.select_option("2")
+    page.fill("#lab-hands", "20.000")
+    page.fill("#lab-seed", "7")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "lab-high-hands-de.png"), full_page=True)
+    page.get_by_role("button", name="Simulation starten").click()
+    run = LabRun.objects.get()
+    expect(page).to_have_url(re.compile(rf"/pit/lab/runs/{run.pk}/$"))
+    expect(page.locator(".lab-progress")).to_have_attribute("data-status", "finished", timeout=90_000)
+    expect(page.locator("main")).to_contain_text(
+        "hohe Hände verglichen nach nur ihrer Kategorie und ihren ersten 2 Rängen (eine Analyse): nie der Hausvorteil "
+        "eines Regelwerks"
+    )
+    page.screenshot(path=str(SHOTS / "lab-high-hands-run-de.png"), full_page=True)
+    run.refresh_from_db()
+    assert run.high_hand_ranks == 2 and run.hands_done == 20_000 and '"high_hand_ranks":2' in run.outcome_key
+    page.goto("/pit/lab/")
+    expect(page.locator(".lab-runs")).to_contain_text("hohe Hände nach 2 Rängen")

@@ -7,9 +7,8 @@ Celery runs eagerly here: the run a form starts is played in-process once the fo
 from __future__ import annotations
 
 import datetime as dt
-import re
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -27,57 +26,18 @@ from rules.games import lab as engine
 from rules.games.lab import TILES_DEALS, Tally
 from rules.lab_services import (
     LAB_STALL,
-    lab_chunk_count,
-    lab_chunk_play,
     lab_run_play,
     lab_run_start,
     lab_runs_fail_stalled,
 )
 from rules.models import LabRun, RuleSet
-from rules.options import CHINESE_POKER, PAIGOW_POKER, PAIGOW_TILES
+from rules.options import CHINESE_POKER, PAIGOW_TILES
 from rules.services import rule_set_default
+from tests.pit.lab_play import form_of, played, signed_in
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
 Capture = Callable[..., object]
-
-
-def _played(run_id: int) -> LabRun:
-    """A run taken and every one of its chunks played here, as the workers would (the task's outbox messages are
-    not delivered inside a test's transaction)."""
-    run = lab_run_play(run_id=run_id)
-    for index in range(lab_chunk_count(run)):
-        lab_chunk_play(run_id=run_id, index=index)
-    return LabRun.objects.get(pk=run_id)
-
-
-def signed_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def form_of(page: str) -> dict[str, str]:
-    """The start form as the page draws it: every option at its shown value, the one-time key."""
-    form: dict[str, str] = {}
-    start = page.index('class="lab-start"')
-    html = page[start : page.index("</form>", start)]
-    for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', html):
-        form[name] = value
-    for name, value in re.findall(
-        r'<input type="text" inputmode="numeric" id="[\w-]+" name="(\w+)" value="([^"]*)"', html
-    ):
-        form[name] = value
-    for name in re.findall(r'<input type="checkbox" id="\w+" name="(\w+)" checked', html):
-        form[name] = "on"
-    for name, body in re.findall(r'<select id="(opt_\w+)" name="\w+">(.*?)</select>', html, flags=re.S):
-        form[name] = re.search(r'<option value="([^"]*)" selected', body).group(1)  # type: ignore[union-attr]
-    return form
-
-
-@pytest.fixture
-def pgp_rules() -> RuleSet:
-    return rule_set_default(game=PAIGOW_POKER)
 
 
 def start(client: Client, capture: Capture, rule_set: RuleSet, **changes: str) -> tuple[object, dict[str, str]]:
@@ -273,7 +233,7 @@ def test_a_run_whose_engine_fails_is_shown_failed_with_why(
 
     monkeypatch.setattr(engine, "simulate_paigow_poker_chunk", broken)
     run = lab_run_start(actor=floor_supervisor, rule_set=pgp_rules, hands=10_000, request_key=uuid.uuid4().hex)
-    _played(run.pk)
+    played(run.pk)
     run.refresh_from_db()
     assert run.status == LabRun.Status.FAILED and "MemoryError: the worker ran out of memory" in run.error
     client = signed_in(floor_supervisor)
@@ -282,7 +242,7 @@ def test_a_run_whose_engine_fails_is_shown_failed_with_why(
     page = client.get(f"/pit/lab/runs/{run.pk}/").content.decode()
     assert "The run failed: MemoryError" in page and "Result" not in page
     assert AuditEvent.objects.filter(event_type=AuditEventType.LAB_RUN_FAILED).count() == 1
-    _played(run.pk)  # delivered again: a failed run is left as it is
+    played(run.pk)  # delivered again: a failed run is left as it is
     assert LabRun.objects.get(pk=run.pk).error == run.error
 
 
@@ -322,7 +282,7 @@ def test_a_finished_run_cannot_be_changed_or_deleted_but_a_running_one_reports_p
     assert LabRun.objects.filter(pk=run.pk).update(hands_done=2_000, wins=600) == 1  # progress is allowed
     lab_run_play(run_id=run.pk)  # running already: left alone
     LabRun.objects.filter(pk=run.pk).update(status="queued", hands_done=0, wins=0)
-    _played(run.pk)
+    played(run.pk)
     run.refresh_from_db()
     assert run.status == LabRun.Status.FINISHED
     for change in ({"wins": run.wins + 1}, {"status": "running"}, {"series": []}, {"hands_requested": 20_000}):
@@ -336,21 +296,9 @@ def test_a_finished_run_cannot_be_changed_or_deleted_but_a_running_one_reports_p
 # --- the edges ratings read ------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def nothing_shipped(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """As for a house way added after the data file was written: the file holds none of Pai Gow Poker's options."""
-    shipped = edges.read_counts()
-    monkeypatch.setattr(edges, "_shipped_counts", lambda: {k: v for k, v in shipped.items() if k[0] != PAIGOW_POKER})
-    edges._shipped_edges.cache_clear()
-    edges._LAB_FOUND.clear()
-    yield
-    edges._shipped_edges.cache_clear()
-    edges._LAB_FOUND.clear()
-
-
 def _finished(rule_set: RuleSet, actor: User, hands: int) -> LabRun:
     run = lab_run_start(actor=actor, rule_set=rule_set, hands=hands, request_key=uuid.uuid4().hex)
-    return _played(run.pk)
+    return played(run.pk)
 
 
 @pytest.mark.usefixtures("nothing_shipped")

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 from django.shortcuts import get_object_or_404
 
@@ -21,6 +21,7 @@ from casino.models import Shift
 from casino.users import Viewer
 from ledger.models import EntrySeat, LedgerEntry, Posting
 from rounds.models import Adjustment, Round, Wager
+from rounds.sql import wagers_in_seat_order
 from rounds.states import TRANSITIONS, UNFINISHED_STATES, RoundState
 from rules.games import registry
 from tables.models import Seat
@@ -134,12 +135,13 @@ def round_get(*, round_id: int) -> Round:
 
 def round_step_read(round_: Round) -> Round:
     """The round a step of play has just written (the instance its service locked, changed and saved), with its
-    wagers read again in seat order (one query): what the step answers, without reading the round again."""
-    round_.__dict__.pop("_prefetched_objects_cache", None)  # wagers a service read before it took one
-    prefetch_related_objects(
-        [round_], Prefetch("wagers", queryset=Wager.objects.select_related("seat").order_by("seat__number"))
-    )
+    wagers read again in seat order (one statement, ``rounds.sql.wagers_in_seat_order``), kept on it as
+    ``step_wagers``: what the step answers, without reading the round again."""
+    round_.__dict__[STEP_WAGERS] = wagers_in_seat_order(round_)
     return round_
+
+
+STEP_WAGERS = "step_wagers"
 
 
 def round_get_for_reader(*, round_id: int, user: Viewer) -> Round:

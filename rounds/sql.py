@@ -5,7 +5,9 @@
 * ``round_standing``: where a round stands (its shift, shared, and a void asked for), in one statement;
 * ``round_lock`` / ``round_lock_reading``: the round's row locked with its table and bank seat, and scalar
   subqueries read under the lock (the wagers, whether an idempotency key was used: ``ledger.sql.key_used_sql``),
-  in one round trip on PostgreSQL.
+  in one round trip on PostgreSQL;
+* ``wagers_in_seat_order``: the round's wagers with their seats' numbers, what a step of play answers (the ORM took
+  longer to build that statement than the database to answer it: docs/performance.md, "A round over HTTP").
 
 The one vendor switch is ``_dialect()``: what differs between PostgreSQL and SQLite is said there and
 nowhere else.
@@ -201,3 +203,34 @@ def stakes_read(round_: Round, stakes: str | None) -> tuple[dict[int, int], dict
     if round_.bank_seat is not None:
         seat_ids[round_.bank_seat.number] = round_.bank_seat.pk
     return wagers, seat_ids
+
+
+# --- what a step of play answers: the wagers in seat order ----------------------------------------
+
+_WAGER_NAMES = concrete_names(Wager)
+
+
+@cache
+def _wagers_sql(vendor: str) -> str:
+    q = quote
+    return (
+        f"SELECT {columns_sql(Wager, _WAGER_NAMES, 'w')}, s.{q('number')} FROM {q(Wager._meta.db_table)} w "
+        f"JOIN {q(Seat._meta.db_table)} s ON s.{q('id')} = w.{q('seat_id')} "
+        f"WHERE w.{q('round_id')} = %s ORDER BY s.{q('number')}"
+    )
+
+
+def wagers_in_seat_order(round_: Round) -> list[Wager]:
+    """The round's wagers in seat order, each with its seat (``wager.seat``: the seat's id, table and number; its other
+    fields load if read), in one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_wagers_sql(connection.vendor), [round_.pk])
+        rows = cursor.fetchall()
+    wagers = []
+    for *values, number in rows:
+        wager = instance_from_row(Wager, _WAGER_NAMES, values)
+        wager.seat = Seat.from_db(
+            connection.alias, ["id", "table_id", "number"], [wager.seat_id, round_.table_id, number]
+        )
+        wagers.append(wager)
+    return wagers

@@ -35,6 +35,7 @@ from rounds import ofc_turns
 from rounds import services as round_services
 from rounds.models import Adjustment, Round
 from rounds.selectors import (
+    STEP_WAGERS,
     adjustment_get,
     adjustment_list,
     round_get,
@@ -125,7 +126,7 @@ class RoundStepOutputSerializer(serializers.Serializer[Any]):
     )
     hands = StoredHandsField(allow_null=True)
     placements = PlacementsField(allow_null=True)
-    wagers = WagerOutputSerializer(many=True, source="wagers.all")
+    wagers = WagerOutputSerializer(many=True, source=STEP_WAGERS)  # round_step_read
     house_wager_cents = serializers.SerializerMethodField(
         help_text="The house's wager against a player bank (Pai Gow Poker): the banker's last bet, in cents; null "
         'when the house does not wager. Its hand is entered as "house" with the hands.'
@@ -150,6 +151,7 @@ class RoundOutputSerializer(RoundStepOutputSerializer):
     )
     balances = serializers.SerializerMethodField()
     postings = PostingOutputSerializer(many=True, source="ledger_postings")  # rounds_postings_read
+    wagers = WagerOutputSerializer(many=True, source="wagers.all")  # round_queryset: in seat order, with their seats
 
     @extend_schema_field(SettlementOutputSerializer)
     def get_settlement(self, round_: Round) -> services.SettlementAnswer | None:

@@ -14,9 +14,9 @@ from casino.audit_verify import audit_log_verify
 from casino.events import AuditEventType
 from casino.models import AuditEvent
 from casino.rows import update_statement
-from rounds.models import Round
+from rounds.models import Round, Wager
 from rounds.services import round_open
-from rounds.sql import round_lock, round_lock_reading
+from rounds.sql import round_lock, round_lock_reading, wagers_in_seat_order
 from rules.services import rule_set_create
 from tests.settlement.conftest import BANK, LOSES, WINS
 
@@ -132,3 +132,17 @@ def test_where_a_round_stands_is_what_the_orm_reads(shift, pit_boss, play_to_han
     shift_close(actor=pit_boss, shift=shift)
     assert hand_written(round_) == orm(round_)
     assert hand_written(round_)[1] is not None
+
+
+def test_the_wagers_a_step_answers_are_the_orms_in_seat_order_with_their_seats(play_to_hands, pgp_table) -> None:
+    round_ = play_to_hands(pgp_table, wagers={2: 1000, 1: 2500}, hands=HANDS)  # taken out of seat order
+    read = wagers_in_seat_order(round_)
+    expected = list(Wager.objects.filter(round=round_).select_related("seat").order_by("seat__number"))
+    assert [_fields(wager) for wager in read] == [_fields(wager) for wager in expected]
+    assert [wager.seat.number for wager in read] == [1, 2] and read[0].placed_at.tzinfo is not None
+    assert [(wager.seat.pk, wager.seat.table_id) for wager in read] == [(w.seat.pk, w.seat.table_id) for w in expected]
+    assert read[0].seat.player_name == expected[0].seat.player_name  # a field not read loads when asked for
+
+
+def test_a_round_without_wagers_answers_none(dealer, pgp_table) -> None:
+    assert wagers_in_seat_order(round_open(actor=dealer, table=pgp_table)) == []

@@ -10,7 +10,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from casino.tokens import BEARER_MESSAGE, EXPIRED_MESSAGE
+from casino.tokens import BEARER_MESSAGE, EXPIRED_MESSAGE, token_with_user
 
 PASSWORD = "s3cret-pass-word"  # the make_user fixture's
 pytestmark = pytest.mark.django_db
@@ -151,3 +151,26 @@ def test_signing_in_takes_json_only_and_the_schema_asks_for_no_token_to_get_one(
     assert list(body) == ["application/json"]
     schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()["components"]["schemas"]["SignInRequest"]
     assert set(schema["required"]) == {"username", "password"} and "token" not in schema["properties"]
+
+
+def _fields(instance: object) -> dict[str, object]:
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}  # type: ignore[attr-defined]
+
+
+def test_the_token_read_on_every_request_is_the_orms_with_its_user(dealer) -> None:
+    key = sign_in(dealer.username)["token"]
+    read = token_with_user(key)
+    expected = Token.objects.select_related("user").get(key=key)
+    assert read is not None and _fields(read) == _fields(expected) and _fields(read.user) == _fields(expected.user)
+    assert read.created.tzinfo is not None and read.user.pk == dealer.pk
+    assert token_with_user("no-such-key") is None
+
+
+def test_an_unknown_token_and_a_deactivated_users_token_are_refused_in_drfs_words(dealer) -> None:
+    key = sign_in(dealer.username)["token"]
+    unknown = tables_with("0" * 40)
+    assert unknown.status_code == 401 and unknown.json() == {"message": "Invalid token.", "extra": {}}
+    dealer.is_active = False
+    dealer.save(update_fields=["is_active"])
+    inactive = tables_with(key)
+    assert inactive.status_code == 401 and inactive.json() == {"message": "User inactive or deleted.", "extra": {}}

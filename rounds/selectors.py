@@ -133,15 +133,15 @@ def round_get(*, round_id: int) -> Round:
     return round_
 
 
+STEP_WAGERS = "step_wagers"
+
+
 def round_step_read(round_: Round) -> Round:
     """The round a step of play has just written (the instance its service locked, changed and saved), with its
     wagers read again in seat order (one statement, ``rounds.sql.wagers_in_seat_order``), kept on it as
     ``step_wagers``: what the step answers, without reading the round again."""
     round_.__dict__[STEP_WAGERS] = wagers_in_seat_order(round_)
     return round_
-
-
-STEP_WAGERS = "step_wagers"
 
 
 def round_get_for_reader(*, round_id: int, user: Viewer) -> Round:

@@ -212,6 +212,7 @@ _WAGER_NAMES = concrete_names(Wager)
 
 @cache
 def _wagers_sql(vendor: str) -> str:
+    """Built once a database vendor (the names quoted as its connection quotes them)."""
     q = quote
     return (
         f"SELECT {columns_sql(Wager, _WAGER_NAMES, 'w')}, s.{q('number')} FROM {q(Wager._meta.db_table)} w "

@@ -249,12 +249,18 @@ def _columns(model: type[models.Model], names: tuple[str, ...]) -> tuple[tuple[A
 
 def _converters(model: type[models.Model], names: tuple[str, ...]) -> list[tuple[Any, list[Any]]]:
     """Each column's converters, as the ORM applies them: the backend's, then the field's (``from_db_value``).
-    Looked up on every call: the backend's are bound to this thread's connection."""
-    ops = connection.ops
-    return [
-        (column, ops.get_db_converters(column) + field.get_db_converters(connection))
-        for column, field in _columns(model, names)
-    ]
+    Kept on this thread's connection (the backend's are bound to it), worked out once a model and columns."""
+    known: dict[tuple[type[models.Model], tuple[str, ...]], list[tuple[Any, list[Any]]]] = per_connection(
+        "_tableside_converters", lambda wrapper: {}
+    )
+    found = known.get((model, names))
+    if found is None:
+        ops = connection.ops
+        found = known[(model, names)] = [
+            (column, ops.get_db_converters(column) + field.get_db_converters(connection))
+            for column, field in _columns(model, names)
+        ]
+    return found
 
 
 def columns_sql(model: type[models.Model], names: Sequence[str], alias: str) -> str:

@@ -103,18 +103,13 @@ def _posted_hands(request: HttpRequest) -> object:
         return raw or None  # the service refuses it in words
 
 
-def _posted_seed(request: HttpRequest) -> object:
-    raw = request.POST.get("seed", "").strip()
+def _posted_whole_or_none(request: HttpRequest, name: str) -> object:
+    """A whole number typed in ``name``, None when left empty (a seed drawn for the run; every rank compared), or the
+    text as typed, which the service refuses in words."""
+    raw = request.POST.get(name, "").strip()
     if not raw:
-        return None  # drawn for the run
-    return int(raw) if raw.isascii() and raw.isdigit() else raw  # the service refuses anything else in words
-
-
-def _posted_high_hand_ranks(request: HttpRequest) -> object:
-    raw = request.POST.get("high_hand_ranks", "").strip()
-    if not raw:
-        return None  # every rank, as the rules say
-    return int(raw) if raw.isascii() and raw.isdigit() else raw  # the service refuses anything else in words
+        return None
+    return int(raw) if raw.isascii() and raw.isdigit() else raw
 
 
 def high_hand_ranks_said(ranks: int | None) -> str:
@@ -202,8 +197,8 @@ def lab_start(request: HttpRequest) -> HttpResponse:
             request, rule_set=None, error=_("There is no such rule set: pick one from the list."), status=400
         )
     hands = _posted_hands(request)
-    seed = _posted_seed(request)
-    ranks = _posted_high_hand_ranks(request)
+    seed = _posted_whole_or_none(request, "seed")
+    ranks = _posted_whole_or_none(request, "high_hand_ranks")
     values: dict[str, bool | int | str] = {
         field["key"]: request.POST.get(field["name"], "") for field in _fields(rule_set.game, {})
     }

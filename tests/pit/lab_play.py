@@ -1,10 +1,12 @@
 """The game-math lab's tests share these: a run played here as the workers would, the start form as the page draws
-it, a signed-in client, the default Pai Gow Poker rules, and a data file holding none of Pai Gow Poker's counts."""
+it and sent, a signed-in client, the default Pai Gow Poker rules, and a data file holding none of Pai Gow Poker's
+counts."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -48,6 +50,16 @@ def form_of(page: str) -> dict[str, str]:
     for name, body in re.findall(r'<select id="(opt_\w+)" name="\w+">(.*?)</select>', html, flags=re.S):
         form[name] = re.search(r'<option value="([^"]*)" selected', body).group(1)  # type: ignore[union-attr]
     return form
+
+
+def start(client: Client, capture: Callable[..., Any], rule_set: RuleSet, **changes: str) -> tuple[Any, dict[str, str]]:
+    """The start form sent as the page draws it, with ``changes``; the run's tasks run as the form's transaction
+    commits."""
+    form = form_of(client.get(f"/pit/lab/?rule_set={rule_set.pk}").content.decode())
+    form.update(changes)
+    with capture(execute=True):
+        response = client.post("/pit/lab/start/", form)
+    return response, form
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from rules.lab_services import LabRefused, lab_chunk_count, lab_chunk_hands, lab
 from rules.models import LabRun, RuleSet
 from rules.options import PAIGOW_TILES
 from rules.services import rule_set_default
-from tests.pit.lab_play import form_of, played, signed_in
+from tests.pit.lab_play import form_of, played, signed_in, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
@@ -115,8 +115,7 @@ def test_the_page_offers_the_comparison_and_shows_a_run_of_it_for_what_it_is(
     assert "high hands by 2 ranks" in client.get("/pit/lab/").content.decode()
 
     for wrong in ("9", "two"):
-        form = {**form_of(client.get(f"/pit/lab/?rule_set={pgp_rules.pk}").content.decode()), "high_hand_ranks": wrong}
-        refused = client.post("/pit/lab/start/", form)
+        refused, _ = start(client, django_capture_on_commit_callbacks, pgp_rules, high_hand_ranks=wrong)
         text = refused.content.decode()
         assert refused.status_code == 400 and "first 1 to 5 ranks" in text
     assert LabRun.objects.count() == 1

@@ -13,7 +13,6 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 from django.db import DatabaseError, transaction
-from django.test import Client
 from django.utils import timezone
 
 from casino.errors import NotAllowed
@@ -33,19 +32,11 @@ from rules.lab_services import (
 from rules.models import LabRun, RuleSet
 from rules.options import CHINESE_POKER, PAIGOW_TILES
 from rules.services import rule_set_default
-from tests.pit.lab_play import form_of, played, signed_in
+from tests.pit.lab_play import form_of, played, signed_in, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
 Capture = Callable[..., object]
-
-
-def start(client: Client, capture: Capture, rule_set: RuleSet, **changes: str) -> tuple[object, dict[str, str]]:
-    form = form_of(client.get(f"/pit/lab/?rule_set={rule_set.pk}").content.decode())
-    form.update(changes)
-    with capture(execute=True):  # type: ignore[operator]
-        response = client.post("/pit/lab/start/", form)
-    return response, form
 
 
 # --- who may use it --------------------------------------------------------------------------------

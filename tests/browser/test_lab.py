@@ -156,6 +156,9 @@ def test_a_german_pit_boss_compares_the_high_hands_by_two_ranks_and_the_run_says
     run = LabRun.objects.get()
     expect(page).to_have_url(re.compile(rf"/pit/lab/runs/{run.pk}/$"))
     expect(page.locator(".lab-progress")).to_have_attribute("data-status", "finished", timeout=90_000)
+    # The page loads itself again once the run is done; the figures are on the page only after that load, so wait
+    # for them before going anywhere else (a navigation started earlier is cut short by the reload).
+    expect(page.locator(".lab-result [data-figure=push-rate]")).to_be_visible(timeout=20_000)
     expect(page.locator("main")).to_contain_text(
         "hohe Hände verglichen nach nur ihrer Kategorie und ihren ersten 2 Rängen (eine Analyse): nie der Hausvorteil "
         "eines Regelwerks"

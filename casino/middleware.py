@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from csp.constants import HEADER
+from csp.middleware import CheckableLazyObject, CSPMiddleware
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.urls import Resolver404, resolve
+
+JSON = "application/json"
 
 
 def api_path(request: HttpRequest) -> bool:
@@ -53,11 +58,7 @@ class ApiNotFoundAsJson:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if (
-            response.status_code == 404
-            and api_path(request)
-            and not response.get("Content-Type", "").startswith("application/json")
-        ):
+        if response.status_code == 404 and api_path(request) and not response.get("Content-Type", "").startswith(JSON):
             return refusal(request, NOTHING_HERE, status=404, extra={"path": request.path})
         return response
 
@@ -90,3 +91,24 @@ def _resolves(path: str) -> bool:
     except Resolver404:
         return False
     return True
+
+
+# What an API answer in JSON may load and who may frame it: nothing and nobody. OWASP's REST Security Cheat Sheet
+# ("Security Headers") asks every API answer for ``frame-ancestors 'none'``; a JSON answer loads nothing, so
+# ``default-src 'none'`` takes nothing from a browser that shows it.
+API_ANSWER_POLICY = "default-src 'none'; frame-ancestors 'none'"
+
+
+class ContentSecurityPolicy(CSPMiddleware):
+    """django-csp's policy (``CONTENT_SECURITY_POLICY``) on every page; on the API's JSON answers the fixed, stricter
+    ``API_ANSWER_POLICY``, not the pages' policy built again for each answer (django-csp builds it for every
+    response, even one whose view set its own header, such as a report's ``sandbox``: that one is left as it is)."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        if HEADER not in response and api_path(request) and response.get("Content-Type", "").startswith(JSON):
+            response[HEADER] = API_ANSWER_POLICY
+        if HEADER in response and not getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", None):
+            if getattr(request, "_csp_nonce", None) is None:  # as django-csp: no nonce asked for after the header
+                request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)  # type: ignore[attr-defined]
+            return response
+        return super().process_response(request, response)

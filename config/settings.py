@@ -155,6 +155,9 @@ MIDDLEWARE = [
     "casino.metrics.RequestMetrics",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The Content-Security-Policy: django-csp's on the pages, a fixed strict one on the API's JSON answers; outside
+    # the middleware below, so that their own refusals (a 404 or a 308 under /api/, a NUL byte, a key) carry it too.
+    "casino.middleware.ContentSecurityPolicy",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "casino.middleware.ApiTrailingSlash",
@@ -171,7 +174,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: turns a sign-in refused for a lockout into the lockout answer (casino.lockout).
     "axes.middleware.AxesMiddleware",
 ]

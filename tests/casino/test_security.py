@@ -182,6 +182,44 @@ def test_every_page_carries_a_csp_with_scripts_only_from_the_app_itself() -> Non
 
 
 @pytest.mark.django_db
+def test_every_api_answer_in_json_carries_a_fixed_policy_that_loads_nothing_and_is_framed_by_nobody(
+    pit_boss: Any,
+) -> None:
+    client = Client()
+    answers = {
+        "refused, nobody signed in": client.get("/api/shifts/"),
+        "an address with nothing": client.get("/api/no-such-thing/"),
+        "a refused write": client.post("/api/rounds/-1/wagers/", data="{", content_type="application/json"),
+        "an address without its slash": client.post("/api/rounds/1/wagers", data="{}", content_type="application/json"),
+        "a NUL byte": client.get("/api/shifts/", {"closed": "\x00"}),
+    }
+    client.force_login(pit_boss)
+    answers["read"] = client.get("/api/shifts/")
+    for what, response in answers.items():
+        assert response["Content-Type"].startswith("application/json"), what
+        assert response["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'", what
+    docs = csp_of(client.get("/api/docs/"))  # an HTML page under /api/: the pages' policy
+    assert docs["script-src"][0] == "'self'" and docs["frame-ancestors"] == ["'none'"]
+
+
+def test_a_nonce_asked_for_after_an_api_answer_is_written_is_an_error_as_on_a_page() -> None:
+    from csp.exceptions import CSPNonceError
+    from django.http import JsonResponse
+    from django.test import RequestFactory
+
+    from casino.middleware import ContentSecurityPolicy
+
+    for path in ("/api/shifts/", "/accounts/login/"):  # an API answer, then a page's
+        request = RequestFactory().get(path)
+        middleware = ContentSecurityPolicy(lambda request: JsonResponse({}))
+        middleware.process_request(request)
+        response = middleware.process_response(request, JsonResponse({}))
+        assert "Content-Security-Policy" in response
+        with pytest.raises(CSPNonceError):
+            str(request.csp_nonce)
+
+
+@pytest.mark.django_db
 def test_the_api_docs_load_their_start_up_script_from_an_address_not_inline(pit_boss) -> None:
     client = Client()
     client.force_login(pit_boss)

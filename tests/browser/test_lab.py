@@ -8,6 +8,7 @@ task travels as a message, as it does to ``celery -A config worker``, instead of
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from playwright.sync_api import expect
 
 from config.celery import app
 from pit.templatetags.lab import pct
+from rules import lab_services
 from rules.models import LabRun
 from rules.options import CHINESE_POKER, PAIGOW_POKER
 from rules.services import rule_set_default
@@ -168,3 +170,58 @@ def test_a_german_pit_boss_compares_the_high_hands_by_two_ranks_and_the_run_says
     assert run.high_hand_ranks == 2 and run.hands_done == 20_000 and '"high_hand_ranks":2' in run.outcome_key
     page.goto("/pit/lab/")
     expect(page.locator(".lab-runs")).to_contain_text("hohe Hände nach 2 Rängen")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_ending_while_the_pit_boss_goes_back_to_the_lab_does_not_pull_them_back_to_the_run(
+    new_page: Callable[..., Any], pit_boss: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = rule_set_default(game=PAIGOW_POKER)
+    monkeypatch.setattr(lab_services, "outbox_enqueue", lambda **task: None)  # no worker: the run waits
+    run = lab_services.lab_run_start(actor=pit_boss, rule_set=rules, hands=20_000, request_key="going-back", seed=7)
+    ended = False
+    polled: list[str] = []
+
+    def progress(route: Any) -> None:
+        polled.append(route.request.url)
+        if not ended:
+            route.continue_()
+            return
+        route.fulfill(
+            status=200,
+            content_type="application/json",
+            body=json.dumps(
+                {
+                    "status": "finished",
+                    "status_label": "Finished",
+                    "hands_done": 20_000,
+                    "hands_requested": 20_000,
+                    "percent": 100.0,
+                    "done": True,
+                    "error": "",
+                }
+            ),
+        )
+
+    page = new_page(pit_boss)
+    page.route("**/progress/", progress)
+    page.goto(f"/pit/lab/runs/{run.pk}/")
+    expect(page.locator(".lab-progress")).to_have_attribute("data-status", "queued")
+    held: list[Any] = []
+    page.route("**/pit/lab/?rule_set=*", lambda route: held.append(route))  # a slow answer: the way back is pending
+    page.get_by_role("link", name="Game-math lab").click(no_wait_after=True)  # its answer is held, below
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the way back to the lab was not taken"
+    ended = True  # the run ends while the lab's page is on its way
+    asked = len(polled)
+    for _ in range(100):
+        if len(polled) > asked:
+            break
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(800)  # past the 300 ms after which a run's page loads itself again
+    held[0].continue_()
+    expect(page.locator("h1")).to_have_text("Game-math lab")
+    assert page.url.endswith(f"/pit/lab/?rule_set={rules.pk}")

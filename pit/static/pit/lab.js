@@ -1,5 +1,6 @@
 /* The game-math lab: the rule-set picker shows the picked rule set at once, and a run's page polls its
-   progress (a small JSON answer) until the run is done, then loads again to show the figures and the chart. */
+   progress (a small JSON answer) until the run is done, then loads again to show the figures and the chart, unless
+   the pit boss is already leaving it. */
 (function () {
   "use strict";
 
@@ -21,6 +22,16 @@
   if (!section) return;
   var status = section.dataset.status;
   if (status === "finished" || status === "failed") return;
+
+  // A page on its way out (the way back to the lab followed, another address typed) is not loaded again when the
+  // run ends: its reload would cut short the page the pit boss is going to. Back to this page, it may be again.
+  var leaving = false;
+  window.addEventListener("beforeunload", function () {
+    leaving = true;
+  });
+  window.addEventListener("pageshow", function () {
+    leaving = false;
+  });
 
   var url = section.dataset.labProgress;
   var fill = section.querySelector("[data-lab-fill]");
@@ -45,7 +56,9 @@
         badge.className = "badge " + data.status;
         section.dataset.status = data.status;
         if (data.done) {
-          window.setTimeout(function () { window.location.reload(); }, 300);
+          window.setTimeout(function () {
+            if (!leaving) window.location.reload();
+          }, 300);
         } else {
           window.setTimeout(poll, 500);
         }

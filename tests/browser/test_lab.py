@@ -24,6 +24,7 @@ from rules import lab_services
 from rules.models import LabRun
 from rules.options import CHINESE_POKER, PAIGOW_POKER
 from rules.services import rule_set_default
+from tests.browser.waiting import wait_until
 
 SHOTS = Path("/tmp/shots/lab")
 
@@ -165,6 +166,7 @@ def test_a_german_pit_boss_compares_the_high_hands_by_two_ranks_and_the_run_says
         "hohe Hände verglichen nach nur ihrer Kategorie und ihren ersten 2 Rängen (eine Analyse): nie der Hausvorteil "
         "eines Regelwerks"
     )
+    expect(page.locator("img.lab-chart")).to_have_js_property("complete", True, timeout=20_000)  # drawn, then shot
     page.screenshot(path=str(SHOTS / "lab-high-hands-run-de.png"), full_page=True)
     run.refresh_from_db()
     assert run.high_hand_ranks == 2 and run.hands_done == 20_000 and '"high_hand_ranks":2' in run.outcome_key
@@ -210,17 +212,10 @@ def test_a_run_ending_while_the_pit_boss_goes_back_to_the_lab_does_not_pull_them
     held: list[Any] = []
     page.route("**/pit/lab/?rule_set=*", lambda route: held.append(route))  # a slow answer: the way back is pending
     page.get_by_role("link", name="Game-math lab").click(no_wait_after=True)  # its answer is held, below
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the way back to the lab was not taken"
+    wait_until(page, lambda: bool(held), "the way back to the lab was not taken")
     ended = True  # the run ends while the lab's page is on its way
     asked = len(polled)
-    for _ in range(100):
-        if len(polled) > asked:
-            break
-        page.wait_for_timeout(50)
+    wait_until(page, lambda: len(polled) > asked, "the run's page asked for its progress no more")
     page.wait_for_timeout(800)  # past the 300 ms after which a run's page loads itself again
     held[0].continue_()
     expect(page.locator("h1")).to_have_text("Game-math lab")

@@ -18,17 +18,26 @@ from tests.browser.test_dealer_tablet import (
     _tap_hands,
     _tap_into,
 )
+from tests.browser.waiting import wait_until
+
+
+def _tiles_tablet_logging(
+    new_page: Callable[..., Any], make_table: Callable[..., Any], dealer: Any
+) -> tuple[Any, list[str]]:
+    """A tiles table's tablet, and the list its console's errors and warnings and its page errors are logged into."""
+    make_table(name="PG-1", game="paigow_tiles", seat_count=7)
+    page = _open_tablet(new_page, dealer)
+    logged: list[str] = []
+    page.on("console", lambda message: message.type in ("error", "warning") and logged.append(message.text))
+    page.on("pageerror", lambda error: logged.append(str(error)))
+    return page, logged
 
 
 @pytest.mark.django_db(transaction=True)
 def test_tapping_advice_logs_no_error_in_the_console(
     new_page: Callable[..., Any], make_table: Callable[..., Any], shift: Any, dealer: Any
 ) -> None:
-    make_table(name="PG-1", game="paigow_tiles", seat_count=7)
-    page = _open_tablet(new_page, dealer)
-    logged: list[str] = []
-    page.on("console", lambda message: message.type in ("error", "warning") and logged.append(message.text))
-    page.on("pageerror", lambda error: logged.append(str(error)))
+    page, logged = _tiles_tablet_logging(new_page, make_table, dealer)
     _play_to_dealt(page, {2: (25,), 5: (5, 5)}, (1, 2, 4))
     _tap_hands(page, {2: TILES_WIN}, bank=("hand-bank-tiles", TILES_BANK))
     page.locator('[data-advice="2"]').tap()
@@ -41,11 +50,7 @@ def test_tapping_advice_logs_no_error_in_the_console(
 def test_a_tap_while_the_preview_is_on_its_way_waits_for_it_and_the_last_hands_are_previewed(
     new_page: Callable[..., Any], make_table: Callable[..., Any], shift: Any, dealer: Any
 ) -> None:
-    make_table(name="PG-1", game="paigow_tiles", seat_count=7)
-    page = _open_tablet(new_page, dealer)
-    logged: list[str] = []
-    page.on("console", lambda message: message.type in ("error", "warning") and logged.append(message.text))
-    page.on("pageerror", lambda error: logged.append(str(error)))
+    page, logged = _tiles_tablet_logging(new_page, make_table, dealer)
     _play_to_dealt(page, {2: (25,)}, (1, 2, 4))
     held: list[Any] = []
     sent: list[str] = []
@@ -59,11 +64,7 @@ def test_a_tap_while_the_preview_is_on_its_way_waits_for_it_and_the_last_hands_a
 
     page.route("**/preview/", hold_the_first)
     _tap_into(page, "hand-bank-tiles", TILES_BANK)
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the first tap sent no preview"
+    wait_until(page, lambda: bool(held), "the first tap sent no preview")
     _tap_hands(page, {2: TILES_WIN})  # the dealer goes on tapping while that preview is still out
     page.wait_for_timeout(600)  # past the preview's 120 ms delay: the later taps have asked for their preview
     assert logged == []  # nothing aborted

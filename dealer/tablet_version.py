@@ -6,9 +6,9 @@ raises once it commits; and, for a minute, that the session the poll comes with 
 signed in as a user who may see the table, under the generation of who may (``tablet_staff_key``), which a change of
 the table's dealer raises. A poll while nothing changed is two cache round trips (the generations; the marker and the
 leave) and no query: not even the session is read. A poll right after a write (the tablet's own, mostly) finds the
-leave and computes the marker only: the session, the user and their roles are not read again. A change of the
-table's dealer is felt at once; a role taken away or a sign-out within ``ALLOWED_SECONDS`` by the poll (every page
-checks at once), and all the poll answers is the marker.
+leave and computes the marker only, in one statement (``dealer.sql``): the session, the user and their roles are not
+read again. A change of the table's dealer is felt at once; a role taken away or a sign-out within
+``ALLOWED_SECONDS`` by the poll (every page checks at once), and all the poll answers is the marker.
 """
 
 from __future__ import annotations
@@ -20,54 +20,34 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 
 from casino.live import cache_seconds, floor_key, generations
-from players.models import RatingSeat
-from rounds.models import Adjustment, Round, Wager
+from dealer.sql import tablet_marker_read
 from tables.live import tablet_key, tablet_staff_key
 from tables.models import Table
 
 ALLOWED_SECONDS = 60
 
 
-def _per_round(model: Any, value: Any) -> Subquery:
-    """``value`` aggregated over ``model``'s rows of the outer round (a subquery, so one read answers all)."""
-    rows = model.objects.filter(round=OuterRef("pk")).order_by().values("round").annotate(v=value).values("v")
-    return Subquery(rows[:1])
-
-
 def tablet_version(table: Table) -> str:
     """A short marker of what the tablet shows of ``table``: its set-up (status, limits, rule set, dealer), its
-    newest round's state, wagers, dice, hands and placements, and its requests and their decisions. Another
-    device's change (a wager, a settle, a void approved from the pit, new limits) changes it; the tablet polls it
-    and draws itself again (``dealer.views.tablet_version_view``). Two reads: the round's, and the rated seats' (a
-    player seated, moved, on a break or gone, from another device, redraws the strip of rated seats)."""
-    row = (
-        Round.objects.filter(table=table)
-        .order_by("-number")
-        .annotate(
-            wager_count=_per_round(Wager, Count("pk")),
-            wager_cents=_per_round(Wager, Sum("amount_cents")),
-            asked=_per_round(Adjustment, Count("pk")),
-            waiting=_per_round(Adjustment, Count("pk", filter=Q(status=Adjustment.Status.PENDING))),
-            decided=_per_round(Adjustment, Max("decided_at")),
-        )
-        .values_list(
-            "pk", "state", "state_changed_at", "dice", "hands", "placements",
-            "wager_count", "wager_cents", "asked", "waiting", "decided",
-        )
-        .first()
-    )  # fmt: skip
-    # The table's own set-up too: new limits, rules, dealer or status from the pit redraw the tablet.
-    setup = (table.status, table.min_wager_cents, table.max_wager_cents, table.rule_set_id, table.dealer_id)
-    rated = RatingSeat.objects.filter(table=table).aggregate(
-        last=Max("pk"),
-        seated=Count("pk", filter=Q(ended_at__isnull=True)),
-        breaks=Max("session__pauses__pk"),
-        on_break=Count("session__pauses", filter=Q(ended_at__isnull=True, session__pauses__ended_at__isnull=True)),
-    )
-    text = json.dumps([row, setup, rated], default=str, sort_keys=True)
+    newest round's state, wagers, dice, hands and placements, and its requests and their decisions, and its rated
+    seats (a player seated, moved, on a break or gone, from another device, redraws the strip of rated seats).
+    Another device's change (a wager, a settle, a void approved from the pit, new limits) changes it; the tablet
+    polls it and draws itself again (``dealer.views.tablet_version_view``). One statement (``dealer.sql``), read as
+    it stands in the database (not from ``table``, which only names it)."""
+    version = tablet_version_of(table.pk)
+    if version is None:
+        raise Table.DoesNotExist(f"table {table.pk} is gone")
+    return version
+
+
+def tablet_version_of(table_id: int) -> str | None:
+    """``tablet_version`` of the table ``table_id``, or None when there is no such table."""
+    read = tablet_marker_read(table_id)
+    if read is None:
+        return None
+    text = json.dumps([read.round, read.setup, read.rated], default=str, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -116,14 +96,15 @@ def tablet_version_cached(session_key: str, table_id: int) -> TabletPoll:
     return TabletPoll(version if allowed and isinstance(version, str) else None, allowed=allowed)
 
 
-def tablet_version_keep(session_key: str, table: Table, *, checked: bool) -> str:
-    """The table's marker, computed and kept; with the leave to see the table when the caller has ``checked`` it
-    just now (a leave found kept is not kept longer: it ends ``ALLOWED_SECONDS`` after its check). The generations
-    are read before the rows: a write committing meanwhile raises the table's, so this marker is never taken for the
-    newer one; a new dealer raises the other, so this leave is never taken for the new one's."""
-    keys = _keys(session_key, table.pk)
-    version = tablet_version(table)
-    if keys is not None:
+def tablet_version_keep(session_key: str, table_id: int, *, checked: bool) -> str | None:
+    """The marker of table ``table_id``, computed and kept (None: no such table); with the leave to see the table when
+    the caller has ``checked`` it just now (a leave found kept is not kept longer: it ends ``ALLOWED_SECONDS`` after
+    its check). The generations are read before the rows: a write committing meanwhile raises the table's, so this
+    marker is never taken for the newer one; a new dealer raises the other, so this leave is never taken for the new
+    one's."""
+    keys = _keys(session_key, table_id)
+    version = tablet_version_of(table_id)
+    if keys is not None and version is not None:
         cache.set(keys[0], version, cache_seconds())
         if checked:
             cache.set(keys[1], time.time(), min(ALLOWED_SECONDS, cache_seconds()))  # the check's time

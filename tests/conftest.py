@@ -91,9 +91,13 @@ _HTTP_FACES = (("tests", "api"), ("tests", "dealer"), ("tests", "poker_room"))
 
 def _in_the_browser_or_an_http_face(item: pytest.Item, root: Path) -> bool:
     """What the SQLite pass leaves to the PostgreSQL pass: the browser tests, and the tests of the HTTP faces that
-    reach the database (their pure neighbours, the poker room's rules, run in the SQLite pass only)."""
+    reach the database (their pure neighbours, the poker room's rules, run in the SQLite pass only). A face's own
+    hand-written SQL (its ``sql`` module, held to the ORM by its ``test_sql.py``) differs between the databases, and
+    is tested on both."""
     if _in_the_browser(item, root):
         return True
+    if item.path.name == "test_sql.py":
+        return False
     where = item.path.relative_to(root).parts
     return _uses_the_database(item) and any(where[: len(face)] == face for face in _HTTP_FACES)
 

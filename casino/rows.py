@@ -197,15 +197,23 @@ def row_insert(instance: M) -> M:
         return inserted_from(cursor, instance)
 
 
+@cache
+def _insert_unless_taken_sql(model: type[models.Model], unique: tuple[str, ...], dialect: _Dialect) -> tuple[str, bool]:
+    """``_insert_sql`` of ``model`` that writes nothing where a row holds the same ``unique`` values, and whether it
+    returns the new pk; built once a model, constraint and database."""
+    sql, _fields = _insert_sql(model, dialect)
+    target = ", ".join(column(stored_field(model, name)) for name in unique)
+    head, returning, back = sql.partition(" RETURNING ")
+    return f"{head} ON CONFLICT ({target}) DO NOTHING" + (f" RETURNING {back}" if returning else ""), bool(returning)
+
+
 def row_insert_unless_taken(instance: M, unique: Sequence[str]) -> M | None:
     """INSERT a new instance as ``row_insert`` does, unless a row holding the same values of the fields ``unique``
     (a unique constraint's) is there: then nothing is written and the answer is None. One statement and no
     savepoint (``ON CONFLICT DO NOTHING``): the other row does not abort the caller's transaction, as an INSERT's
     IntegrityError would. A row of another transaction not yet committed is waited for, as by any INSERT."""
-    sql, values = insert_statement(instance)
-    target = ", ".join(column(stored_field(type(instance), name)) for name in unique)
-    head, returning, back = sql.partition(" RETURNING ")
-    sql = f"{head} ON CONFLICT ({target}) DO NOTHING" + (f" RETURNING {back}" if returning else "")
+    _sql, values = insert_statement(instance)
+    sql, returning = _insert_unless_taken_sql(type(instance), tuple(unique), _dialect())
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
         if not returning:  # SQLite before 3.35: whether it wrote, then the row it wrote
@@ -229,16 +237,23 @@ def statements_in_one_trip() -> bool:
     return _dialect().statements_in_one_trip
 
 
+@cache
+def _update_sql(model: type[models.Model], names: tuple[str, ...], vendor: str) -> tuple[str, tuple[Any, ...]]:
+    """The ``UPDATE`` of the fields ``names`` (each once, in order) of ``model``'s row by pk, and those fields; built
+    once a model, fields and database vendor (the names quoted as its connection quotes them)."""
+    chosen = tuple(stored_field(model, name) for name in dict.fromkeys(names))
+    assignments = ", ".join(f"{column(f)} = %s" for f in chosen)
+    where = column(_pk(model))
+    return f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {where} = %s", chosen
+
+
 def update_statement(instance: models.Model, fields: Sequence[str]) -> tuple[str, list[Any]]:
     """The ``UPDATE`` of the named fields of an existing row, and its values, as ``save(update_fields=...)``."""
     if not fields:
         raise ValueError("an UPDATE needs at least one field")
-    model = type(instance)
-    chosen = [stored_field(model, name) for name in dict.fromkeys(fields)]  # each once, in order
-    assignments = ", ".join(f"{column(f)} = %s" for f in chosen)
+    sql, chosen = _update_sql(type(instance), tuple(fields), connection.vendor)
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in chosen]
-    where = column(_pk(model))
-    return f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {where} = %s", [*values, instance.pk]
+    return sql, [*values, instance.pk]
 
 
 @cache

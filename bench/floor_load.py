@@ -288,7 +288,9 @@ def main() -> None:
             )
             for tablets in counts:
                 if args.warmup:
-                    load(server.port, floor, cookies, tablets, args.warmup)
+                    warm, _ = load(server.port, floor, cookies, tablets, args.warmup)
+                    for error in sorted(set(warm.errors))[:3]:
+                        print(f"        while warming up: {error}")
                 out, wall = load(server.port, floor, cookies, tablets, args.seconds)
                 results[tablets] = out
                 waits = out.samples_waiting / out.samples_active if out.samples_active else 0.0

@@ -22,7 +22,7 @@ from typing import Any
 from django.core.cache import cache
 
 from casino.live import cache_seconds, floor_key, generations
-from dealer.sql import tablet_marker_read
+from dealer.sql import SETUP_NAMES, tablet_marker_read
 from tables.live import tablet_key, tablet_staff_key
 from tables.models import Table
 
@@ -34,20 +34,28 @@ def tablet_version(table: Table) -> str:
     newest round's state, wagers, dice, hands and placements, and its requests and their decisions, and its rated
     seats (a player seated, moved, on a break or gone, from another device, redraws the strip of rated seats).
     Another device's change (a wager, a settle, a void approved from the pit, new limits) changes it; the tablet
-    polls it and draws itself again (``dealer.views.tablet_version_view``). One statement (``dealer.sql``), read as
-    it stands in the database (not from ``table``, which only names it)."""
-    version = tablet_version_of(table.pk)
-    if version is None:
+    polls it and draws itself again (``dealer.views.tablet_version_view``). The set-up is ``table``'s as the page
+    drew it; the rest is read in one statement (``dealer.sql``), which the page does before it reads the round, so
+    that a change made while it draws makes the next poll differ."""
+    read = tablet_marker_read(table.pk)
+    if read is None:
         raise Table.DoesNotExist(f"table {table.pk} is gone")
-    return version
+    return _marker(read.round, _setup(table), read.rated)
 
 
 def tablet_version_of(table_id: int) -> str | None:
-    """``tablet_version`` of the table ``table_id``, or None when there is no such table."""
+    """``tablet_version`` of the table ``table_id`` as it stands in the database, set-up included (None: no such
+    table): what the poll answers."""
     read = tablet_marker_read(table_id)
-    if read is None:
-        return None
-    text = json.dumps([read.round, read.setup, read.rated], default=str, sort_keys=True)
+    return None if read is None else _marker(read.round, read.setup, read.rated)
+
+
+def _setup(table: Table) -> tuple[Any, ...]:
+    return tuple(getattr(table, name) for name in SETUP_NAMES)
+
+
+def _marker(round_: Any, setup: tuple[Any, ...], rated: dict[str, Any]) -> str:
+    text = json.dumps([round_, setup, rated], default=str, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

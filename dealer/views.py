@@ -120,6 +120,7 @@ def _game_flags(table: Table) -> dict[str, bool]:
 def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notice: str = "") -> dict[str, Any]:
     """Everything the tablet shows for ``table``: its rules, bank, round, seat ring and the next actions only."""
     user = request.user
+    version = tablet_version.tablet_version(table)  # before the round is read: a change meanwhile redraws the tablet
     round_ = tablet.round_latest(table)
     in_play = round_ is not None and RoundState(round_.state) not in FINAL_STATES
     snapshot = round_.rule_set_snapshot if in_play and round_ is not None else table.rule_set.snapshot()
@@ -144,7 +145,7 @@ def tablet_context(request: HttpRequest, table: Table, *, error: str = "", notic
         "void_reasons": tablet.VOID_REASONS,
         "pending": None,
         "decided": tablet.last_decided_adjustment(round_),
-        "version": tablet_version.tablet_version(table),
+        "version": version,
         "relief": table_relief(table=table, at=timezone.now()),  # "relief at 14:40: Lee" (the table's string)
         **_game_flags(table),
     }

@@ -4,6 +4,7 @@ on a break and moved away."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -14,9 +15,11 @@ from dealer.tablet_version import tablet_version, tablet_version_of
 from players.models import RatingSeat
 from players.services import player_create, session_move, session_pause, session_resume, session_start
 from rounds.models import Adjustment, Round, Wager
-from rounds.services import round_open, wager_place
-from settlement.services import adjustment_approve, adjustment_request
+from rounds.services import round_close_betting, round_deal, round_hands_record, round_open, wager_place
+from settlement.services import adjustment_approve, adjustment_request, settle_round
 from tables.models import Table
+from tables.services import table_set_limits
+from tests.dealer.conftest import BANK_CARDS, LOSES, WINS
 
 
 def _per_round(model: Any, value: Any) -> Subquery:
@@ -54,9 +57,15 @@ def orm_read(table: Table) -> TabletMarkerRead:
 
 
 def assert_twins(table: Table) -> TabletMarkerRead:
-    read = tablet_marker_read(table.pk)
-    assert read == orm_read(table)
+    """The statement's values are the ORM's, of the same types too (the marker hashes their text: a Decimal for an
+    int, or a string for a datetime, would change it)."""
+    read, twin = tablet_marker_read(table.pk), orm_read(table)
+    assert read == twin
     assert read is not None
+    for part in ("setup", "round", "rated"):
+        assert json.dumps(getattr(read, part), default=repr, sort_keys=True) == json.dumps(
+            getattr(twin, part), default=repr, sort_keys=True
+        )
     return read
 
 
@@ -76,6 +85,25 @@ def test_the_marker_read_is_the_orms_from_an_empty_table_to_a_decided_void(pgp: 
     assert decided is not None and decided[1] == "voided" and decided[8:10] == (1, 0) and decided[10] is not None
     round_open(actor=dealer, table=pgp)  # the newest round is the one the marker reads
     assert assert_twins(pgp).round[0] != opened.pk  # type: ignore[index]
+
+
+@pytest.mark.django_db
+def test_the_marker_read_is_the_orms_through_a_round_dealt_set_and_settled(pgp: Table, dealer) -> None:  # type: ignore[no-untyped-def]
+    opened = round_open(actor=dealer, table=pgp)
+    wager_place(actor=dealer, round=opened, seat=1, amount_cents=2500)
+    wager_place(actor=dealer, round=opened, seat=3, amount_cents=1000)
+    round_close_betting(actor=dealer, round=opened)
+    round_deal(actor=dealer, round=opened, dice=[3, 5, 6])
+    dealt = assert_twins(pgp).round
+    assert dealt is not None and dealt[3] is not None  # the dice, a JSON column, read back as the ORM reads it
+    round_hands_record(
+        actor=dealer, round=opened, hands={"banker": {"cards": BANK_CARDS}, "seats": {"1": WINS, "3": LOSES}}
+    )
+    revealed = assert_twins(pgp).round
+    assert revealed is not None and revealed[4] is not None and revealed[1] == "revealed"
+    settle_round(round=Round.objects.get(pk=opened.pk), actor=dealer, idempotency_key="marker-twins-1")
+    settled = assert_twins(pgp).round
+    assert settled is not None and settled[1] == "settled" and settled[6:8] == (2, 3500)
 
 
 @pytest.mark.django_db
@@ -99,11 +127,16 @@ def test_the_marker_read_counts_rated_seats_and_breaks_as_the_orm_does(pgp: Tabl
 
 
 @pytest.mark.django_db
-def test_the_marker_changes_with_the_table_and_no_table_has_none(pgp: Table, dealer) -> None:  # type: ignore[no-untyped-def]
+def test_the_marker_changes_with_the_table_and_no_table_has_none(pgp: Table, dealer, pit_boss) -> None:  # type: ignore[no-untyped-def]
     before = tablet_version(pgp)
-    assert tablet_version_of(pgp.pk) == before
+    assert tablet_version_of(pgp.pk) == before  # the page's marker, with the set-up it drew, is the poll's
     round_open(actor=dealer, table=pgp)
     assert tablet_version(pgp) != before
     assert tablet_marker_read(pgp.pk + 1000) is None and tablet_version_of(pgp.pk + 1000) is None
     with pytest.raises(Table.DoesNotExist):
         tablet_version(Table(pk=pgp.pk + 1000))
+    drawn = Table.objects.get(pk=pgp.pk)
+    table_set_limits(  # the pit, while the page draws
+        actor=pit_boss, table=pgp, min_wager_cents=pgp.min_wager_cents, max_wager_cents=pgp.max_wager_cents + 100
+    )
+    assert tablet_version(drawn) != tablet_version_of(pgp.pk)  # the next poll differs: the tablet draws itself again

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
+from django.http import Http404
 
 from casino.live import cache_seconds, floor_key, generations
 from dealer.sql import SETUP_NAMES, tablet_marker_read
@@ -104,15 +105,17 @@ def tablet_version_cached(session_key: str, table_id: int) -> TabletPoll:
     return TabletPoll(version if allowed and isinstance(version, str) else None, allowed=allowed)
 
 
-def tablet_version_keep(session_key: str, table_id: int, *, checked: bool) -> str | None:
-    """The marker of table ``table_id``, computed and kept (None: no such table); with the leave to see the table when
-    the caller has ``checked`` it just now (a leave found kept is not kept longer: it ends ``ALLOWED_SECONDS`` after
-    its check). The generations are read before the rows: a write committing meanwhile raises the table's, so this
-    marker is never taken for the newer one; a new dealer raises the other, so this leave is never taken for the new
-    one's."""
+def tablet_version_keep(session_key: str, table_id: int, *, checked: bool) -> str:
+    """The marker of table ``table_id``, computed and kept (a 404 when there is no such table); with the leave to
+    see the table when the caller has ``checked`` it just now (a leave found kept is not kept longer: it ends
+    ``ALLOWED_SECONDS`` after its check). The generations are read before the rows: a write committing meanwhile
+    raises the table's, so this marker is never taken for the newer one; a new dealer raises the other, so this
+    leave is never taken for the new one's."""
     keys = _keys(session_key, table_id)
     version = tablet_version_of(table_id)
-    if keys is not None and version is not None:
+    if version is None:
+        raise Http404("No table with this number.")
+    if keys is not None:
         cache.set(keys[0], version, cache_seconds())
         if checked:
             cache.set(keys[1], time.time(), min(ALLOWED_SECONDS, cache_seconds()))  # the check's time

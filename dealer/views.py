@@ -23,7 +23,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import OuterRef, Subquery
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -584,10 +584,7 @@ def tablet_version_view(request: HttpRequest, table_id: int) -> HttpResponse:
     if cached.version is not None:
         return JsonResponse({"version": cached.version})
     if cached.allowed:  # the table changed since: its marker, for a session allowed to see it within the minute
-        version = tablet_version.tablet_version_keep(session_key, table_id, checked=False)
-        if version is None:
-            raise Http404("No table with this number.")
-        return JsonResponse({"version": version})
+        return JsonResponse({"version": tablet_version.tablet_version_keep(session_key, table_id, checked=False)})
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     table = _table(table_id)
@@ -596,6 +593,4 @@ def tablet_version_view(request: HttpRequest, table_id: int) -> HttpResponse:
     except ApplicationError as exc:
         return JsonResponse({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
     version = tablet_version.tablet_version_keep(request.session.session_key or "", table.pk, checked=True)
-    if version is None:  # removed since it was read above
-        raise Http404("No table with this number.")
     return JsonResponse({"version": version})

@@ -136,11 +136,12 @@ def round_get(*, round_id: int) -> Round:
 STEP_WAGERS = "step_wagers"
 
 
-def round_step_read(round_: Round) -> Round:
+def round_step_read(round_: Round, *, opened: bool = False) -> Round:
     """The round a step of play has just written (the instance its service locked, changed and saved), with its
     wagers read again in seat order (one statement, ``rounds.sql.wagers_in_seat_order``), kept on it as
-    ``step_wagers``: what the step answers, without reading the round again."""
-    round_.__dict__[STEP_WAGERS] = wagers_in_seat_order(round_)
+    ``step_wagers``: what the step answers, without reading the round again. A round just ``opened`` has no wagers
+    yet: nothing is read."""
+    round_.__dict__[STEP_WAGERS] = [] if opened else wagers_in_seat_order(round_)
     return round_
 
 

@@ -3,9 +3,9 @@
 ``tests/rounds/test_sql.py`` holds it to.
 
 * ``round_standing``: where a round stands (its shift, shared, and a void asked for), in one statement;
-* ``round_lock`` / ``round_lock_reading``: the round's row locked with its table and bank seat, and scalar
-  subqueries read under the lock (the wagers, whether an idempotency key was used: ``ledger.sql.key_used_sql``),
-  in one round trip on PostgreSQL;
+* ``round_lock`` / ``round_lock_reading``: the round's row locked with its table and bank seat, where it stands,
+  and scalar subqueries read under the lock (the wagers, whether an idempotency key was used:
+  ``ledger.sql.key_used_sql``), in one round trip on PostgreSQL;
 * ``wagers_in_seat_order``: the round's wagers with their seats' numbers, what a step of play answers (the ORM took
   longer to build that statement than the database to answer it: docs/performance.md, "A round over HTTP").
 
@@ -80,17 +80,29 @@ class RoundStanding:
 
 
 @cache
-def _standing_sql(dialect: _Dialect) -> str:
+def _standing_sql(dialect: _Dialect, *, of_round: bool) -> str:
+    """Params: the round's id (for the void asked for), then the shift's id, or with ``of_round`` the round's id
+    again (its shift looked up by the round)."""
     q = quote
     void_pending = (
         f"EXISTS (SELECT 1 FROM {q(Adjustment._meta.db_table)} a WHERE a.{q('round_id')} = %s "
         f"AND a.{q('kind')} = 'void' AND a.{q('status')} = 'pending')"
     )
+    shift = f"(SELECT r.{q('shift_id')} FROM {q(Round._meta.db_table)} r WHERE r.{q('id')} = %s)" if of_round else "%s"
     share = f"{dialect.share} OF s" if dialect.share else ""
     return (
         f"SELECT s.{q('name')}, s.{q('closed_at')}, {void_pending} FROM {q(Shift._meta.db_table)} s "
-        f"WHERE s.{q('id')} = %s{share}"
+        f"WHERE s.{q('id')} = {shift}{share}"
     )
+
+
+def _standing_of(row: Sequence[Any]) -> RoundStanding:
+    name, closed_at, void_pending = row
+    if isinstance(closed_at, str):  # SQLite may hand back the text it stored, and stores UTC without a zone
+        closed_at = dt.datetime.fromisoformat(closed_at)
+    if closed_at is not None and timezone.is_naive(closed_at):
+        closed_at = closed_at.replace(tzinfo=dt.UTC)
+    return RoundStanding(shift_name=name, shift_closed_at=closed_at, void_pending=bool(void_pending))
 
 
 def round_standing(*, shift_id: int, round_id: int | None) -> RoundStanding:
@@ -98,22 +110,18 @@ def round_standing(*, shift_id: int, round_id: int | None) -> RoundStanding:
     the transaction ends (``FOR SHARE``), and whether a void of it waits for a supervisor (never, for a round
     about to be opened: ``round_id`` None).
 
-    Every write to a round reads it so (``rounds.services.transitions.round_check``): round writes share the
-    shift's lock and never wait for each other, while a shift close, which locks the row for update, waits for
-    the writes under way to commit (then finds their rounds as they left them), and a write that comes during a
-    close waits for it and reads the shift closed. The ORM has no ``FOR SHARE``; what this reads is
+    Every write to a round reads it so, in the round trip that locks the round (``round_lock``), and
+    ``rounds.services.transitions.round_check`` refuses by it: round writes share the shift's lock and never wait
+    for each other, while a shift close, which locks the row for update, waits for the writes under way to commit
+    (then finds their rounds as they left them), and a write that comes during a close waits for it and reads the
+    shift closed. The ORM has no ``FOR SHARE``; what this reads is
     ``Shift.objects.values_list("name", "closed_at").get(pk=shift_id)`` and
     ``Adjustment.objects.filter(round=round_id, kind="void", status="pending").exists()``
     (tests/rounds/test_sql.py).
     """
     with connection.cursor() as cursor:
-        cursor.execute(_standing_sql(_dialect()), [round_id, shift_id])
-        name, closed_at, void_pending = cursor.fetchone()
-    if isinstance(closed_at, str):  # SQLite may hand back the text it stored, and stores UTC without a zone
-        closed_at = dt.datetime.fromisoformat(closed_at)
-    if closed_at is not None and timezone.is_naive(closed_at):
-        closed_at = closed_at.replace(tzinfo=dt.UTC)
-    return RoundStanding(shift_name=name, shift_closed_at=closed_at, void_pending=bool(void_pending))
+        cursor.execute(_standing_sql(_dialect(), of_round=False), [round_id, shift_id])
+        return _standing_of(cursor.fetchone())
 
 
 # --- the round's lock -----------------------------------------------------------------------------
@@ -133,38 +141,48 @@ def _round_lock_sql(dialect: _Dialect) -> str:
     )
 
 
-def round_lock(round: Round) -> Round:
-    """The round's row, locked until the transaction ends, with its table and bank seat.
+def round_lock(round: Round) -> tuple[Round, RoundStanding]:
+    """The round's row, locked until the transaction ends, with its table and bank seat; and where it stands
+    (``round_standing``: its shift share-locked, a void asked for), read once the lock is held.
 
     What ``Round.objects.select_for_update(of=("self",)).select_related("table", "bank_seat")
     .get(pk=...)`` reads, in one hand-written statement (every service that changes a round
-    starts here: its SQL is built once, not on every call).
+    starts here: its SQL is built once, not on every call), and the standing's statement, in one round trip on
+    PostgreSQL.
     """
-    return round_lock_reading(round)[0]
+    locked, standing, _values = round_lock_reading(round)
+    return locked, standing
 
 
-def round_lock_reading(round: Round, *then: tuple[str, Sequence[Any]]) -> tuple[Round, tuple[Any, ...]]:
+def round_lock_reading(round: Round, *then: tuple[str, Sequence[Any]]) -> tuple[Round, RoundStanding, tuple[Any, ...]]:
     """``round_lock``, then the values of ``then``, (SQL, params) scalar subqueries read once the lock is held.
 
-    They are read by a second statement, so under PostgreSQL's READ COMMITTED they see what a
-    transaction that held the lock before us committed (a statement's snapshot is taken when it
-    starts, and the lock may be waited for); both go in one round trip where the driver allows.
-    Returns the round and those values.
+    The standing and ``then`` are read by statements after the lock's, so under PostgreSQL's READ COMMITTED they
+    see what a transaction that held the lock before us committed (a statement's snapshot is taken when it
+    starts, and the lock may be waited for); all go in one round trip where the driver allows.
+    Returns the round, its standing and those values.
     """
-    lock_sql = _round_lock_sql(_dialect())
+    dialect = _dialect()
+    lock_sql, standing_sql = _round_lock_sql(dialect), _standing_sql(dialect, of_round=True)
     after = "SELECT " + ", ".join(f"({sql})" for sql, _ in then)
     after_params = [param for _, values in then for param in values]
     values: tuple[Any, ...] = ()
+    standing: RoundStanding | None = None
     with connection.cursor() as cursor:
-        if then and statements_in_one_trip():
-            cursor.execute(f"{lock_sql}; {after}", [round.pk, *after_params])
+        if statements_in_one_trip():
+            sql = f"{lock_sql}; {standing_sql}" + (f"; {after}" if then else "")
+            cursor.execute(sql, [round.pk, round.pk, round.pk, *after_params])
             row = cursor.fetchone()
             cursor.nextset()
-            values = tuple(cursor.fetchone())
+            standing_row = cursor.fetchone()
+            standing = _standing_of(standing_row) if standing_row is not None else None
+            if then:
+                cursor.nextset()
+                values = tuple(cursor.fetchone())
         else:
             cursor.execute(lock_sql, [round.pk])
             row = cursor.fetchone()
-            if then and row is not None:
+            if row is not None and then:
                 cursor.execute(after, after_params)
                 values = tuple(cursor.fetchone())
     if row is None:
@@ -174,7 +192,9 @@ def round_lock_reading(round: Round, *then: tuple[str, Sequence[Any]]) -> tuple[
     Round.table.field.set_cached_value(locked, instance_from_row(Table, _TABLE_NAMES, row[ends[0] : ends[1]]))
     seat = instance_from_row(Seat, _SEAT_NAMES, row[ends[1] :]) if locked.bank_seat_id is not None else None
     Round.bank_seat.field.set_cached_value(locked, seat)
-    return locked, values
+    if standing is None:  # a statement of its own, the shift known from the row
+        standing = round_standing(shift_id=locked.shift_id, round_id=locked.pk)
+    return locked, standing, values
 
 
 # --- read under the lock: the wagers, and whether a key was used -----------------------------------

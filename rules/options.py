@@ -253,14 +253,18 @@ def _bad(field: str, message: str) -> RuleSetInvalid:
     return RuleSetInvalid(message, extra={"field": field})
 
 
+def _where(game: str) -> str:
+    return _("for %(game)s") % {"game": game_label(game)}
+
+
 def _check_option(option: Option, value: object, game: str) -> bool | int | str:
-    where = _("for %(game)s") % {"game": game_label(game)}
+    """The option's value, checked (its refusal says which game's option: translated only when it refuses)."""
     if option.kind is bool:
         if not isinstance(value, bool):
             raise _bad(
                 option.key,
                 _("The %(option)s (%(key)s) %(where)s is on or off (true or false), not %(value)s.")
-                % {"option": gettext(option.label), "key": option.key, "where": where, "value": repr(value)},
+                % {"option": gettext(option.label), "key": option.key, "where": _where(game), "value": repr(value)},
             )
         return value
     if option.kind is int:
@@ -272,7 +276,7 @@ def _check_option(option: Option, value: object, game: str) -> bool | int | str:
                 % {
                     "option": gettext(option.label),
                     "key": option.key,
-                    "where": where,
+                    "where": _where(game),
                     "span": span,
                     "value": repr(value),
                 },
@@ -285,7 +289,7 @@ def _check_option(option: Option, value: object, game: str) -> bool | int | str:
             % {
                 "option": gettext(option.label),
                 "value": repr(value),
-                "where": where,
+                "where": _where(game),
                 "choices": _words(option.choices),
             },
         )

@@ -167,8 +167,8 @@ def _round(round_id: int) -> Response:
     return Response(answer_data(RoundOutputSerializer, round_get(round_id=round_id)))
 
 
-def _step(round_: Round, status_code: int = status.HTTP_200_OK) -> Response:
-    return Response(answer_data(RoundStepOutputSerializer, round_step_read(round_)), status=status_code)
+def _step(round_: Round, status_code: int = status.HTTP_200_OK, *, opened: bool = False) -> Response:
+    return Response(answer_data(RoundStepOutputSerializer, round_step_read(round_, opened=opened)), status=status_code)
 
 
 class AdjustmentOutputSerializer(serializers.Serializer[Any]):
@@ -229,7 +229,7 @@ class RoundOpenApi(APIView):
             banker_seat=data.get("bank_seat"),
             bank_cents=data.get("bank_cents"),
         )
-        return _step(round_, status.HTTP_201_CREATED)
+        return _step(round_, status.HTTP_201_CREATED, opened=True)
 
 
 class RoundDetailApi(APIView):

@@ -29,7 +29,7 @@ from rounds import ofc_turns
 from rounds.models import Round, Wager
 from rounds.services.house_wager import house_wager_cents
 from rounds.services.transitions import round_check, round_transition
-from rounds.sql import round_lock
+from rounds.sql import RoundStanding, round_lock
 from rounds.states import RoundState, check_move
 from rules import hands as round_hands
 from rules import options as rule_options
@@ -71,9 +71,9 @@ def wager_place(*, actor: User | None, round: Round, seat: int, amount_cents: in
             )
     require_role(actor, *TABLE_STAFF, action="take a wager")
     with transaction.atomic():
-        locked = round_lock(round)
+        locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="take a wager")
-        round_check(locked, hold=gettext_noop("no wagers"))
+        round_check(locked, standing, hold=gettext_noop("no wagers"))
         table = locked.table
         if locked.state != RoundState.OPEN:
             raise WrongState(
@@ -179,9 +179,9 @@ def round_close_betting(*, actor: User | None, round: Round) -> Round:
     """Close the betting: a banked round needs a wager, a points round two players with a value a point."""
     require_role(actor, *TABLE_STAFF, action="close the betting")
     with transaction.atomic():
-        locked = round_lock(round)
+        locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="close the betting")
-        round_check(locked)
+        round_check(locked, standing)
         check_move(locked.state, RoundState.BETTING_CLOSED, round_number=locked.number, round_id=locked.pk)
         count = locked.wagers.count()
         needed = 1 if round_hands.round_is_banked(locked) else 2
@@ -191,7 +191,9 @@ def round_close_betting(*, actor: User | None, round: Round) -> Round:
                 _("Round %(round)s needs %(what)s before the betting closes; it has %(count)s.")
                 % {"round": locked.number, "what": what, "count": count}
             )
-        return round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.BETTING_CLOSED)
+        return round_transition(
+            already_locked=True, standing=standing, actor=actor, round=locked, target=RoundState.BETTING_CLOSED
+        )
 
 
 # --- the deal -------------------------------------------------------------------------------------
@@ -228,15 +230,15 @@ def round_deal(
             raise ApplicationError(_("Dice: %(problem)s.") % {"problem": exc}, extra={"field": "dice"}) from None
     require_role(actor, *TABLE_STAFF, action="deal")
     with transaction.atomic():
-        locked = round_lock(round)
+        locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="deal")
-        round_check(locked)
+        round_check(locked, standing)
         check_move(locked.state, RoundState.DEALT, round_number=locked.number, round_id=locked.pk)
         bank = locked.bank_seat.number if locked.bank_seat is not None else None
         positions, banker = registry.deal_positions(seat_count=locked.table.seat_count, bank_seat=bank)
         dealt: dict[str, str] | None = None
         if registry.game(locked.table.game).placed_by_street:
-            return _ofc_deal(actor, locked, dice=given, auto=auto, rng=rng)
+            return _ofc_deal(actor, locked, standing, dice=given, auto=auto, rng=rng)
         rolled = given
         if auto:
             source = rng or dealing.secure_rng()
@@ -256,13 +258,14 @@ def round_deal(
         if dealt is not None:
             changes["dealt"] = dealt
         return round_transition(
-            already_locked=True, actor=actor, round=locked, target=RoundState.DEALT, changes=changes
+            already_locked=True, standing=standing, actor=actor, round=locked, target=RoundState.DEALT, changes=changes
         )
 
 
 def _ofc_deal(
     actor: User | None,
     locked: Round,
+    standing: RoundStanding,
     *,
     dice: Sequence[int] | None,
     auto: bool,
@@ -282,7 +285,9 @@ def _ofc_deal(
         dealt = ofc_table.deal(source, order=order, fantasyland=fantasyland)
         changes["dealt"] = {str(seat): cards_text(cards) for seat, cards in dealt.items()}
     changes["dice"] = list(dice or ())
-    return round_transition(already_locked=True, actor=actor, round=locked, target=RoundState.DEALT, changes=changes)
+    return round_transition(
+        already_locked=True, standing=standing, actor=actor, round=locked, target=RoundState.DEALT, changes=changes
+    )
 
 
 # --- the hands ------------------------------------------------------------------------------------
@@ -327,9 +332,9 @@ def round_hands_record(*, actor: User | None, round: Round, hands: Mapping[str, 
     """
     require_role(actor, *TABLE_STAFF, action="enter the hands")
     with transaction.atomic():
-        locked = round_lock(round)
+        locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="enter the hands")
-        round_check(locked)
+        round_check(locked, standing)
         if locked.state not in (RoundState.DEALT, RoundState.REVEALED):
             check_move(locked.state, RoundState.REVEALED, round_number=locked.number, round_id=locked.pk)
         # Present at all (null included), the swaps must be the ones recorded: the hands never change them.
@@ -348,6 +353,7 @@ def round_hands_record(*, actor: User | None, round: Round, hands: Mapping[str, 
         if locked.state == RoundState.REVEALED:
             return round_transition(
                 already_locked=True,
+                standing=standing,
                 actor=actor,
                 round=locked,
                 target=None,
@@ -355,7 +361,12 @@ def round_hands_record(*, actor: User | None, round: Round, hands: Mapping[str, 
                 event=AuditEventType.ROUND_HANDS_REPLACED,
             )
         return round_transition(
-            already_locked=True, actor=actor, round=locked, target=RoundState.REVEALED, changes={"hands": read.stored}
+            already_locked=True,
+            standing=standing,
+            actor=actor,
+            round=locked,
+            target=RoundState.REVEALED,
+            changes={"hands": read.stored},
         )
 
 
@@ -369,9 +380,9 @@ def round_placements_record(*, actor: User | None, round: Round, placements: Map
             extra={"field": "seats"},
         )
     with transaction.atomic():
-        locked = round_lock(round)
+        locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="place cards")
-        round_check(locked)
+        round_check(locked, standing)
         if locked.state != RoundState.DEALT:
             raise WrongState(
                 _("Round %(round)s is %(state)s: cards are placed after the deal, before settling.")
@@ -398,6 +409,7 @@ def round_placements_record(*, actor: User | None, round: Round, placements: Map
             read = round_hands.ofc_hands(boards=boards, seats_in_play=seats_in_play, fantasyland=fantasyland)
             return round_transition(
                 already_locked=True,
+                standing=standing,
                 actor=actor,
                 round=locked,
                 target=RoundState.REVEALED,
@@ -405,6 +417,7 @@ def round_placements_record(*, actor: User | None, round: Round, placements: Map
             )
         return round_transition(
             already_locked=True,
+            standing=standing,
             actor=actor,
             round=locked,
             target=None,

@@ -32,9 +32,9 @@ def round_swap_record(*, actor: User | None, round: Round, seat: Any, gave: Any,
     """
     require_role(actor, *TABLE_STAFF, action="record a swap")
     with transaction.atomic():
-        locked = round_lock(round)
+        locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="record a swap")
-        round_check(locked)
+        round_check(locked, standing)
         if locked.state != RoundState.DEALT:
             when = (
                 _("the hands are revealed: a swap is made before the hands are set")
@@ -59,6 +59,7 @@ def round_swap_record(*, actor: User | None, round: Round, seat: Any, gave: Any,
         )
         return round_transition(
             already_locked=True,
+            standing=standing,
             actor=actor,
             round=locked,
             target=None,

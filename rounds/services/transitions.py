@@ -29,7 +29,7 @@ from casino.rows import update_statement
 from rounds.models import Adjustment, BankTurn, Round
 from rounds.services.house_wager import house_wager_plan, house_wager_take
 from rounds.snapshots import round_snapshot
-from rounds.sql import round_lock, round_standing
+from rounds.sql import RoundStanding, round_lock, round_standing
 from rounds.states import FINAL_STATES, UNFINISHED_STATES, RoundState, check_move
 from rules import options as rule_options
 from rules.games import banking
@@ -261,6 +261,7 @@ def round_transition(
     changes: Mapping[str, Any] | None = None,
     event: AuditEventType | None = None,
     already_locked: bool = False,
+    standing: RoundStanding | None = None,
     money: Mapping[str, Any] | None = None,
 ) -> Round:
     """The one service that changes a round: lock its row, check the move, save, audit, in one transaction.
@@ -274,13 +275,19 @@ def round_transition(
     Callers have checked the actor's role and the table; this checks the state, and that the round's shift is
     still open and holds no void asked for (``round_check``: a closed shift's report is final). A caller
     that already holds the row lock (``round_lock`` in its own transaction) passes that
-    locked round with ``already_locked=True``.
+    locked round with ``already_locked=True`` and the ``standing`` its lock read.
     """
     with transaction.atomic(savepoint=False):
-        if already_locked and not transaction.get_connection().in_atomic_block:
-            raise RuntimeError("already_locked=True needs the caller's transaction that holds the round's lock")
-        locked = round if already_locked else round_lock(round)
-        round_check(locked, hold=None if target == RoundState.VOIDED else gettext_noop("nothing more is played"))
+        if already_locked and (standing is None or not transaction.get_connection().in_atomic_block):
+            raise RuntimeError(
+                "already_locked=True needs the caller's transaction that holds the round's lock, and its standing"
+            )
+        if already_locked and standing is not None:
+            locked = round
+        else:
+            locked, standing = round_lock(round)
+        hold = None if target == RoundState.VOIDED else gettext_noop("nothing more is played")
+        round_check(locked, standing, hold=hold)
         before = round_snapshot(locked)
         fields = list(changes or {})
         for name, value in (changes or {}).items():
@@ -311,8 +318,11 @@ def round_transition(
 # --- a round belongs to one shift ----------------------------------------------------------------
 
 
-def round_check(locked: Round, *, hold: str | None = gettext_noop("nothing more is played")) -> None:
-    """Refuse a write to a round that can no longer take it, in one read (``rounds.sql.round_standing``):
+def round_check(
+    locked: Round, standing: RoundStanding, *, hold: str | None = gettext_noop("nothing more is played")
+) -> None:
+    """Refuse a write to a round that can no longer take it, by where it stands (``rounds.sql.round_standing``,
+    read with the round's lock):
 
     * its shift is closed: the shift's reports are built and final, so a wager, a move, new hands, a void or a
       correction of the round would be in no report. A close refuses while a round of its shift is
@@ -325,9 +335,10 @@ def round_check(locked: Round, *, hold: str | None = gettext_noop("nothing more 
 
     Called under the round's lock by every write: ``round_transition`` (every move, the hands, a correction's
     ``round.corrected``), ``wager_place`` (which writes a wager without moving the round), the play services
-    before they check what they were given, and ``adjustment_request``.
+    before they check what they were given, and ``adjustment_request``. The standing is the one the lock read:
+    nothing it says can change while the lock is held, as the shift is share-locked and a void is asked for only
+    under the round's lock.
     """
-    standing = round_standing(shift_id=locked.shift_id, round_id=locked.pk)
     if standing.shift_closed_at is not None:
         raise WrongState(
             _("The %(shift)s shift is closed: this round can no longer change.") % {"shift": standing.shift_name},

@@ -110,7 +110,7 @@ def void_round(*, actor: User | None, round: Round, reason: str, requested_by: U
     if not reason:
         raise ApplicationError(_("A round is voided only with a reason."), extra={"field": "reason"})
     with transaction.atomic():
-        locked = round_lock(round)
+        locked, standing = round_lock(round)
         check_move(locked.state, RoundState.VOIDED, round_number=locked.number, round_id=locked.pk)
         require_second_person(
             actor=actor, round=locked, kind="void", requested_by=requested_by, asked=requested_by is not None
@@ -131,6 +131,7 @@ def void_round(*, actor: User | None, round: Round, reason: str, requested_by: U
             )
         return round_transition(
             already_locked=True,
+            standing=standing,
             actor=actor,
             round=locked,
             target=RoundState.VOIDED,

@@ -102,7 +102,7 @@ def correct_round(
             extra={"four_eyes": "unasked"},
         )
     with key_race(), transaction.atomic():
-        locked, (key_used, stakes) = round_lock_reading(round, key_used_sql(key), stakes_sql(round))
+        locked, standing, (key_used, stakes) = round_lock_reading(round, key_used_sql(key), stakes_sql(round))
         if key_used:
             return replay(used_key_posting(key), locked, correction=True)
         if locked.state != RoundState.SETTLED:
@@ -143,6 +143,7 @@ def correct_round(
         before_hands = locked.hands
         round_transition(
             already_locked=True,
+            standing=standing,
             actor=actor,
             round=locked,
             target=None,
@@ -278,9 +279,9 @@ def adjustment_request(
             _("Ask for a void or a correction, not %(kind)s.") % {"kind": repr(kind)}, extra={"field": "kind"}
         )
     with transaction.atomic():
-        locked = round_lock(round)
+        locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="ask for a void or a correction")
-        round_check(locked, hold=None)
+        round_check(locked, standing, hold=None)
         if kind == Adjustment.Kind.VOID:
             check_move(locked.state, RoundState.VOIDED, round_number=locked.number, round_id=locked.pk)
             hands = None

@@ -242,7 +242,7 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
         # The round locked, then whether the key was used and the wagers (one round trip on PostgreSQL).
         # The key is looked up under the round's lock: a retry waits for the first attempt to commit,
         # then finds its posting and answers the same.
-        locked, (key_used, stakes) = round_lock_reading(round, key_used_sql(key), stakes_sql(round))
+        locked, standing, (key_used, stakes) = round_lock_reading(round, key_used_sql(key), stakes_sql(round))
         require_act_at_table(actor, locked.table, action="settle a round")
         if key_used:
             return replay(used_key_posting(key), locked, correction=False)
@@ -264,7 +264,12 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
         posting = settle_into(locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=hands)
         round_settled_rate(round=locked, posting=posting)  # the ratings it feeds, recorded by the settle's event
         round_transition(
-            already_locked=True, actor=actor, round=locked, target=RoundState.SETTLED, money=settlement_money(posting)
+            already_locked=True,
+            standing=standing,
+            actor=actor,
+            round=locked,
+            target=RoundState.SETTLED,
+            money=settlement_money(posting),
         )
     SETTLE_SECONDS.labels(locked.rule_set_snapshot["game"]).observe(time.perf_counter() - started)
     return settlement_body(posting, locked)

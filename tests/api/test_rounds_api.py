@@ -796,14 +796,20 @@ def test_a_step_of_play_answers_the_round_without_its_ledger_and_reads_the_token
     """A wager answers the round as it now stands (state, what comes next, every wager in seat order) and not its
     ledger, whose postings grow with every wager (the whole round: ``GET``); the request reads the dealer's token
     once, though the idempotency key and the view both ask who sent it, and the round twice (the view finds it, its
-    service locks it), not a third time for the answer."""
+    service locks it), not a third time for the answer; where the round stands (its shift, a void asked for) is
+    read once, with the lock, though the service checks it before and with the move. A round just opened answers
+    its wagers, none, without reading them."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from rest_framework.authtoken.models import Token
 
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=dealer).key}")
-    round_id = _ok(_open(api, pgp_table), 201)["id"]
+    with CaptureQueriesContext(connection) as opening:
+        opened = _ok(_open(api, pgp_table), 201)
+    round_id = opened["id"]
+    assert opened["wagers"] == []
+    assert not any('FROM "rounds_wager"' in q["sql"] for q in opening.captured_queries)  # none yet: none read
     _post(api, _url(round_id, "wagers"), {"seat": 4, "amount_cents": 3000}, 201)
     with CaptureQueriesContext(connection) as queries:
         body = _post(api, _url(round_id, "wagers"), {"seat": 2, "amount_cents": 2000}, 201)
@@ -814,6 +820,10 @@ def test_a_step_of_play_answers_the_round_without_its_ledger_and_reads_the_token
     assert sum('FROM "authtoken_token"' in sql for sql in said) == 1, said
     assert not any(sql.startswith("SELECT") and 'FROM "ledger_' in sql for sql in said), said
     assert sum(sql.startswith("SELECT") and 'FROM "tables_round"' in sql for sql in said) == 2, said
+    assert sum('FROM "casino_shift"' in sql for sql in said) == 1, said  # where it stands: read with the lock
+    with CaptureQueriesContext(connection) as closing:
+        _post(api, _url(round_id, "close-betting"), HTTP_IDEMPOTENCY_KEY="close")
+    assert sum('FROM "casino_shift"' in q["sql"] for q in closing.captured_queries) == 1  # once, for check and move
     detail = _ok(api.get(_url(round_id)))
     assert [p["kind"] for p in detail["postings"]] == ["wager", "wager"]  # the ledger, read with the round
 

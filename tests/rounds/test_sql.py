@@ -16,7 +16,7 @@ from casino.models import AuditEvent
 from casino.rows import update_statement
 from rounds.models import Round, Wager
 from rounds.services import round_open
-from rounds.sql import round_lock, round_lock_reading, wagers_in_seat_order
+from rounds.sql import round_lock, round_lock_reading, round_standing, wagers_in_seat_order
 from rules.services import rule_set_create
 from tests.settlement.conftest import BANK, LOSES, WINS
 
@@ -36,7 +36,7 @@ def _fields(instance: object) -> dict[str, object]:
 def test_the_locked_round_holds_what_the_orm_reads(play_to_hands, pgp_table) -> None:
     round_ = play_to_hands(pgp_table, wagers={1: 2500, 2: 1000}, hands=HANDS)
     with transaction.atomic():
-        locked = round_lock(round_)
+        locked, _standing = round_lock(round_)
     expected = _orm_round(round_.pk)
     assert _fields(locked) == _fields(expected)  # JSON fields decoded, times as aware datetimes
     assert _fields(locked.table) == _fields(expected.table)
@@ -50,7 +50,7 @@ def test_a_player_bank_seat_comes_with_the_locked_round(pit_boss, dealer, make_t
     table = make_table(name="PGP-R", game="paigow_poker", seat_count=6, rule_set=rules)
     round_ = round_open(actor=dealer, table=table, banker_seat=1, bank_cents=5000)
     with transaction.atomic():
-        locked = round_lock(round_)
+        locked, _standing = round_lock(round_)
     assert locked.bank_seat is not None and locked.bank_seat.number == 1
     assert _fields(locked.bank_seat) == _fields(_orm_round(round_.pk).bank_seat)
 
@@ -58,8 +58,9 @@ def test_a_player_bank_seat_comes_with_the_locked_round(pit_boss, dealer, make_t
 def test_values_read_after_the_lock_come_back_in_order(play_to_hands, pgp_table) -> None:
     round_ = play_to_hands(pgp_table, wagers={1: 2500, 2: 1000}, hands=HANDS)
     with transaction.atomic():
-        locked, values = round_lock_reading(round_, ("SELECT %s", [7]), ("SELECT %s", ["seven"]))
+        locked, standing, values = round_lock_reading(round_, ("SELECT %s", [7]), ("SELECT %s", ["seven"]))
     assert locked.pk == round_.pk
+    assert standing == round_standing(shift_id=round_.shift_id, round_id=round_.pk)
     assert values == (7, "seven")
 
 
@@ -72,7 +73,7 @@ def test_a_missing_round_is_not_found(play_to_hands, pgp_table) -> None:
 def test_the_change_an_event_records_is_made_with_it_and_the_chain_holds(play_to_hands, pgp_table, dealer) -> None:
     round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
     with transaction.atomic():
-        locked = round_lock(round_)
+        locked, _standing = round_lock(round_)
         locked.void_reason = "a test of the statement sent with the chain's lock"
         event = audit_event_record(
             actor=dealer,
@@ -110,7 +111,6 @@ def test_where_a_round_stands_is_what_the_orm_reads(shift, pit_boss, play_to_han
     from casino.models import Shift
     from casino.services import shift_close
     from rounds.models import Adjustment
-    from rounds.sql import round_standing
     from settlement.services import adjustment_request, settle_round
 
     def orm(round_: Round) -> tuple[object, ...]:
@@ -120,6 +120,9 @@ def test_where_a_round_stands_is_what_the_orm_reads(shift, pit_boss, play_to_han
 
     def hand_written(round_: Round) -> tuple[object, ...]:
         standing = round_standing(shift_id=round_.shift_id, round_id=round_.pk)
+        with transaction.atomic():
+            _locked, with_lock = round_lock(round_)  # read in the lock's round trip, the shift found by the round
+        assert with_lock == standing
         return standing.shift_name, standing.shift_closed_at, standing.void_pending
 
     round_ = play_to_hands(pgp_table, wagers={1: 2500, 2: 1000}, hands=HANDS)

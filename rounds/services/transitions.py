@@ -335,9 +335,11 @@ def round_check(
 
     Called under the round's lock by every write: ``round_transition`` (every move, the hands, a correction's
     ``round.corrected``), ``wager_place`` (which writes a wager without moving the round), the play services
-    before they check what they were given, and ``adjustment_request``. The standing is the one the lock read:
-    nothing it says can change while the lock is held but by the write itself (the shift is share-locked, and a
-    void is asked for only under the round's lock, as the request's last step).
+    before they check what they were given, and ``adjustment_request``. The standing is the one the lock read,
+    and holds while the lock is held: the shift is share-locked, and a void is asked for only under the round's
+    lock (as the request's last step). A void asked for may be rejected meanwhile (``adjustment_reject`` locks the
+    request, not the round): the write is then refused as it would have been a moment earlier, and may be made
+    again.
     """
     if standing.shift_closed_at is not None:
         raise WrongState(

@@ -68,6 +68,8 @@ def test_a_missing_round_is_not_found(play_to_hands, pgp_table) -> None:
     round_ = play_to_hands(pgp_table, wagers={1: 2500}, hands={"banker": BANK, "seats": {"1": WINS}})
     with transaction.atomic(), pytest.raises(Round.DoesNotExist):
         round_lock(Round(pk=round_.pk + 1000))
+    with transaction.atomic(), pytest.raises(Round.DoesNotExist):  # with values to read after the lock as well
+        round_lock_reading(Round(pk=round_.pk + 1000), ("SELECT %s", [1]))
 
 
 def test_the_change_an_event_records_is_made_with_it_and_the_chain_holds(play_to_hands, pgp_table, dealer) -> None:

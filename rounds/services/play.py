@@ -191,9 +191,7 @@ def round_close_betting(*, actor: User | None, round: Round) -> Round:
                 _("Round %(round)s needs %(what)s before the betting closes; it has %(count)s.")
                 % {"round": locked.number, "what": what, "count": count}
             )
-        return round_transition(
-            already_locked=True, standing=standing, actor=actor, round=locked, target=RoundState.BETTING_CLOSED
-        )
+        return round_transition(standing=standing, actor=actor, round=locked, target=RoundState.BETTING_CLOSED)
 
 
 # --- the deal -------------------------------------------------------------------------------------
@@ -257,9 +255,7 @@ def round_deal(
         }
         if dealt is not None:
             changes["dealt"] = dealt
-        return round_transition(
-            already_locked=True, standing=standing, actor=actor, round=locked, target=RoundState.DEALT, changes=changes
-        )
+        return round_transition(standing=standing, actor=actor, round=locked, target=RoundState.DEALT, changes=changes)
 
 
 def _ofc_deal(
@@ -285,9 +281,7 @@ def _ofc_deal(
         dealt = ofc_table.deal(source, order=order, fantasyland=fantasyland)
         changes["dealt"] = {str(seat): cards_text(cards) for seat, cards in dealt.items()}
     changes["dice"] = list(dice or ())
-    return round_transition(
-        already_locked=True, standing=standing, actor=actor, round=locked, target=RoundState.DEALT, changes=changes
-    )
+    return round_transition(standing=standing, actor=actor, round=locked, target=RoundState.DEALT, changes=changes)
 
 
 # --- the hands ------------------------------------------------------------------------------------
@@ -352,7 +346,6 @@ def round_hands_record(*, actor: User | None, round: Round, hands: Mapping[str, 
         read = read_hands(locked, hands, wagers=round_wagers(locked))
         if locked.state == RoundState.REVEALED:
             return round_transition(
-                already_locked=True,
                 standing=standing,
                 actor=actor,
                 round=locked,
@@ -361,7 +354,6 @@ def round_hands_record(*, actor: User | None, round: Round, hands: Mapping[str, 
                 event=AuditEventType.ROUND_HANDS_REPLACED,
             )
         return round_transition(
-            already_locked=True,
             standing=standing,
             actor=actor,
             round=locked,
@@ -408,7 +400,6 @@ def round_placements_record(*, actor: User | None, round: Round, placements: Map
         if finished:
             read = round_hands.ofc_hands(boards=boards, seats_in_play=seats_in_play, fantasyland=fantasyland)
             return round_transition(
-                already_locked=True,
                 standing=standing,
                 actor=actor,
                 round=locked,
@@ -416,7 +407,6 @@ def round_placements_record(*, actor: User | None, round: Round, placements: Map
                 changes={"placements": boards, "hands": read.stored},
             )
         return round_transition(
-            already_locked=True,
             standing=standing,
             actor=actor,
             round=locked,

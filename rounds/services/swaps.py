@@ -58,7 +58,6 @@ def round_swap_record(*, actor: User | None, round: Round, seat: Any, gave: Any,
             [*swaps, new], snapshot=snapshot, seats_in_play=sorted(round_wagers(locked)), dealt=locked.dealt
         )
         return round_transition(
-            already_locked=True,
             standing=standing,
             actor=actor,
             round=locked,

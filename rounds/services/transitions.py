@@ -260,7 +260,6 @@ def round_transition(
     reason: str = "",
     changes: Mapping[str, Any] | None = None,
     event: AuditEventType | None = None,
-    already_locked: bool = False,
     standing: RoundStanding | None = None,
     money: Mapping[str, Any] | None = None,
 ) -> Round:
@@ -275,17 +274,15 @@ def round_transition(
     Callers have checked the actor's role and the table; this checks the state, and that the round's shift is
     still open and holds no void asked for (``round_check``: a closed shift's report is final). A caller
     that already holds the row lock (``round_lock`` in its own transaction) passes that
-    locked round with ``already_locked=True`` and the ``standing`` its lock read.
+    locked round with the ``standing`` its lock read.
     """
+    if standing is not None and not transaction.get_connection().in_atomic_block:  # asked before this one opens
+        raise RuntimeError("a standing given needs the caller's transaction that holds the round's lock")
     with transaction.atomic(savepoint=False):
-        if already_locked and (standing is None or not transaction.get_connection().in_atomic_block):
-            raise RuntimeError(
-                "already_locked=True needs the caller's transaction that holds the round's lock, and its standing"
-            )
-        if already_locked and standing is not None:
-            locked = round
-        else:
+        if standing is None:
             locked, standing = round_lock(round)
+        else:
+            locked = round
         hold = None if target == RoundState.VOIDED else gettext_noop("nothing more is played")
         round_check(locked, standing, hold=hold)
         before = round_snapshot(locked)

@@ -130,7 +130,6 @@ def void_round(*, actor: User | None, round: Round, reason: str, requested_by: U
                 )
             )
         return round_transition(
-            already_locked=True,
             standing=standing,
             actor=actor,
             round=locked,

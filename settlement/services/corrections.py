@@ -142,7 +142,6 @@ def correct_round(
         round_settled_rate(round=locked, posting=posting, corrects=current)  # the ratings it feeds
         before_hands = locked.hands
         round_transition(
-            already_locked=True,
             standing=standing,
             actor=actor,
             round=locked,

@@ -264,7 +264,6 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
         posting = settle_into(locked, actor=actor, key=key, read=read, wagers=wagers, seat_ids=seat_ids, stored=hands)
         round_settled_rate(round=locked, posting=posting)  # the ratings it feeds, recorded by the settle's event
         round_transition(
-            already_locked=True,
             standing=standing,
             actor=actor,
             round=locked,

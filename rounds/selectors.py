@@ -21,7 +21,7 @@ from casino.models import Shift
 from casino.users import Viewer
 from ledger.models import EntrySeat, LedgerEntry, Posting
 from rounds.models import Adjustment, Round, Wager
-from rounds.sql import wagers_in_seat_order
+from rounds.sql import WAGERS_KEPT, wagers_of_locked
 from rounds.states import TRANSITIONS, UNFINISHED_STATES, RoundState
 from rules.games import registry
 from tables.models import Seat
@@ -133,15 +133,18 @@ def round_get(*, round_id: int) -> Round:
     return round_
 
 
-STEP_WAGERS = "step_wagers"
+STEP_WAGERS = WAGERS_KEPT
 
 
 def round_step_read(round_: Round, *, opened: bool = False) -> Round:
     """The round a step of play has just written (the instance its service locked, changed and saved), with its
-    wagers read again in seat order (one statement, ``rounds.sql.wagers_in_seat_order``), kept on it as
-    ``step_wagers``: what the step answers, without reading the round again. A round just ``opened`` has no wagers
-    yet: nothing is read."""
-    round_.__dict__[STEP_WAGERS] = [] if opened else wagers_in_seat_order(round_)
+    wagers in seat order kept on it as ``step_wagers``: what the step answers, without reading the round again. The
+    wagers are the ones the service read under the round's lock (``rounds.sql.wagers_of_locked``), or read now
+    where it read none (one statement). A round just ``opened`` has no wagers yet: nothing is read."""
+    if opened:
+        round_.__dict__[STEP_WAGERS] = []
+    else:
+        wagers_of_locked(round_)
     return round_
 
 

@@ -7,7 +7,8 @@
   and scalar subqueries read under the lock (the wagers, whether an idempotency key was used:
   ``ledger.sql.key_used_sql``), in one round trip on PostgreSQL;
 * ``wagers_in_seat_order``: the round's wagers with their seats' numbers, what a step of play answers (the ORM took
-  longer to build that statement than the database to answer it: docs/performance.md, "A round over HTTP").
+  longer to build that statement than the database to answer it: docs/performance.md, "A round over HTTP");
+  ``wagers_of_locked`` reads them once for a write holding the round's lock, which checks them and answers them.
 
 The one vendor switch is ``_dialect()``: what differs between PostgreSQL and SQLite is said there and
 nowhere else.
@@ -225,7 +226,7 @@ def stakes_read(round_: Round, stakes: str | None) -> tuple[dict[int, int], dict
     return wagers, seat_ids
 
 
-# --- what a step of play answers: the wagers in seat order ----------------------------------------
+# --- the wagers in seat order: what a write checks and a step of play answers ---------------------
 
 _WAGER_NAMES = concrete_names(Wager)
 
@@ -255,3 +256,24 @@ def wagers_in_seat_order(round_: Round) -> list[Wager]:
         )
         wagers.append(wager)
     return wagers
+
+
+WAGERS_KEPT = "wagers_in_seat_order"
+
+
+def wagers_of_locked(locked: Round) -> list[Wager]:
+    """``wagers_in_seat_order`` of a round its caller holds locked (the instance ``round_lock`` made), read on first
+    asking and kept on that instance: the write checks them (a seat taken, the seats in play) and its step answers
+    them, from one statement. Every wager is placed under its round's lock, so the list holds until the caller's
+    transaction ends; a wager the caller places itself is added with ``wager_kept``."""
+    kept: list[Wager] | None = locked.__dict__.get(WAGERS_KEPT)
+    if kept is None:
+        kept = locked.__dict__[WAGERS_KEPT] = wagers_in_seat_order(locked)
+    return kept
+
+
+def wager_kept(locked: Round, wager: Wager) -> None:
+    """Add the wager just placed on ``locked`` (its seat read) to the wagers kept on it, in seat order."""
+    kept = wagers_of_locked(locked)
+    kept.append(wager)
+    kept.sort(key=lambda placed: placed.seat.number)

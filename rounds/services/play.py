@@ -29,7 +29,7 @@ from rounds import ofc_turns
 from rounds.models import Round, Wager
 from rounds.services.house_wager import house_wager_cents
 from rounds.services.transitions import round_check, round_transition
-from rounds.sql import RoundStanding, round_lock
+from rounds.sql import RoundStanding, round_lock, wager_kept, wagers_of_locked
 from rounds.states import RoundState, check_move
 from rules import hands as round_hands
 from rules import options as rule_options
@@ -48,8 +48,8 @@ def round_seat_ids(round_: Round) -> dict[int, int]:
 
 
 def round_wagers(round_: Round) -> dict[int, int]:
-    """The round's wagers by seat number, in cents."""
-    return dict(round_.wagers.values_list("seat__number", "amount_cents"))
+    """The round's wagers by seat number, in cents (``wagers_of_locked``: read once for the write that locked it)."""
+    return {wager.seat.number: wager.amount_cents for wager in wagers_of_locked(round_)}
 
 
 # --- wagers ---------------------------------------------------------------------------------------
@@ -112,7 +112,7 @@ def wager_place(*, actor: User | None, round: Round, seat: int, amount_cents: in
                     extra={"field": "amount_cents", "covers_cents": covers},
                 )
         seat_row = Seat.objects.get(table=table, number=seat)
-        taken = locked.wagers.filter(seat=seat_row).first()
+        taken = next((placed for placed in wagers_of_locked(locked) if placed.seat_id == seat_row.pk), None)
         if taken is not None:
             raise WrongState(
                 _("Seat %(seat)s already has a wager of %(amount)s on round %(round)s.")
@@ -122,6 +122,7 @@ def wager_place(*, actor: User | None, round: Round, seat: int, amount_cents: in
         if round_hands.round_is_peer(locked):
             _peer_wager_check(locked, amount_cents)
         wager = Wager.objects.create(round=locked, seat=seat_row, amount_cents=amount_cents, placed_by=actor)
+        wager_kept(locked, wager)
         postings = []
         if round_hands.round_is_banked(locked):
             postings.append(
@@ -155,7 +156,8 @@ def wager_place(*, actor: User | None, round: Round, seat: int, amount_cents: in
 
 def _peer_wager_check(locked: Round, amount_cents: int) -> None:
     """The tiles' peer variant (GAME_RULES.md §1): two to four players at equal stakes, the first wager setting it."""
-    first = locked.wagers.select_related("seat").order_by("pk").first()
+    placed = wagers_of_locked(locked)
+    first = min(placed, key=lambda wager: wager.pk, default=None)
     if first is not None and amount_cents != first.amount_cents:
         raise ApplicationError(
             _(
@@ -167,7 +169,7 @@ def _peer_wager_check(locked: Round, amount_cents: int) -> None:
             extra={"field": "amount_cents", "stake_cents": first.amount_cents},
         )
     most = round_hands.PEER_PLAYERS[1]
-    if locked.wagers.count() >= most:
+    if len(placed) >= most:
         raise WrongState(
             _("The peer variant is played by two to four players: round %(round)s has %(most)s already.")
             % {"round": locked.number, "most": most},
@@ -183,7 +185,7 @@ def round_close_betting(*, actor: User | None, round: Round) -> Round:
         require_act_at_table(actor, locked.table, action="close the betting")
         round_check(locked, standing)
         check_move(locked.state, RoundState.BETTING_CLOSED, round_number=locked.number, round_id=locked.pk)
-        count = locked.wagers.count()
+        count = len(wagers_of_locked(locked))
         needed = 1 if round_hands.round_is_banked(locked) else 2
         if count < needed:
             what = _("a wager") if needed == 1 else _("two players with a wager")

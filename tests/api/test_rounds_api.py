@@ -797,8 +797,9 @@ def test_a_step_of_play_answers_the_round_without_its_ledger_and_reads_the_token
     ledger, whose postings grow with every wager (the whole round: ``GET``); the request reads the dealer's token
     once, though the idempotency key and the view both ask who sent it, and the round twice (the view finds it, its
     service locks it), not a third time for the answer; where the round stands (its shift, a void asked for) is
-    read once, with the lock, though the service checks it before and with the move. A round just opened answers
-    its wagers, none, without reading them."""
+    read once, with the lock, though the service checks it before and with the move. The wagers are read once a
+    step: what the service checks under the lock (the seat free, the seats in play) is what the step answers. A round
+    just opened answers its wagers, none, without reading them."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from rest_framework.authtoken.models import Token
@@ -825,10 +826,16 @@ def test_a_step_of_play_answers_the_round_without_its_ledger_and_reads_the_token
     assert len(standing) == 1, said  # where it stands: read once
     if connection.vendor == "postgresql":  # in the lock's round trip
         assert "FOR UPDATE OF r" in standing[0], standing
-    assert any(wagers_read in sql for sql in said)  # the wagers, read for the answer
+    assert sum(sql.startswith("SELECT") and wagers_read in sql for sql in said) == 1, said  # checked and answered
     with CaptureQueriesContext(connection) as closing:
-        _post(api, _url(round_id, "close-betting"), HTTP_IDEMPOTENCY_KEY="close")
+        closed = _post(api, _url(round_id, "close-betting"), HTTP_IDEMPOTENCY_KEY="close")
     assert sum('FROM "casino_shift"' in q["sql"] for q in closing.captured_queries) == 1  # once, for check and move
+    assert [(w["seat"], w["amount_cents"]) for w in closed["wagers"]] == [(2, 2000), (4, 3000)]
+    assert sum(q["sql"].startswith("SELECT") and wagers_read in q["sql"] for q in closing.captured_queries) == 1
+    with CaptureQueriesContext(connection) as dealing:
+        dealt = _post(api, _url(round_id, "deal"), {"auto": True}, HTTP_IDEMPOTENCY_KEY="deal")
+    assert {"0", "2", "4"} <= set(dealt["dealt"]) and len(dealt["wagers"]) == 2  # the bank and the seats in play
+    assert sum(q["sql"].startswith("SELECT") and wagers_read in q["sql"] for q in dealing.captured_queries) == 1
     detail = _ok(api.get(_url(round_id)))
     assert [p["kind"] for p in detail["postings"]] == ["wager", "wager"]  # the ledger, read with the round
 

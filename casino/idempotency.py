@@ -21,8 +21,10 @@ correction) is refused without a key (400), before anything runs. The tablet's a
 one-time key (``casino.once``).
 
 The middleware sits after Django's authentication; a request the API will authenticate by its token is
-authenticated here first with the API's own authenticators, so that a key is the user's own. A request nobody is
-signed in for passes through unkeyed, and the API refuses it (401).
+authenticated here first, so that a key is the user's own: its token is read in the round trip that takes the key
+(PostgreSQL: the key's INSERT selects the token's user where the token holds), and the API's authentication is told
+the answer rather than reading the token again. A request nobody is signed in for (or with a token that does not
+hold) passes through unkeyed, and the API refuses it (401) in its own words.
 """
 
 from __future__ import annotations
@@ -30,21 +32,41 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.http.request import RawPostDataException
 from django.urls import Resolver404, resolve
 from django.utils import timezone
+from rest_framework.authentication import get_authorization_header
+from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from casino.middleware import api_path, refusal
 from casino.models import IdempotencyKey
-from casino.rows import row_insert_unless_taken, row_update
+from casino.rows import (
+    column,
+    inserted,
+    quote,
+    row_insert_unless_taken,
+    row_update,
+    statements_in_one_trip,
+    stored_field,
+)
+from casino.tokens import (
+    token_answer_known,
+    token_from_row,
+    token_holds,
+    token_key_of,
+    token_lifetime,
+    token_sql,
+    token_with_user,
+)
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -92,6 +114,67 @@ def fingerprint(request: HttpRequest) -> str:
             sizes = [(upload.name, upload.size) for upload in uploads]
             digest.update(repr((name, sizes)).encode("utf-8", "replace"))
     return digest.hexdigest()
+
+
+@cache
+def _take_for_token_sql() -> str:
+    """The key's INSERT for the user of a token that holds (``token_holds``: its user active, the token issued after
+    a time given), nothing where that user has the key already; the new row's pk returned. PostgreSQL."""
+    names = ("key", "fingerprint", "status", "response_type", "response_body", "created_at")
+    user_id = column(stored_field(IdempotencyKey, "user"))
+    columns = ", ".join([user_id, *(column(stored_field(IdempotencyKey, name)) for name in names)])
+    token_user = quote(Token._meta.get_field("user").column)
+    return (
+        f"INSERT INTO {quote(IdempotencyKey._meta.db_table)} ({columns}) "
+        f"SELECT t.{token_user}, {', '.join(['%s'] * len(names))} FROM {quote(Token._meta.db_table)} t "
+        f"JOIN {quote(User._meta.db_table)} u ON u.{quote('id')} = t.{token_user} "
+        f"WHERE t.{quote('key')} = %s AND u.{quote('is_active')} AND t.{quote('created')} > %s "
+        f"ON CONFLICT ({user_id}, {column(stored_field(IdempotencyKey, 'key'))}) DO NOTHING "
+        f"RETURNING {quote('id')}"
+    )
+
+
+def _token_and_key(token_key: str, key: str, print_: str) -> tuple[Token | None, IdempotencyKey | None]:
+    """The token ``token_key`` with its user, if it holds (else None), and ``key`` taken for that user: its row, or
+    None where the user had the key already (``_claim`` says what it is then).
+
+    On PostgreSQL the token's read and the key's INSERT (``INSERT … SELECT`` from the token, where it holds) go in
+    one round trip; elsewhere the key is taken once the token is read and found to hold."""
+    now = timezone.now()
+    if not statements_in_one_trip():
+        token = token_with_user(token_key)
+        if token is None or not token_holds(token, now=now):
+            return None, None
+        taken = row_insert_unless_taken(IdempotencyKey(user=token.user, key=key, fingerprint=print_), ("user", "key"))
+        return token, taken
+    running = IdempotencyKey.Status.RUNNING.value
+    values: list[Any] = [key, print_, running, "", b"", now, token_key, now - token_lifetime()]
+    with connection.cursor() as cursor:
+        cursor.execute(f"{token_sql()}; {_take_for_token_sql()}", [token_key, *values])
+        found = token_from_row(cursor.fetchone())
+        cursor.nextset()
+        written = cursor.fetchone()
+    if found is None or not token_holds(found, now=now):  # the INSERT's WHERE is the same test: it wrote nothing
+        return None, None
+    if written is None:
+        return found, None
+    row = IdempotencyKey(user=found.user, key=key, fingerprint=print_, status=running, created_at=now)
+    return found, inserted(row, written[0])
+
+
+def _sender(request: HttpRequest, key: str, print_: str) -> tuple[User | None, IdempotencyKey | None]:
+    """Who sent ``request`` as the API will take them (None: nobody, or a token that does not hold) and, for a
+    token, ``key`` taken for them with its read (``_token_and_key``); the API's authentication is told the token's
+    answer, so it does not read the token again."""
+    header = get_authorization_header(cast(Any, request))  # DRF reads the header the same from either request
+    token_key = token_key_of(header)
+    if token_key is None:
+        return _api_user(request), None
+    token, taken = _token_and_key(token_key, key, print_)
+    if token is None:
+        return None, None
+    token_answer_known(request, header, (token.user, token))
+    return token.user, taken
 
 
 def _claim(user: User, key: str, print_: str) -> tuple[str, IdempotencyKey | None]:
@@ -186,34 +269,43 @@ class IdempotentWrites:
                 status=400,
                 extra={"header": HEADER},
             )
-        user = _api_user(request)
-        if user is None:
-            return self.get_response(request)
+        print_ = fingerprint(request)
         # One transaction: the key taken, the write, and its answer kept commit together (one wait for the disk); a
         # second request with the same key waits on the key's row until the first is answered, then replays it.
         with transaction.atomic():
-            outcome, row = _claim(user, key, fingerprint(request))
-            if outcome == "replay" and row is not None:
-                return _replay(row)
-            if outcome == "other":
-                return refusal(
-                    request,
-                    f"This {HEADER} was sent with another request: a key names one request. Send a new key for a new "
-                    "write.",
-                    status=422,
-                    extra={"header": HEADER},
-                )
-            if outcome == "running" or row is None:
-                response = refusal(
-                    request,
-                    f"A request with this {HEADER} is still being answered: ask again in a moment for its answer.",
-                    status=409,
-                    extra={"header": HEADER},
-                )
-                response["Retry-After"] = "1"
-                return response
-            response = self.get_response(request)  # an exception rolls the key back with everything else
-            _keep(row, response)
+            user, taken = _sender(request, key, print_)
+            if user is not None:
+                return self._keyed(request, user, key, print_, taken)
+            transaction.set_rollback(True)  # nobody signed in: no key taken
+        return self.get_response(request)  # the API refuses it (401) in its own words
+
+    def _keyed(
+        self, request: HttpRequest, user: User, key: str, print_: str, taken: IdempotencyKey | None
+    ) -> HttpResponse:
+        """Inside the request's transaction: the key taken (``taken``) or found, and the request run, replayed or
+        refused."""
+        outcome, row = ("run", taken) if taken is not None else _claim(user, key, print_)
+        if outcome == "replay" and row is not None:
+            return _replay(row)
+        if outcome == "other":
+            return refusal(
+                request,
+                f"This {HEADER} was sent with another request: a key names one request. Send a new key for a new "
+                "write.",
+                status=422,
+                extra={"header": HEADER},
+            )
+        if outcome == "running" or row is None:
+            response = refusal(
+                request,
+                f"A request with this {HEADER} is still being answered: ask again in a moment for its answer.",
+                status=409,
+                extra={"header": HEADER},
+            )
+            response["Retry-After"] = "1"
+            return response
+        response = self.get_response(request)  # an exception rolls the key back with everything else
+        _keep(row, response)
         return response
 
 

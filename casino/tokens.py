@@ -9,6 +9,7 @@ with before, and the token's ``created`` is when it was issued, so no column is 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -56,14 +57,24 @@ _TOKEN_NAMES, _USER_NAMES = concrete_names(Token), concrete_names(User)
 
 
 @cache
-def _token_sql() -> str:
-    """The token of a key with its user: the SELECT the ORM's ``Token.objects.select_related("user")`` sends."""
+def token_sql() -> str:
+    """The token of a key (one parameter) with its user: the SELECT the ORM's ``Token.objects.select_related("user")``
+    sends, built once; ``token_from_row`` reads its row."""
     user_id = quote(Token._meta.get_field("user").column)
     return (
         f"SELECT {columns_sql(Token, _TOKEN_NAMES, 't')}, {columns_sql(User, _USER_NAMES, 'u')} "
         f"FROM {quote(Token._meta.db_table)} t JOIN {quote(User._meta.db_table)} u ON u.{quote('id')} = t.{user_id} "
         f"WHERE t.{quote('key')} = %s"
     )
+
+
+def token_from_row(row: Sequence[Any] | None) -> Token | None:
+    """The token (with ``token.user``) of a row ``token_sql`` read, or None for no row."""
+    if row is None:
+        return None
+    token = instance_from_row(Token, _TOKEN_NAMES, row[: len(_TOKEN_NAMES)])
+    token.user = instance_from_row(User, _USER_NAMES, row[len(_TOKEN_NAMES) :])
+    return token
 
 
 def token_with_user(key: str) -> Token | None:
@@ -73,13 +84,33 @@ def token_with_user(key: str) -> Token | None:
     HTTP adds to a round over the services (docs/performance.md, "A round over HTTP"); ``tests/api/test_tokens.py``
     holds it to the ORM's answer."""
     with connection.cursor() as cursor:
-        cursor.execute(_token_sql(), [key])
-        row = cursor.fetchone()
-    if row is None:
+        cursor.execute(token_sql(), [key])
+        return token_from_row(cursor.fetchone())
+
+
+def token_holds(token: Token | None, *, now: dt.datetime) -> bool:
+    """Whether ``token`` (read with its user) signs its user in at ``now``: there, its user active, not expired. Where
+    it does not, ``ExpiringTokenAuthentication`` refuses the request and says why."""
+    return token is not None and token.user.is_active and now < token_expires_at(token=token)
+
+
+def token_key_of(header: bytes) -> str | None:
+    """The key of an ``Authorization: Token <key>`` header, as DRF's ``TokenAuthentication`` reads it; None for no
+    token or a malformed header (which the authenticator refuses in its own words)."""
+    parts = header.split()
+    if len(parts) != 2 or parts[0].lower() != ExpiringTokenAuthentication.keyword.lower().encode():
         return None
-    token = instance_from_row(Token, _TOKEN_NAMES, row[: len(_TOKEN_NAMES)])
-    token.user = instance_from_row(User, _USER_NAMES, row[len(_TOKEN_NAMES) :])
-    return token
+    try:
+        return parts[1].decode()
+    except UnicodeError:
+        return None
+
+
+def token_answer_known(request: Any, header: bytes, answer: tuple[Any, Token] | None) -> None:
+    """Tell the request's DRF authentication who ``header`` signs in (``answer``), found already: it is not read
+    again (``ExpiringTokenAuthentication.authenticate``)."""
+    underlying = getattr(request, "_request", request)
+    underlying._tableside_token_answer = (header, answer)
 
 
 class ExpiringTokenAuthentication(TokenAuthentication):
@@ -99,7 +130,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         if header[:7].lower() == b"bearer ":  # a common guess: say the prefix, not "no credentials"
             raise exceptions.AuthenticationFailed(BEARER_MESSAGE)
         answer = super().authenticate(request)
-        underlying._tableside_token_answer = (header, answer)
+        token_answer_known(request, header, answer)
         return answer
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:

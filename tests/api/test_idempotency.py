@@ -81,6 +81,53 @@ def test_a_key_is_the_users_own_and_a_refused_request_lets_its_key_go(
     assert BuyIn.objects.count() == 3
 
 
+def test_a_key_sent_with_a_token_is_taken_with_the_tokens_read_and_a_token_that_does_not_hold_takes_none(
+    table: Any, pit_boss: User, settings: Any
+) -> None:
+    """With ``Authorization: Token``: the token is read in the round trip that takes the key (on PostgreSQL, one
+    statement string), the view does not read it again, and the key behaves as with any sign-in (replayed, 422 for
+    another request, 409 while running). A token that has expired or whose user is inactive takes no key and is
+    refused (401) in the authentication's own words, recording nothing."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.authtoken.models import Token
+
+    from casino.tokens import EXPIRED_MESSAGE
+
+    settings.TABLESIDE_TOKEN_HOURS = 12
+    token = Token.objects.create(user=pit_boss)
+    api = APIClient(raise_request_exception=False)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    with CaptureQueriesContext(connection) as first_queries:
+        first = _buy_in(api, table, "tok-1")
+    assert first.status_code == 201, first.content
+    said = [q["sql"] for q in first_queries.captured_queries]
+    token_reads = [sql for sql in said if 'FROM "authtoken_token"' in sql]
+    assert len(token_reads) == 1, said  # once: the view is told the answer
+    if connection.vendor == "postgresql":
+        assert 'INSERT INTO "casino_idempotencykey"' in token_reads[0], token_reads
+    row = IdempotencyKey.objects.get(key="tok-1")
+    assert (row.user, row.status, row.response_status) == (pit_boss, "done", 201)
+    again = _buy_in(api, table, "tok-1")
+    assert (again.status_code, again.json(), again[REPLAYED_HEADER]) == (201, first.json(), "true")
+    refusal(_buy_in(api, table, "tok-1", amount=90_000), 422, "was sent with another request")
+    IdempotencyKey.objects.filter(pk=row.pk).update(status="running", response_status=None)
+    refusal(_buy_in(api, table, "tok-1"), 409, "still being answered")
+    assert BuyIn.objects.count() == 1
+
+    Token.objects.filter(pk=token.pk).update(created=timezone.now() - dt.timedelta(hours=12, minutes=1))
+    expired = _buy_in(api, table, "tok-expired")
+    assert (expired.status_code, expired.json()) == (401, {"message": EXPIRED_MESSAGE, "extra": {}})
+    Token.objects.filter(pk=token.pk).update(created=timezone.now())
+    User.objects.filter(pk=pit_boss.pk).update(is_active=False)
+    assert _buy_in(api, table, "tok-inactive").status_code == 401
+    unknown = APIClient(raise_request_exception=False)
+    unknown.credentials(HTTP_AUTHORIZATION="Token no-such-token")
+    assert _buy_in(unknown, table, "tok-unknown").status_code == 401
+    assert not IdempotencyKey.objects.filter(key__in=["tok-expired", "tok-inactive", "tok-unknown"]).exists()
+    assert BuyIn.objects.count() == 1
+
+
 def test_a_key_that_is_not_printable_ascii_is_refused(table: Any, pit_boss: User) -> None:
     api = api_client(pit_boss)
     for bad in ("", " padded ", "x" * 256, "kéy"):

@@ -228,6 +228,24 @@ def _keep(row: IdempotencyKey, response: HttpResponse) -> None:
         transaction.set_rollback(True)
 
 
+# The connection's attribute naming the transaction an API write with a key runs in (``IdempotentWrites``).
+_REQUEST_TRANSACTION = "tableside_request_transaction"
+
+
+def write_transaction() -> transaction.Atomic:
+    """``transaction.atomic()`` for a service's write; directly inside an API write's own transaction (the one that
+    takes its key, runs it and keeps its answer: ``IdempotentWrites``) without a savepoint of its own.
+
+    A savepoint there would only be released again: the view makes one service call, and a write refused or failed
+    rolls back the whole request, its key included, which is what a refusal does to its key anyway (a refused
+    request writes nothing, and its key is let go). Anywhere else (a page, a task, a service inside another's
+    transaction) it is ``transaction.atomic()``."""
+    connection = transaction.get_connection()
+    ours = getattr(connection, _REQUEST_TRANSACTION, None)
+    directly = ours is not None and bool(connection.atomic_blocks) and connection.atomic_blocks[-1] is ours
+    return transaction.atomic(savepoint=not directly)
+
+
 class KeepTheBody:
     """Before anything reads an API write's body as a form (``casino.middleware.RefuseNulBytes``, which a multipart
     body cannot be read again after), read it whole, so that its fingerprint is the exact bytes sent. The body is
@@ -272,10 +290,16 @@ class IdempotentWrites:
         print_ = fingerprint(request)
         # One transaction: the key taken, the write, and its answer kept commit together (one wait for the disk); a
         # second request with the same key waits on the key's row until the first is answered, then replays it.
-        with transaction.atomic():
+        ours = transaction.atomic()
+        with ours:
             user, taken = _sender(request, key, print_)
             if user is not None:
-                return self._keyed(request, user, key, print_, taken)
+                connection = transaction.get_connection()
+                setattr(connection, _REQUEST_TRANSACTION, ours)
+                try:
+                    return self._keyed(request, user, key, print_, taken)
+                finally:
+                    setattr(connection, _REQUEST_TRANSACTION, None)
             transaction.set_rollback(True)  # nobody signed in: no key taken
         return self.get_response(request)  # the API refuses it (401) in its own words
 

@@ -59,7 +59,7 @@ from settlement.api_shapes import (
 )
 from settlement.selectors import RoundBalances, round_balances, settlement_in_force
 from settlement.services import correction_submit
-from tables.selectors import table_get
+from tables.selectors import table_get_for_action
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     name="Idempotency-Key",
@@ -222,7 +222,7 @@ class RoundOpenApi(APIView):
     )
     def post(self, request: Request, table_id: int) -> Response:
         data = valid_input(RoundOpenInputSerializer, request)
-        table = table_get(table_id=table_id)
+        table = table_get_for_action(table_id=table_id)
         round_ = round_open(
             actor=actor_of(request.user),
             table=table,

@@ -19,6 +19,12 @@ def table_get(*, table_id: int) -> Table:
     return get_object_or_404(table_list(), pk=table_id)
 
 
+def table_get_for_action(*, table_id: int) -> Table:
+    """One table with its id only (its other fields load if read), or 404: what a service needs before it locks the
+    table and reads it whole."""
+    return get_object_or_404(Table.objects.only("id"), pk=table_id)
+
+
 # --- the table's money ----------------------------------------------------------------
 
 

@@ -13,13 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
+from casino.idempotency import write_transaction
 from casino.money import money_text as _money
 from casino.roles import TABLE_STAFF, require_role
 from ledger.lines import Line
@@ -70,7 +70,7 @@ def wager_place(*, actor: User | None, round: Round, seat: int, amount_cents: in
                 extra={"field": name},
             )
     require_role(actor, *TABLE_STAFF, action="take a wager")
-    with transaction.atomic():
+    with write_transaction():
         locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="take a wager")
         round_check(locked, standing, hold=gettext_noop("no wagers"))
@@ -180,7 +180,7 @@ def _peer_wager_check(locked: Round, amount_cents: int) -> None:
 def round_close_betting(*, actor: User | None, round: Round) -> Round:
     """Close the betting: a banked round needs a wager, a points round two players with a value a point."""
     require_role(actor, *TABLE_STAFF, action="close the betting")
-    with transaction.atomic():
+    with write_transaction():
         locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="close the betting")
         round_check(locked, standing)
@@ -229,7 +229,7 @@ def round_deal(
         except InvalidHand as exc:
             raise ApplicationError(_("Dice: %(problem)s.") % {"problem": exc}, extra={"field": "dice"}) from None
     require_role(actor, *TABLE_STAFF, action="deal")
-    with transaction.atomic():
+    with write_transaction():
         locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="deal")
         round_check(locked, standing)
@@ -327,7 +327,7 @@ def round_hands_record(*, actor: User | None, round: Round, hands: Mapping[str, 
     the old, and the audit log keeps both.
     """
     require_role(actor, *TABLE_STAFF, action="enter the hands")
-    with transaction.atomic():
+    with write_transaction():
         locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="enter the hands")
         round_check(locked, standing)
@@ -373,7 +373,7 @@ def round_placements_record(*, actor: User | None, round: Round, placements: Map
             _("Placements street by street are for Open-Face Chinese Poker: enter this game's hands at once."),
             extra={"field": "seats"},
         )
-    with transaction.atomic():
+    with write_transaction():
         locked, standing = round_lock(round)
         require_act_at_table(actor, locked.table, action="place cards")
         round_check(locked, standing)

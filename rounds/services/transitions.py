@@ -22,6 +22,7 @@ from django.utils.translation import gettext_noop
 from casino.audit import audit_event_record
 from casino.errors import ApplicationError, WrongState
 from casino.events import AuditEventType
+from casino.idempotency import write_transaction
 from casino.models import Shift
 from casino.money import money_text as _money
 from casino.roles import TABLE_STAFF, require_role
@@ -179,7 +180,7 @@ def round_open(
     Pai Gow Poker the house wagers the banker's last bet (``rounds.services.house_wager``).
     """
     require_role(actor, *TABLE_STAFF, action="open a round")
-    with transaction.atomic():
+    with write_transaction():
         locked = Table.objects.select_for_update(of=("self",)).select_related("rule_set").get(pk=table.pk)
         require_act_at_table(actor, locked, action="open a round")
         if locked.status != Table.Status.OPEN:

@@ -12,11 +12,12 @@ from contextlib import contextmanager
 from typing import Any, TypeAlias, TypedDict
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.errors import ApplicationError, WrongState
+from casino.idempotency import write_transaction
 from casino.metrics import SETTLE_SECONDS
 from casino.roles import TABLE_STAFF, require_role
 from ledger.models import Posting
@@ -238,7 +239,7 @@ def settle_round(*, round: Round, actor: User | None, idempotency_key: str) -> S
     key = check_key(idempotency_key)
     require_role(actor, *TABLE_STAFF, action="settle a round")
     require_act_at_table(actor, round.table, action="settle a round")
-    with key_race(), transaction.atomic():
+    with key_race(), write_transaction():
         # The round locked, then whether the key was used and the wagers (one round trip on PostgreSQL).
         # The key is looked up under the round's lock: a retry waits for the first attempt to commit,
         # then finds its posting and answers the same.

@@ -231,3 +231,41 @@ def test_every_write_operation_sent_twice_with_one_key_records_once(
     assert not failures, "\n".join(failures)
     assert wrote >= 10, f"only {wrote} of {len(operations)} writes succeeded on the seeded floor"
     print(f"{len(operations)} write operations sent twice; {wrote} recorded on the first send, none on the second")
+
+
+def test_a_write_runs_in_its_keys_transaction_without_a_savepoint_and_a_refusal_there_writes_nothing(
+    table: Any, dealer: User
+) -> None:
+    """A step of play under an Idempotency-Key runs in the request's transaction (the key taken, the write, its answer
+    kept) with no savepoint of its own; a refusal there (a seat that has its wager) rolls the whole request back:
+    the wager not written twice, its key let go, and the answer the refusal in words. Called anywhere else, the
+    same service keeps its savepoint: refused inside another transaction, that transaction goes on."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from casino.errors import WrongState
+    from rounds.models import Round, Wager
+    from rounds.services import wager_place
+
+    api = api_client(dealer)
+    opened = api.post(f"/api/v1/tables/{table.pk}/rounds/", {}, format="json", HTTP_IDEMPOTENCY_KEY="open-1")
+    assert opened.status_code == 201, opened.content
+    wagers = f"/api/v1/rounds/{opened.json()['id']}/wagers/"
+    with CaptureQueriesContext(connection) as placing:
+        placed = api.post(wagers, {"seat": 3, "amount_cents": 2500}, format="json", HTTP_IDEMPOTENCY_KEY="w-1")
+    assert placed.status_code == 201, placed.content
+    said = [q["sql"] for q in placing.captured_queries]
+    taken = next(i for i, sql in enumerate(said) if 'INSERT INTO "casino_idempotencykey"' in sql)
+    assert not any(sql.startswith("SAVEPOINT") for sql in said[taken:]), said[taken:]
+    events = AuditEvent.objects.count()
+    refused = api.post(wagers, {"seat": 3, "amount_cents": 5000}, format="json", HTTP_IDEMPOTENCY_KEY="w-2")
+    refusal(refused, 409, "Seat 3 already has a wager")
+    assert list(Wager.objects.values_list("seat__number", "amount_cents")) == [(3, 2500)]
+    assert AuditEvent.objects.count() == events
+    assert not IdempotencyKey.objects.filter(key="w-2").exists()
+
+    round_ = Round.objects.get(pk=opened.json()["id"])
+    with transaction.atomic():
+        with pytest.raises(WrongState):
+            wager_place(actor=dealer, round=round_, seat=3, amount_cents=5000)
+        assert Wager.objects.count() == 1  # the transaction goes on: the refusal rolled back its savepoint only

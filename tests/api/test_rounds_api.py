@@ -840,6 +840,12 @@ def test_a_step_of_play_answers_the_round_without_its_ledger_and_reads_the_token
     assert [p["kind"] for p in detail["postings"]] == ["wager", "wager"]  # the ledger, read with the round
 
 
+def test_a_round_opened_at_a_table_that_is_not_there_is_a_404_and_writes_nothing(api: APIClient) -> None:
+    events = AuditEvent.objects.count()
+    _refused(api.post("/api/v1/tables/999999/rounds/", {}, format="json"), 404)
+    assert (Round.objects.count(), AuditEvent.objects.count()) == (0, events)
+
+
 def test_a_round_opens_with_bank_seat_and_for_this_release_with_its_old_name(
     player_bank_tiles: Any, api: APIClient
 ) -> None:

@@ -154,7 +154,9 @@ def _token_and_key(token_key: str, key: str, print_: str) -> tuple[Token | None,
         found = token_from_row(cursor.fetchone())
         cursor.nextset()
         written = cursor.fetchone()
-    if found is None or not token_holds(found, now=now):  # the INSERT's WHERE is the same test: it wrote nothing
+    # The INSERT's WHERE is the same test, on the INSERT's own snapshot: a token that does not hold here took no key,
+    # or one the caller rolls back (revoked between the two statements, as it could be just after a single read).
+    if found is None or not token_holds(found, now=now):
         return None, None
     if written is None:
         return found, None
@@ -236,10 +238,11 @@ def write_transaction() -> transaction.Atomic:
     """``transaction.atomic()`` for a service's write; directly inside an API write's own transaction (the one that
     takes its key, runs it and keeps its answer: ``IdempotentWrites``) without a savepoint of its own.
 
-    A savepoint there would only be released again: the view makes one service call, and a write refused or failed
-    rolls back the whole request, its key included, which is what a refusal does to its key anyway (a refused
-    request writes nothing, and its key is let go). Anywhere else (a page, a task, a service inside another's
-    transaction) it is ``transaction.atomic()``."""
+    A savepoint there would only be released again: a write refused or failed rolls back the whole request, its key
+    included, which is what a refusal does to its key anyway (a refused request writes nothing, and its key is let
+    go). So it is for a service that its API view calls once, with nothing caught around the call: after a refusal
+    the request's transaction takes no more statements (the key's middleware lets the key go by rolling it all back).
+    Anywhere else (a page, a task, a service inside another's transaction) it is ``transaction.atomic()``."""
     connection = transaction.get_connection()
     ours = getattr(connection, _REQUEST_TRANSACTION, None)
     directly = ours is not None and bool(connection.atomic_blocks) and connection.atomic_blocks[-1] is ours
@@ -295,11 +298,12 @@ class IdempotentWrites:
             user, taken = _sender(request, key, print_)
             if user is not None:
                 connection = transaction.get_connection()
+                outer = getattr(connection, _REQUEST_TRANSACTION, None)
                 setattr(connection, _REQUEST_TRANSACTION, ours)
                 try:
                     return self._keyed(request, user, key, print_, taken)
                 finally:
-                    setattr(connection, _REQUEST_TRANSACTION, None)
+                    setattr(connection, _REQUEST_TRANSACTION, outer)
             transaction.set_rollback(True)  # nobody signed in: no key taken
         return self.get_response(request)  # the API refuses it (401) in its own words
 

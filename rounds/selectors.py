@@ -138,7 +138,7 @@ STEP_WAGERS = WAGERS_KEPT
 
 def round_step_read(round_: Round, *, opened: bool = False) -> Round:
     """The round a step of play has just written (the instance its service locked, changed and saved), with its
-    wagers in seat order kept on it as ``step_wagers``: what the step answers, without reading the round again. The
+    wagers in seat order kept on it (``STEP_WAGERS``): what the step answers, without reading the round again. The
     wagers are the ones the service read under the round's lock (``rounds.sql.wagers_of_locked``), or read now
     where it read none (one statement). A round just ``opened`` has no wagers yet: nothing is read."""
     if opened:

@@ -265,7 +265,8 @@ def wagers_of_locked(locked: Round) -> list[Wager]:
     """``wagers_in_seat_order`` of a round its caller holds locked (the instance ``round_lock`` made), read on first
     asking and kept on that instance: the write checks them (a seat taken, the seats in play) and its step answers
     them, from one statement. Every wager is placed under its round's lock, so the list holds until the caller's
-    transaction ends; a wager the caller places itself is added with ``wager_kept``."""
+    transaction ends; a wager the caller places itself is added with ``wager_kept``. (The settlement's preview, which
+    locks nothing, reads an instance of its own once, for that one answer.)"""
     kept: list[Wager] | None = locked.__dict__.get(WAGERS_KEPT)
     if kept is None:
         kept = locked.__dict__[WAGERS_KEPT] = wagers_in_seat_order(locked)
@@ -274,6 +275,7 @@ def wagers_of_locked(locked: Round) -> list[Wager]:
 
 def wager_kept(locked: Round, wager: Wager) -> None:
     """Add the wager just placed on ``locked`` (its seat read) to the wagers kept on it, in seat order."""
-    kept = wagers_of_locked(locked)
-    kept.append(wager)
-    kept.sort(key=lambda placed: placed.seat.number)
+    kept = wagers_of_locked(locked)  # read now, if not before: then it holds the wager already
+    if all(placed.pk != wager.pk for placed in kept):
+        kept.append(wager)
+        kept.sort(key=lambda placed: placed.seat.number)

@@ -55,8 +55,8 @@ from casino.rows import (
     quote,
     row_insert_unless_taken,
     row_update,
-    statements_in_one_trip,
     stored_field,
+    writes_in_with,
 )
 from casino.tokens import (
     token_answer_known,
@@ -117,20 +117,22 @@ def fingerprint(request: HttpRequest) -> str:
 
 
 @cache
-def _take_for_token_sql() -> str:
-    """The key's INSERT for the user of a token that holds (``token_holds``: its user active, the token issued after
-    a time given), nothing where that user has the key already; the new row's pk returned. PostgreSQL."""
+def _token_and_key_sql() -> str:
+    """One statement (PostgreSQL): the token of a key with its user (``token_sql``'s row), and the key taken for that
+    user where the token holds (``token_holds``: its user active, the token issued after a time given) and the user
+    has not the key already; the new key's pk after the token's columns, null where none was taken. No row: no such
+    token. The token's read and the key's INSERT see one snapshot."""
     names = ("key", "fingerprint", "status", "response_type", "response_body", "created_at")
     user_id = column(stored_field(IdempotencyKey, "user"))
     columns = ", ".join([user_id, *(column(stored_field(IdempotencyKey, name)) for name in names)])
-    token_user = quote(Token._meta.get_field("user").column)
     return (
-        f"INSERT INTO {quote(IdempotencyKey._meta.db_table)} ({columns}) "
-        f"SELECT t.{token_user}, {', '.join(['%s'] * len(names))} FROM {quote(Token._meta.db_table)} t "
-        f"JOIN {quote(User._meta.db_table)} u ON u.{quote('id')} = t.{token_user} "
-        f"WHERE t.{quote('key')} = %s AND u.{quote('is_active')} AND t.{quote('created')} > %s "
+        f"WITH tok AS ({token_sql()}), "
+        f"taken AS (INSERT INTO {quote(IdempotencyKey._meta.db_table)} ({columns}) "
+        f"SELECT tok.{quote(Token._meta.get_field('user').column)}, {', '.join(['%s'] * len(names))} FROM tok "
+        f"WHERE tok.{quote('is_active')} AND tok.{quote('created')} > %s "
         f"ON CONFLICT ({user_id}, {column(stored_field(IdempotencyKey, 'key'))}) DO NOTHING "
-        f"RETURNING {quote('id')}"
+        f"RETURNING {quote('id')}) "
+        f"SELECT tok.*, taken.{quote('id')} FROM tok LEFT JOIN taken ON TRUE"
     )
 
 
@@ -138,30 +140,29 @@ def _token_and_key(token_key: str, key: str, print_: str) -> tuple[Token | None,
     """The token ``token_key`` with its user, if it holds (else None), and ``key`` taken for that user: its row, or
     None where the user had the key already (``_claim`` says what it is then).
 
-    On PostgreSQL the token's read and the key's INSERT (``INSERT … SELECT`` from the token, where it holds) go in
-    one round trip; elsewhere the key is taken once the token is read and found to hold."""
+    On PostgreSQL the token's read and the key's INSERT are one statement (``_token_and_key_sql``); elsewhere the
+    key is taken once the token is read and found to hold."""
     now = timezone.now()
-    if not statements_in_one_trip():
+    if not writes_in_with():
         token = token_with_user(token_key)
         if token is None or not token_holds(token, now=now):
             return None, None
         taken = row_insert_unless_taken(IdempotencyKey(user=token.user, key=key, fingerprint=print_), ("user", "key"))
         return token, taken
     running = IdempotencyKey.Status.RUNNING.value
-    values: list[Any] = [key, print_, running, "", b"", now, token_key, now - token_lifetime()]
+    values: list[Any] = [token_key, key, print_, running, "", b"", now, now - token_lifetime()]
     with connection.cursor() as cursor:
-        cursor.execute(f"{token_sql()}; {_take_for_token_sql()}", [token_key, *values])
-        found = token_from_row(cursor.fetchone())
-        cursor.nextset()
-        written = cursor.fetchone()
-    # The INSERT's WHERE is the same test, on the INSERT's own snapshot: a token that does not hold here took no key,
-    # or one the caller rolls back (revoked between the two statements, as it could be just after a single read).
+        cursor.execute(_token_and_key_sql(), values)
+        row = cursor.fetchone()
+    found = token_from_row(row[:-1] if row is not None else None)
+    # The INSERT's WHERE is ``token_holds`` at the same ``now``, on the same snapshot: a token that holds took the
+    # key unless its user had it already.
     if found is None or not token_holds(found, now=now):
         return None, None
-    if written is None:
+    if row[-1] is None:
         return found, None
-    row = IdempotencyKey(user=found.user, key=key, fingerprint=print_, status=running, created_at=now)
-    return found, inserted(row, written[0])
+    taken = IdempotencyKey(user=found.user, key=key, fingerprint=print_, status=running, created_at=now)
+    return found, inserted(taken, row[-1])
 
 
 def _sender(request: HttpRequest, key: str, print_: str) -> tuple[User | None, IdempotencyKey | None]:

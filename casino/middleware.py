@@ -7,6 +7,7 @@ from collections.abc import Callable
 from csp.constants import HEADER
 from csp.middleware import CheckableLazyObject, CSPMiddleware
 from django.conf import settings
+from django.contrib.messages.middleware import MessageMiddleware
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.urls import Resolver404, resolve
 
@@ -61,6 +62,16 @@ class ApiNotFoundAsJson:
         if response.status_code == 404 and api_path(request) and not response.get("Content-Type", "").startswith(JSON):
             return refusal(request, NOTHING_HERE, status=404, extra={"path": request.path})
         return response
+
+
+class PageMessages(MessageMiddleware):
+    """Django's messages (a page's "Recorded." line after a form) on the pages only: an API answer is JSON and
+    carries none, so an API request neither makes a message store nor looks for one to keep. A message added
+    under /api/ is refused (``MessageFailure``), as where no middleware is installed."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        if not api_path(request):
+            super().process_request(request)
 
 
 class ApiTrailingSlash:

@@ -49,6 +49,7 @@ class _Dialect:
 
     returning: bool  # an INSERT can return the new pk (``RETURNING``; not SQLite before 3.35)
     statements_in_one_trip: bool  # several statements in one query string, each run in turn
+    writes_in_with: bool  # a WITH holds an INSERT whose rows the statement reads on (PostgreSQL's data-modifying WITH)
     event_number: str  # the statement drawing the next audit event's number
     sequencer_lock: str  # taking the sequencer's lock, waiting ("" where the database serialises writers itself)
     sequencer_try_lock: str  # taking it if free, answering whether it was
@@ -68,6 +69,7 @@ def _dialect_of(vendor: str, returning: bool, server_side_binding: bool) -> _Dia
             # runs several statements in turn, each with its own snapshot; psycopg2 keeps only the last one's
             # result, and server-side binding takes one statement at a time.
             statements_in_one_trip=not server_side_binding and _psycopg3(),
+            writes_in_with=True,
             # A sequence is never rolled back and never waits: the numbers of rolled-back writes are skipped.
             event_number="SELECT nextval('casino_auditevent_number')",
             sequencer_lock=f"SELECT pg_advisory_xact_lock({_SEQUENCER_LOCK_KEY})",
@@ -82,6 +84,7 @@ def _dialect_of(vendor: str, returning: bool, server_side_binding: bool) -> _Dia
         return _Dialect(
             returning=returning,
             statements_in_one_trip=False,
+            writes_in_with=False,
             event_number=f"SELECT COALESCE(MAX({seq}), 0) + 1 FROM {table}",
             sequencer_lock="",
             sequencer_try_lock="",
@@ -229,6 +232,11 @@ def row_update(instance: models.Model, fields: Sequence[str]) -> None:
         cursor.execute(sql, values)
         if cursor.rowcount != 1:  # as save(update_fields=...) says of a row gone
             raise DatabaseError(f"{type(instance).__name__} {instance.pk}: the UPDATE changed {cursor.rowcount} rows")
+
+
+def writes_in_with() -> bool:
+    """Whether one statement may read a row and INSERT from it in a ``WITH`` (PostgreSQL), on one snapshot."""
+    return _dialect().writes_in_with
 
 
 def statements_in_one_trip() -> bool:

@@ -171,7 +171,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Every API write with an Idempotency-Key recorded once; a write that moves money refused without one.
     "casino.idempotency.IdempotentWrites",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # Django's messages on the pages; an API request (JSON) makes no message store.
+    "casino.middleware.PageMessages",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: turns a sign-in refused for a lockout into the lockout answer (casino.lockout).

@@ -84,8 +84,8 @@ def test_a_key_is_the_users_own_and_a_refused_request_lets_its_key_go(
 def test_a_key_sent_with_a_token_is_taken_with_the_tokens_read_and_a_token_that_does_not_hold_takes_none(
     table: Any, pit_boss: User, settings: Any
 ) -> None:
-    """With ``Authorization: Token``: the token is read in the round trip that takes the key (on PostgreSQL, one
-    statement string), the view does not read it again, and the key behaves as with any sign-in (replayed, 422 for
+    """With ``Authorization: Token``: the token is read in the round trip that takes the key (on PostgreSQL, the
+    same statement), the view does not read it again, and the key behaves as with any sign-in (replayed, 422 for
     another request, 409 while running). A token that has expired or whose user is inactive takes no key and is
     refused (401) in the authentication's own words, recording nothing."""
     from django.db import connection

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Model
 from django.db.models.manager import BaseManager
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -66,10 +67,11 @@ def answer_data(serializer_class: type[serializers.Serializer[Any]], instance: A
     """``instance`` drawn by ``serializer_class``: what ``serializer_class(instance).data`` is (its plan's drawing,
     ``_Plan``)."""
     made = _made(serializer_class)
-    plans: dict[type[Any], _Plan | None] = _local.__dict__.setdefault("plans", {})
-    if serializer_class not in plans:
-        plans[serializer_class] = _Plan.of(made)
-    plan = plans[serializer_class]
+    plans: dict[tuple[type[Any], Any], _Plan | None] = _local.__dict__.setdefault("plans", {})
+    key = (serializer_class, api_settings.DATETIME_FORMAT)  # a plan draws times in the format of its making
+    if key not in plans:
+        plans[key] = _Plan.of(made)
+    plan = plans[key]
     if plan is None:  # a serializer that draws itself its own way
         data: dict[str, Any] = made.to_representation(instance)
         return data
@@ -147,31 +149,27 @@ class _Plan:
 
 def _read(field: Any, attrs: tuple[str, ...], instance: Any) -> Any:
     """The value of ``field`` on ``instance``, its source ``attrs`` read attribute by attribute; anything but plain
-    attributes (a mapping, a callable, a missing attribute or row) is read by the field itself, as DRF reads it."""
+    attributes (a mapping, a callable, a missing attribute or row) is read by the field itself, as DRF reads it,
+    from the start (what was read up to there is read again)."""
     value = instance
     try:
         for attr in attrs:
             if _mapping(value):
-                return field.get_attribute(instance)
+                break
             value = getattr(value, attr)
             if callable(value):
-                return field.get_attribute(instance)
+                break
+        else:
+            return value
     except (AttributeError, KeyError, ObjectDoesNotExist):
-        return field.get_attribute(instance)
-    return value
-
-
-_MAPPING_TYPES: dict[type[Any], bool] = {}
+        pass
+    return field.get_attribute(instance)
 
 
 def _mapping(value: Any) -> bool:
-    """Whether ``value`` is a mapping (DRF reads a source from it by key), known once a type: a mapping's test is
-    an abstract class's, slow for a model instance that is none."""
-    kind = type(value)
-    known = _MAPPING_TYPES.get(kind)
-    if known is None:
-        known = _MAPPING_TYPES[kind] = isinstance(value, Mapping)
-    return known
+    """Whether ``value`` is a mapping (DRF reads a source from it by key); a model instance, the usual source, is
+    known without the abstract class's test, slow for an object that is none."""
+    return not isinstance(value, Model) and isinstance(value, Mapping)
 
 
 def _time_drawn(field: Any, value: Any, zone: dt.tzinfo | None) -> Any:

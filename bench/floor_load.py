@@ -28,18 +28,13 @@ Run from the repository root (PostgreSQL and Redis needed)::
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
 import os
 import random
 import secrets
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,91 +42,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import close_connections, machine, setup_django, throwaway_database  # noqa: E402
+from bench.harness import (  # noqa: E402
+    Client,
+    Server,
+    close_connections,
+    machine,
+    session_cookie,
+    setup_django,
+    throwaway_database,
+)
 
 DATABASE = "tableside_bench_floor_load"
 AUDIT_KEY = f"bench:{secrets.token_urlsafe(40)}"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def session_cookie(user: Any) -> str:
-    """A signed-in session for ``user``, as the sign-in page would make it (kept where the server reads it)."""
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.utils.module_loading import import_string
-
-    store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
-
-
-class Server:
-    """gunicorn serving the throwaway database, as ``make serve`` does."""
-
-    def __init__(self, workers: int) -> None:
-        self.port = free_port()
-        env = dict(os.environ)
-        env.update(
-            DEBUG="0",
-            ALLOWED_HOSTS="127.0.0.1",
-            SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto",
-            WEB_CONCURRENCY=str(workers),
-            DJANGO_SETTINGS_MODULE="config.settings",
-        )
-        gunicorn = Path(sys.executable).parent / "gunicorn"
-        command = [str(gunicorn), "-c", "config/gunicorn.conf.py", "--bind", f"127.0.0.1:{self.port}"]
-        command += ["--access-logfile", "/dev/null"]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                status, _ = Client(self.port, "").get("/accounts/login/")
-                if status == 200:
-                    return
-            except OSError:
-                time.sleep(0.3)
-        self.stop()
-        raise SystemExit("gunicorn did not answer within a minute")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-
-
-class Client:
-    """One device's keep-alive connection: a token for the API, a session cookie for the pages."""
-
-    def __init__(self, port: int, cookie: str, token: str = "") -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        self.headers = {"X-Forwarded-Proto": "https", "Cookie": cookie}
-        if token:
-            self.headers["Authorization"] = f"Token {token}"
-
-    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        headers = dict(self.headers)
-        data = None
-        if body is not None or method == "POST":
-            data = json.dumps(body or {}).encode()
-            headers |= {"Content-Type": "application/json", "Idempotency-Key": uuid.uuid4().hex}
-        self.connection.request(method, path, body=data, headers=headers)
-        response = self.connection.getresponse()
-        payload = response.read()
-        kind = response.getheader("Content-Type", "")
-        return response.status, json.loads(payload) if kind.startswith("application/json") and payload else payload
-
-    def get(self, path: str) -> tuple[int, Any]:
-        return self.request("GET", path)
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""What the benches share: a throwaway database for the run, Django set up on it, and the machine's description.
+"""What the benches share: a throwaway database for the run, Django set up on it, gunicorn serving it (with the CPU
+its workers have spent), a device's connection to it, and the machine's description.
 
 The benches run as scripts (``python bench/settlement.py``); each puts the project
 root on ``sys.path`` and imports this module as ``bench.harness``.
@@ -6,15 +7,25 @@ root on ``sys.path`` and imports this module as ``bench.harness``.
 
 from __future__ import annotations
 
+import ctypes
+import http.client
+import json
 import os
 import platform
 import shutil
+import socket
+import subprocess
 import sys
 import tempfile
+import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @contextmanager
@@ -129,3 +140,110 @@ def machine() -> str:
 
         engine = f"SQLite {sqlite3.sqlite_version}"
     return f"{model}, {os.cpu_count()} cores; Python {platform.python_version()}, Django {django.__version__}; {engine}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def session_cookie(user: Any) -> str:
+    """A signed-in session for ``user``, as the sign-in page would make it (kept where the server reads it)."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.utils.module_loading import import_string
+
+    store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
+
+
+def process_cpu_clock(pid: int) -> int:
+    """The CPU-time clock of another process (``clock_getcpuclockid``, Linux): ``time.clock_gettime`` of it is the
+    CPU seconds that process has spent, to the nanosecond (``/proc/PID/stat`` counts in ticks of 10 ms)."""
+    clock = ctypes.c_int()
+    failed = ctypes.CDLL(None, use_errno=True).clock_getcpuclockid(pid, ctypes.byref(clock))
+    if failed:
+        raise OSError(failed, f"no CPU clock for process {pid}: {os.strerror(failed)}")
+    return clock.value
+
+
+class Server:
+    """gunicorn serving the throwaway database, as ``make serve`` does (``config/gunicorn.conf.py``, DEBUG off), with
+    ``workers`` sync workers."""
+
+    def __init__(self, workers: int) -> None:
+        self.port = free_port()
+        env = dict(os.environ)
+        env.update(
+            DEBUG="0",
+            ALLOWED_HOSTS="127.0.0.1",
+            SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto",
+            WEB_CONCURRENCY=str(workers),
+            DJANGO_SETTINGS_MODULE="config.settings",
+        )
+        gunicorn = Path(sys.executable).parent / "gunicorn"
+        command = [str(gunicorn), "-c", "config/gunicorn.conf.py", "--bind", f"127.0.0.1:{self.port}"]
+        command += ["--access-logfile", "/dev/null"]
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                status, _ = Client(self.port, "").get("/accounts/login/")
+                if status == 200:
+                    return
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.3)
+        self.stop()
+        said = self.process.stderr.read().decode(errors="replace") if self.process.stderr else ""
+        reason = [line for line in said.splitlines() if line.strip()][-3:]
+        raise SystemExit("gunicorn did not answer within a minute" + "".join(f"\n  {line}" for line in reason))
+
+    def workers(self) -> list[int]:
+        """The process ids of the workers serving now (the master's children)."""
+        master = self.process.pid
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        return [int(pid) for pid in children]
+
+    def worker_cpu(self, workers: list[int]) -> float:
+        """The CPU seconds the processes ``workers`` have spent so far (a worker gone meanwhile fails the call: the
+        figure would miss its share)."""
+        return sum(time.clock_gettime(process_cpu_clock(pid)) for pid in workers)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+class Client:
+    """One device's keep-alive connection: a token for the API, a session cookie for the pages."""
+
+    def __init__(self, port: int, cookie: str, token: str = "") -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.headers = {"X-Forwarded-Proto": "https", "Cookie": cookie}
+        if token:
+            self.headers["Authorization"] = f"Token {token}"
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        headers = dict(self.headers)
+        data = None
+        if body is not None or method == "POST":
+            data = json.dumps(body or {}).encode()
+            headers |= {"Content-Type": "application/json", "Idempotency-Key": uuid.uuid4().hex}
+        self.connection.request(method, path, body=data, headers=headers)
+        response = self.connection.getresponse()
+        payload = response.read()
+        kind = response.getheader("Content-Type", "")
+        return response.status, json.loads(payload) if kind.startswith("application/json") and payload else payload
+
+    def get(self, path: str) -> tuple[int, Any]:
+        return self.request("GET", path)

@@ -1,4 +1,4 @@
-"""A whole round's CPU through the HTTP API against the same round through the services, in one process and run.
+"""A whole round's CPU through the HTTP API against the same round through the services, in one run.
 
 A round is what a dealer's tablet does at a six-seat Pai Gow Poker table: open, six wagers, close the betting, the
 system's seeded deal, every hand (set by the house way on the cards dealt), settle: eleven writes. Two ways of
@@ -7,18 +7,30 @@ playing it, alternated batch by batch so the machine's drift falls on both alike
 * ``service``: the services called in process, as the API's views call them (``round_open``, ``wager_place``, …,
   ``settle_round``), each with a fresh user object as a request has;
 * ``http``: the same eleven writes as ``POST`` requests to ``/api/...`` with a DRF token and an ``Idempotency-Key``,
-  through Django's test ``Client`` (the whole request cycle: middleware, authentication, the idempotency key, the
-  view, the JSON answer; no network, no web server).
+  sent over a socket to gunicorn serving the same database as ``make serve`` does (one sync worker, DEBUG off): the
+  whole request cycle as a floor runs it, the web server's own work included (reading the request, building its
+  environ, writing the answer). This process plays the tablet; its own CPU (encoding the bodies, reading the
+  answers) is the tablet's, not the server's, and is not counted.
 
-Measured: this process's CPU time a round (``time.process_time``; the database server's CPU is not in it, and is the
-same for both up to what the HTTP path reads again), the wall time a round, and the ratio HTTP / service.
+Measured: the CPU time a round of the process that did the server's work (the services: this process,
+``time.process_time``; HTTP: the gunicorn worker, through its CPU-time clock, ``clock_getcpuclockid``), the wall time
+a round, and the ratio HTTP / service. The garbage collector runs in both as in a server (on; what start-up loaded
+frozen out of it, as ``config/gunicorn.conf.py`` does in a worker). The database server's CPU is in neither, and is
+the same for both up to what the HTTP path reads again.
 
-Run from the repository root (the data lives in a database made for the run and dropped after it)::
+``--through client`` plays the HTTP path in this process instead, through Django's test ``Client`` (the middleware,
+the view and the answer, no socket, no web server; the test client's own work stands in for the server's, and the
+answer's JSON is read in the same process), the garbage collector off in both paths; ``--profile`` (cProfile of 100
+rounds a path, where the HTTP path's CPU goes beyond the services') always plays it so.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside python bench/round_http.py --rounds 300
+Run from the repository root (the data lives in a database made for the run and dropped after it; the server, as in
+production, hands its tasks to a broker, and this process does the same)::
 
-``--profile`` prints where the HTTP path's CPU goes beyond the services'. See docs/performance.md, "A round over
-HTTP".
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \\
+        REDIS_URL=redis://127.0.0.1:6379/1 python bench/round_http.py --rounds 300
+
+See docs/performance.md, "A round over HTTP through gunicorn" (and, for the test client's figures, the sections
+before it).
 """
 
 from __future__ import annotations
@@ -27,8 +39,10 @@ import argparse
 import cProfile
 import gc
 import io
+import os
 import pstats
 import random
+import secrets
 import sys
 import time
 import uuid
@@ -39,7 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import close_connections, machine, setup_django, throwaway_database  # noqa: E402
+from bench.harness import Client, Server, close_connections, machine, setup_django, throwaway_database  # noqa: E402
 from bench.settlement import MAX_WAGER, MIN_WAGER, SEATS, Floor, floor_build  # noqa: E402
 
 BENCH_DATABASE = "tableside_bench_round_http"
@@ -53,6 +67,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--batch", type=int, default=25, help="rounds a batch; the paths alternate (default 25)")
     parser.add_argument("--tables", type=int, default=25, help="tables played at (default 25)")
     parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument(
+        "--through",
+        choices=("gunicorn", "client"),
+        default="gunicorn",
+        help="the HTTP path through gunicorn over a socket (default), or Django's test client in this process",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile 100 rounds of each path, print the top")
     parser.add_argument("--keep", action="store_true", help="keep the throwaway database")
     args = parser.parse_args(argv)
@@ -99,13 +119,38 @@ def service_round(floor: Floor) -> Callable[[Any, random.Random], None]:
     return play
 
 
-def http_round(floor: Floor) -> Callable[[Any, random.Random], None]:
-    from django.test import Client
+Post = Callable[[str, dict[str, Any] | None], dict[str, Any]]
 
-    client = Client()
+
+def api_round(post: Post) -> Callable[[Any, random.Random], None]:
+    """The round as the tablet plays it over the API, each write sent by ``post`` (an address, a body: the answer)."""
+
+    def play(table: Any, rng: random.Random) -> None:
+        round_id = post(f"/api/tables/{table.pk}/rounds/", None)["id"]
+        for seat in range(1, SEATS + 1):
+            post(f"/api/rounds/{round_id}/wagers/", {"seat": seat, "amount_cents": rng.randint(MIN_WAGER, MAX_WAGER)})
+        post(f"/api/rounds/{round_id}/close-betting/", None)
+        dealt = post(f"/api/rounds/{round_id}/deal/", {"auto": True})["dealt"]
+        post(f"/api/rounds/{round_id}/hands/", _hands(dealt))
+        post(f"/api/rounds/{round_id}/settle/", None)
+
+    return play
+
+
+def answered(url: str, status: int, answer: Any) -> dict[str, Any]:
+    if status not in (200, 201):
+        raise RuntimeError(f"{url} answered {status}: {str(answer)[:300]}")
+    return dict(answer)
+
+
+def client_round(floor: Floor) -> Callable[[Any, random.Random], None]:
+    """The round through Django's test client, in this process."""
+    from django.test import Client as TestClient
+
+    client = TestClient()
     auth = f"Token {floor.token}"
 
-    def post(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    def post(url: str, body: dict[str, Any] | None) -> dict[str, Any]:
         response = client.post(
             url,
             body or {},
@@ -113,34 +158,42 @@ def http_round(floor: Floor) -> Callable[[Any, random.Random], None]:
             HTTP_AUTHORIZATION=auth,
             HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
         )
-        if response.status_code not in (200, 201):
-            raise RuntimeError(f"{url} answered {response.status_code}: {response.content[:300]!r}")
-        answer: dict[str, Any] = response.json()
-        return answer
+        return answered(url, response.status_code, response.json() if response.content else response.content)
 
-    def play(table: Any, rng: random.Random) -> None:
-        round_id = post(f"/api/tables/{table.pk}/rounds/")["id"]
-        for seat in range(1, SEATS + 1):
-            post(f"/api/rounds/{round_id}/wagers/", {"seat": seat, "amount_cents": rng.randint(MIN_WAGER, MAX_WAGER)})
-        post(f"/api/rounds/{round_id}/close-betting/")
-        dealt = post(f"/api/rounds/{round_id}/deal/", {"auto": True})["dealt"]
-        post(f"/api/rounds/{round_id}/hands/", _hands(dealt))
-        post(f"/api/rounds/{round_id}/settle/")
+    return api_round(post)
 
-    return play
+
+def served_round(floor: Floor, server: Server) -> Callable[[Any, random.Random], None]:
+    """The round sent over a socket to gunicorn, as a tablet sends it (``Client``: a new ``Idempotency-Key`` each)."""
+    client = Client(server.port, "", floor.token)
+
+    def post(url: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        status, answer = client.request("POST", url, body or {})
+        return answered(url, status, answer)
+
+    return api_round(post)
 
 
 def timed_batch(
-    play: Callable[[Any, random.Random], None], tables: list[Any], rounds: int, rng: random.Random
+    play: Callable[[Any, random.Random], None],
+    tables: list[Any],
+    rounds: int,
+    rng: random.Random,
+    *,
+    cpu: Callable[[], float] = time.process_time,
+    collect: bool = False,
 ) -> tuple[float, float]:
-    """CPU seconds and wall seconds of ``rounds`` rounds, played table after table, the garbage collector off."""
-    gc.collect()
-    gc.disable()
+    """CPU seconds (by the clock ``cpu``) and wall seconds of ``rounds`` rounds, played table after table. With
+    ``collect`` this process's garbage collector runs as a server's does (on, nothing collected beforehand); without,
+    it collects first and is off while the batch is timed."""
+    if not collect:
+        gc.collect()
+        gc.disable()
     try:
-        cpu, wall = time.process_time(), time.perf_counter()
+        spent, wall = cpu(), time.perf_counter()
         for number in range(rounds):
             play(tables[number % len(tables)], rng)
-        return time.process_time() - cpu, time.perf_counter() - wall
+        return cpu() - spent, time.perf_counter() - wall
     finally:
         gc.enable()
 
@@ -158,29 +211,57 @@ def profiled(play: Callable[[Any, random.Random], None], tables: list[Any], rng:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    served = args.through == "gunicorn"
+    if served and not os.environ.get("CELERY_BROKER_URL"):
+        raise SystemExit(
+            "Through gunicorn the server runs as in production, with a broker for its tasks: set CELERY_BROKER_URL "
+            "(and REDIS_URL), or play the HTTP path in this process with --through client."
+        )
+    if served:
+        # One secret key and one audit key for this process and the server: the events the services write here and
+        # the ones the server writes are one log, verified with one key.
+        os.environ["SECRET_KEY"] = secrets.token_urlsafe(50)
+        os.environ["TABLESIDE_AUDIT_KEYS"] = f"bench:{secrets.token_urlsafe(40)}"
     with throwaway_database(BENCH_DATABASE, args.keep) as where:
         setup_django()
         from ledger.verify import ledger_verify
 
         rng = random.Random(args.seed)
         print("A whole round (open, six wagers, close, the system's deal, the hands, settle) through the services")
-        print("and through the HTTP API, this process's CPU a round; the two alternate batch by batch")
+        print("and through the HTTP API, the CPU a round of the process doing the server's work; the two alternate")
+        print("batch by batch")
         print(f"machine:  {machine()}")
         print(f"database: {where}; DEBUG off")
         floor = floor_build(args.tables)
-        paths = {"service": service_round(floor), "http": http_round(floor)}
-        for play in paths.values():  # warm up: imports, the engine's tables, the connection, the token's user
-            timed_batch(play, floor.tables, min(10, args.tables), rng)
-        cpu = dict.fromkeys(paths, 0.0)
-        wall = dict.fromkeys(paths, 0.0)
-        done = 0
-        while done < args.rounds:
-            batch = min(args.batch, args.rounds - done)
-            for name, play in paths.items():
-                spent, took = timed_batch(play, floor.tables, batch, rng)
-                cpu[name] += spent
-                wall[name] += took
-            done += batch
+        server = Server(workers=1) if served else None
+        try:
+            if server is not None:
+                workers = server.workers()
+                print(f"HTTP:     gunicorn, {len(workers)} sync worker, its CPU clock; the garbage collector on, as a")
+                print("          server runs it, in the worker and here (what start-up loaded frozen out of it)")
+                paths = {"service": service_round(floor), "http": served_round(floor, server)}
+                clocks = {"service": time.process_time, "http": lambda: server.worker_cpu(workers)}
+            else:
+                print("HTTP:     Django's test client in this process; the garbage collector off")
+                paths = {"service": service_round(floor), "http": client_round(floor)}
+                clocks = dict.fromkeys(paths, time.process_time)
+            for name, play in paths.items():  # warm up: imports, the engine's tables, the connection, the token's user
+                timed_batch(play, floor.tables, min(10, args.tables), rng, cpu=clocks[name], collect=served)
+            if served:  # what start-up loaded, out of the collector's reach here as in the worker (gunicorn.conf.py)
+                gc.freeze()
+            cpu = dict.fromkeys(paths, 0.0)
+            wall = dict.fromkeys(paths, 0.0)
+            done = 0
+            while done < args.rounds:
+                batch = min(args.batch, args.rounds - done)
+                for name, play in paths.items():
+                    spent, took = timed_batch(play, floor.tables, batch, rng, cpu=clocks[name], collect=served)
+                    cpu[name] += spent
+                    wall[name] += took
+                done += batch
+        finally:
+            if server is not None:
+                server.stop()
         print()
         print(f"{'path':<9}{'CPU ms a round':>16}{'wall ms a round':>17}")
         for name in paths:
@@ -190,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nHTTP / service, CPU a round: {ratio:.2f}x   (bound <= {BOUND}x: {verdict});")
         print(f"wall: {wall['http'] / wall['service']:.2f}x")
         if args.profile:
-            for name, play in paths.items():
+            profiles = {"service": service_round(floor), "http (test client)": client_round(floor)}
+            for name, play in profiles.items():
                 print(f"\ncProfile of 100 {name} rounds (CPU time, cumulative):")
                 print(profiled(play, floor.tables, rng))
         report = ledger_verify()

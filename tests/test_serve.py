@@ -195,3 +195,18 @@ def test_with_json_logs_gunicorns_access_line_is_json_and_carries_the_request_id
     assert forged and forged[0]["level"] == "INFO" and forged[0]["user_agent"] == 'a"b\\c', output[-2000:]
     login = [line for line in access if line["path"] == "/accounts/login/"]
     assert login and login[0]["request_id"] == "lb-42.7" and login[0]["status"] == 200, output[-2000:]
+
+
+def test_a_worker_moves_what_it_loaded_out_of_the_garbage_collectors_reach() -> None:
+    """A full collection in a worker walks only what its requests made, not the app it loaded at start."""
+    import gc
+    import runpy
+
+    hooks = runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py"))
+    gc.unfreeze()
+    assert gc.get_freeze_count() == 0
+    try:
+        hooks["post_worker_init"](object())
+        assert gc.get_freeze_count() > 10_000  # this test process's modules, as a worker's app would be
+    finally:
+        gc.unfreeze()

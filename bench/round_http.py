@@ -138,6 +138,7 @@ def api_round(post: Post) -> Callable[[Any, random.Random], None]:
 
 
 def answered(url: str, status: int, answer: Any) -> dict[str, Any]:
+    """The answer of a write that succeeded; any other stops the bench, saying what the server answered."""
     if status not in (200, 201):
         raise RuntimeError(f"{url} answered {status}: {str(answer)[:300]}")
     return dict(answer)
@@ -158,7 +159,8 @@ def client_round(floor: Floor) -> Callable[[Any, random.Random], None]:
             HTTP_AUTHORIZATION=auth,
             HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
         )
-        return answered(url, response.status_code, response.json() if response.content else response.content)
+        ok = response.status_code in (200, 201) and response.get("Content-Type", "").startswith("application/json")
+        return answered(url, response.status_code, response.json() if ok else response.content)
 
     return api_round(post)
 

@@ -32,8 +32,8 @@ control_socket_disable = True
 
 def post_worker_init(worker: object) -> None:
     """The worker has loaded the app: what is loaded by now (Django, the apps, the engines' tables: about 160,000
-    objects) lives as long as the worker, so it is moved out of the garbage collector's reach (``gc.freeze``, as
-    Python's documentation advises for forking servers). A full collection then walks only what requests made: in
+    objects) lives as long as the worker, so it is moved out of the garbage collector's reach (``gc.freeze``: into a
+    permanent generation that collections ignore). A full collection then walks only what requests made: in
     ``bench/round_http.py``'s worker a full collection took about 95 ms of CPU before, 15 ms after (docs/performance.md,
     "A round over HTTP through gunicorn")."""
     gc.freeze()

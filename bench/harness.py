@@ -21,6 +21,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse, urlunparse
@@ -162,9 +163,11 @@ def session_cookie(user: Any) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
 
 
+@cache
 def process_cpu_clock(pid: int) -> int:
-    """The CPU-time clock of another process (``clock_getcpuclockid``, Linux): ``time.clock_gettime`` of it is the
-    CPU seconds that process has spent, to the nanosecond (``/proc/PID/stat`` counts in ticks of 10 ms)."""
+    """The CPU-time clock of another process (``clock_getcpuclockid``, Linux), looked up once a process:
+    ``time.clock_gettime`` of it is the CPU seconds that process has spent, to the nanosecond (``/proc/PID/stat``
+    counts in ticks of 10 ms); once the process is gone, reading it fails."""
     clock = ctypes.c_int()
     failed = ctypes.CDLL(None, use_errno=True).clock_getcpuclockid(pid, ctypes.byref(clock))
     if failed:

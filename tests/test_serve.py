@@ -3,8 +3,10 @@ static files through WhiteNoise, over HTTPS only; and refuses to start at all on
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import runpy
 import secrets
 import socket
 import subprocess
@@ -151,9 +153,10 @@ def test_the_metrics_page_sums_every_gunicorn_workers_requests(tmp_path: Path) -
         # answered (each keeps its measurements in a file of its own), since the second may still be loading the app
         # when the first answers the probe.
         sent = 0
+        deadline = time.monotonic() + 60
         with ThreadPoolExecutor(8) as pool:
             while sent < 40 or len(list(tmp_path.glob("histogram_*.db"))) < 2:
-                assert time.monotonic() < deadline + 60, "only one worker ever answered"
+                assert time.monotonic() < deadline, "only one worker ever answered"
                 statuses = list(pool.map(lambda _: get(port, "/accounts/login/", **SIGN_IN_PAGE).status, range(8)))
                 assert statuses == [200] * 8
                 sent += 8
@@ -201,9 +204,6 @@ def test_with_json_logs_gunicorns_access_line_is_json_and_carries_the_request_id
 
 def test_a_worker_moves_what_it_loaded_out_of_the_garbage_collectors_reach() -> None:
     """A full collection in a worker walks only what its requests made, not the app it loaded at start."""
-    import gc
-    import runpy
-
     hooks = runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py"))
     gc.unfreeze()
     assert gc.get_freeze_count() == 0

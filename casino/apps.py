@@ -76,3 +76,10 @@ class CasinoConfig(AppConfig):
         # Once per migrate, after every app's migrations (the last app's signal is enough, but each is cheap).
         post_migrate.connect(_after_migrate, dispatch_uid="casino.after_migrate")
         _celery_signals_connect()
+        # After Django's own receiver (connected when django.db was imported): a kept connection whose socket is quiet
+        # counts as checked, without Django's SELECT 1 (casino.kept_connections).
+        from django.core.signals import request_started
+
+        from casino.kept_connections import kept_connections_check
+
+        request_started.connect(kept_connections_check, dispatch_uid="casino.kept_connections_check")

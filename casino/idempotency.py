@@ -51,10 +51,9 @@ from casino.middleware import api_path, refusal
 from casino.models import IdempotencyKey
 from casino.rows import (
     column,
-    inserted,
     quote,
     row_insert_unless_taken,
-    row_update,
+    row_update_stored,
     stored_field,
     writes_in_with,
 )
@@ -136,9 +135,9 @@ def _token_and_key_sql() -> str:
     )
 
 
-def _token_and_key(token_key: str, key: str, print_: str) -> tuple[Token | None, IdempotencyKey | None]:
-    """The token ``token_key`` with its user, if it holds (else None), and ``key`` taken for that user: its row, or
-    None where the user had the key already (``_claim`` says what it is then).
+def _token_and_key(token_key: str, key: str, print_: str) -> tuple[Token | None, int | None]:
+    """The token ``token_key`` with its user, if it holds (else None), and ``key`` taken for that user: its row's pk,
+    or None where the user had the key already (``_claim`` says what it is then).
 
     On PostgreSQL the token's read and the key's INSERT are one statement (``_token_and_key_sql``); elsewhere the
     key is taken once the token is read and found to hold."""
@@ -148,7 +147,7 @@ def _token_and_key(token_key: str, key: str, print_: str) -> tuple[Token | None,
         if token is None or not token_holds(token, now=now):
             return None, None
         taken = row_insert_unless_taken(IdempotencyKey(user=token.user, key=key, fingerprint=print_), ("user", "key"))
-        return token, taken
+        return token, None if taken is None else taken.pk
     running = IdempotencyKey.Status.RUNNING.value
     values: list[Any] = [token_key, key, print_, running, "", b"", now, now - token_lifetime()]
     with connection.cursor() as cursor:
@@ -159,13 +158,10 @@ def _token_and_key(token_key: str, key: str, print_: str) -> tuple[Token | None,
     # key unless its user had it already.
     if found is None or not token_holds(found, now=now):
         return None, None
-    if row[-1] is None:
-        return found, None
-    taken = IdempotencyKey(user=found.user, key=key, fingerprint=print_, status=running, created_at=now)
-    return found, inserted(taken, row[-1])
+    return found, row[-1]
 
 
-def _sender(request: HttpRequest, key: str, print_: str) -> tuple[User | None, IdempotencyKey | None]:
+def _sender(request: HttpRequest, key: str, print_: str) -> tuple[User | None, int | None]:
     """Who sent ``request`` as the API will take them (None: nobody, or a token that does not hold) and, for a
     token, ``key`` taken for them with its read (``_token_and_key``); the API's authentication is told the token's
     answer, so it does not read the token again."""
@@ -215,18 +211,20 @@ def _replay(row: IdempotencyKey) -> HttpResponse:
     return response
 
 
-def _keep(row: IdempotencyKey, response: HttpResponse) -> None:
-    """Keep a successful answer with its key; let the key go with any other (what the refusal wrote, such as a failed
-    sign-in's count, is kept)."""
+def _keep(key_pk: int, response: HttpResponse) -> None:
+    """Keep a successful answer with its key (the row ``key_pk``); let the key go with any other (what the refusal
+    wrote, such as a failed sign-in's count, is kept)."""
     try:  # no savepoint of its own: the statement fails only where the transaction is lost anyway
         if 200 <= response.status_code < 300 and not response.streaming:
-            row.status = IdempotencyKey.Status.DONE
-            row.response_status = response.status_code
-            row.response_type = response.get("Content-Type", "")[:100]
-            row.response_body = response.content
-            row_update(row, ("status", "response_status", "response_type", "response_body"))
+            answer = {
+                "status": IdempotencyKey.Status.DONE.value,
+                "response_status": response.status_code,
+                "response_type": response.get("Content-Type", "")[:100],
+                "response_body": response.content,
+            }
+            row_update_stored(IdempotencyKey, key_pk, answer)
         else:
-            IdempotencyKey.objects.filter(pk=row.pk).delete()
+            IdempotencyKey.objects.filter(pk=key_pk).delete()
     except DatabaseError:  # the view's own failure left the transaction unusable: it all rolls back, key included
         transaction.set_rollback(True)
 
@@ -308,33 +306,33 @@ class IdempotentWrites:
             transaction.set_rollback(True)  # nobody signed in: no key taken
         return self.get_response(request)  # the API refuses it (401) in its own words
 
-    def _keyed(
-        self, request: HttpRequest, user: User, key: str, print_: str, taken: IdempotencyKey | None
-    ) -> HttpResponse:
-        """Inside the request's transaction: the key taken (``taken``) or found, and the request run, replayed or
-        refused."""
-        outcome, row = ("run", taken) if taken is not None else _claim(user, key, print_)
-        if outcome == "replay" and row is not None:
-            return _replay(row)
-        if outcome == "other":
-            return refusal(
-                request,
-                f"This {HEADER} was sent with another request: a key names one request. Send a new key for a new "
-                "write.",
-                status=422,
-                extra={"header": HEADER},
-            )
-        if outcome == "running" or row is None:
-            response = refusal(
-                request,
-                f"A request with this {HEADER} is still being answered: ask again in a moment for its answer.",
-                status=409,
-                extra={"header": HEADER},
-            )
-            response["Retry-After"] = "1"
-            return response
+    def _keyed(self, request: HttpRequest, user: User, key: str, print_: str, taken: int | None) -> HttpResponse:
+        """Inside the request's transaction: the key taken (``taken``, its row's pk) or found, and the request run,
+        replayed or refused."""
+        if taken is None:
+            outcome, row = _claim(user, key, print_)
+            if outcome == "replay" and row is not None:
+                return _replay(row)
+            if outcome == "other":
+                return refusal(
+                    request,
+                    f"This {HEADER} was sent with another request: a key names one request. Send a new key for a "
+                    "new write.",
+                    status=422,
+                    extra={"header": HEADER},
+                )
+            if outcome == "running" or row is None:
+                response = refusal(
+                    request,
+                    f"A request with this {HEADER} is still being answered: ask again in a moment for its answer.",
+                    status=409,
+                    extra={"header": HEADER},
+                )
+                response["Retry-After"] = "1"
+                return response
+            taken = row.pk
         response = self.get_response(request)  # an exception rolls the key back with everything else
-        _keep(row, response)
+        _keep(taken, response)
         return response
 
 

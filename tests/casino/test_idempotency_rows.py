@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
 from casino.models import IdempotencyKey
 from casino.redis_cache import _backing_off_around, backing_off, redis_trusted_again
-from casino.rows import row_insert_unless_taken, row_update
+from casino.rows import row_insert_unless_taken, row_update, row_update_stored
 
 
 @pytest.mark.django_db
@@ -34,6 +34,11 @@ def test_a_key_is_taken_once_and_the_second_taking_leaves_the_transaction_usable
     row_update(first, ("status", "response_status", "response_body"))
     kept.refresh_from_db()
     assert (kept.status, kept.response_status, bytes(kept.response_body)) == ("done", 201, b'{"id": 7}')
+    row_update_stored(IdempotencyKey, kept.pk, {"response_type": "application/json", "response_body": b'{"id": 8}'})
+    kept.refresh_from_db()
+    assert (kept.response_type, bytes(kept.response_body), kept.status) == ("application/json", b'{"id": 8}', "done")
+    with pytest.raises(DatabaseError, match="changed 0 rows"):
+        row_update_stored(IdempotencyKey, kept.pk + 1000, {"status": "done"})
 
 
 def test_redis_unreachable_is_backed_off_and_redis_answering_an_error_is_not() -> None:

@@ -12,6 +12,11 @@ playing it, alternated batch by batch so the machine's drift falls on both alike
   environ, writing the answer). This process plays the tablet; its own CPU (encoding the bodies, reading the
   answers) is the tablet's, not the server's, and is not counted.
 
+Through gunicorn a third path plays beside them, ``apart``: the services' steps of ``service``, sent one by one over
+a pipe to a process of their own (this script, ``--serve-steps``) that waits between them as a worker waits between
+requests. It tells how much of the HTTP path's CPU is the server being a process of its own, woken for each step, and
+how much is HTTP's own work: ``HTTP / apart`` is the latter alone.
+
 Measured: the CPU time a round of the process that did the server's work (the services: this process,
 ``time.process_time``; HTTP: the gunicorn worker, through its CPU-time clock, ``clock_getcpuclockid``), the wall time
 a round, and the ratio HTTP / service. The garbage collector runs in both as in a server (on; what start-up loaded
@@ -39,10 +44,12 @@ import argparse
 import cProfile
 import gc
 import io
+import json
 import os
 import pstats
 import random
 import secrets
+import subprocess
 import sys
 import time
 import uuid
@@ -53,7 +60,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import Client, Server, close_connections, machine, setup_django, throwaway_database  # noqa: E402
+from bench.harness import (  # noqa: E402
+    Client,
+    Server,
+    close_connections,
+    machine,
+    process_cpu_clock,
+    setup_django,
+    throwaway_database,
+)
 from bench.settlement import MAX_WAGER, MIN_WAGER, SEATS, Floor, floor_build  # noqa: E402
 
 BENCH_DATABASE = "tableside_bench_round_http"
@@ -92,7 +107,9 @@ def _hands(dealt: dict[str, str]) -> dict[str, Any]:
     return {"banker": setting("0"), "seats": {str(seat): setting(str(seat)) for seat in range(1, SEATS + 1)}}
 
 
-def service_round(floor: Floor) -> Callable[[Any, random.Random], None]:
+def service_steps(tables: dict[int, Any], dealer_pk: int) -> Callable[[str, dict[str, Any] | None], dict[str, Any]]:
+    """The services as the API's views call them, one step at a time, addressed as the tablet addresses the API (an
+    address, a body: the answer the round goes on with); ``tables`` by pk, as loaded once."""
     from django.contrib.auth.models import User
 
     from rounds.selectors import round_get_for_action
@@ -100,23 +117,83 @@ def service_round(floor: Floor) -> Callable[[Any, random.Random], None]:
     from settlement.services import settle_round
 
     def actor() -> Any:  # every request has its own user object (its roles are read once per object)
-        return User.objects.get(pk=floor.dealer.pk)
+        return User.objects.get(pk=dealer_pk)
 
-    def play(table: Any, rng: random.Random) -> None:
-        round_ = round_open(actor=actor(), table=table)
-        for seat in range(1, SEATS + 1):
-            wager_place(
-                actor=actor(),
-                round=round_get_for_action(round_id=round_.pk),
-                seat=seat,
-                amount_cents=rng.randint(MIN_WAGER, MAX_WAGER),
-            )
-        round_close_betting(actor=actor(), round=round_get_for_action(round_id=round_.pk))
-        dealt = round_deal(actor=actor(), round=round_get_for_action(round_id=round_.pk), auto=True)
-        round_hands_record(actor=actor(), round=round_get_for_action(round_id=round_.pk), hands=_hands(dealt.dealt))
-        settle_round(round=round_get_for_action(round_id=round_.pk), actor=actor(), idempotency_key=uuid.uuid4().hex)
+    def step(url: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        parts = url.strip("/").split("/")  # api, tables|rounds, pk, what
+        if parts[1] == "tables":
+            return {"id": round_open(actor=actor(), table=tables[int(parts[2])]).pk}
+        round_ = round_get_for_action(round_id=int(parts[2]))
+        what, body = parts[3], body or {}
+        if what == "wagers":
+            wager_place(actor=actor(), round=round_, seat=body["seat"], amount_cents=body["amount_cents"])
+        elif what == "close-betting":
+            round_close_betting(actor=actor(), round=round_)
+        elif what == "deal":
+            return {"dealt": round_deal(actor=actor(), round=round_, auto=body["auto"]).dealt}
+        elif what == "hands":
+            round_hands_record(actor=actor(), round=round_, hands=body)
+        elif what == "settle":
+            settle_round(round=round_, actor=actor(), idempotency_key=uuid.uuid4().hex)
+        else:
+            raise ValueError(f"no step {url}")
+        return {}
 
-    return play
+    return step
+
+
+def service_round(floor: Floor) -> Callable[[Any, random.Random], None]:
+    """The round through the services, called in this process."""
+    return api_round(service_steps({table.pk: table for table in floor.tables}, floor.dealer.pk))
+
+
+class ServiceProcess:
+    """The services called in a process of their own, one step a message over a pipe, as a server's worker is sent
+    one request at a time: the same steps as ``service_round``, in a process that waits between them as a worker
+    does (``--serve-steps``, this script's own mode). Its CPU is read through its CPU-time clock."""
+
+    def __init__(self, floor: Floor) -> None:
+        command = [sys.executable, str(Path(__file__).resolve()), "--serve-steps", str(floor.dealer.pk)]
+        command += [str(table.pk) for table in floor.tables]
+        self.process = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        if self.process.stdout is None or self.process.stdout.readline().strip() != "ready":
+            raise SystemExit("the services' process did not start")
+
+    def post(self, url: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps([url, body]) + "\n")
+        self.process.stdin.flush()
+        answer = json.loads(self.process.stdout.readline())
+        if "error" in answer:
+            raise RuntimeError(f"{url}: {answer['error']}")
+        return dict(answer)
+
+    def cpu(self) -> float:
+        return time.clock_gettime(process_cpu_clock(self.process.pid))
+
+    def stop(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(20)
+
+
+def serve_steps(dealer_pk: int, table_pks: list[int]) -> int:
+    """``--serve-steps``: answer ``ServiceProcess``'s steps on standard input until it closes."""
+    setup_django()
+    from tables.models import Table
+
+    step = service_steps(Table.objects.in_bulk(table_pks), dealer_pk)
+    gc.freeze()  # what start-up loaded, out of the collector's reach, as config/gunicorn.conf.py does in a worker
+    print("ready", flush=True)
+    for line in sys.stdin:
+        url, body = json.loads(line)
+        try:
+            answer = step(url, body)
+        except Exception as error:  # noqa: BLE001  (said to the bench, which stops on it)
+            answer = {"error": repr(error)}
+        print(json.dumps(answer), flush=True)
+    close_connections()
+    return 0
 
 
 Post = Callable[[str, dict[str, Any] | None], dict[str, Any]]
@@ -212,6 +289,9 @@ def profiled(play: Callable[[Any, random.Random], None], tables: list[Any], rng:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--serve-steps"]:  # this script as ServiceProcess's other end
+        return serve_steps(int(argv[1]), [int(pk) for pk in argv[2:]])
     args = parse_args(argv)
     served = args.through == "gunicorn"
     if served and not os.environ.get("CELERY_BROKER_URL"):
@@ -236,13 +316,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"database: {where}; DEBUG off")
         floor = floor_build(args.tables)
         server = Server(workers=1) if served else None
+        apart = ServiceProcess(floor) if served else None
         try:
-            if server is not None:
+            if server is not None and apart is not None:
                 workers = server.workers()
                 print(f"HTTP:     gunicorn, {len(workers)} sync worker, its CPU clock; the garbage collector on, as a")
                 print("          server runs it, in the worker and here (what start-up loaded frozen out of it)")
-                paths = {"service": service_round(floor), "http": served_round(floor, server)}
-                clocks = {"service": time.process_time, "http": lambda: server.worker_cpu(workers)}
+                print("apart:    the services' steps sent one by one over a pipe to a process of their own, its CPU")
+                print("          clock (as a worker waits between requests, without HTTP)")
+                paths = {
+                    "service": service_round(floor),
+                    "apart": api_round(apart.post),
+                    "http": served_round(floor, server),
+                }
+                clocks = {"service": time.process_time, "apart": apart.cpu, "http": lambda: server.worker_cpu(workers)}
             else:
                 print("HTTP:     Django's test client in this process; the garbage collector off")
                 paths = {"service": service_round(floor), "http": client_round(floor)}
@@ -264,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             if server is not None:
                 server.stop()
+            if apart is not None:
+                apart.stop()
         print()
         print(f"{'path':<9}{'CPU ms a round':>16}{'wall ms a round':>17}")
         for name in paths:
@@ -272,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "PASS" if ratio <= BOUND else "ABOVE"
         print(f"\nHTTP / service, CPU a round: {ratio:.2f}x   (bound <= {BOUND}x: {verdict});")
         print(f"wall: {wall['http'] / wall['service']:.2f}x")
+        if "apart" in paths:
+            print(f"HTTP / apart, CPU a round: {cpu['http'] / cpu['apart']:.2f}x (what HTTP adds to a process that")
+            print(f"waits between steps); apart / service: {cpu['apart'] / cpu['service']:.2f}x (the same steps in a")
+            print("process of their own, without HTTP)")
         if args.profile:
             profiles = {"service": service_round(floor), "http (test client)": client_round(floor)}
             for name, play in profiles.items():

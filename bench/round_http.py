@@ -34,7 +34,8 @@ production, hands its tasks to a broker, and this process does the same)::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tableside CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \\
         REDIS_URL=redis://127.0.0.1:6379/1 python bench/round_http.py --rounds 300
 
-See docs/performance.md, "A round over HTTP through gunicorn" (and, for the test client's figures, the sections
+See docs/performance.md, "A round over HTTP through gunicorn" and "A round over HTTP beside the same services in a
+process of their own" (and, for the test client's figures, the sections
 before it).
 """
 

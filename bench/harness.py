@@ -175,6 +175,11 @@ def process_cpu_clock(pid: int) -> int:
     return clock.value
 
 
+def process_cpu(pid: int) -> float:
+    """The CPU seconds the process ``pid`` has spent so far, through its CPU-time clock (``process_cpu_clock``)."""
+    return time.clock_gettime(process_cpu_clock(pid))
+
+
 class Server:
     """gunicorn serving the throwaway database, as ``make serve`` does (``config/gunicorn.conf.py``, DEBUG off), with
     ``workers`` sync workers."""
@@ -217,7 +222,7 @@ class Server:
     def worker_cpu(self, workers: list[int]) -> float:
         """The CPU seconds the processes ``workers`` have spent so far (a worker gone meanwhile fails the call: the
         figure would miss its share)."""
-        return sum(time.clock_gettime(process_cpu_clock(pid)) for pid in workers)
+        return sum(process_cpu(pid) for pid in workers)
 
     def stop(self) -> None:
         self.process.terminate()

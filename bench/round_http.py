@@ -35,8 +35,7 @@ production, hands its tasks to a broker, and this process does the same)::
         REDIS_URL=redis://127.0.0.1:6379/1 python bench/round_http.py --rounds 300
 
 See docs/performance.md, "A round over HTTP through gunicorn" and "A round over HTTP beside the same services in a
-process of their own" (and, for the test client's figures, the sections
-before it).
+process of their own" (and, for the test client's figures, the sections before them).
 """
 
 from __future__ import annotations
@@ -66,7 +65,7 @@ from bench.harness import (  # noqa: E402
     Server,
     close_connections,
     machine,
-    process_cpu_clock,
+    process_cpu,
     setup_django,
     throwaway_database,
 )
@@ -158,6 +157,7 @@ class ServiceProcess:
         command += [str(table.pk) for table in floor.tables]
         self.process = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         if self.process.stdout is None or self.process.stdout.readline().strip() != "ready":
+            self.process.kill()
             raise SystemExit("the services' process did not start")
 
     def post(self, url: str, body: dict[str, Any] | None) -> dict[str, Any]:
@@ -170,7 +170,7 @@ class ServiceProcess:
         return dict(answer)
 
     def cpu(self) -> float:
-        return time.clock_gettime(process_cpu_clock(self.process.pid))
+        return process_cpu(self.process.pid)
 
     def stop(self) -> None:
         if self.process.stdin is not None:
@@ -317,9 +317,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"database: {where}; DEBUG off")
         floor = floor_build(args.tables)
         server = Server(workers=1) if served else None
-        apart = ServiceProcess(floor) if served else None
+        apart = None
         try:
-            if server is not None and apart is not None:
+            if server is not None:
+                apart = ServiceProcess(floor)
                 workers = server.workers()
                 print(f"HTTP:     gunicorn, {len(workers)} sync worker, its CPU clock; the garbage collector on, as a")
                 print("          server runs it, in the worker and here (what start-up loaded frozen out of it)")

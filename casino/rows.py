@@ -328,23 +328,30 @@ def instance_from_row(model: type[M], names: Sequence[str], values: Sequence[Any
 @cache
 def _event_insert_sql(dialect: _Dialect) -> tuple[str, tuple[models.Field[Any, Any], ...]]:
     """The audit event's INSERT that draws its number itself (PostgreSQL: ``nextval`` in the statement), returning
-    its pk and number; with no sequence (SQLite), the plain INSERT of every field."""
+    its pk and number; with no sequence (SQLite), the INSERT of every field. Either writes nothing where an event
+    with the same hash is stored (``ON CONFLICT DO NOTHING``: no row returned, none counted)."""
     if not dialect.event_number.startswith("SELECT nextval"):
-        return _insert_sql(AuditEvent, dialect)
+        sql, _returns = _insert_unless_taken_sql(AuditEvent, ("hash",), dialect)
+        return sql, tuple(f for f in AuditEvent._meta.concrete_fields if not f.primary_key)
     fields = tuple(f for f in AuditEvent._meta.concrete_fields if not f.primary_key and f.name != "seq")
     table = quote(AuditEvent._meta.db_table)
     columns = ", ".join([column(stored_field(AuditEvent, "seq")), *(column(f) for f in fields)])
     marks = ", ".join(["nextval('casino_auditevent_number')", *(["%s"] * len(fields))])
     back = f"{column(_pk(AuditEvent))}, {column(stored_field(AuditEvent, 'seq'))}"
-    return f"INSERT INTO {table} ({columns}) VALUES ({marks}) RETURNING {back}", fields
+    unless = f"ON CONFLICT ({column(stored_field(AuditEvent, 'hash'))}) DO NOTHING"
+    return f"INSERT INTO {table} ({columns}) VALUES ({marks}) {unless} RETURNING {back}", fields
 
 
-def audit_event_insert(event: AuditEvent, change: tuple[str, Sequence[Any]] | None = None) -> AuditEvent:
+def audit_event_insert(event: AuditEvent, change: tuple[str, Sequence[Any]] | None = None) -> AuditEvent | None:
     """Run ``change`` (a statement and its parameters, the UPDATE of one row) if given, then INSERT ``event``, whose
     number the database draws in the same statement (a sequence: never rolled back, never waited for; the numbers of
     rolled-back writes are skipped), in one round trip where the driver allows; ``event.seq`` and its pk are set.
     ``change`` must change exactly one row (RuntimeError otherwise). No lock: two writers never wait for each
-    other here (on SQLite the database serialises its writers itself, and the number is the highest plus one)."""
+    other here (on SQLite the database serialises its writers itself, and the number is the highest plus one).
+
+    None, with ``change`` run all the same, where an event with the same hash is stored (the same fact at the same
+    microsecond; one not yet committed is waited for, as by any INSERT): nothing of ``event`` is written, and the
+    caller's transaction goes on (``casino.audit`` stamps it a microsecond later and writes it again)."""
     dialect = _dialect()
     sql, fields = _event_insert_sql(dialect)
     drawn = dialect.event_number.startswith("SELECT nextval")
@@ -363,10 +370,15 @@ def audit_event_insert(event: AuditEvent, change: tuple[str, Sequence[Any]] | No
             cursor.nextset()
         else:
             cursor.execute(sql, values)
+        written = cursor.fetchone() if drawn or _dialect().returning else None
         if drawn:
-            pk, event.seq = cursor.fetchone()
+            if written is None:
+                return None
+            pk, event.seq = written
             return inserted(event, pk)
-        return inserted_from(cursor, event)
+        if written is None and cursor.rowcount != 1:  # SQLite before 3.35 returns nothing: it counts what it wrote
+            return None
+        return inserted(event, written[0] if written is not None else cursor.lastrowid)
 
 
 def audit_event_next_number() -> int:

@@ -3,6 +3,7 @@ names every broken event."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 
@@ -10,6 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from casino.append_only import AppendOnlyError
 from casino.audit import audit_checkpoint_make, audit_event_record, canonical_json
@@ -78,6 +80,31 @@ def test_an_untouched_chain_verifies(capsys) -> None:
     assert audit_log_verify().ok
     call_command("verify_audit")
     assert "3 events verified" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_two_identical_facts_in_the_same_microsecond_are_both_recorded_the_second_a_microsecond_later(
+    monkeypatch, pit_boss
+) -> None:
+    """Two tablets, or two workers, can record the same fact by the same actor at the same instant (a clock's
+    microsecond is coarse beside a floor): neither write is refused. Identical events would hash alike, so the second
+    is stamped one microsecond later, and both are leaves of the log."""
+    instant = timezone.now()
+    monkeypatch.setattr("casino.audit.timezone.now", lambda: instant)
+
+    def the_fact() -> AuditEvent:
+        return audit_event_record(
+            actor=pit_boss, event_type=AuditEventType.TABLE_OPENED, subject=("tables.table", 4), after={"open": 1}
+        )
+
+    with transaction.atomic():
+        first, second, third = the_fact(), the_fact(), the_fact()
+    stored = list(AuditEvent.objects.order_by("seq"))
+    assert [event.pk for event in stored] == [first.pk, second.pk, third.pk]
+    assert [event.occurred_at - instant for event in stored] == [dt.timedelta(microseconds=n) for n in range(3)]
+    assert len({event.hash for event in stored}) == 3
+    audit_checkpoint_make(reason="within seconds")
+    assert audit_log_verify().ok
 
 
 @pytest.mark.django_db

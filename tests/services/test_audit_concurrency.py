@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import time
 
 import pytest
 from django.db import connection, transaction
+from django.utils import timezone
 
 from casino.audit import audit_checkpoint_make, audit_event_record
 from casino.audit_verify import audit_log_verify
@@ -91,4 +93,47 @@ def test_a_writer_never_waits_for_another_writer_nor_for_the_sequencer(transacti
     with transaction.atomic():
         head = audit_checkpoint_make(reason="by hand")
     assert head is not None and head.tree_size == 3
+    assert audit_log_verify().ok
+
+
+@pytest.mark.usefixtures("real_services")
+def test_the_same_fact_from_two_writers_in_one_microsecond_waits_for_the_first_then_is_stamped_after_it(
+    transactional_db, monkeypatch
+) -> None:
+    """Two workers record one fact at one instant: the second's INSERT waits for the first's transaction (its row
+    holds the same hash), then, the first committed, writes its event a microsecond later. Neither write fails."""
+    instant = timezone.now()
+    monkeypatch.setattr("casino.audit.timezone.now", lambda: instant)
+    holding, release, done = threading.Event(), threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                record(9)
+                holding.set()
+                release.wait(10)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+            done.set()
+
+    writer = threading.Thread(target=first)
+    writer.start()
+    try:
+        assert holding.wait(10)
+        threading.Timer(0.3, release.set).start()
+        with transaction.atomic():
+            second = record(9)
+    finally:
+        release.set()
+        done.wait(10)
+        writer.join()
+    assert errors == []
+    stored = list(AuditEvent.objects.order_by("seq"))
+    assert [event.occurred_at - instant for event in stored] == [dt.timedelta(0), dt.timedelta(microseconds=1)]
+    assert stored[1].pk == second.pk
+    with transaction.atomic():
+        audit_checkpoint_make(reason="by hand")
     assert audit_log_verify().ok

@@ -5,9 +5,9 @@ A write calls ``changed_on_commit(key)`` inside its transaction; once it commits
 up (never if it rolls back). A poll reads the generation, then what it computed for that generation; both are cache
 reads, so while nothing changed a poll costs no query. A poll that finds no answer for the current generation
 computes it from the database and keeps it under that generation: a write committing meanwhile raises the
-generation, so an answer computed from the rows before it is never taken for the new one. ``logged_on_commit``
-also notes the thing in a floor-wide log (Redis only), so a screen showing many things asks which changed since it
-last drew (``changed_since``) and redraws those alone.
+generation, so an answer computed from the rows before it is never taken for the new one. ``changed_on_commit``
+with a ``log`` also notes the thing in a floor-wide log (Redis only), so a screen showing many things asks which
+changed since it last drew (``changed_since``) and redraws those alone.
 
 Where the cache lives decides how long an answer is believed. Redis (``REDIS_URL``) is one cache for every server
 process: the writer's commit reaches every reader, and an entry is kept ``SHARED_SECONDS`` so that one lost write
@@ -83,8 +83,13 @@ def _raise(key: str) -> None:
         cache.set(key, time.time_ns(), cache_seconds())
 
 
-def changed_on_commit(key: str) -> None:
-    """Raise the generation under ``key`` once the caller's transaction commits."""
+def changed_on_commit(key: str, *, log: str = "", member: int = 0) -> None:
+    """Raise the generation under ``key`` once the caller's transaction commits; with a ``log``, also note there that
+    ``member`` (a table's id) changed (``_note``). With Redis the raise and the log's new generation go in one round
+    trip, the member's note in a second."""
+    if log and _shared():
+        transaction.on_commit(lambda: _note(log, member, also=key), robust=True)
+        return
     transaction.on_commit(lambda: _raise(key), robust=True)
 
 
@@ -125,20 +130,21 @@ def _log_keys(log: str) -> tuple[str, str, str]:
     return floor_key("changes", log, "epoch"), floor_key("changes", log, "generation"), floor_key("changes", log)
 
 
-def logged_on_commit(log: str, member: int) -> None:
-    """Once the caller's transaction commits, note in the floor's change log ``log`` that ``member`` (a table's id)
-    changed: one generation for the whole log, raised, and the member's latest generation kept (Redis only)."""
-    if not _shared():
-        return
+def _note(log: str, member: int, *, also: str) -> None:
+    """Note in the floor's change log ``log`` that ``member`` changed: one generation for the whole log, raised, and
+    the member's latest generation kept (Redis only); the generation under ``also`` raised in the same trip."""
     epoch_key, generation_key, members_key = _log_keys(log)
 
-    def note() -> None:
-        # The member's score is the generation this INCR gives: read it back in the same trip (a Lua-free way).
-        answer = _redis(lambda p: (p.set(epoch_key, str(time.time_ns()), nx=True), p.incr(generation_key)))
-        if answer is not None:
-            _redis(lambda p: p.zadd(members_key, {str(member): int(answer[1])}))
+    def raise_both(pipeline: Any) -> None:
+        pipeline.incr(also)
+        pipeline.expire(also, SHARED_SECONDS)
+        pipeline.set(epoch_key, str(time.time_ns()), nx=True)
+        pipeline.incr(generation_key)
 
-    transaction.on_commit(note, robust=True)
+    # The member's score is the generation this INCR gives: read back, then written (a Lua-free way).
+    answer = _redis(raise_both)
+    if answer is not None:
+        _redis(lambda p: p.zadd(members_key, {str(member): int(answer[-1])}))
 
 
 def log_position(log: str) -> str | None:

@@ -5,7 +5,7 @@ generation and the marker computed for it (``dealer.tablet_version``), with no q
 
 from __future__ import annotations
 
-from casino.live import changed_on_commit, changed_since, floor_key, log_position, logged_on_commit
+from casino.live import changed_on_commit, changed_since, floor_key, log_position
 
 FLOOR_LOG = "tables"
 
@@ -29,8 +29,7 @@ def table_staff_changed(table_id: int) -> None:
 def table_changed(table_id: int) -> None:
     """Raise the table's generation once the caller's transaction commits: every open tablet draws itself again,
     and the pit's dashboards redraw its row at their next refresh (``tables_changed_since``)."""
-    changed_on_commit(tablet_key(table_id))
-    logged_on_commit(FLOOR_LOG, table_id)
+    changed_on_commit(tablet_key(table_id), log=FLOOR_LOG, member=table_id)
 
 
 def tables_position() -> str | None:

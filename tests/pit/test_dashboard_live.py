@@ -12,11 +12,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from casino import live
 from casino.services import pit_create
 from pit import selectors
 from pit.selectors import pit_dashboard
 from settlement.services import adjustment_request
-from tables.live import tables_position
+from tables.live import table_changed, tables_changed_since, tables_position, tablet_key
 from tables.models import Table
 from tests.pit.test_pit_dashboard import PGP_HANDS, PGP_WAGERS, play, settle, signed_in
 
@@ -141,3 +142,36 @@ def test_a_refresh_reads_again_only_the_tables_changed_since_and_the_whole_floor
     assert queries_of_a_refresh_after_one_settle(more[-1]) == few  # however many tables there are
     monkeypatch.setattr(selectors, "FLOOR_KEPT_SECONDS", 0)
     assert drawn()[tables[0].pk].table.name == "Renamed past the services"
+
+
+@pytest.mark.usefixtures("real_services")
+@pytest.mark.django_db
+def test_a_table_write_raises_its_tablet_and_notes_the_floor_log_in_two_trips_to_redis_after_it_commits(
+    make_table: Callable[..., Table],
+    shift: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A write at a table tells the tablet (its generation) and the pit (the floor's log): once it commits, one trip
+    raises both generations, a second notes the table in the log; nothing goes to Redis before the commit."""
+
+    table = make_table(name="PGP-01", game="paigow_poker", seat_count=6)
+    position = tables_position()
+    before = live.generation(tablet_key(table.pk))
+    assert position is not None and before is not None
+    trips: list[int] = []
+    sent = live._redis
+
+    def counted(work: Any) -> Any:
+        trips.append(1)
+        return sent(work)
+
+    monkeypatch.setattr(live, "_redis", counted)
+    with django_capture_on_commit_callbacks(execute=True):
+        table_changed(table.pk)
+        assert trips == []  # not before the commit
+    assert len(trips) == 2
+    monkeypatch.setattr(live, "_redis", sent)
+    assert live.generation(tablet_key(table.pk)) == before + 1
+    changed = tables_changed_since(position)
+    assert changed is not None and changed[1] == {table.pk}

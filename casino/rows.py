@@ -332,7 +332,7 @@ def _event_insert_sql(dialect: _Dialect) -> tuple[str, tuple[models.Field[Any, A
     with the same hash is stored (``ON CONFLICT DO NOTHING``: no row returned, none counted)."""
     if not dialect.event_number.startswith("SELECT nextval"):
         sql, _returns = _insert_unless_taken_sql(AuditEvent, ("hash",), dialect)
-        return sql, tuple(f for f in AuditEvent._meta.concrete_fields if not f.primary_key)
+        return sql, _insert_sql(AuditEvent, dialect)[1]
     fields = tuple(f for f in AuditEvent._meta.concrete_fields if not f.primary_key and f.name != "seq")
     table = quote(AuditEvent._meta.db_table)
     columns = ", ".join([column(stored_field(AuditEvent, "seq")), *(column(f) for f in fields)])
@@ -370,7 +370,7 @@ def audit_event_insert(event: AuditEvent, change: tuple[str, Sequence[Any]] | No
             cursor.nextset()
         else:
             cursor.execute(sql, values)
-        written = cursor.fetchone() if drawn or _dialect().returning else None
+        written = cursor.fetchone() if drawn or dialect.returning else None
         if drawn:
             if written is None:
                 return None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime as dt
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.db import connection, transaction
@@ -20,6 +22,37 @@ from casino.tasks import audit_sequence_task
 
 def record(subject: int) -> AuditEvent:
     return audit_event_record(actor=None, event_type=AuditEventType.ROUND_SETTLED, subject=("tables.round", subject))
+
+
+@contextmanager
+def held_open(work: Callable[[], object]) -> Iterator[threading.Event]:
+    """``work`` run in a transaction of another thread (a dealer's write on its own connection), held open, not
+    committed, until the block ends or the event it gives is set; what ``work`` raised fails the test."""
+    holding, release, done = threading.Event(), threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                work()
+                holding.set()
+                release.wait(10)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+            done.set()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        yield release
+    finally:
+        release.set()
+        done.wait(10)
+        holder.join()
+    assert errors == []
 
 
 @pytest.mark.usefixtures("real_services")
@@ -60,23 +93,12 @@ def test_a_writer_never_waits_for_another_writer_nor_for_the_sequencer(transacti
     """One dealer's settle holds its transaction open (its event written, not committed) while the sequencer holds
     its lock: a second dealer's event is written and committed at once, and a second sequencer does not wait."""
     record(0)
-    holding, release, done = threading.Event(), threading.Event(), threading.Event()
 
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                record(1)
-                audit_checkpoint_make(reason="held open")
-                holding.set()
-                release.wait(10)
-        finally:
-            connection.close()
-            done.set()
+    def settle_and_sequence() -> None:
+        record(1)
+        audit_checkpoint_make(reason="held open")
 
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert holding.wait(10)
+    with held_open(settle_and_sequence):
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '2s'")  # a wait would fail the test, not hang it
         began = time.monotonic()
@@ -84,10 +106,6 @@ def test_a_writer_never_waits_for_another_writer_nor_for_the_sequencer(transacti
             mine = record(2)
         assert audit_sequence_task.apply().get() == {"made": False, "leaves": None}  # the sequencer is busy: skip
         waited = time.monotonic() - began
-    finally:
-        release.set()
-        done.wait(10)
-        holder.join()
     assert waited < 1.0, f"a writer waited {waited:.2f} s"
     assert AuditEvent.objects.filter(pk=mine.pk).exists()
     with transaction.atomic():
@@ -104,33 +122,10 @@ def test_the_same_fact_from_two_writers_in_one_microsecond_waits_for_the_first_t
     holds the same hash), then, the first committed, writes its event a microsecond later. Neither write fails."""
     instant = timezone.now()
     monkeypatch.setattr("casino.audit.timezone.now", lambda: instant)
-    holding, release, done = threading.Event(), threading.Event(), threading.Event()
-    errors: list[BaseException] = []
-
-    def first() -> None:
-        try:
-            with transaction.atomic():
-                record(9)
-                holding.set()
-                release.wait(10)
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-            done.set()
-
-    writer = threading.Thread(target=first)
-    writer.start()
-    try:
-        assert holding.wait(10)
+    with held_open(lambda: record(9)) as release:
         threading.Timer(0.3, release.set).start()
         with transaction.atomic():
             second = record(9)
-    finally:
-        release.set()
-        done.wait(10)
-        writer.join()
-    assert errors == []
     stored = list(AuditEvent.objects.order_by("seq"))
     assert [event.occurred_at - instant for event in stored] == [dt.timedelta(0), dt.timedelta(microseconds=1)]
     assert stored[1].pk == second.pk

@@ -78,8 +78,12 @@ class CasinoConfig(AppConfig):
         _celery_signals_connect()
         # After Django's own receiver (connected when django.db was imported): a kept connection whose socket is quiet
         # counts as checked, without Django's SELECT 1 (casino.kept_connections).
-        from django.core.signals import request_started
+        from django.core.signals import request_finished, request_started
 
+        from casino.audit import audit_after_answer, audit_request_started
         from casino.kept_connections import kept_connections_check
 
         request_started.connect(kept_connections_check, dispatch_uid="casino.kept_connections_check")
+        # The audit log's sequencing that a request's write makes due runs after the request's answer is sent.
+        request_started.connect(audit_request_started, dispatch_uid="casino.audit_request_started")
+        request_finished.connect(audit_after_answer, dispatch_uid="casino.audit_after_answer")

@@ -8,12 +8,13 @@ signs a later event). A writer draws the event's number from a database sequence
 lock shared with any other writer, so the floor's writers never queue behind one another.
 
 The sequencer (``audit_checkpoint_make``; Celery beat every ``TABLESIDE_AUDIT_ANCHOR_SECONDS``, the process that
-wrote an event once that long has passed, every shift close, ``manage.py audit_checkpoint``) is the only one that
-takes a lock: it appends the events written since its last run, in their numbers' order, as leaves of the log's
-Merkle tree (RFC 9162, ``casino.merkle``), signs the tree's head (its size, root, last event and time) and hands
-it to the witnesses outside the database: the checkpoint file, and any sink ``TABLESIDE_AUDIT_WITNESSES`` names
-(syslog, a callable). This is how certificate-transparency logs work (RFC 6962, Trillian): leaves written in
-parallel, then sequenced by one sequencer into a tree whose signed heads commit to every leaf before them.
+wrote an event once that long has passed (a web worker once the request's answer is sent), every shift close,
+``manage.py audit_checkpoint``) is the only one that takes a lock: it appends the events written since its last run,
+in their numbers' order, as leaves of the log's Merkle tree (RFC 9162, ``casino.merkle``), signs the tree's head
+(its size, root, last event and time) and hands it to the witnesses outside the database: the checkpoint file, and
+any sink ``TABLESIDE_AUDIT_WITNESSES`` names (syslog, a callable). This is how certificate-transparency logs work
+(RFC 6962, Trillian): leaves written in parallel, then sequenced by one sequencer into a tree whose signed heads
+commit to every leaf before them.
 
 ``audit_log_verify`` checks every event's hash, then rebuilds the tree from its leaves and holds it to every
 signed head it is given (the database's, the checkpoint file's, a report's): an event edited, removed, inserted or
@@ -37,6 +38,7 @@ import json
 import logging
 import logging.handlers
 from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -382,12 +384,20 @@ def audit_checkpoint_make(
 
 
 _last_sequenced_here: list[dt.datetime] = []
+# Whether this thread is answering a request (between Django's ``request_started`` and ``request_finished``), and
+# whether a write in it made the sequencing due: it then runs once the answer has gone (``audit_after_answer``).
+_answering: ContextVar[bool] = ContextVar("tableside_audit_answering", default=False)
+_due_after_answer: ContextVar[bool] = ContextVar("tableside_audit_due_after_answer", default=False)
 
 
 def audit_log_sequence_if_due() -> None:
     """After a write commits: sequence the log and anchor its head if this process has not tried for
     ``TABLESIDE_AUDIT_ANCHOR_SECONDS`` (and no other sequencer is at work: it never waits). With Celery beat doing
-    the same on the same period, no event stays out of a signed head outside the database for long."""
+    the same on the same period, no event stays out of a signed head outside the database for long.
+
+    Inside a request it waits for the request's answer to be sent (``audit_after_answer``): the dealer whose tap
+    made it due does not wait for it (a checkpoint folds a few seconds of the floor's events, signs the head and
+    writes it to the witnesses); a task, a command or a shell sequences at once."""
     if not getattr(settings, "TABLESIDE_AUDIT_SEQUENCE_AFTER_WRITES", True):
         return
     now = timezone.now()
@@ -395,8 +405,35 @@ def audit_log_sequence_if_due() -> None:
     if _last_sequenced_here and now - _last_sequenced_here[0] < every:
         return
     _last_sequenced_here[:] = [now]
+    if _answering.get():
+        _due_after_answer.set(True)
+        return
+    _sequence_after_writes()
+
+
+def _sequence_after_writes() -> None:
     with transaction.atomic():
         audit_checkpoint_make(reason="within seconds of a write", wait=False, only_if_moved=True)
+
+
+def audit_request_started(**_kwargs: Any) -> None:
+    """``request_started``: this thread answers a request; a sequencing its writes make due waits for the answer."""
+    _answering.set(True)
+    _due_after_answer.set(False)
+
+
+def audit_after_answer(**_kwargs: Any) -> None:
+    """``request_finished`` (sent when the server closes the answer, after its last byte went out): the sequencing a
+    write of the request made due runs now. A failure is logged, as an on-commit hook's is: the answer has gone, the
+    write is committed, and beat's sequencer anchors the events on its next tick."""
+    _answering.set(False)
+    if not _due_after_answer.get():
+        return
+    _due_after_answer.set(False)
+    try:
+        _sequence_after_writes()
+    except Exception:
+        logger.exception("The audit log's sequencing after a request failed; beat's sequencer will anchor its events.")
 
 
 def audit_unanchored_tail() -> tuple[int, dt.datetime | None]:

@@ -6,16 +6,23 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import secrets
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import transaction
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, transaction
+from django.http import HttpResponse
+from django.test import RequestFactory
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from casino import audit, audit_verify, merkle
 from casino.audit import (
@@ -199,6 +206,90 @@ def test_no_event_stays_out_of_a_signed_head_for_more_than_ten_seconds(
     assert audit_sequence_task.apply().get()["made"] in (True, False)
     assert tail_age() == 0.0
     assert audit_log_verify().ok
+
+
+def _served(request: WSGIRequest) -> tuple[HttpResponse, bytes]:
+    """``request`` as a WSGI server answers it: the answer built and its bytes read (sent), its closing (after which
+    the server ends the request) left to the caller."""
+    response = WSGIHandler()(request.environ, lambda status, headers: None)
+    return response, b"".join(response)
+
+
+@pytest.fixture
+def connections_kept_open() -> Iterator[None]:
+    """As Django's test client does around each request: the receiver that closes a connection at a request's start
+    and end is kept out (the test runs in one transaction, on one connection)."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        for signal in (request_started, request_finished):
+            signal.connect(close_old_connections)
+
+
+@pytest.mark.django_db
+def test_the_write_that_makes_the_sequencing_due_is_answered_first_and_the_head_is_signed_once_the_answer_is_sent(
+    settings, monkeypatch, make_table, shift, dealer, django_capture_on_commit_callbacks, connections_kept_open
+) -> None:
+    """The dealer's tap that falls due for the sequencer gets its answer without waiting for the checkpoint; the head
+    is signed as the server closes the answer; the next tap within the period sequences nothing."""
+    settings.TABLESIDE_AUDIT_SEQUENCE_AFTER_WRITES = True
+    monkeypatch.setattr(audit, "_last_sequenced_here", [])
+    table = make_table(name="PGP-1", game="paigow_poker", seat_count=6)
+    token = f"Token {Token.objects.create(user=dealer).key}"
+    factory = RequestFactory()
+    checkpoints = AuditCheckpoint.objects.count()
+
+    def write(url: str, body: dict[str, Any]) -> tuple[HttpResponse, bytes]:
+        request = factory.post(
+            url,
+            json.dumps(body).encode(),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=token,
+            HTTP_IDEMPOTENCY_KEY=secrets.token_hex(8),
+            HTTP_X_FORWARDED_PROTO="https",
+        )
+        with django_capture_on_commit_callbacks(execute=True):  # the request's write commits, its hooks run
+            return _served(request)
+
+    response, body = write(f"/api/tables/{table.pk}/rounds/", {})
+    assert response.status_code == 201 and json.loads(body)["state"] == "open"
+    assert AuditCheckpoint.objects.count() == checkpoints  # answered, and nothing signed yet
+    response.close()
+    signed = AuditCheckpoint.objects.order_by("-pk").first()
+    assert AuditCheckpoint.objects.count() == checkpoints + 1 and signed is not None
+    assert signed.tree_size == AuditLeaf.objects.count() and signed.reason == "within seconds of a write"
+    assert audit_unanchored_since() is None
+    # The next write, within the period: answered and closed, and the sequencing left to its turn.
+    response, body = write(f"/api/rounds/{json.loads(body)['id']}/wagers/", {"seat": 1, "amount_cents": 2500})
+    response.close()
+    assert response.status_code == 201 and AuditCheckpoint.objects.count() == checkpoints + 1
+    assert audit_unanchored_since() is not None
+
+
+@pytest.mark.django_db
+def test_a_sequencing_that_fails_after_the_answer_is_logged_and_the_next_request_is_answered(
+    settings, monkeypatch, caplog
+) -> None:
+    """The answer has gone and its write is committed: a sequencer that fails then is logged (beat's next tick
+    anchors the events), and the thread answers its next request as before."""
+    settings.TABLESIDE_AUDIT_SEQUENCE_AFTER_WRITES = True
+    monkeypatch.setattr(audit, "_last_sequenced_here", [])
+
+    def failing(**_kwargs: Any) -> None:
+        raise OSError("the checkpoint file's disk is full")
+
+    monkeypatch.setattr(audit, "audit_checkpoint_make", failing)
+    audit.audit_request_started()
+    with transaction.atomic():
+        record(1)
+    audit.audit_log_sequence_if_due()  # as the write's on-commit hook calls it: due, and left for after the answer
+    audit.audit_after_answer()
+    assert "sequencing after a request failed" in caplog.text and "disk is full" in caplog.text
+    audit.audit_request_started()
+    audit.audit_after_answer()  # nothing due: nothing runs
+    assert caplog.text.count("sequencing after a request failed") == 1
 
 
 @pytest.mark.django_db
